@@ -1,0 +1,21 @@
+//! sp960: Chess960 (Fischer Random) start positions between chess GUIs and engines.
+//!
+//! One module per concept: [`numbering`] (Scharnagl's SP numbers and back-rank
+//! arrangements), [`start`] (a start, classic or double-FRC, and the SPEC lists users
+//! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
+//! FEN or arrangement is).
+
+pub mod identify;
+pub mod notation;
+pub mod numbering;
+pub mod start;
+
+/// Process exit codes shared by every subcommand (documented in README.md).
+pub mod exit_code {
+    /// Everything went well.
+    pub const SUCCESS: u8 = 0;
+    /// Invalid chess data: a bad SP, arrangement or FEN.
+    pub const INVALID_DATA: u8 = 1;
+    /// A usage error: bad arguments or options (clap uses this code too).
+    pub const USAGE: u8 = 2;
+}
