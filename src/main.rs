@@ -4,6 +4,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sp960::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
 use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
@@ -18,6 +19,7 @@ Examples:
   sp960 identify RBKNRNBQ            -> 860
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
+  sp960 book all -o all-FRC.epd      an opening book of all 960 for cutechess-cli/fastchess
 
 Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.";
 
@@ -76,6 +78,36 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         castling: CastlingNotation,
     },
+    /// Write an opening book of starts (EPD, PGN or FEN) for match runners.
+    ///
+    /// SPEC is as in `sp960 fen`; the word `random` stands for --count random starts.
+    /// The same arguments always give the same bytes.
+    #[command(
+        after_help = "Examples:\n  sp960 book all -o all-FRC.epd\n  sp960 book 0 518 959 --format pgn -o three-960.pgn\n  sp960 book random --count 100 --seed 7 --dfrc-sample 20 -o sample-FRC.epd"
+    )]
+    Book {
+        /// Start positions: N, A-B, all, W:B, lists like 0,5-7, or `random`.
+        #[arg(value_name = "SPEC")]
+        specs: Vec<String>,
+        /// How many random starts each `random` SPEC stands for.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Add K random double-FRC pairs at the end.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        dfrc_sample: u64,
+        /// Seed for `random` and --dfrc-sample (otherwise one is drawn and told on stderr).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Book format: EPD with `id "SP n";`, moveless PGN games, or bare FENs (xboard).
+        #[arg(long, value_enum, default_value_t)]
+        format: BookFormat,
+        /// Castling field notation.
+        #[arg(long, value_enum, default_value_t)]
+        castling: CastlingNotation,
+        /// Write to FILE instead of stdout (warns when the name lacks FRC or 960).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+    },
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -125,6 +157,23 @@ fn main() -> ExitCode {
             dfrc,
             castling,
         } => random(count, seed, dfrc, castling),
+        Command::Book {
+            specs,
+            count,
+            dfrc_sample,
+            seed,
+            format,
+            castling,
+            output,
+        } => {
+            let request = BookRequest {
+                specs,
+                count,
+                dfrc_sample,
+                seed: 0,
+            };
+            book(request, seed, format, castling, output.as_deref())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -196,6 +245,43 @@ fn report_identity(
             Ok(false)
         }
     }
+}
+
+fn book(
+    mut request: BookRequest,
+    seed: Option<u64>,
+    format: BookFormat,
+    castling: CastlingNotation,
+    output: Option<&std::path::Path>,
+) -> Result<(), Failure> {
+    request.seed = match seed {
+        Some(seed) => seed,
+        None if request.is_random() => {
+            let seed = RandomStarts::fresh_seed();
+            eprintln!("sp960: book: random seed {seed} (repeat with --seed {seed})");
+            seed
+        }
+        None => 0,
+    };
+    let warnings = write_book(&request, format, castling, output, &mut io::stdout().lock())
+        .map_err(|err| match err {
+            WriteBookError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+                Failure::from(source)
+            }
+            WriteBookError::Io { .. } => Failure {
+                code: exit_code::USAGE,
+                message: Some(format!("book: {err}")),
+            },
+            WriteBookError::Book(BookError::Empty) => Failure {
+                code: exit_code::USAGE,
+                message: Some(format!("book: {}", BookError::Empty)),
+            },
+            WriteBookError::Book(err) => Failure::invalid(format!("book: {err}")),
+        })?;
+    for warning in warnings {
+        eprintln!("sp960: book: {warning}");
+    }
+    Ok(())
 }
 
 fn random(
