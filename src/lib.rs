@@ -10,6 +10,7 @@ pub mod identify;
 pub mod notation;
 pub mod numbering;
 pub mod start;
+pub mod tournament;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {

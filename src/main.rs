@@ -9,6 +9,9 @@ use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
 use sp960::start::{RandomStarts, parse_spec};
+use sp960::tournament::{
+    EngineSpec, Tool, Tournament, WriteTournamentError, default_book_path, write_tournament,
+};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -20,6 +23,8 @@ Examples:
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
   sp960 book all -o all-FRC.epd      an opening book of all 960 for cutechess-cli/fastchess
+  sp960 tournament --emit cutechess --engine cmd=stockfish --engine cmd=ethereal-chess --sp 0-9
+                                     the cutechess-cli command (and book) for SP 0-9, both colours
 
 Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.";
 
@@ -108,6 +113,55 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<std::path::PathBuf>,
     },
+    /// Write the command line (and book) that plays a Chess960 tournament in a match runner.
+    ///
+    /// Every start is played twice, colours swapped. Engines that need it are wrapped in
+    /// `sp960 proxy -- ...`; engines that cannot play Chess960 are refused with the reason.
+    /// The command goes to stdout, notes to stderr, the book to --book.
+    #[command(
+        after_help = "Engine items (one --engine argument, shell-quoted inside): cmd=PROGRAM (required) name=NAME proto=uci|xboard arg=ARG\n  dir=DIR option.NAME=VALUE castling=shredder|xfen (UCI FEN) or oo|kxr (XBoard moves)\n  chess960=yes|no (has UCI_Chess960) proxy=auto|yes|no\n\nExamples:\n  sp960 tournament --emit cutechess --engine cmd=/usr/games/stockfish --engine cmd=/usr/games/fairy-stockfish --sp 0,518,959\n  sp960 tournament --emit fastchess --engine 'cmd=stockfish option.Hash=16' --engine cmd=ethereal-chess --sp all --tc 10+0.1\n  sp960 tournament --emit xboard --engine 'cmd=/usr/games/sjaakii proto=xboard' --engine 'cmd=/usr/games/fairy-stockfish proto=xboard' --sp 860"
+    )]
+    Tournament {
+        /// The match runner to write for.
+        #[arg(long, value_enum)]
+        emit: Tool,
+        /// One engine: 'KEY=VALUE ...' items in one argument (see below), once per engine.
+        #[arg(long, required = true, value_name = "'KEY=VALUE ...'")]
+        engine: Vec<String>,
+        /// Starts to play: SPECs as in `sp960 fen`, or `random` (see --count).
+        #[arg(long = "sp", required = true, value_name = "SPEC")]
+        specs: Vec<String>,
+        /// How many random starts each `random` SPEC stands for.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Add K random double-FRC pairs.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        dfrc_sample: u64,
+        /// Seed for `random` and --dfrc-sample.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Time control, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT].
+        #[arg(long, default_value = "10+0.1")]
+        tc: String,
+        /// Where to write the book [default: sp960-FRC.epd, .pgn with --book-format pgn, .fen for xboard].
+        #[arg(long, value_name = "FILE")]
+        book: Option<String>,
+        /// Book format for cutechess-cli and fastchess (xboard reads FEN lines).
+        #[arg(long, value_enum, default_value_t)]
+        book_format: BookFormat,
+        /// Castling field notation in the book.
+        #[arg(long, value_enum, default_value_t)]
+        castling: CastlingNotation,
+        /// Where the match runner saves the games.
+        #[arg(long, value_name = "FILE", default_value = "sp960-games.pgn")]
+        pgnout: String,
+        /// Games at once (cutechess-cli, fastchess).
+        #[arg(long)]
+        concurrency: Option<u32>,
+        /// How the command line runs sp960 for wrapped engines.
+        #[arg(long, value_name = "PATH", default_value = "sp960")]
+        sp960: String,
+    },
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -173,6 +227,39 @@ fn main() -> ExitCode {
                 seed: 0,
             };
             book(request, seed, format, castling, output.as_deref())
+        }
+        Command::Tournament {
+            emit,
+            engine,
+            specs,
+            count,
+            dfrc_sample,
+            seed,
+            tc,
+            book,
+            book_format,
+            castling,
+            pgnout,
+            concurrency,
+            sp960,
+        } => {
+            let request = BookRequest {
+                specs,
+                count,
+                dfrc_sample,
+                seed: 0,
+            };
+            let settings = TournamentSettings {
+                emit,
+                tc,
+                book: book.unwrap_or_else(|| default_book_path(emit, book_format)),
+                book_format,
+                castling,
+                pgnout,
+                concurrency,
+                sp960,
+            };
+            tournament(request, seed, &engine, settings)
         }
     };
     match result {
@@ -247,6 +334,29 @@ fn report_identity(
     }
 }
 
+/// The given seed, or for a request that draws random starts a fresh one, told on stderr.
+fn resolve_seed(request: &BookRequest, seed: Option<u64>, command: &str) -> u64 {
+    match seed {
+        Some(seed) => seed,
+        None if request.is_random() => {
+            let seed = RandomStarts::fresh_seed();
+            eprintln!("sp960: {command}: random seed {seed} (repeat with --seed {seed})");
+            seed
+        }
+        None => 0,
+    }
+}
+
+fn book_failure(err: BookError) -> Failure {
+    match err {
+        BookError::Empty => Failure {
+            code: exit_code::USAGE,
+            message: Some(format!("book: {err}")),
+        },
+        err => Failure::invalid(format!("book: {err}")),
+    }
+}
+
 fn book(
     mut request: BookRequest,
     seed: Option<u64>,
@@ -254,15 +364,7 @@ fn book(
     castling: CastlingNotation,
     output: Option<&std::path::Path>,
 ) -> Result<(), Failure> {
-    request.seed = match seed {
-        Some(seed) => seed,
-        None if request.is_random() => {
-            let seed = RandomStarts::fresh_seed();
-            eprintln!("sp960: book: random seed {seed} (repeat with --seed {seed})");
-            seed
-        }
-        None => 0,
-    };
+    request.seed = resolve_seed(&request, seed, "book");
     let warnings = write_book(&request, format, castling, output, &mut io::stdout().lock())
         .map_err(|err| match err {
             WriteBookError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
@@ -272,14 +374,68 @@ fn book(
                 code: exit_code::USAGE,
                 message: Some(format!("book: {err}")),
             },
-            WriteBookError::Book(BookError::Empty) => Failure {
-                code: exit_code::USAGE,
-                message: Some(format!("book: {}", BookError::Empty)),
-            },
-            WriteBookError::Book(err) => Failure::invalid(format!("book: {err}")),
+            WriteBookError::Book(err) => book_failure(err),
         })?;
     for warning in warnings {
         eprintln!("sp960: book: {warning}");
+    }
+    Ok(())
+}
+
+/// The `tournament` options besides engines and starts.
+struct TournamentSettings {
+    emit: Tool,
+    tc: String,
+    book: String,
+    book_format: BookFormat,
+    castling: CastlingNotation,
+    pgnout: String,
+    concurrency: Option<u32>,
+    sp960: String,
+}
+
+fn tournament(
+    mut request: BookRequest,
+    seed: Option<u64>,
+    engines: &[String],
+    settings: TournamentSettings,
+) -> Result<(), Failure> {
+    request.seed = resolve_seed(&request, seed, "tournament");
+    let invalid = |err: &dyn std::fmt::Display| Failure::invalid(format!("tournament: {err}"));
+    let starts = request.starts().map_err(book_failure)?;
+    let engines = engines
+        .iter()
+        .enumerate()
+        .map(|(index, items)| EngineSpec::parse_line(index + 1, items))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| invalid(&err))?;
+    let tournament = Tournament {
+        tool: settings.emit,
+        engines,
+        starts,
+        time_control: settings.tc.parse().map_err(|err| invalid(&err))?,
+        book: settings.book,
+        book_format: settings.book_format,
+        castling: settings.castling,
+        pgn_out: settings.pgnout,
+        concurrency: settings.concurrency,
+        sp960: settings.sp960,
+    };
+    let notes =
+        write_tournament(&tournament, &mut io::stdout().lock()).map_err(|err| match err {
+            WriteTournamentError::Io { source, .. }
+                if source.kind() == io::ErrorKind::BrokenPipe =>
+            {
+                Failure::from(source)
+            }
+            WriteTournamentError::Io { .. } => Failure {
+                code: exit_code::USAGE,
+                message: Some(format!("tournament: {err}")),
+            },
+            WriteTournamentError::Plan(err) => invalid(&err),
+        })?;
+    for note in notes {
+        eprintln!("sp960: tournament: {note}");
     }
     Ok(())
 }
