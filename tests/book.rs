@@ -37,7 +37,11 @@ fn python_reads(kind: &str, book: &Path, expected: &[u8]) -> usize {
         book.display(),
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout).unwrap().trim().parse().unwrap()
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -83,7 +87,15 @@ fn xfen_books_read_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x-960.pgn");
     sp960()
-        .args(["book", "0-20,959", "--castling", "xfen", "--format", "pgn", "-o"])
+        .args([
+            "book",
+            "0-20,959",
+            "--castling",
+            "xfen",
+            "--format",
+            "pgn",
+            "-o",
+        ])
         .arg(&path)
         .assert()
         .success();
@@ -138,14 +150,26 @@ fn dfrc_sample_reads_back_as_the_drawn_pairs() {
     let text = String::from_utf8(book).unwrap();
     for (line, pair) in text.lines().zip(&drawn) {
         let label = if pair.contains(':') { "DFRC" } else { "SP" };
-        assert!(line.ends_with(&format!(" id \"{label} {pair}\";")), "{line}");
+        assert!(
+            line.ends_with(&format!(" id \"{label} {pair}\";")),
+            "{line}"
+        );
     }
 }
 
 #[test]
 fn same_arguments_same_bytes() {
     let args = [
-        "book", "0", "random", "518", "--count", "7", "--seed", "42", "--dfrc-sample", "5",
+        "book",
+        "0",
+        "random",
+        "518",
+        "--count",
+        "7",
+        "--seed",
+        "42",
+        "--dfrc-sample",
+        "5",
     ];
     let first = stdout_of(&args);
     assert_eq!(first, stdout_of(&args));
@@ -154,7 +178,16 @@ fn same_arguments_same_bytes() {
     assert_eq!(stdout_of(&pgn), stdout_of(&pgn));
     // Another seed, other bytes.
     let other = [
-        "book", "0", "random", "518", "--count", "7", "--seed", "43", "--dfrc-sample", "5",
+        "book",
+        "0",
+        "random",
+        "518",
+        "--count",
+        "7",
+        "--seed",
+        "43",
+        "--dfrc-sample",
+        "5",
     ];
     assert_ne!(first, stdout_of(&other));
     // -o writes exactly what stdout gets.
@@ -199,7 +232,11 @@ fn file_name_without_frc_or_960_is_warned_about_but_written() {
                 .and(predicate::str::contains("neither FRC nor 960"))
                 .and(predicate::str::contains("openings-FRC.epd")),
         );
-    assert!(std::fs::read_to_string(&path).unwrap().contains("id \"SP 518\";"));
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("id \"SP 518\";")
+    );
 }
 
 #[test]
@@ -223,5 +260,7 @@ fn bad_specs_write_nothing() {
         .args(["book", "1", "-o", "/nonexistent-dir/x-FRC.epd"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("cannot write /nonexistent-dir/x-FRC.epd"));
+        .stderr(predicate::str::contains(
+            "cannot write /nonexistent-dir/x-FRC.epd",
+        ));
 }
