@@ -464,17 +464,30 @@ fn launch(
             }
         }
         Protocol::Xboard => {
-            let kxr = match engine.castling.as_deref() {
-                Some(castling) => castling == "kxr",
-                None => known.xboard_kxr,
-            };
-            if kxr {
-                proxy_args.extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
-                reasons.push(
-                    "it rejects the O-O/O-O-O castling moves the tool sends (it takes \
-                     king-takes-rook)"
-                        .into(),
-                );
+            // xboard sends castling as O-O/O-O-O; cutechess-cli sends king-takes-rook in
+            // Chess960 (its LAN for random variants). Wrap where the engine wants the other.
+            let takes = engine
+                .castling
+                .as_deref()
+                .or(known.xboard_kxr.then_some("kxr"));
+            match (tool, takes) {
+                (Tool::Xboard, Some("kxr")) => {
+                    proxy_args.extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
+                    reasons.push(
+                        "xboard sends castling as O-O/O-O-O, which it rejects (it takes \
+                         king-takes-rook)"
+                            .into(),
+                    );
+                }
+                (Tool::Cutechess, Some("oo")) => {
+                    proxy_args.extend(["--engine-castling".to_owned(), "oo".to_owned()]);
+                    reasons.push(
+                        "cutechess-cli sends Chess960 castling as king-takes-rook, and it \
+                         takes only O-O/O-O-O"
+                            .into(),
+                    );
+                }
+                _ => {}
             }
         }
     }
@@ -855,6 +868,20 @@ mod tests {
             &"sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish"
                 .to_owned()
         ));
+        // cutechess-cli sends XBoard engines king-takes-rook: Fairy-Stockfish takes it as is,
+        // an engine that wants O-O is wrapped.
+        let xboard_engines = [
+            "cmd=/usr/games/fairy-stockfish proto=xboard",
+            "cmd=/opt/oo-engine proto=xboard castling=oo",
+        ];
+        let cutechess = plan(&tournament(Tool::Cutechess, &xboard_engines, "0")).unwrap();
+        assert!(
+            cutechess
+                .argv
+                .contains(&"cmd=/usr/games/fairy-stockfish".to_owned())
+        );
+        assert!(cutechess.argv.contains(&"arg=oo".to_owned()));
+        assert_eq!(cutechess.notes.len(), 1);
         // Told not to wrap: done, with a note saying what to expect.
         let never = ["cmd=stockfish", "cmd=fairy-stockfish proxy=no"];
         let never = plan(&tournament(Tool::Cutechess, &never, "0")).unwrap();

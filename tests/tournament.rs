@@ -31,6 +31,8 @@ const CUTECHESS: Case = Case {
         "cmd=/usr/games/fairy-stockfish",
         "--engine",
         "cmd=/usr/games/sjaakii proto=xboard 'name=Sjaak II'",
+        "--engine",
+        "cmd=/usr/games/fairy-stockfish proto=xboard name=fairy-xboard",
         "--sp",
         "0,518,959",
         "--sp",
@@ -325,6 +327,9 @@ fn cutechess_command_line() {
     assert!(argv.contains(&"arg=/usr/games/fairy-stockfish".to_owned()));
     assert!(argv.contains(&"cmd=/usr/games/stockfish".to_owned()));
     assert!(argv.contains(&"name=Sjaak II".to_owned()));
+    // cutechess-cli sends XBoard engines king-takes-rook, which Fairy-Stockfish takes.
+    assert!(argv.contains(&"cmd=/usr/games/fairy-stockfish".to_owned()));
+    assert_eq!(argv.iter().filter(|word| *word == "cmd=sp960").count(), 1);
 }
 
 #[test]
