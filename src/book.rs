@@ -53,7 +53,7 @@ pub struct BookRequest {
 }
 
 /// Why a book could not be made.
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BookError {
     /// A SPEC that does not parse.
     #[error("SPEC '{spec}': {source}")]

@@ -9,9 +9,7 @@ use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
 use sp960::start::{RandomStarts, parse_spec};
-use sp960::tournament::{
-    EngineSpec, Tool, Tournament, WriteTournamentError, default_book_path, write_tournament,
-};
+use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -243,23 +241,24 @@ fn main() -> ExitCode {
             concurrency,
             sp960,
         } => {
-            let request = BookRequest {
-                specs,
-                count,
-                dfrc_sample,
-                seed: 0,
-            };
-            let settings = TournamentSettings {
-                emit,
-                tc,
-                book: book.unwrap_or_else(|| default_book_path(emit, book_format)),
+            let request = TournamentRequest {
+                tool: emit,
+                engines: engine,
+                starts: BookRequest {
+                    specs,
+                    count,
+                    dfrc_sample,
+                    seed: 0,
+                },
+                time_control: tc,
+                book,
                 book_format,
                 castling,
-                pgnout,
+                pgn_out: pgnout,
                 concurrency,
                 sp960,
             };
-            tournament(request, seed, &engine, settings)
+            tournament(request, seed)
         }
     };
     match result {
@@ -382,58 +381,18 @@ fn book(
     Ok(())
 }
 
-/// The `tournament` options besides engines and starts.
-struct TournamentSettings {
-    emit: Tool,
-    tc: String,
-    book: String,
-    book_format: BookFormat,
-    castling: CastlingNotation,
-    pgnout: String,
-    concurrency: Option<u32>,
-    sp960: String,
-}
-
-fn tournament(
-    mut request: BookRequest,
-    seed: Option<u64>,
-    engines: &[String],
-    settings: TournamentSettings,
-) -> Result<(), Failure> {
-    request.seed = resolve_seed(&request, seed, "tournament");
-    let invalid = |err: &dyn std::fmt::Display| Failure::invalid(format!("tournament: {err}"));
-    let starts = request.starts().map_err(book_failure)?;
-    let engines = engines
-        .iter()
-        .enumerate()
-        .map(|(index, items)| EngineSpec::parse_line(index + 1, items))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|err| invalid(&err))?;
-    let tournament = Tournament {
-        tool: settings.emit,
-        engines,
-        starts,
-        time_control: settings.tc.parse().map_err(|err| invalid(&err))?,
-        book: settings.book,
-        book_format: settings.book_format,
-        castling: settings.castling,
-        pgn_out: settings.pgnout,
-        concurrency: settings.concurrency,
-        sp960: settings.sp960,
-    };
-    let notes =
-        write_tournament(&tournament, &mut io::stdout().lock()).map_err(|err| match err {
-            WriteTournamentError::Io { source, .. }
-                if source.kind() == io::ErrorKind::BrokenPipe =>
-            {
-                Failure::from(source)
-            }
-            WriteTournamentError::Io { .. } => Failure {
-                code: exit_code::USAGE,
-                message: Some(format!("tournament: {err}")),
-            },
-            WriteTournamentError::Plan(err) => invalid(&err),
-        })?;
+fn tournament(mut request: TournamentRequest, seed: Option<u64>) -> Result<(), Failure> {
+    request.starts.seed = resolve_seed(&request.starts, seed, "tournament");
+    let notes = write_tournament(request, &mut io::stdout().lock()).map_err(|err| match err {
+        WriteTournamentError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+            Failure::from(source)
+        }
+        WriteTournamentError::Io { .. } => Failure {
+            code: exit_code::USAGE,
+            message: Some(format!("tournament: {err}")),
+        },
+        WriteTournamentError::Plan(err) => Failure::invalid(format!("tournament: {err}")),
+    })?;
     for note in notes {
         eprintln!("sp960: tournament: {note}");
     }

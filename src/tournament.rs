@@ -11,7 +11,7 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::book::{BookFormat, render};
+use crate::book::{BookError, BookFormat, BookRequest, render};
 use crate::notation::CastlingNotation;
 use crate::start::{InvalidStart, Start};
 
@@ -110,6 +110,9 @@ pub enum TournamentError {
     /// Too few or too many engines for the tool.
     #[error("{0}")]
     EngineCount(String),
+    /// The starts asked for are invalid.
+    #[error(transparent)]
+    Starts(#[from] BookError),
     /// A start shakmaty refused (a bug).
     #[error(transparent)]
     Invalid(#[from] InvalidStart),
@@ -313,6 +316,59 @@ pub struct Tournament {
     pub concurrency: Option<u32>,
     /// How the command line invokes sp960 for wrapped engines.
     pub sp960: String,
+}
+
+/// A tournament as the command line gives it: each engine as one `--engine` string, the
+/// starts as a book request, the time control as text.
+#[derive(Debug, Clone)]
+pub struct TournamentRequest {
+    /// The match runner.
+    pub tool: Tool,
+    /// One `KEY=VALUE ...` string per engine.
+    pub engines: Vec<String>,
+    /// The starts (seed already chosen).
+    pub starts: BookRequest,
+    /// Time control, cutechess syntax.
+    pub time_control: String,
+    /// Where the book goes (default: [`default_book_path`]).
+    pub book: Option<String>,
+    /// Book format for cutechess-cli and fastchess.
+    pub book_format: BookFormat,
+    /// Castling notation in the book.
+    pub castling: CastlingNotation,
+    /// Where the match runner saves the games.
+    pub pgn_out: String,
+    /// Games at once, when given.
+    pub concurrency: Option<u32>,
+    /// How the command line invokes sp960 for wrapped engines.
+    pub sp960: String,
+}
+
+impl TournamentRequest {
+    /// Reads the engines, starts and time control; the first error is returned.
+    pub fn resolve(self) -> Result<Tournament, TournamentError> {
+        let starts = self.starts.starts()?;
+        let engines = self
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(index, line)| EngineSpec::parse_line(index + 1, line))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Tournament {
+            tool: self.tool,
+            engines,
+            starts,
+            time_control: self.time_control.parse()?,
+            book: self
+                .book
+                .unwrap_or_else(|| default_book_path(self.tool, self.book_format)),
+            book_format: self.book_format,
+            castling: self.castling,
+            pgn_out: self.pgn_out,
+            concurrency: self.concurrency,
+            sp960: self.sp960,
+        })
+    }
 }
 
 /// A tournament command, ready to write out.
@@ -716,12 +772,14 @@ pub fn default_book_path(tool: Tool, format: BookFormat) -> String {
     format!("sp960-FRC.{}", format.extension())
 }
 
-/// Writes the book (if the command reads one) and then the command line to `out`;
-/// returns the notes and warnings for stderr. Nothing is written if planning fails.
+/// Resolves `request`, writes the book (if the command reads one) and then the command
+/// line to `out`; returns the notes and warnings for stderr. Nothing is written if the
+/// request is invalid or the tournament cannot be played.
 pub fn write_tournament(
-    tournament: &Tournament,
+    request: TournamentRequest,
     out: &mut impl std::io::Write,
 ) -> Result<Vec<String>, WriteTournamentError> {
+    let tournament = &request.resolve()?;
     let plan = plan(tournament)?;
     let mut notes = plan.notes.clone();
     if let Some(book) = &plan.book {
