@@ -545,3 +545,93 @@ fn xboard_plays_the_chosen_starts_with_both_colours() {
         || game[0] == "stockfish"
         || game[1] == "stockfish"));
 }
+
+/// What the table in README claims for xboard's UCI path: Stockfish, Fairy-Stockfish and
+/// Glaurung, run through polyglot with no wrapper, castle in Chess960. From two positions
+/// where the only mate is castling (O-O-O with the king staying on c1; O-O with the king
+/// staying on g1), each engine plays White from each once (`-lpi -2`); python-chess replays
+/// the games.
+#[test]
+fn xboard_uci_engines_through_polyglot_castle_in_chess960() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mates-FRC.fen"),
+        "3k4/2R1R3/8/8/8/8/P7/R1K5 w A - 0 1\n5k2/4R1R1/8/8/8/8/7P/6KR w H - 0 1\n",
+    )
+    .unwrap();
+    let path = format!("/usr/games:{}", std::env::var("PATH").unwrap_or_default());
+    for engine in ["stockfish", "fairy-stockfish", "glaurung"] {
+        let pgn = format!("{engine}.pgn");
+        let status = Process::new("timeout")
+            .args([
+                "50",
+                "xvfb-run",
+                "-a",
+                "xboard",
+                "-fcp",
+                "/usr/games/sjaakii",
+            ])
+            .args([
+                "-scp",
+                &format!("/usr/games/{engine}"),
+                "-sn",
+                engine,
+                "-sUCI",
+            ])
+            .args([
+                "-variant",
+                "fischerandom",
+                "-lpf",
+                "mates-FRC.fen",
+                "-lpi",
+                "-2",
+            ])
+            .args([
+                "-matchGames",
+                "4",
+                "-matchPause",
+                "100",
+                "-tc",
+                "0:10",
+                "-inc",
+                "0.1",
+            ])
+            .args([
+                "-depth",
+                "4",
+                "-xexit",
+                "-saveSettingsOnExit",
+                "false",
+                "-noGUI",
+            ])
+            .args(["-sgf", &pgn])
+            .env("PATH", &path)
+            .current_dir(dir.path())
+            .output()
+            .expect("xvfb-run and xboard are installed");
+        assert!(status.status.success(), "{engine}: {status:?}");
+        let text = std::fs::read_to_string(dir.path().join(&pgn)).unwrap();
+        assert_eq!(text.matches("1. O-O-O#").count(), 2, "{engine}:\n{text}");
+        assert_eq!(text.matches("1. O-O#").count(), 2, "{engine}:\n{text}");
+        assert_eq!(text.matches("[Result \"1-0\"]").count(), 4, "{text}");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay_games.py");
+        let replay = Process::new("python3")
+            .arg(script)
+            .arg(dir.path().join(&pgn))
+            .output()
+            .unwrap();
+        assert!(
+            replay.status.success(),
+            "{}",
+            String::from_utf8_lossy(&replay.stderr)
+        );
+        let games = String::from_utf8(replay.stdout).unwrap();
+        // The UCI engine had White (and castled) in games 2 and 4.
+        let whites: Vec<&str> = games
+            .lines()
+            .map(|line| line.split('\t').next().unwrap())
+            .collect();
+        assert_eq!(whites[1], engine, "{games}");
+        assert_eq!(whites[3], engine, "{games}");
+    }
+}
