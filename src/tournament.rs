@@ -640,7 +640,14 @@ fn runner_command(
     argv.extend(["-variant".to_owned(), "fischerandom".to_owned()]);
     let format = match tournament.book_format {
         BookFormat::Pgn => BookFormat::Pgn,
-        _ => BookFormat::Epd,
+        BookFormat::Epd => BookFormat::Epd,
+        BookFormat::Fen => {
+            plan.notes.push(
+                "--book-format fen is for xboard; cutechess-cli and fastchess get an EPD book"
+                    .to_owned(),
+            );
+            BookFormat::Epd
+        }
     };
     plan.breaks.push(argv.len());
     argv.extend([
@@ -982,6 +989,28 @@ mod tests {
             "{line}"
         );
         assert_eq!(many.book.unwrap().lines().count(), 2);
+    }
+
+    #[test]
+    fn runners_get_epd_when_fen_is_asked_and_are_told() {
+        let mut asked = tournament(Tool::Fastchess, &["cmd=a", "cmd=b"], "0,1");
+        asked.book_format = BookFormat::Fen;
+        let plan = plan(&asked).unwrap();
+        assert!(plan.argv.contains(&"format=epd".to_owned()));
+        assert!(plan.book.unwrap().contains("id \"SP 1\";"));
+        assert!(plan.notes[0].contains("--book-format fen is for xboard"));
+        assert_eq!(
+            default_book_path(Tool::Cutechess, BookFormat::Fen),
+            "sp960-FRC.epd"
+        );
+        assert_eq!(
+            default_book_path(Tool::Xboard, BookFormat::Pgn),
+            "sp960-FRC.fen"
+        );
+        assert_eq!(
+            default_book_path(Tool::Fastchess, BookFormat::Pgn),
+            "sp960-FRC.pgn"
+        );
     }
 
     #[test]
