@@ -635,3 +635,39 @@ fn xboard_uci_engines_through_polyglot_castle_in_chess960() {
         assert_eq!(whites[3], engine, "{games}");
     }
 }
+
+#[test]
+fn a_book_name_without_frc_or_960_is_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    sp960()
+        .current_dir(dir.path())
+        .args([
+            "tournament",
+            "--emit",
+            "cutechess",
+            "--engine",
+            "cmd=a",
+            "--engine",
+            "cmd=b",
+        ])
+        .args([
+            "--sp",
+            "0,959",
+            "--book",
+            "openings.epd",
+            "--castling",
+            "xfen",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("file=openings.epd"))
+        .stderr(predicate::str::contains(
+            "'openings.epd' has neither FRC nor 960",
+        ));
+    let book = std::fs::read_to_string(dir.path().join("openings.epd")).unwrap();
+    assert_eq!(
+        book,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - id \"SP 0\";\n\
+         rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - id \"SP 959\";\n"
+    );
+}
