@@ -5,10 +5,12 @@
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
 //! FEN or arrangement is).
 
+pub mod book;
 pub mod identify;
 pub mod notation;
 pub mod numbering;
 pub mod start;
+pub mod tournament;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {

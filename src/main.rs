@@ -4,10 +4,12 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sp960::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
 use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
 use sp960::start::{RandomStarts, parse_spec};
+use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -18,6 +20,9 @@ Examples:
   sp960 identify RBKNRNBQ            -> 860
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
+  sp960 book all -o all-FRC.epd      an opening book of all 960 for cutechess-cli/fastchess
+  sp960 tournament --emit cutechess --engine cmd=stockfish --engine cmd=ethereal-chess --sp 0-9
+                                     the cutechess-cli command (and book) for SP 0-9, both colours
 
 Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.";
 
@@ -76,6 +81,85 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         castling: CastlingNotation,
     },
+    /// Write an opening book of starts (EPD, PGN or FEN) for match runners.
+    ///
+    /// SPEC is as in `sp960 fen`; the word `random` stands for --count random starts.
+    /// The same arguments always give the same bytes.
+    #[command(
+        after_help = "Examples:\n  sp960 book all -o all-FRC.epd\n  sp960 book 0 518 959 --format pgn -o three-960.pgn\n  sp960 book random --count 100 --seed 7 --dfrc-sample 20 -o sample-FRC.epd"
+    )]
+    Book {
+        /// Start positions: N, A-B, all, W:B, lists like 0,5-7, or `random`.
+        #[arg(value_name = "SPEC")]
+        specs: Vec<String>,
+        /// How many random starts each `random` SPEC stands for.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Add K random double-FRC pairs at the end.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        dfrc_sample: u64,
+        /// Seed for `random` and --dfrc-sample (otherwise one is drawn and told on stderr).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Book format: EPD with `id "SP n";`, moveless PGN games, or bare FENs (xboard).
+        #[arg(long, value_enum, default_value_t)]
+        format: BookFormat,
+        /// Castling field notation.
+        #[arg(long, value_enum, default_value_t)]
+        castling: CastlingNotation,
+        /// Write to FILE instead of stdout (warns when the name lacks FRC or 960).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Write the command line (and book) that plays a Chess960 tournament in a match runner.
+    ///
+    /// Every start is played twice, colours swapped. Engines that need it are wrapped in
+    /// `sp960 proxy -- ...`; engines that cannot play Chess960 are refused with the reason.
+    /// The command goes to stdout, notes to stderr, the book to --book.
+    #[command(
+        after_help = "Engine items (one --engine argument, shell-quoted inside): cmd=PROGRAM (required) name=NAME proto=uci|xboard arg=ARG\n  dir=DIR option.NAME=VALUE castling=shredder|xfen (UCI FEN) or oo|kxr (XBoard moves)\n  chess960=yes|no (has UCI_Chess960) proxy=auto|yes|no\n\nExamples:\n  sp960 tournament --emit cutechess --engine cmd=/usr/games/stockfish --engine cmd=/usr/games/fairy-stockfish --sp 0,518,959\n  sp960 tournament --emit fastchess --engine 'cmd=stockfish option.Hash=16' --engine cmd=ethereal-chess --sp all --tc 10+0.1\n  sp960 tournament --emit xboard --engine 'cmd=/usr/games/sjaakii proto=xboard' --engine 'cmd=/usr/games/fairy-stockfish proto=xboard' --sp 860"
+    )]
+    Tournament {
+        /// The match runner to write for.
+        #[arg(long, value_enum)]
+        emit: Tool,
+        /// One engine: 'KEY=VALUE ...' items in one argument (see below), once per engine.
+        #[arg(long, required = true, value_name = "'KEY=VALUE ...'")]
+        engine: Vec<String>,
+        /// Starts to play: SPECs as in `sp960 fen`, or `random` (see --count).
+        #[arg(long = "sp", required = true, value_name = "SPEC")]
+        specs: Vec<String>,
+        /// How many random starts each `random` SPEC stands for.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Add K random double-FRC pairs.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        dfrc_sample: u64,
+        /// Seed for `random` and --dfrc-sample.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Time control, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT].
+        #[arg(long, default_value = "10+0.1")]
+        tc: String,
+        /// Where to write the book [default: sp960-FRC.epd, .pgn with --book-format pgn, .fen for xboard].
+        #[arg(long, value_name = "FILE")]
+        book: Option<String>,
+        /// Book format for cutechess-cli and fastchess (xboard reads FEN lines).
+        #[arg(long, value_enum, default_value_t)]
+        book_format: BookFormat,
+        /// Castling field notation in the book.
+        #[arg(long, value_enum, default_value_t)]
+        castling: CastlingNotation,
+        /// Where the match runner saves the games.
+        #[arg(long, value_name = "FILE", default_value = "sp960-games.pgn")]
+        pgnout: String,
+        /// Games at once (cutechess-cli, fastchess).
+        #[arg(long)]
+        concurrency: Option<u32>,
+        /// How the command line runs sp960 for wrapped engines.
+        #[arg(long, value_name = "PATH", default_value = "sp960")]
+        sp960: String,
+    },
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -125,6 +209,57 @@ fn main() -> ExitCode {
             dfrc,
             castling,
         } => random(count, seed, dfrc, castling),
+        Command::Book {
+            specs,
+            count,
+            dfrc_sample,
+            seed,
+            format,
+            castling,
+            output,
+        } => {
+            let request = BookRequest {
+                specs,
+                count,
+                dfrc_sample,
+                seed: 0,
+            };
+            book(request, seed, format, castling, output.as_deref())
+        }
+        Command::Tournament {
+            emit,
+            engine,
+            specs,
+            count,
+            dfrc_sample,
+            seed,
+            tc,
+            book,
+            book_format,
+            castling,
+            pgnout,
+            concurrency,
+            sp960,
+        } => {
+            let request = TournamentRequest {
+                tool: emit,
+                engines: engine,
+                starts: BookRequest {
+                    specs,
+                    count,
+                    dfrc_sample,
+                    seed: 0,
+                },
+                time_control: tc,
+                book,
+                book_format,
+                castling,
+                pgn_out: pgnout,
+                concurrency,
+                sp960,
+            };
+            tournament(request, seed)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -196,6 +331,72 @@ fn report_identity(
             Ok(false)
         }
     }
+}
+
+/// The given seed, or for a request that draws random starts a fresh one, told on stderr.
+fn resolve_seed(request: &BookRequest, seed: Option<u64>, command: &str) -> u64 {
+    match seed {
+        Some(seed) => seed,
+        None if request.is_random() => {
+            let seed = RandomStarts::fresh_seed();
+            eprintln!("sp960: {command}: random seed {seed} (repeat with --seed {seed})");
+            seed
+        }
+        None => 0,
+    }
+}
+
+fn book_failure(err: BookError) -> Failure {
+    match err {
+        BookError::Empty => Failure {
+            code: exit_code::USAGE,
+            message: Some(format!("book: {err}")),
+        },
+        err => Failure::invalid(format!("book: {err}")),
+    }
+}
+
+fn book(
+    mut request: BookRequest,
+    seed: Option<u64>,
+    format: BookFormat,
+    castling: CastlingNotation,
+    output: Option<&std::path::Path>,
+) -> Result<(), Failure> {
+    request.seed = resolve_seed(&request, seed, "book");
+    let warnings = write_book(&request, format, castling, output, &mut io::stdout().lock())
+        .map_err(|err| match err {
+            WriteBookError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+                Failure::from(source)
+            }
+            WriteBookError::Io { .. } => Failure {
+                code: exit_code::USAGE,
+                message: Some(format!("book: {err}")),
+            },
+            WriteBookError::Book(err) => book_failure(err),
+        })?;
+    for warning in warnings {
+        eprintln!("sp960: book: {warning}");
+    }
+    Ok(())
+}
+
+fn tournament(mut request: TournamentRequest, seed: Option<u64>) -> Result<(), Failure> {
+    request.starts.seed = resolve_seed(&request.starts, seed, "tournament");
+    let notes = write_tournament(request, &mut io::stdout().lock()).map_err(|err| match err {
+        WriteTournamentError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+            Failure::from(source)
+        }
+        WriteTournamentError::Io { .. } => Failure {
+            code: exit_code::USAGE,
+            message: Some(format!("tournament: {err}")),
+        },
+        WriteTournamentError::Plan(err) => Failure::invalid(format!("tournament: {err}")),
+    })?;
+    for note in notes {
+        eprintln!("sp960: tournament: {note}");
+    }
+    Ok(())
 }
 
 fn random(
