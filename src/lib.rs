@@ -5,6 +5,7 @@
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
 //! FEN or arrangement is).
 
+pub mod engine;
 pub mod identify;
 pub mod notation;
 pub mod numbering;

@@ -18,6 +18,7 @@ Examples:
   sp960 identify RBKNRNBQ            -> 860
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
+  sp960 engine                       the built-in engine on stdin/stdout (UCI or XBoard)
 
 Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.";
 
@@ -76,6 +77,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         castling: CastlingNotation,
     },
+    /// Run the built-in reference engine on stdin/stdout, speaking UCI or XBoard.
+    ///
+    /// The first command chooses the protocol: `uci` or `xboard`. Chess960 castling in
+    /// both (UCI_Chess960; XBoard `variant fischerandom`).
+    #[command(
+        after_help = "Examples:\n  printf 'uci\\nposition startpos\\ngo depth 5\\n' | sp960 engine\n  xboard -fcp 'sp960 engine' -fd . -variant fischerandom\n  python: chess.engine.SimpleEngine.popen_uci(['sp960', 'engine'])"
+    )]
+    Engine,
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -125,6 +134,7 @@ fn main() -> ExitCode {
             dfrc,
             castling,
         } => random(count, seed, dfrc, castling),
+        Command::Engine => engine(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -196,6 +206,11 @@ fn report_identity(
             Ok(false)
         }
     }
+}
+
+fn engine() -> Result<(), Failure> {
+    sp960::engine::run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
+    Ok(())
 }
 
 fn random(
