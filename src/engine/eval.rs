@@ -181,7 +181,10 @@ mod tests {
     fn mirrored_positions_have_opposite_scores() {
         let white = position("4k3/8/8/8/8/2N5/PP6/4K2R w K - 0 1");
         let black = position("4k2r/pp6/2n5/8/8/8/8/4K3 b k - 0 1");
-        assert_eq!(evaluate_board(white.board()), -evaluate_board(black.board()));
+        assert_eq!(
+            evaluate_board(white.board()),
+            -evaluate_board(black.board())
+        );
         assert_eq!(evaluate(&white), evaluate(&black));
     }
 

@@ -58,7 +58,11 @@ pub fn parse_move(position: &Chess, text: &str) -> Result<Move, IllegalMove> {
         _ => None,
     };
     if let Some(side) = side {
-        return position.castling_moves(side).first().copied().ok_or_else(illegal);
+        return position
+            .castling_moves(side)
+            .first()
+            .copied()
+            .ok_or_else(illegal);
     }
     if let Ok(uci) = UciMove::from_ascii(bare.as_bytes()) {
         if let Ok(m) = uci.to_move(position) {
@@ -190,7 +194,8 @@ mod tests {
     use super::*;
 
     /// SP 860 after six moves each: both castlings legal (O-O = c1e1, O-O-O = c1a1).
-    const SP860_CASTLES: &str = "r1k1r2q/pp1ppbpp/2pbn1n1/5p2/5P2/2PBN1N1/PP1PPBPP/R1K1R2Q w EAea - 2 7";
+    const SP860_CASTLES: &str =
+        "r1k1r2q/pp1ppbpp/2pbn1n1/5p2/5P2/2PBN1N1/PP1PPBPP/R1K1R2Q w EAea - 2 7";
     const CLASSIC: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
 
     fn text_of(position: &Chess, text: &str) -> Move {
@@ -200,8 +205,14 @@ mod tests {
     #[test]
     fn chess960_castling_reads_in_every_notation() {
         let position = position_from_fen(SP860_CASTLES).unwrap();
-        let king_side = Move::Castle { king: Square::C1, rook: Square::E1 };
-        let queen_side = Move::Castle { king: Square::C1, rook: Square::A1 };
+        let king_side = Move::Castle {
+            king: Square::C1,
+            rook: Square::E1,
+        };
+        let queen_side = Move::Castle {
+            king: Square::C1,
+            rook: Square::A1,
+        };
         for text in ["c1e1", "O-O", "0-0", "O-O+", "c1g1"] {
             assert_eq!(text_of(&position, text), king_side, "{text}");
         }
@@ -213,7 +224,13 @@ mod tests {
         assert!(parse_move(&position, "c1d2").is_err());
         assert_eq!(
             text_of(&position, "c1d1"),
-            Move::Normal { role: shakmaty::Role::King, from: Square::C1, capture: None, to: Square::D1, promotion: None }
+            Move::Normal {
+                role: shakmaty::Role::King,
+                from: Square::C1,
+                capture: None,
+                to: Square::D1,
+                promotion: None
+            }
         );
     }
 
@@ -247,11 +264,18 @@ mod tests {
         let position = Chess::default();
         let err = parse_move(&position, "e2e5").unwrap_err();
         assert_eq!(err.text, "e2e5");
-        assert!(err.to_string().contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha"),
+            "{err}"
+        );
         assert!(parse_move(&position, "garbage").is_err());
         assert!(parse_move(&position, "O-O").is_err());
         assert_eq!(text_of(&position, "Nf3"), text_of(&position, "g1f3"));
-        assert!(matches!(position_from_fen("8/8/8 w - - 0 1"), Err(FenError::Syntax { .. })));
+        assert!(matches!(
+            position_from_fen("8/8/8 w - - 0 1"),
+            Err(FenError::Syntax { .. })
+        ));
         assert!(matches!(
             position_from_fen("8/8/8/8/8/8/8/8 w - - 0 1"),
             Err(FenError::Position { .. })

@@ -137,7 +137,10 @@ mod tests {
     fn uci_session_on_streams() {
         let out = run_text("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n");
         let lines: Vec<&str> = out.lines().collect();
-        assert!(lines.contains(&"uciok") && lines.contains(&"readyok"), "{out}");
+        assert!(
+            lines.contains(&"uciok") && lines.contains(&"readyok"),
+            "{out}"
+        );
         assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
     }
 
@@ -162,13 +165,22 @@ mod tests {
 
     #[test]
     fn isready_and_stop_are_answered_while_searching() {
-        let (output, elapsed) = run_piped("uci\nposition startpos\ngo infinite", "isready\nstop", true);
+        let (output, elapsed) =
+            run_piped("uci\nposition startpos\ngo infinite", "isready\nstop", true);
         assert!(elapsed < Duration::from_secs(5));
         let lines: Vec<&str> = output.lines().collect();
         let ready = lines.iter().position(|line| *line == "readyok").unwrap();
-        let best = lines.iter().position(|line| line.starts_with("bestmove ")).unwrap();
+        let best = lines
+            .iter()
+            .position(|line| line.starts_with("bestmove "))
+            .unwrap();
         assert!(ready < best, "{output}");
-        assert!(lines[..best].iter().any(|line| line.starts_with("info depth")), "{output}");
+        assert!(
+            lines[..best]
+                .iter()
+                .any(|line| line.starts_with("info depth")),
+            "{output}"
+        );
     }
 
     #[test]
@@ -182,7 +194,10 @@ mod tests {
     fn xboard_session_on_streams() {
         let out = run_text("xboard\nprotover 2\nnew\nsd 2\nusermove e2e4\nping 7\n");
         let lines: Vec<&str> = out.lines().collect();
-        let moved = lines.iter().position(|line| line.starts_with("move ")).unwrap();
+        let moved = lines
+            .iter()
+            .position(|line| line.starts_with("move "))
+            .unwrap();
         assert_eq!(lines.last(), Some(&"pong 7"), "{out}");
         assert!(moved < lines.len() - 1);
     }

@@ -82,15 +82,18 @@ impl Session for Frontend {
                 Some(_) => *self = Frontend::Uci(uci::UciSession::default()),
             }
         }
-        self.session().map_or_else(Vec::new, |session| session.on_line(line))
+        self.session()
+            .map_or_else(Vec::new, |session| session.on_line(line))
     }
 
     fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action> {
-        self.session().map_or_else(Vec::new, |session| session.on_info(id, info))
+        self.session()
+            .map_or_else(Vec::new, |session| session.on_info(id, info))
     }
 
     fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action> {
-        self.session().map_or_else(Vec::new, |session| session.on_done(id, result))
+        self.session()
+            .map_or_else(Vec::new, |session| session.on_done(id, result))
     }
 
     fn on_end_of_input(&mut self) -> Vec<Action> {

@@ -39,7 +39,9 @@ impl TimeBudget {
     /// reply to reach the GUI.
     pub fn fixed(movetime: Duration) -> TimeBudget {
         let margin = (movetime / 10).min(Duration::from_millis(20));
-        let hard = movetime.saturating_sub(margin).max(Duration::from_millis(1));
+        let hard = movetime
+            .saturating_sub(margin)
+            .max(Duration::from_millis(1));
         TimeBudget { soft: hard, hard }
     }
 
@@ -310,7 +312,9 @@ impl<'a> Searcher<'a> {
         }
         if self.nodes % 1024 == 0
             && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|deadline| Instant::now() >= deadline))
+                || self
+                    .deadline
+                    .is_some_and(|deadline| Instant::now() >= deadline))
         {
             self.aborted = true;
         }
@@ -402,8 +406,7 @@ impl<'a> Searcher<'a> {
             if index == 0 {
                 score = -self.negamax(&child, child_hash, depth - 1, ply + 1, -beta, -alpha);
             } else {
-                score =
-                    -self.negamax(&child, child_hash, depth - 1, ply + 1, -alpha - 1, -alpha);
+                score = -self.negamax(&child, child_hash, depth - 1, ply + 1, -alpha - 1, -alpha);
                 if score > alpha && score < beta && !self.aborted {
                     score = -self.negamax(&child, child_hash, depth - 1, ply + 1, -beta, -alpha);
                 }
@@ -425,8 +428,7 @@ impl<'a> Searcher<'a> {
                         self.root_best = Some(m);
                     }
                     if alpha >= beta {
-                        if !m.is_capture() && !m.is_promotion() && self.killers[ply][0] != Some(m)
-                        {
+                        if !m.is_capture() && !m.is_promotion() && self.killers[ply][0] != Some(m) {
                             self.killers[ply][1] = self.killers[ply][0];
                             self.killers[ply][0] = Some(m);
                         }
@@ -592,7 +594,10 @@ mod tests {
         assert_eq!(score(&result), Score::Mate(2), "{result:?}");
         // The side getting mated sees it coming (after 1. Kb6: 1... Kb8 2. Rh8#).
         let result = run("k7/8/1K6/8/8/8/8/7R b - - 0 1", depth(5));
-        assert!(matches!(score(&result), Score::Mate(moves) if moves < 0), "{result:?}");
+        assert!(
+            matches!(score(&result), Score::Mate(moves) if moves < 0),
+            "{result:?}"
+        );
     }
 
     #[test]
@@ -636,7 +641,11 @@ mod tests {
             },
         );
         assert!(result.best_move.is_some());
-        assert!(started.elapsed() < Duration::from_millis(400), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_millis(400),
+            "{:?}",
+            started.elapsed()
+        );
         assert!(result.info.unwrap().depth >= 2);
     }
 
@@ -646,11 +655,16 @@ mod tests {
         assert!(budget.soft < budget.hard && budget.hard <= Duration::from_secs(30));
         assert!(budget.soft >= Duration::from_millis(500), "{budget:?}");
         let last_move = TimeBudget::for_clock(Duration::from_secs(10), Duration::ZERO, Some(1));
-        assert!(last_move.hard < Duration::from_secs(10) && last_move.hard > Duration::from_secs(5));
+        assert!(
+            last_move.hard < Duration::from_secs(10) && last_move.hard > Duration::from_secs(5)
+        );
         let flagging = TimeBudget::for_clock(Duration::from_millis(5), Duration::ZERO, Some(40));
         assert!(flagging.hard <= Duration::from_millis(5));
         let increment = TimeBudget::for_clock(Duration::from_secs(1), Duration::from_secs(2), None);
-        assert!(increment.hard <= Duration::from_millis(500), "{increment:?}");
+        assert!(
+            increment.hard <= Duration::from_millis(500),
+            "{increment:?}"
+        );
     }
 
     #[test]

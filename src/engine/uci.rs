@@ -240,7 +240,10 @@ impl UciSession {
 
     /// The `bestmove` line for a finished search, and a quit if one is due.
     fn finish(&mut self, result: SearchResult) -> Vec<Action> {
-        let quit = self.search.take().is_some_and(|search| search.quit_when_done);
+        let quit = self
+            .search
+            .take()
+            .is_some_and(|search| search.quit_when_done);
         let line = match result.best_move {
             None => "bestmove (none)".to_owned(),
             Some(best) => {
@@ -328,7 +331,10 @@ impl Session for UciSession {
             "go" => self.go(args),
             "stop" => self.stop(),
             "quit" => vec![Action::Quit],
-            other => vec![error(format!("unknown command '{other}' in '{}'", line.trim()))],
+            other => vec![error(format!(
+                "unknown command '{other}' in '{}'",
+                line.trim()
+            ))],
         }
     }
 
@@ -403,9 +409,15 @@ mod tests {
             "go depth 3",
         ]);
         assert_eq!(bestmove(&out), "c1a1");
-        assert!(out.iter().any(|line| line.contains("score mate 1")), "{out:?}");
+        assert!(
+            out.iter().any(|line| line.contains("score mate 1")),
+            "{out:?}"
+        );
         // Off: standard notation would be the null-looking c1c1, so king-takes-rook stays.
-        let out = run(&[&format!("position fen {MATE_BY_LONG_CASTLING}"), "go depth 3"]);
+        let out = run(&[
+            &format!("position fen {MATE_BY_LONG_CASTLING}"),
+            "go depth 3",
+        ]);
         assert_eq!(bestmove(&out), "c1a1");
     }
 
@@ -414,14 +426,27 @@ mod tests {
         let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
         // Read in either notation, whatever the option says.
         let mut session = UciSession::default();
-        transcript(&mut session, &[&format!("position fen {fen} moves e1g1 e8h8")]);
+        transcript(
+            &mut session,
+            &[&format!("position fen {fen} moves e1g1 e8h8")],
+        );
         let game = session.game().expect("accepted");
-        assert_eq!(game.position().board().king_of(Color::White), Some(Square::G1));
-        assert_eq!(game.position().board().king_of(Color::Black), Some(Square::G8));
+        assert_eq!(
+            game.position().board().king_of(Color::White),
+            Some(Square::G1)
+        );
+        assert_eq!(
+            game.position().board().king_of(Color::Black),
+            Some(Square::G8)
+        );
         let position = format!("position fen {fen}");
         let out = run(&[&position, "go depth 1 searchmoves e1h1"]);
         assert_eq!(bestmove(&out), "e1g1");
-        let out = run(&["setoption name UCI_Chess960 value true", &position, "go depth 1 searchmoves e1g1"]);
+        let out = run(&[
+            "setoption name UCI_Chess960 value true",
+            &position,
+            "go depth 1 searchmoves e1g1",
+        ]);
         assert_eq!(bestmove(&out), "e1h1");
     }
 
@@ -433,9 +458,24 @@ mod tests {
             "go movetime 30",
             "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 20",
         ]);
-        assert_eq!(out.iter().filter(|line| line.starts_with("bestmove ")).count(), 3);
-        let info = out.iter().find(|line| line.starts_with("info depth")).unwrap();
-        for field in [" seldepth ", " score cp ", " nodes ", " nps ", " time ", " pv "] {
+        assert_eq!(
+            out.iter()
+                .filter(|line| line.starts_with("bestmove "))
+                .count(),
+            3
+        );
+        let info = out
+            .iter()
+            .find(|line| line.starts_with("info depth"))
+            .unwrap();
+        for field in [
+            " seldepth ",
+            " score cp ",
+            " nodes ",
+            " nps ",
+            " time ",
+            " pv ",
+        ] {
             assert!(info.contains(field), "{info}");
         }
     }
@@ -443,10 +483,18 @@ mod tests {
     #[test]
     fn bad_commands_are_reported_and_no_move_is_guessed() {
         let out = run(&["position startpos moves e2e4 e2e4", "go depth 2"]);
-        assert_eq!(out[0], "info string error: position rejected: move 2 of the list: illegal move 'e2e4' in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1");
+        assert_eq!(
+            out[0],
+            "info string error: position rejected: move 2 of the list: illegal move 'e2e4' in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1"
+        );
         assert_eq!(bestmove(&out), "(none)");
         let out = run(&["position fen 8/8/8/8/8/8/8/8 w - - 0 1", "go depth 1"]);
-        assert!(out[0].starts_with("info string error: position rejected: illegal position '8/8/8/8/8/8/8/8 w - - 0 1'"), "{out:?}");
+        assert!(
+            out[0].starts_with(
+                "info string error: position rejected: illegal position '8/8/8/8/8/8/8/8 w - - 0 1'"
+            ),
+            "{out:?}"
+        );
         assert_eq!(bestmove(&out), "(none)");
         let out = run(&[
             "position banana",
@@ -481,7 +529,13 @@ mod tests {
         };
         assert_eq!(job.limits, Limits::default());
         let result = crate::engine::search::search(
-            &crate::engine::SearchJob::new(job.position.clone(), Limits { depth: Some(1), ..Limits::default() }),
+            &crate::engine::SearchJob::new(
+                job.position.clone(),
+                Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                },
+            ),
             &std::sync::atomic::AtomicBool::new(false),
             &mut |_| {},
         );
@@ -489,7 +543,10 @@ mod tests {
         assert!(session.on_done(*id, result).is_empty());
         assert_eq!(session.on_line("isready").len(), 1);
         let out = session.on_line("stop");
-        assert!(matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")), "{out:?}");
+        assert!(
+            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            "{out:?}"
+        );
         assert!(session.on_line("stop").is_empty());
     }
 
@@ -499,12 +556,22 @@ mod tests {
         let Action::Search { id, job } = session.on_line("go movetime 100000").remove(0) else {
             panic!()
         };
-        assert!(matches!(session.on_line("go depth 1")[..], [Action::Send(_)]));
+        assert!(matches!(
+            session.on_line("go depth 1")[..],
+            [Action::Send(_)]
+        ));
         assert!(matches!(session.on_line("stop")[..], [Action::Stop]));
-        let result = crate::engine::search::search(&job, &std::sync::atomic::AtomicBool::new(true), &mut |_| {});
+        let result = crate::engine::search::search(
+            &job,
+            &std::sync::atomic::AtomicBool::new(true),
+            &mut |_| {},
+        );
         assert!(session.on_done(id + 7, result.clone()).is_empty());
         let out = session.on_done(id, result);
-        assert!(matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")), "{out:?}");
+        assert!(
+            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            "{out:?}"
+        );
     }
 
     #[test]
@@ -514,9 +581,19 @@ mod tests {
             panic!()
         };
         assert!(session.on_end_of_input().is_empty());
-        let result = crate::engine::search::search(&job, &std::sync::atomic::AtomicBool::new(false), &mut |_| {});
+        let result = crate::engine::search::search(
+            &job,
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        );
         let out = session.on_done(id, result);
-        assert!(matches!(&out[..], [Action::Send(_), Action::Quit]), "{out:?}");
-        assert!(matches!(UciSession::default().on_end_of_input()[..], [Action::Quit]));
+        assert!(
+            matches!(&out[..], [Action::Send(_), Action::Quit]),
+            "{out:?}"
+        );
+        assert!(matches!(
+            UciSession::default().on_end_of_input()[..],
+            [Action::Quit]
+        ));
     }
 }

@@ -144,7 +144,11 @@ impl XboardSession {
                 level.moves_per_session - played
             });
             let remaining = self.engine_clock.unwrap_or(level.base);
-            Some(TimeBudget::for_clock(remaining, level.increment, moves_to_go))
+            Some(TimeBudget::for_clock(
+                remaining,
+                level.increment,
+                moves_to_go,
+            ))
         } else {
             self.engine_clock
                 .map(|remaining| TimeBudget::for_clock(remaining, Duration::ZERO, None))
@@ -171,7 +175,9 @@ impl XboardSession {
     /// Starts thinking on the side to move, or claims the result when there is no move.
     fn think(&mut self) -> Vec<Action> {
         let Some(game) = &self.game else {
-            return vec![send("Error (no position: the last setboard was rejected): go")];
+            return vec![send(
+                "Error (no position: the last setboard was rejected): go",
+            )];
         };
         let position = game.position();
         if position.legal_moves().is_empty() {
@@ -202,11 +208,15 @@ impl XboardSession {
 
     fn undo(&mut self, plies: usize) -> Vec<Action> {
         let mut actions = self.abandon_search();
-        let undone = self.game.as_mut().is_some_and(|game| {
-            (0..plies).all(|_| game.undo().is_some())
-        });
+        let undone = self
+            .game
+            .as_mut()
+            .is_some_and(|game| (0..plies).all(|_| game.undo().is_some()));
         if !undone {
-            actions.push(send(format!("Error (no move to take back): {}", if plies == 1 { "undo" } else { "remove" })));
+            actions.push(send(format!(
+                "Error (no move to take back): {}",
+                if plies == 1 { "undo" } else { "remove" }
+            )));
         }
         actions
     }
@@ -246,9 +256,15 @@ fn game_over_claim(position: &shakmaty::Chess) -> String {
 impl Session for XboardSession {
     fn on_line(&mut self, line: &str) -> Vec<Action> {
         let trimmed = line.trim();
-        let (command, rest) = trimmed.split_once(char::is_whitespace).unwrap_or((trimmed, ""));
+        let (command, rest) = trimmed
+            .split_once(char::is_whitespace)
+            .unwrap_or((trimmed, ""));
         let rest = rest.trim();
-        let number = |text: &str| text.split_whitespace().next().and_then(|n| n.parse::<u64>().ok());
+        let number = |text: &str| {
+            text.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+        };
         match command {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "." | "otim" | "memory"
@@ -387,9 +403,10 @@ impl Session for XboardSession {
             "quit" => vec![Action::Quit],
             _ => {
                 // Without `usermove`, a bare move (old GUIs, people typing) is a move too.
-                let is_move = self.game.as_ref().is_some_and(|game| {
-                    super::game::parse_move(game.position(), trimmed).is_ok()
-                });
+                let is_move = self
+                    .game
+                    .as_ref()
+                    .is_some_and(|game| super::game::parse_move(game.position(), trimmed).is_ok());
                 if is_move {
                     self.user_move(trimmed)
                 } else {
@@ -415,7 +432,10 @@ impl Session for XboardSession {
         let mut actions = Vec::new();
         if let (Some(game), Some(best)) = (&mut self.game, result.best_move) {
             game.play(best);
-            actions.push(send(format!("move {}", xboard_move_text(best, self.fischerandom))));
+            actions.push(send(format!(
+                "move {}",
+                xboard_move_text(best, self.fischerandom)
+            )));
             if game.position().legal_moves().is_empty() {
                 actions.push(send(game_over_claim(game.position())));
             }
@@ -449,41 +469,84 @@ mod tests {
     }
 
     fn moves(lines: &[String]) -> Vec<&str> {
-        lines.iter().filter_map(|line| line.strip_prefix("move ")).collect()
+        lines
+            .iter()
+            .filter_map(|line| line.strip_prefix("move "))
+            .collect()
     }
 
     #[test]
     fn handshake_declares_the_features_python_chess_needs() {
         let out = run(&["xboard", "protover 2", "ping 1"]);
         assert_eq!(out[0], "feature done=0");
-        for feature in ["setboard=1", "usermove=1", "san=0", "ping=1", "sigint=0", "myname=\"sp960\"", "variants=\"normal,fischerandom\""] {
+        for feature in [
+            "setboard=1",
+            "usermove=1",
+            "san=0",
+            "ping=1",
+            "sigint=0",
+            "myname=\"sp960\"",
+            "variants=\"normal,fischerandom\"",
+        ] {
             assert!(out[1].contains(feature), "{feature} in {}", out[1]);
         }
         assert_eq!(&out[2..], ["feature done=1", "pong 1"]);
     }
 
     /// SP 860 after six moves each: O-O-O (c1a1) and O-O (c1e1) both legal.
-    const SP860_CASTLES: &str = "r1k1r2q/pp1ppbpp/2pbn1n1/5p2/5P2/2PBN1N1/PP1PPBPP/R1K1R2Q w EAea - 2 7";
+    const SP860_CASTLES: &str =
+        "r1k1r2q/pp1ppbpp/2pbn1n1/5p2/5P2/2PBN1N1/PP1PPBPP/R1K1R2Q w EAea - 2 7";
 
     #[test]
     fn fischerandom_castling_in_every_notation() {
         for castle in ["O-O", "c1e1", "c1g1"] {
             let mut session = XboardSession::default();
             let setboard = format!("setboard {SP860_CASTLES}");
-            let out = transcript(&mut session, &["new", "variant fischerandom", "force", &setboard, &format!("usermove {castle}")]);
+            let out = transcript(
+                &mut session,
+                &[
+                    "new",
+                    "variant fischerandom",
+                    "force",
+                    &setboard,
+                    &format!("usermove {castle}"),
+                ],
+            );
             assert!(out.is_empty(), "{castle}: {out:?}");
             let board = session.game().unwrap().position().board().clone();
             assert_eq!(board.king_of(Color::White), Some(Square::G1), "{castle}");
-            assert_eq!(board.role_at(Square::F1), Some(shakmaty::Role::Rook), "{castle}");
+            assert_eq!(
+                board.role_at(Square::F1),
+                Some(shakmaty::Role::Rook),
+                "{castle}"
+            );
         }
     }
 
     #[test]
     fn engine_castles_as_o_o_o_in_fischerandom() {
-        let out = run(&["new", "variant fischerandom", "force", "setboard 3k4/2R1R3/8/8/8/8/P7/R1K5 w A - 0 1", "sd 3", "go"]);
+        let out = run(&[
+            "new",
+            "variant fischerandom",
+            "force",
+            "setboard 3k4/2R1R3/8/8/8/8/P7/R1K5 w A - 0 1",
+            "sd 3",
+            "go",
+        ]);
         assert_eq!(moves(&out), ["O-O-O"]);
         assert_eq!(out.last().unwrap(), "1-0 {White mates}");
-        let out = run(&["new", "force", "setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", "usermove e8g8", "undo", "usermove e8c8", "usermove e1g1", "remove", "ping 4", "remove"]);
+        let out = run(&[
+            "new",
+            "force",
+            "setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1",
+            "usermove e8g8",
+            "undo",
+            "usermove e8c8",
+            "usermove e1g1",
+            "remove",
+            "ping 4",
+            "remove",
+        ]);
         assert_eq!(out, ["pong 4", "Error (no move to take back): remove"]);
     }
 
@@ -493,19 +556,40 @@ mod tests {
         let out = transcript(&mut session, &["new", "sd 2", "post", "usermove e2e4"]);
         let [.., last] = out.as_slice() else { panic!() };
         assert!(last.starts_with("move "), "{out:?}");
-        assert!(out[0].split_whitespace().count() >= 5, "post line: {}", out[0]);
+        assert!(
+            out[0].split_whitespace().count() >= 5,
+            "post line: {}",
+            out[0]
+        );
         assert_eq!(session.game().unwrap().moves().len(), 2);
         // A ping during thinking is answered only after the move.
-        let Action::Search { id, job } = session.on_line("usermove d2d4").remove(0) else { panic!() };
+        let Action::Search { id, job } = session.on_line("usermove d2d4").remove(0) else {
+            panic!()
+        };
         assert!(session.on_line("ping 9").is_empty());
-        let result = crate::engine::search::search(&job, &std::sync::atomic::AtomicBool::new(false), &mut |_| {});
+        let result = crate::engine::search::search(
+            &job,
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        );
         let out = session.on_done(id, result);
-        assert!(matches!(&out[..], [Action::Send(m), Action::Send(pong)] if m.starts_with("move ") && pong == "pong 9"), "{out:?}");
+        assert!(
+            matches!(&out[..], [Action::Send(m), Action::Send(pong)] if m.starts_with("move ") && pong == "pong 9"),
+            "{out:?}"
+        );
     }
 
     #[test]
     fn force_mode_takes_moves_without_thinking() {
-        let out = run(&["new", "force", "usermove e2e4", "usermove e7e5", "e2e4", "usermove e1e8", "ping 2"]);
+        let out = run(&[
+            "new",
+            "force",
+            "usermove e2e4",
+            "usermove e7e5",
+            "e2e4",
+            "usermove e1e8",
+            "ping 2",
+        ]);
         assert_eq!(
             out,
             [
@@ -520,35 +604,81 @@ mod tests {
     fn limits_follow_level_time_st_sd_and_nps() {
         let mut session = XboardSession::default();
         let position = shakmaty::Chess::default();
-        assert_eq!(session.limits(&position).time, Some(TimeBudget::fixed(DEFAULT_MOVE_TIME)));
+        assert_eq!(
+            session.limits(&position).time,
+            Some(TimeBudget::fixed(DEFAULT_MOVE_TIME))
+        );
         transcript(&mut session, &["sd 4"]);
-        assert_eq!(session.limits(&position), Limits { depth: Some(4), ..Limits::default() });
+        assert_eq!(
+            session.limits(&position),
+            Limits {
+                depth: Some(4),
+                ..Limits::default()
+            }
+        );
         transcript(&mut session, &["level 40 5 0", "time 6000"]);
         let limits = session.limits(&position);
-        assert_eq!(limits.time, Some(TimeBudget::for_clock(Duration::from_secs(60), Duration::ZERO, Some(40))));
+        assert_eq!(
+            limits.time,
+            Some(TimeBudget::for_clock(
+                Duration::from_secs(60),
+                Duration::ZERO,
+                Some(40)
+            ))
+        );
         transcript(&mut session, &["level 0 2:30 1.5"]);
-        assert_eq!(session.limits(&position).time, Some(TimeBudget::for_clock(Duration::from_secs(150), Duration::from_millis(1500), None)));
+        assert_eq!(
+            session.limits(&position).time,
+            Some(TimeBudget::for_clock(
+                Duration::from_secs(150),
+                Duration::from_millis(1500),
+                None
+            ))
+        );
         transcript(&mut session, &["st 0.25"]);
-        assert_eq!(session.limits(&position).time, Some(TimeBudget::fixed(Duration::from_millis(250))));
+        assert_eq!(
+            session.limits(&position).time,
+            Some(TimeBudget::fixed(Duration::from_millis(250)))
+        );
         transcript(&mut session, &["nps 1", "st 500"]);
         let limits = session.limits(&position);
         assert_eq!((limits.nodes, limits.time), (Some(499), None));
-        let out = transcript(&mut session, &["level x", "st -1", "sd", "variant crazyhouse"]);
+        let out = transcript(
+            &mut session,
+            &["level x", "st -1", "sd", "variant crazyhouse"],
+        );
         assert_eq!(out.len(), 4, "{out:?}");
-        assert!(out.iter().all(|line| line.starts_with("Error (")), "{out:?}");
+        assert!(
+            out.iter().all(|line| line.starts_with("Error (")),
+            "{out:?}"
+        );
     }
 
     #[test]
     fn bad_setboard_is_told_and_no_move_is_guessed() {
-        let out = run(&["new", "force", "setboard 8/8/8/8 w - - 0 1", "go", "usermove e2e4"]);
-        assert!(out[0].starts_with("tellusererror Illegal position: invalid FEN '8/8/8/8 w - - 0 1'"), "{out:?}");
+        let out = run(&[
+            "new",
+            "force",
+            "setboard 8/8/8/8 w - - 0 1",
+            "go",
+            "usermove e2e4",
+        ]);
+        assert!(
+            out[0].starts_with("tellusererror Illegal position: invalid FEN '8/8/8/8 w - - 0 1'"),
+            "{out:?}"
+        );
         assert!(out[1].starts_with("Error (no position"), "{out:?}");
         assert_eq!(out[2], "Illegal move (no position): e2e4");
     }
 
     #[test]
     fn mated_engine_claims_the_result() {
-        let out = run(&["new", "force", "setboard 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go"]);
+        let out = run(&[
+            "new",
+            "force",
+            "setboard 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "go",
+        ]);
         assert_eq!(out, ["1-0 {White mates}"]);
     }
 }
