@@ -88,7 +88,7 @@ where
     }
 }
 
-fn start_search(id: u64, job: search::SearchJob, events: Sender<Event>) -> RunningSearch {
+fn start_search(id: u64, job: Box<search::SearchJob>, events: Sender<Event>) -> RunningSearch {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let thread = thread::spawn(move || {

@@ -30,7 +30,7 @@ pub enum Action {
     Send(String),
     /// Start searching; report with [`Session::on_info`] and [`Session::on_done`] under
     /// this `id`. A search still running is stopped first.
-    Search { id: u64, job: SearchJob },
+    Search { id: u64, job: Box<SearchJob> },
     /// Stop the running search soon; it still reports its result.
     Stop,
     /// Stop any search and end the session.

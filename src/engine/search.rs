@@ -190,10 +190,10 @@ pub fn search(
         if searcher.aborted {
             // A root move that beat the previous best in the unfinished iteration was
             // searched fully: prefer it.
-            if let Some(partial) = searcher.root_best {
-                if best.is_none_or(|(previous, _)| previous != partial) {
-                    best = Some((partial, None));
-                }
+            if let Some(partial) = searcher.root_best
+                && best.is_none_or(|(previous, _)| previous != partial)
+            {
+                best = Some((partial, None));
             }
             break;
         }
@@ -310,7 +310,7 @@ impl<'a> Searcher<'a> {
         if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
             self.aborted = true;
         }
-        if self.nodes % 1024 == 0
+        if self.nodes.is_multiple_of(1024)
             && (self.stop.load(Ordering::Relaxed)
                 || self
                     .deadline

@@ -224,7 +224,10 @@ impl UciSession {
             held: None,
             quit_when_done: false,
         });
-        vec![Action::Search { id, job }]
+        vec![Action::Search {
+            id,
+            job: Box::new(job),
+        }]
     }
 
     fn stop(&mut self) -> Vec<Action> {

@@ -20,7 +20,7 @@ pub fn feature_lines() -> Vec<String> {
     vec![
         "feature done=0".to_owned(),
         format!(
-            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 \
+            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 reuse=1 \
              analyze=0 colors=0 nps=1 variants=\"normal,fischerandom\" myname=\"{ENGINE_NAME}\""
         ),
         "feature done=1".to_owned(),
@@ -187,7 +187,10 @@ impl XboardSession {
         let id = self.next_id;
         self.next_id += 1;
         self.search = Some(id);
-        vec![Action::Search { id, job }]
+        vec![Action::Search {
+            id,
+            job: Box::new(job),
+        }]
     }
 
     fn user_move(&mut self, text: &str) -> Vec<Action> {
@@ -272,11 +275,12 @@ impl Session for XboardSession {
             "protover" => feature_lines().into_iter().map(send).collect(),
             "new" => {
                 let actions = self.abandon_search();
+                // The time control stays; `sd`, the clocks and `nps` (CECP: "until the
+                // next new") do not.
                 *self = XboardSession {
                     next_id: self.next_id,
                     level: self.level,
                     move_time: self.move_time,
-                    nodes_per_second: self.nodes_per_second,
                     post: self.post,
                     ..XboardSession::default()
                 };
@@ -643,6 +647,15 @@ mod tests {
         transcript(&mut session, &["nps 1", "st 500"]);
         let limits = session.limits(&position);
         assert_eq!((limits.nodes, limits.time), (Some(499), None));
+        // `new` ends node counting and the depth limit, not the time control.
+        transcript(&mut session, &["sd 3", "new"]);
+        assert_eq!(
+            session.limits(&position),
+            Limits {
+                time: Some(TimeBudget::fixed(Duration::from_secs(500))),
+                ..Limits::default()
+            }
+        );
         let out = transcript(
             &mut session,
             &["level x", "st -1", "sd", "variant crazyhouse"],
