@@ -175,7 +175,10 @@ impl UciSession {
             }
         }
         let side = turn.fold_wb(0, 1);
-        go.limits.time = match (movetime, clock[side]) {
+        // Only the other side's clock given (a confused GUI): budget from it anyway rather
+        // than search forever.
+        let own_clock = clock[side].or(clock[1 - side]);
+        go.limits.time = match (movetime, own_clock) {
             (Some(movetime), _) => Some(TimeBudget::fixed(movetime)),
             (None, Some(remaining)) => Some(TimeBudget::for_clock(
                 remaining,
@@ -514,6 +517,71 @@ mod tests {
                 "info string error: go: 'depth' needs a number, not 'x'",
                 "info string unknown option 'Hash' ignored",
             ]
+        );
+    }
+
+    #[test]
+    fn go_parameters_become_limits() {
+        let go = |args: &str, turn| {
+            UciSession::parse_go(&args.split_whitespace().collect::<Vec<_>>(), turn)
+        };
+        let clock = TimeBudget::for_clock(
+            Duration::from_millis(3000),
+            Duration::from_millis(20),
+            Some(5),
+        );
+        assert_eq!(
+            go(
+                "wtime 9000 btime 3000 winc 10 binc 20 movestogo 5 depth 7",
+                Color::Black
+            )
+            .unwrap()
+            .limits,
+            Limits {
+                depth: Some(7),
+                nodes: None,
+                time: Some(clock)
+            }
+        );
+        assert_eq!(
+            go("btime 3000 binc 20 movestogo 5", Color::White)
+                .unwrap()
+                .limits
+                .time,
+            Some(TimeBudget::for_clock(
+                Duration::from_millis(3000),
+                Duration::ZERO,
+                Some(5)
+            ))
+        );
+        let fixed = go("movetime 250 wtime 100000 nodes 9", Color::White).unwrap();
+        assert_eq!(
+            fixed.limits.time,
+            Some(TimeBudget::fixed(Duration::from_millis(250)))
+        );
+        assert_eq!(fixed.limits.nodes, Some(9));
+        assert_eq!(go("mate 2", Color::White).unwrap().limits.depth, Some(3));
+        let searchmoves = go("searchmoves e2e4 d2d4 depth 3", Color::White).unwrap();
+        assert_eq!(
+            (searchmoves.searchmoves.len(), searchmoves.limits.depth),
+            (2, Some(3))
+        );
+        assert!(go("", Color::White).unwrap().infinite);
+        assert_eq!(
+            go("infinite depth 3", Color::White).unwrap().limits,
+            Limits::default()
+        );
+        assert_eq!(
+            go("wtime -50", Color::White).unwrap().limits.time,
+            Some(TimeBudget::for_clock(Duration::ZERO, Duration::ZERO, None))
+        );
+        assert_eq!(
+            go("nodes", Color::White).unwrap_err(),
+            "go: 'nodes' needs a number"
+        );
+        assert_eq!(
+            go("depht 3", Color::White).unwrap_err(),
+            "go: unknown parameter 'depht'"
         );
     }
 
