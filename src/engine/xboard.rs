@@ -158,10 +158,10 @@ impl XboardSession {
             (time, _) => time,
         };
         match (self.nodes_per_second, time) {
-            // `nps N`: think in nodes, N per second of the time allowed.
+            // `nps N`: think in nodes, N per second of the time planned for the move.
             (Some(nps), Some(budget)) => Limits {
                 depth: self.depth,
-                nodes: Some(((nps as f64 * budget.hard.as_secs_f64()) as u64).max(1)),
+                nodes: Some(((nps as f64 * budget.soft.as_secs_f64()) as u64).max(1)),
                 time: None,
             },
             _ => Limits {
