@@ -3,9 +3,10 @@
 //! One module per concept: [`numbering`] (Scharnagl's SP numbers and back-rank
 //! arrangements), [`start`] (a start, classic or double-FRC, and the SPEC lists users
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
-//! FEN or arrangement is).
+//! FEN or arrangement is), [`engine`] (the built-in reference engine, `sp960 engine`).
 
 pub mod book;
+pub mod engine;
 pub mod identify;
 pub mod notation;
 pub mod numbering;

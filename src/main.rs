@@ -23,6 +23,7 @@ Examples:
   sp960 book all -o all-FRC.epd      an opening book of all 960 for cutechess-cli/fastchess
   sp960 tournament --emit cutechess --engine cmd=stockfish --engine cmd=ethereal-chess --sp 0-9
                                      the cutechess-cli command (and book) for SP 0-9, both colours
+  sp960 engine                       the built-in engine on stdin/stdout (UCI or XBoard)
 
 Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.";
 
@@ -160,6 +161,14 @@ enum Command {
         #[arg(long, value_name = "PATH", default_value = "sp960")]
         sp960: String,
     },
+    /// Run the built-in reference engine on stdin/stdout, speaking UCI or XBoard.
+    ///
+    /// The first command chooses the protocol: `uci` or `xboard`. Chess960 castling in
+    /// both (UCI_Chess960; XBoard `variant fischerandom`).
+    #[command(
+        after_help = "Examples:\n  printf 'uci\\nposition startpos\\ngo depth 5\\n' | sp960 engine\n  xboard -fcp 'sp960 engine' -fd . -variant fischerandom\n  python: chess.engine.SimpleEngine.popen_uci(['sp960', 'engine'])"
+    )]
+    Engine,
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -260,6 +269,7 @@ fn main() -> ExitCode {
             };
             tournament(request, seed)
         }
+        Command::Engine => engine(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -396,6 +406,11 @@ fn tournament(mut request: TournamentRequest, seed: Option<u64>) -> Result<(), F
     for note in notes {
         eprintln!("sp960: tournament: {note}");
     }
+    Ok(())
+}
+
+fn engine() -> Result<(), Failure> {
+    sp960::engine::run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
     Ok(())
 }
 
