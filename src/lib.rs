@@ -3,12 +3,19 @@
 //! One module per concept: [`numbering`] (Scharnagl's SP numbers and back-rank
 //! arrangements), [`start`] (a start, classic or double-FRC, and the SPEC lists users
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
-//! FEN or arrangement is).
+//! FEN or arrangement is), [`record`] (one line of a FEN/EPD fixture file, parsed and
+//! checked), [`records`] (such files streamed in blocks of lines), [`inputs`] (paths and
+//! directories to read), [`validate`] and [`normalize`] (the commands over whole files).
 
 pub mod identify;
+pub mod inputs;
+pub mod normalize;
 pub mod notation;
 pub mod numbering;
+pub mod record;
+pub mod records;
 pub mod start;
+pub mod validate;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {

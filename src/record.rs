@@ -1,0 +1,1189 @@
+//! One line of a FEN/EPD fixture file, parsed and checked: a blank line, a comment, or a
+//! record that is a legal position, or the reason (field, column, what was expected) it is
+//! not.
+//!
+//! A record is a FEN (six fields) or an EPD (the four position fields, then operations
+//! such as `bm e4; id "x";`). Fields are separated by spaces or tabs. The parser is stricter
+//! than shakmaty's [`Fen::from_ascii`](shakmaty::fen::Fen::from_ascii) (no crazyhouse
+//! pockets or `~`, no `_` separators, no missing fields, castling letters white's first, at
+//! most two a side) and builds the [`Setup`] itself, so each record is read once; legality
+//! is shakmaty's [`Chess::from_setup`] with its [`PositionErrorKinds`].
+//!
+//! Verdicts agree with python-chess (`chess.Board(fen, chess960=True).is_valid()`). Where
+//! shakmaty is stricter than python-chess, [`Rules::PythonChess`] (the default) follows
+//! python-chess and [`Rules::Strict`] keeps shakmaty's verdict:
+//! - too much material: shakmaty counts the promotions the pieces need (a third bishop on
+//!   light squares needs a promoted pawn); python-chess only rejects more than 16 pieces or
+//!   more than 8 pawns a side;
+//! - two checking knights or pawns: impossible for shakmaty, accepted by python-chess.
+
+use std::fmt::Write as _;
+
+use shakmaty::attacks;
+use shakmaty::{
+    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, Chess, Color, File, FromSetup, Piece,
+    PositionError, PositionErrorKinds, Rank, Role, Setup, Square,
+};
+
+use crate::identify::{IdentifyError, identify_setup};
+use crate::start::Start;
+
+/// Which rules decide that a readable position is legal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Rules {
+    /// python-chess's `is_valid()`: at most 16 pieces and 8 pawns a side; checks as
+    /// python-chess counts them.
+    #[default]
+    PythonChess,
+    /// shakmaty's full verdict: also the promotions the material needs, and no two
+    /// checking knights or pawns.
+    Strict,
+}
+
+/// Castling rules, as `--mode` names them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// Chess960: any rook with a right may castle, named by file letter or K/Q.
+    #[default]
+    Chess960,
+    /// Standard chess: king on e1/e8, rooks in the corners.
+    Standard,
+}
+
+impl Mode {
+    /// shakmaty's name for it.
+    pub fn castling_mode(self) -> CastlingMode {
+        match self {
+            Mode::Chess960 => CastlingMode::Chess960,
+            Mode::Standard => CastlingMode::Standard,
+        }
+    }
+}
+
+/// How records are checked.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckOptions {
+    /// Chess960 (any rook may castle) or standard castling.
+    pub mode: CastlingMode,
+    /// Which legality rules apply.
+    pub rules: Rules,
+    /// Every record must also be an untouched Chess960 start (and an EPD `id "SP n"` must
+    /// name it).
+    pub start_positions: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            mode: CastlingMode::Chess960,
+            rules: Rules::PythonChess,
+            start_positions: false,
+        }
+    }
+}
+
+/// The part of a record a problem is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Field {
+    /// The line as a whole (encoding, length, number of fields).
+    Line,
+    /// Field 1, the piece placement.
+    Board,
+    /// Field 2, `w` or `b`.
+    Turn,
+    /// Field 3, the castling rights.
+    Castling,
+    /// Field 4, the en-passant square.
+    EnPassant,
+    /// FEN field 5.
+    Halfmoves,
+    /// FEN field 6.
+    Fullmoves,
+    /// The EPD operations after field 4.
+    Operations,
+}
+
+impl Field {
+    /// The name used in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Line => "line",
+            Field::Board => "board",
+            Field::Turn => "side to move",
+            Field::Castling => "castling",
+            Field::EnPassant => "en passant",
+            Field::Halfmoves => "halfmove clock",
+            Field::Fullmoves => "fullmove number",
+            Field::Operations => "EPD operations",
+        }
+    }
+}
+
+/// Why a record is invalid: where (1-based byte column, field) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based byte column in the line (after a UTF-8 byte-order mark).
+    pub column: usize,
+    /// The field the column is in.
+    pub field: Field,
+    /// A stable name for the kind of problem: shakmaty's `ParseFenError` variant for syntax
+    /// (`InvalidBoard`, ...), its `PositionErrorKinds` flags for legality (`MISSING_KING |
+    /// OPPOSITE_CHECK`), or `Encoding`, `LineTooLong`, `NotAStart`, `IdMismatch`.
+    pub kind: String,
+    /// What is wrong, for people.
+    pub message: String,
+}
+
+impl Problem {
+    fn new(column: usize, field: Field, kind: &str, message: impl Into<String>) -> Problem {
+        Problem {
+            column,
+            field,
+            kind: kind.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// A line longer than the reader keeps in memory.
+    pub fn line_too_long(bytes: u64, limit: usize) -> Problem {
+        Problem::new(
+            1,
+            Field::Line,
+            "LineTooLong",
+            format!("line is {bytes} bytes long; a record may have at most {limit}"),
+        )
+    }
+}
+
+/// FEN (six fields) or EPD (four fields and operations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    /// Six fields: the four position fields and the two move counters.
+    Fen,
+    /// Four position fields, then EPD operations (perhaps none).
+    Epd,
+}
+
+/// A record that passed every check.
+#[derive(Debug, Clone)]
+pub struct ValidRecord<'a> {
+    /// The position, castling rights and en-passant square as written.
+    pub position: Chess,
+    /// FEN or EPD.
+    pub kind: RecordKind,
+    /// EPD operations exactly as written (without surrounding blanks); empty for a FEN.
+    pub operations: &'a str,
+    /// The start the record is, with [`CheckOptions::start_positions`].
+    pub start: Option<Start>,
+}
+
+/// What one line of a fixture file is.
+#[derive(Debug, Clone)]
+pub enum Line<'a> {
+    /// Empty or only blanks.
+    Blank,
+    /// First non-blank character `#`.
+    Comment,
+    /// A record and its verdict.
+    Record(Result<ValidRecord<'a>, Problem>),
+}
+
+/// Reads and checks one line (without its `\n`; a trailing `\r` is ignored).
+pub fn check_line<'a>(line: &'a [u8], options: &CheckOptions) -> Line<'a> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let Some(first) = line.iter().position(|&b| !is_blank(b)) else {
+        return Line::Blank;
+    };
+    if line[first] == b'#' {
+        return Line::Comment;
+    }
+    Line::Record(check_record(line, options))
+}
+
+/// Checks a line known to hold a record.
+fn check_record<'a>(line: &'a [u8], options: &CheckOptions) -> Result<ValidRecord<'a>, Problem> {
+    let parsed = parse(line)?;
+    let kind = parsed.kind;
+    let operations = parsed.operations;
+    // Only `--start-positions` needs the setup after shakmaty has taken it.
+    let setup = options.start_positions.then(|| parsed.setup.clone());
+    let position = match Chess::from_setup(parsed.setup, options.mode) {
+        Ok(position) => position,
+        Err(error) => legality(line, error, options)?,
+    };
+    let start = match setup {
+        Some(setup) => Some(check_start(line, &Parsed { setup, ..parsed })?),
+        None => None,
+    };
+    Ok(ValidRecord {
+        position,
+        kind,
+        operations,
+        start,
+    })
+}
+
+/// A record read from text, not yet judged legal.
+struct Parsed<'a> {
+    setup: Setup,
+    kind: RecordKind,
+    operations: &'a str,
+    /// 0-based byte offsets of the four position fields.
+    field_starts: [usize; 4],
+}
+
+fn is_blank(byte: u8) -> bool {
+    byte == b' ' || byte == b'\t'
+}
+
+/// The field starting at `from` (after blanks): its start and end offsets.
+fn next_field(line: &[u8], from: usize) -> Option<(usize, usize)> {
+    let start = from + line[from..].iter().position(|&b| !is_blank(b))?;
+    let end = line[start..]
+        .iter()
+        .position(|&b| is_blank(b))
+        .map_or(line.len(), |len| start + len);
+    Some((start, end))
+}
+
+const POSITION_FIELDS: [Field; 4] = [Field::Board, Field::Turn, Field::Castling, Field::EnPassant];
+
+fn parse(line: &[u8]) -> Result<Parsed<'_>, Problem> {
+    let mut field_starts = [0; 4];
+    let mut spans = [(0, 0); 4];
+    let mut end = 0;
+    for (index, field) in POSITION_FIELDS.into_iter().enumerate() {
+        let Some(span) = next_field(line, end) else {
+            return Err(Problem::new(
+                line.len() + 1,
+                field,
+                "InvalidFen",
+                format!(
+                    "the line ends after {index} field{}: a record needs the board, side to move, castling and en-passant fields",
+                    if index == 1 { "" } else { "s" }
+                ),
+            ));
+        };
+        spans[index] = span;
+        field_starts[index] = span.0;
+        end = span.1;
+    }
+    let field = |index: usize| &line[spans[index].0..spans[index].1];
+
+    let board = parse_board(field(0), spans[0].0)?;
+    let turn = match field(1) {
+        b"w" => Color::White,
+        b"b" => Color::Black,
+        other => {
+            return Err(unexpected(
+                spans[1].0,
+                Field::Turn,
+                "InvalidTurn",
+                other,
+                "`w` or `b`",
+            ));
+        }
+    };
+    let castling_rights = parse_castling(field(2), spans[2].0, &board)?;
+    let ep_square = match field(3) {
+        b"-" => None,
+        &[file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Some(Square::from_coords(
+            File::new(u32::from(file - b'a')),
+            Rank::new(u32::from(rank - b'1')),
+        )),
+        other => {
+            return Err(unexpected(
+                spans[3].0,
+                Field::EnPassant,
+                "InvalidEpSquare",
+                other,
+                "`-` or a square such as `e3`",
+            ));
+        }
+    };
+    let mut setup = Setup::empty();
+    setup.board = board;
+    setup.turn = turn;
+    setup.castling_rights = castling_rights;
+    setup.ep_square = ep_square;
+
+    let (kind, operations) = parse_rest(line, end, &mut setup)?;
+    Ok(Parsed {
+        setup,
+        kind,
+        operations,
+        field_starts,
+    })
+}
+
+/// A problem at `at` naming what was found and what was expected.
+fn unexpected(at: usize, field: Field, kind: &str, found: &[u8], expected: &str) -> Problem {
+    if let Some((offset, message)) = first_bad_byte(found) {
+        return Problem::new(
+            at + offset + 1,
+            field,
+            "Encoding",
+            format!("{}: {message}", field.name()),
+        );
+    }
+    Problem::new(
+        at + 1,
+        field,
+        kind,
+        format!(
+            "{}: expected {expected}, found `{}`",
+            field.name(),
+            String::from_utf8_lossy(found)
+        ),
+    )
+}
+
+/// The offset and description of the first byte that has no place in a record: NUL, a
+/// control character, or a byte that is not UTF-8.
+fn first_bad_byte(text: &[u8]) -> Option<(usize, String)> {
+    let utf8_error = std::str::from_utf8(text).err();
+    let valid = utf8_error.map_or(text.len(), |err| err.valid_up_to());
+    if let Some(offset) = text[..valid]
+        .iter()
+        .position(|&b| (b < 0x20 && b != b'\t') || b == 0x7f)
+    {
+        let message = match text[offset] {
+            0 => "NUL byte".to_owned(),
+            byte => format!("control character 0x{byte:02x}"),
+        };
+        return Some((offset, message));
+    }
+    utf8_error.map(|_| (valid, format!("invalid UTF-8 (byte 0x{:02x})", text[valid])))
+}
+
+fn parse_board(text: &[u8], at: usize) -> Result<Board, Problem> {
+    let bad = |offset: usize, message: String| {
+        Problem::new(at + offset + 1, Field::Board, "InvalidBoard", message)
+    };
+    let mut by_role = [0u64; 6];
+    let mut by_color = [0u64; 2];
+    // Rank 8 first; `rank_index` counts ranks seen, `file` squares of this rank so far.
+    let mut rank_index = 0usize;
+    let mut file = 0usize;
+    let mut previous_digit = false;
+    for (offset, &byte) in text.iter().enumerate() {
+        let rank_name = 8 - rank_index;
+        match byte {
+            b'/' => {
+                if file != 8 {
+                    return Err(bad(
+                        offset,
+                        format!("board: rank {rank_name} has {file} squares, expected 8"),
+                    ));
+                }
+                if rank_index == 7 {
+                    return Err(bad(offset, "board: more than 8 ranks".to_owned()));
+                }
+                rank_index += 1;
+                file = 0;
+                previous_digit = false;
+            }
+            b'1'..=b'8' => {
+                if previous_digit {
+                    return Err(bad(
+                        offset,
+                        "board: two digits in a row (write one count of empty squares)".to_owned(),
+                    ));
+                }
+                file += usize::from(byte - b'0');
+                if file > 8 {
+                    return Err(bad(
+                        offset,
+                        format!("board: rank {rank_name} has more than 8 squares"),
+                    ));
+                }
+                previous_digit = true;
+            }
+            _ => {
+                let Some(piece) = Piece::from_char(char::from(byte)) else {
+                    if let Some((0, message)) = first_bad_byte(&text[offset..]) {
+                        return Err(Problem::new(
+                            at + offset + 1,
+                            Field::Board,
+                            "Encoding",
+                            format!("board: {message}"),
+                        ));
+                    }
+                    let found = String::from_utf8_lossy(&text[offset..]);
+                    let found = found.chars().next().unwrap_or('?');
+                    let hint = match byte {
+                        b'~' => " (crazyhouse promotion marks have no place in chess FEN)",
+                        b'[' => " (crazyhouse pockets have no place in chess FEN)",
+                        b'0' | b'9' => " (empty squares are counted 1 to 8)",
+                        _ => "",
+                    };
+                    return Err(bad(
+                        offset,
+                        format!(
+                            "board: unexpected `{found}`: expected a piece letter (PNBRQK, pnbrqk), a digit 1-8 or `/`{hint}"
+                        ),
+                    ));
+                };
+                if file >= 8 {
+                    return Err(bad(
+                        offset,
+                        format!("board: rank {rank_name} has more than 8 squares"),
+                    ));
+                }
+                let square = (7 - rank_index) * 8 + file;
+                by_role[usize::from(piece.role) - 1] |= 1 << square;
+                by_color[usize::from(piece.color == Color::White)] |= 1 << square;
+                file += 1;
+                previous_digit = false;
+            }
+        }
+    }
+    if rank_index != 7 || file != 8 {
+        let message = if file != 8 {
+            format!(
+                "board: rank {} has {file} squares, expected 8",
+                8 - rank_index
+            )
+        } else {
+            format!("board: {} ranks, expected 8", rank_index + 1)
+        };
+        return Err(bad(text.len(), message));
+    }
+    let by_role = ByRole {
+        pawn: Bitboard(by_role[0]),
+        knight: Bitboard(by_role[1]),
+        bishop: Bitboard(by_role[2]),
+        rook: Bitboard(by_role[3]),
+        queen: Bitboard(by_role[4]),
+        king: Bitboard(by_role[5]),
+    };
+    let by_color = ByColor {
+        black: Bitboard(by_color[0]),
+        white: Bitboard(by_color[1]),
+    };
+    // Every square was set at most once, so the bitboards are consistent.
+    Ok(Board::try_from_bitboards(by_role, by_color).expect("one piece per square"))
+}
+
+/// The castling field: `-`, or up to two letters for white (`KQ` or files `A`-`H`) and
+/// then up to two for black, resolved to rook squares as shakmaty and python-chess do
+/// (`K`: the outermost rook on the king's side, else h1/h8; files name the rook square).
+fn parse_castling(text: &[u8], at: usize, board: &Board) -> Result<Bitboard, Problem> {
+    if text == b"-" {
+        return Ok(Bitboard::EMPTY);
+    }
+    let mut rights = Bitboard::EMPTY;
+    let mut count = ByColor { white: 0, black: 0 };
+    for (offset, &byte) in text.iter().enumerate() {
+        let bad = |message: String| {
+            Problem::new(at + offset + 1, Field::Castling, "InvalidCastling", message)
+        };
+        let letter = byte.to_ascii_lowercase();
+        if !matches!(letter, b'k' | b'q' | b'a'..=b'h') {
+            if let Some((0, message)) = first_bad_byte(&text[offset..]) {
+                return Err(Problem::new(
+                    at + offset + 1,
+                    Field::Castling,
+                    "Encoding",
+                    format!("castling: {message}"),
+                ));
+            }
+            let found = String::from_utf8_lossy(&text[offset..]);
+            return Err(bad(format!(
+                "castling: unexpected `{}`: expected `-` or letters K, Q, A-H (white) and k, q, a-h (black)",
+                found.chars().next().unwrap_or('?')
+            )));
+        }
+        let color = Color::from_white(byte.is_ascii_uppercase());
+        if color == Color::White && count.black > 0 {
+            return Err(bad(
+                "castling: white's rights (upper case) must come before black's".to_owned(),
+            ));
+        }
+        *count.get_mut(color) += 1;
+        if *count.get(color) > 2 {
+            return Err(bad(format!(
+                "castling: more than two rights for {}",
+                color_name(color)
+            )));
+        }
+        rights.add(castling_square(board, color, letter));
+    }
+    Ok(rights)
+}
+
+/// The rook square a castling letter (lower case) names.
+fn castling_square(board: &Board, color: Color, letter: u8) -> Square {
+    let backrank = color.backrank();
+    let rooks_and_kings = board.by_color(color) & (board.rooks() | board.kings()) & backrank;
+    let outermost = match letter {
+        b'k' => rooks_and_kings.last(),
+        b'q' => rooks_and_kings.first(),
+        file => return Square::from_coords(File::new(u32::from(file - b'a')), backrank),
+    };
+    outermost
+        .filter(|square| board.rooks().contains(*square))
+        .unwrap_or_else(|| {
+            Square::from_coords(if letter == b'k' { File::H } else { File::A }, backrank)
+        })
+}
+
+/// After the four position fields: two move counters (FEN) or EPD operations.
+fn parse_rest<'a>(
+    line: &'a [u8],
+    from: usize,
+    setup: &mut Setup,
+) -> Result<(RecordKind, &'a str), Problem> {
+    let Some(fifth) = next_field(line, from) else {
+        return Ok((RecordKind::Epd, ""));
+    };
+    let sixth = next_field(line, fifth.1);
+    let seventh = sixth.and_then(|sixth| next_field(line, sixth.1));
+    let is_number = |span: (usize, usize)| line[span.0..span.1].iter().all(u8::is_ascii_digit);
+    let rest = &line[fifth.0..];
+    let looks_like_counters = seventh.is_none()
+        && !rest.contains(&b';')
+        && (is_number(fifth) || sixth.is_some_and(is_number));
+    if looks_like_counters {
+        let Some(sixth) = sixth else {
+            return Err(Problem::new(
+                line.len() + 1,
+                Field::Fullmoves,
+                "InvalidFullmoves",
+                "the line ends after 5 fields: a FEN needs the fullmove number too",
+            ));
+        };
+        setup.halfmoves = counter(line, fifth, Field::Halfmoves, "InvalidHalfmoveClock")?;
+        let fullmoves = counter(line, sixth, Field::Fullmoves, "InvalidFullmoves")?;
+        // 0 is read as 1, like shakmaty and python-chess.
+        setup.fullmoves = std::num::NonZeroU32::new(fullmoves).unwrap_or(std::num::NonZeroU32::MIN);
+        return Ok((RecordKind::Fen, ""));
+    }
+    let operations = check_operations(line, fifth.0)?;
+    Ok((RecordKind::Epd, operations))
+}
+
+/// A move counter: ASCII digits (a huge number saturates).
+fn counter(line: &[u8], span: (usize, usize), field: Field, kind: &str) -> Result<u32, Problem> {
+    let text = &line[span.0..span.1];
+    if text.iter().all(u8::is_ascii_digit) {
+        return Ok(text.iter().fold(0u32, |n, digit| {
+            n.saturating_mul(10).saturating_add(u32::from(digit - b'0'))
+        }));
+    }
+    Err(unexpected(
+        span.0,
+        field,
+        kind,
+        text,
+        "a number (digits 0-9)",
+    ))
+}
+
+/// EPD operations from `from` to the end of the line: `opcode operand ...;` each, the
+/// opcode a letter then letters, digits or `_`, operands plain tokens or `"strings"`. The
+/// last `;` may be missing, and empty operations (`;;`, as in perft suites' `;D1 20`) are
+/// accepted. Returns the operations without trailing blanks.
+fn check_operations(line: &[u8], from: usize) -> Result<&str, Problem> {
+    let text = &line[from..];
+    if let Some((offset, message)) = first_bad_byte(text) {
+        return Err(Problem::new(
+            from + offset + 1,
+            Field::Operations,
+            "Encoding",
+            format!("EPD operations: {message}"),
+        ));
+    }
+    let bad = |offset: usize, message: String| {
+        Problem::new(
+            from + offset + 1,
+            Field::Operations,
+            "InvalidOperation",
+            message,
+        )
+    };
+    let mut i = 0;
+    let mut expect_opcode = true;
+    while i < text.len() {
+        let byte = text[i];
+        if is_blank(byte) {
+            i += 1;
+        } else if byte == b';' {
+            expect_opcode = true;
+            i += 1;
+        } else if expect_opcode {
+            if !byte.is_ascii_alphabetic() {
+                let found = String::from_utf8_lossy(&text[i..]);
+                return Err(bad(
+                    i,
+                    format!(
+                        "EPD operations: an opcode starts with a letter, found `{}`",
+                        found.chars().next().unwrap_or('?')
+                    ),
+                ));
+            }
+            let start = i;
+            while i < text.len() && (text[i].is_ascii_alphanumeric() || text[i] == b'_') {
+                i += 1;
+            }
+            if i < text.len() && !is_blank(text[i]) && text[i] != b';' {
+                let opcode = String::from_utf8_lossy(&text[start..i]);
+                let found = String::from_utf8_lossy(&text[i..]);
+                return Err(bad(
+                    i,
+                    format!(
+                        "EPD operations: unexpected `{}` in opcode `{opcode}`",
+                        found.chars().next().unwrap_or('?')
+                    ),
+                ));
+            }
+            expect_opcode = false;
+        } else if byte == b'"' {
+            match memchr::memchr(b'"', &text[i + 1..]) {
+                Some(len) => i += len + 2,
+                None => {
+                    return Err(bad(
+                        i,
+                        "EPD operations: string not closed (missing `\"`)".to_owned(),
+                    ));
+                }
+            }
+        } else {
+            while i < text.len() && !is_blank(text[i]) && text[i] != b';' {
+                i += 1;
+            }
+        }
+    }
+    let operations = std::str::from_utf8(text).expect("checked above");
+    Ok(operations.trim_end_matches([' ', '\t']))
+}
+
+/// The first operand of EPD operation `opcode`, without quotes.
+pub fn epd_operand<'a>(operations: &'a str, opcode: &str) -> Option<&'a str> {
+    let mut rest = operations;
+    loop {
+        rest = rest.trim_start_matches([' ', '\t', ';']);
+        if rest.is_empty() {
+            return None;
+        }
+        let name_end = rest.find([' ', '\t', ';']).unwrap_or(rest.len());
+        let (name, after) = rest.split_at(name_end);
+        let after = after.trim_start_matches([' ', '\t']);
+        let (operand, tail) = match after.strip_prefix('"') {
+            Some(quoted) => {
+                let end = quoted.find('"').unwrap_or(quoted.len());
+                (&quoted[..end], &quoted[(end + 1).min(quoted.len())..])
+            }
+            None => {
+                let end = after.find([' ', '\t', ';']).unwrap_or(after.len());
+                (&after[..end], &after[end..])
+            }
+        };
+        if name == opcode {
+            return Some(operand);
+        }
+        // Skip the remaining operands of this operation.
+        rest = skip_to_semicolon(tail);
+    }
+}
+
+fn skip_to_semicolon(mut text: &str) -> &str {
+    loop {
+        match text.find(['"', ';']) {
+            None => return "",
+            Some(index) if text.as_bytes()[index] == b';' => return &text[index..],
+            Some(index) => {
+                let after = &text[index + 1..];
+                text = after.find('"').map_or("", |end| &after[end + 1..]);
+            }
+        }
+    }
+}
+
+/// With `--start-positions`: the record must be an untouched start, and an EPD `id`
+/// naming an SP (`"SP 518"`, `"DFRC 0:959"`) must name this one.
+fn check_start(line: &[u8], parsed: &Parsed<'_>) -> Result<Start, Problem> {
+    let start = identify_setup(&parsed.setup, parsed.kind == RecordKind::Fen).map_err(|err| {
+        let message = match err {
+            IdentifyError::NotAStart(differences) => format!(
+                "not an untouched Chess960 start: {}",
+                differences.join("; ")
+            ),
+            other => other.to_string(),
+        };
+        Problem::new(
+            parsed.field_starts[0] + 1,
+            Field::Board,
+            "NotAStart",
+            message,
+        )
+    })?;
+    if let Some(id) = epd_operand(parsed.operations, "id") {
+        let named = id
+            .strip_prefix("SP ")
+            .or_else(|| id.strip_prefix("DFRC "))
+            .and_then(|number| number.trim().parse::<Start>().ok());
+        if let Some(named) = named.filter(|named| *named != start) {
+            let column = memchr::memmem::find(line, b"id").map_or(1, |offset| offset + 1);
+            return Err(Problem::new(
+                column,
+                Field::Operations,
+                "IdMismatch",
+                format!("id \"{id}\" names {named}, but the position is start {start}"),
+            ));
+        }
+    }
+    Ok(start)
+}
+
+/// A position shakmaty refused: the reasons python-chess (or, strictly, shakmaty) gives,
+/// or the position when python-chess accepts it.
+fn legality(
+    line: &[u8],
+    error: PositionError<Chess>,
+    options: &CheckOptions,
+) -> Result<Chess, Problem> {
+    // The setup went into shakmaty; read it again (only for refused records).
+    let parsed = parse(line).expect("parsed before");
+    let setup = &parsed.setup;
+    let mut kinds = error.kinds();
+    if options.rules == Rules::PythonChess {
+        if kinds.contains(PositionErrorKinds::TOO_MUCH_MATERIAL)
+            && too_many_pieces(&setup.board).is_empty()
+        {
+            kinds.remove(PositionErrorKinds::TOO_MUCH_MATERIAL);
+        }
+        if kinds.contains(PositionErrorKinds::IMPOSSIBLE_CHECK) && !python_impossible_check(setup) {
+            kinds.remove(PositionErrorKinds::IMPOSSIBLE_CHECK);
+        }
+        if kinds.is_empty() {
+            return error
+                .ignore_too_much_material()
+                .or_else(PositionError::ignore_impossible_check)
+                .map_err(|_| unreachable!("only material and check were ignored"));
+        }
+    }
+    let mut reasons = Vec::new();
+    let mut column = parsed.field_starts[0] + 1;
+    let mut field = Field::Board;
+    let mut first = true;
+    for (_, kind) in kinds.iter_names() {
+        let (reason_field, reason) = describe(kind, setup, options);
+        if first {
+            field = reason_field;
+            let index = POSITION_FIELDS
+                .iter()
+                .position(|f| *f == reason_field)
+                .unwrap_or(0);
+            column = parsed.field_starts[index] + 1;
+            if reason_field == Field::Castling {
+                column +=
+                    first_bad_castling_letter(line, parsed.field_starts[index], setup, options);
+            }
+            first = false;
+        }
+        reasons.push(reason);
+    }
+    let names: Vec<&str> = kinds.iter_names().map(|(name, _)| name).collect();
+    Err(Problem::new(
+        column,
+        field,
+        &names.join(" | "),
+        reasons.join("; "),
+    ))
+}
+
+fn color_name(color: Color) -> &'static str {
+    color.fold_wb("white", "black")
+}
+
+/// python-chess's material limits: 16 pieces and 8 pawns a side.
+fn too_many_pieces(board: &Board) -> Vec<String> {
+    let mut reasons = Vec::new();
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        let pieces = ours.count();
+        if pieces > 16 {
+            reasons.push(format!(
+                "{} has {pieces} pieces (at most 16)",
+                color_name(color)
+            ));
+        }
+        let pawns = (ours & board.pawns()).count();
+        if pawns > 8 {
+            reasons.push(format!(
+                "{} has {pawns} pawns (at most 8)",
+                color_name(color)
+            ));
+        }
+    }
+    reasons
+}
+
+/// The en-passant square if python-chess and shakmaty accept it: on the sixth rank (from
+/// the mover's side), empty, with the pushed pawn in front of it and its start square empty.
+fn valid_ep_square(setup: &Setup) -> Result<Option<Square>, &'static str> {
+    let Some(square) = setup.ep_square else {
+        return Ok(None);
+    };
+    if square.rank() != setup.turn.relative_rank(Rank::Sixth) {
+        return Err(if setup.turn == Color::White {
+            "white is to move, so it must be on rank 6"
+        } else {
+            "black is to move, so it must be on rank 3"
+        });
+    }
+    let pushed_to = pushed_to(square, setup.turn);
+    if !(setup.board.pawns() & setup.board.by_color(!setup.turn)).contains(pushed_to) {
+        return Err("no pawn there that has just moved two squares");
+    }
+    let pushed_from = pushed_from(square, setup.turn);
+    if setup.board.occupied().contains(square) || setup.board.occupied().contains(pushed_from) {
+        return Err("the squares the pawn passed are not empty");
+    }
+    Ok(Some(square))
+}
+
+fn pushed_to(ep: Square, turn: Color) -> Square {
+    Square::from_coords(ep.file(), turn.fold_wb(Rank::Fifth, Rank::Fourth))
+}
+
+fn pushed_from(ep: Square, turn: Color) -> Square {
+    Square::from_coords(ep.file(), turn.fold_wb(Rank::Seventh, Rank::Second))
+}
+
+/// python-chess's `STATUS_IMPOSSIBLE_CHECK | STATUS_TOO_MANY_CHECKERS`: shakmaty's rule
+/// without the one that two knights or pawns cannot both give check.
+fn python_impossible_check(setup: &Setup) -> bool {
+    let board = &setup.board;
+    let Some(king) = board.king_of(setup.turn) else {
+        return false;
+    };
+    let checkers = board.attacks_to(king, !setup.turn, board.occupied());
+    let (Some(first), Some(last)) = (checkers.first(), checkers.last()) else {
+        return false;
+    };
+    if checkers.count() > 2 {
+        return true;
+    }
+    match valid_ep_square(setup) {
+        Ok(Some(ep)) => {
+            let to = pushed_to(ep, setup.turn);
+            let occupied_before = board
+                .occupied()
+                .without(to)
+                .with(pushed_from(ep, setup.turn));
+            checkers.count() > 1
+                || (last != to && board.attacks_to(king, !setup.turn, occupied_before).any())
+        }
+        _ => first != last && attacks::aligned(first, king, last),
+    }
+}
+
+/// One shakmaty error kind in words, and the field it is about.
+fn describe(kind: PositionErrorKinds, setup: &Setup, options: &CheckOptions) -> (Field, String) {
+    let board = &setup.board;
+    let reason = match kind {
+        PositionErrorKinds::EMPTY_BOARD => "the board is empty".to_owned(),
+        PositionErrorKinds::MISSING_KING => Color::ALL
+            .into_iter()
+            .filter(|color| (board.kings() & board.by_color(*color)).is_empty())
+            .map(|color| format!("{} has no king", color_name(color)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        PositionErrorKinds::TOO_MANY_KINGS => Color::ALL
+            .into_iter()
+            .map(|color| (color, (board.kings() & board.by_color(color)).count()))
+            .filter(|(_, kings)| *kings > 1)
+            .map(|(color, kings)| format!("{} has {kings} kings", color_name(color)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        PositionErrorKinds::PAWNS_ON_BACKRANK => {
+            let squares = squares_list(board.pawns() & Bitboard::BACKRANKS);
+            format!("pawns on the first or last rank ({squares})")
+        }
+        PositionErrorKinds::INVALID_CASTLING_RIGHTS => {
+            return (Field::Castling, castling_reason(setup, options.mode));
+        }
+        PositionErrorKinds::INVALID_EP_SQUARE => {
+            let square = setup.ep_square.map(|s| s.to_string()).unwrap_or_default();
+            let why = valid_ep_square(setup).err().unwrap_or("impossible");
+            return (
+                Field::EnPassant,
+                format!("impossible en-passant square {square}: {why}"),
+            );
+        }
+        PositionErrorKinds::OPPOSITE_CHECK => format!(
+            "{} is in check but it is {}'s move",
+            color_name(!setup.turn),
+            color_name(setup.turn)
+        ),
+        PositionErrorKinds::IMPOSSIBLE_CHECK => {
+            let checkers = board
+                .king_of(setup.turn)
+                .map(|king| board.attacks_to(king, !setup.turn, board.occupied()))
+                .unwrap_or_default();
+            format!(
+                "impossible check: {} gives check from {} (no single last move could do that)",
+                color_name(!setup.turn),
+                squares_list(checkers)
+            )
+        }
+        PositionErrorKinds::TOO_MUCH_MATERIAL => {
+            let reasons = too_many_pieces(board);
+            if reasons.is_empty() {
+                "too much material: more pieces than the missing pawns could have promoted to"
+                    .to_owned()
+            } else {
+                format!("too many pieces: {}", reasons.join(", "))
+            }
+        }
+        other => format!("invalid position ({other:?})"),
+    };
+    (Field::Board, reason)
+}
+
+fn squares_list(squares: Bitboard) -> String {
+    let mut text = String::new();
+    for square in squares {
+        if !text.is_empty() {
+            text.push_str(", ");
+        }
+        let _ = write!(text, "{square}");
+    }
+    text
+}
+
+/// The offset in the castling field (at `at`) of the first letter whose right shakmaty
+/// refused.
+fn first_bad_castling_letter(
+    line: &[u8],
+    at: usize,
+    setup: &Setup,
+    options: &CheckOptions,
+) -> usize {
+    let accepted = match Castles::from_setup(setup, options.mode) {
+        Ok(castles) | Err(castles) => castles.castling_rights(),
+    };
+    let field = next_field(line, at).map_or(&line[at..at], |(start, end)| &line[start..end]);
+    field
+        .iter()
+        .position(|&byte| {
+            let color = Color::from_white(byte.is_ascii_uppercase());
+            byte != b'-'
+                && !accepted.contains(castling_square(
+                    &setup.board,
+                    color,
+                    byte.to_ascii_lowercase(),
+                ))
+        })
+        .unwrap_or(0)
+}
+
+/// Which castling rights shakmaty refused, and why.
+fn castling_reason(setup: &Setup, mode: CastlingMode) -> String {
+    let accepted = match Castles::from_setup(setup, mode) {
+        Ok(castles) | Err(castles) => castles.castling_rights(),
+    };
+    let mut reasons = Vec::new();
+    for square in setup.castling_rights & !accepted {
+        let color = if square.rank() == Rank::First {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let letter = color.fold_wb(
+            square.file().char().to_ascii_uppercase(),
+            square.file().char(),
+        );
+        let board = &setup.board;
+        let king = board.king_of(color);
+        let why = if board.piece_at(square)
+            != Some(Piece {
+                color,
+                role: Role::Rook,
+            }) {
+            format!("no {} rook on {square}", color_name(color))
+        } else if king.is_none_or(|king| king.rank() != color.backrank()) {
+            format!("the {} king is not on its back rank", color_name(color))
+        } else if mode == CastlingMode::Standard {
+            "standard chess castles only with the king on e1/e8 and rooks in the corners".to_owned()
+        } else {
+            format!("the rook on {square} is not the outermost one on its side of the king")
+        };
+        reasons.push(format!("castling right `{letter}`: {why}"));
+    }
+    if reasons.is_empty() {
+        "invalid castling rights".to_owned()
+    } else {
+        reasons.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(line: &str) -> Result<(), Problem> {
+        verdict_with(line, &CheckOptions::default())
+    }
+
+    fn verdict_with(line: &str, options: &CheckOptions) -> Result<(), Problem> {
+        match check_line(line.as_bytes(), options) {
+            Line::Record(result) => result.map(|_| ()),
+            other => panic!("{line}: not a record: {other:?}"),
+        }
+    }
+
+    fn problem(line: &str) -> Problem {
+        verdict(line).expect_err(line)
+    }
+
+    #[test]
+    fn blank_lines_and_comments_are_not_records() {
+        let options = CheckOptions::default();
+        assert!(matches!(check_line(b"", &options), Line::Blank));
+        assert!(matches!(check_line(b" \t\r", &options), Line::Blank));
+        assert!(matches!(check_line(b"  # note", &options), Line::Comment));
+    }
+
+    #[test]
+    fn fen_and_epd_records() {
+        verdict("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1").unwrap();
+        verdict("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1\r").unwrap();
+        verdict("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ\tw  EAea -").unwrap();
+        let line = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - bm Nc3; id \"SP 860\";  ";
+        match check_line(line.as_bytes(), &CheckOptions::default()) {
+            Line::Record(Ok(record)) => {
+                assert_eq!(record.kind, RecordKind::Epd);
+                assert_eq!(record.operations, "bm Nc3; id \"SP 860\";");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Perft-suite style: empty operations before each depth.
+        verdict("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - ;D1 26 ;D2 568").unwrap();
+    }
+
+    #[test]
+    fn syntax_errors_name_field_and_column() {
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNB w EAea - 0 1");
+        assert_eq!(
+            (p.field, p.column, p.kind.as_str()),
+            (Field::Board, 43, "InvalidBoard")
+        );
+        assert_eq!(p.message, "board: rank 1 has 7 squares, expected 8");
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ x EAea - 0 1");
+        assert_eq!((p.field, p.column), (Field::Turn, 45));
+        assert_eq!(p.message, "side to move: expected `w` or `b`, found `x`");
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w eaEA - 0 1");
+        assert_eq!((p.field, p.column), (Field::Castling, 49));
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea e9 0 1");
+        assert_eq!((p.field, p.column), (Field::EnPassant, 52));
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 x");
+        assert_eq!((p.field, p.column), (Field::Fullmoves, 56));
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0");
+        assert_eq!(p.field, Field::Fullmoves);
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w");
+        assert_eq!((p.field, p.column), (Field::Castling, 46));
+        let p = problem("rbknrnbq/pppppppp/44/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1");
+        assert_eq!((p.field, p.column), (Field::Board, 20));
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ~ w EAea - 0 1");
+        assert!(p.message.contains("crazyhouse"), "{p:?}");
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - bm \"e4;");
+        assert_eq!(p.field, Field::Operations);
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 1bm e4;");
+        assert_eq!((p.field, p.column), (Field::Operations, 54));
+    }
+
+    #[test]
+    fn encoding_problems_are_named() {
+        let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPP\0PPP/RBKNRNBQ w EAea - 0 1");
+        assert_eq!((p.kind.as_str(), p.column), ("Encoding", 31));
+        assert!(p.message.contains("NUL"), "{p:?}");
+        let mut line = b"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - c0 \"".to_vec();
+        line.extend_from_slice(b"\xff\";");
+        let Line::Record(Err(p)) = check_line(&line, &CheckOptions::default()) else {
+            panic!()
+        };
+        assert_eq!((p.kind.as_str(), p.column), ("Encoding", 58));
+        assert!(p.message.contains("UTF-8"), "{p:?}");
+        // UTF-8 in a comment operand is fine.
+        verdict("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - c0 \"Café\";").unwrap();
+    }
+
+    #[test]
+    fn legality_errors_use_shakmaty_kinds() {
+        let p = problem("8/8/8/8/8/8/8/8 w - - 0 1");
+        assert!(p.kind.contains("EMPTY_BOARD"), "{p:?}");
+        let p = problem("4k3/8/8/8/8/8/8/8 w - - 0 1");
+        assert_eq!(p.message, "white has no king");
+        let p = problem("4k3/8/8/8/8/8/8/4K2R w HA - 0 1");
+        assert_eq!((p.field, p.column), (Field::Castling, 25));
+        assert_eq!(p.message, "castling right `A`: no white rook on a1");
+        let p = problem("4k3/8/8/8/8/8/8/4K2R w - e6 0 1");
+        assert_eq!(p.field, Field::EnPassant);
+        assert!(p.message.contains("no pawn"), "{p:?}");
+        let p = problem("4k3/8/8/8/8/8/8/4K2R w - e3 0 1");
+        assert!(p.message.contains("rank 6"), "{p:?}");
+        let p = problem("4k2R/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(p.message, "black is in check but it is white's move");
+        let p = problem("4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
+        assert!(p.kind.contains("PAWNS_ON_BACKRANK"), "{p:?}");
+    }
+
+    #[test]
+    fn python_chess_parity_on_material_and_stepper_checks() {
+        // Three light-squared bishops and eight pawns: shakmaty's promotion count says too
+        // much, python-chess (16 pieces, 8 pawns) accepts.
+        let line = "4k3/8/8/8/8/8/PPPPPPPP/1B1BKB2 w - - 0 1";
+        verdict(line).unwrap();
+        let strict = CheckOptions {
+            rules: Rules::Strict,
+            ..CheckOptions::default()
+        };
+        let p = verdict_with(line, &strict).unwrap_err();
+        assert!(p.kind.contains("TOO_MUCH_MATERIAL"), "{p:?}");
+        // Nine pawns is too many for both.
+        let p = problem("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1");
+        assert_eq!(p.message, "too many pieces: white has 9 pawns (at most 8)");
+        // Knight and pawn both checking: python-chess accepts, shakmaty does not.
+        let line = "8/8/8/8/8/3n4/3p4/4K2k w - - 0 1";
+        verdict(line).unwrap();
+        assert!(verdict_with(line, &strict).is_err());
+        // Three checkers: impossible for both.
+        let p = problem("8/8/8/8/8/3nr3/3p4/4K2k w - - 0 1");
+        assert!(p.message.starts_with("impossible check"), "{p:?}");
+    }
+
+    #[test]
+    fn start_positions() {
+        let options = CheckOptions {
+            start_positions: true,
+            ..CheckOptions::default()
+        };
+        let check = |line: &str| match check_line(line.as_bytes(), &options) {
+            Line::Record(result) => result.map(|record| record.start.unwrap().to_string()),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            check("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - id \"SP 860\";").unwrap(),
+            "860"
+        );
+        let p = check("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - id \"SP 518\";")
+            .unwrap_err();
+        assert_eq!((p.kind.as_str(), p.column), ("IdMismatch", 54));
+        let p = check("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 3 1").unwrap_err();
+        assert_eq!(p.kind, "NotAStart");
+        assert!(p.message.contains("move counters 3 1"), "{p:?}");
+    }
+
+    #[test]
+    fn epd_operands() {
+        let ops = "bm Nc3 e4; c0 \"a; b\"; id \"SP 860\"; acd 3";
+        assert_eq!(epd_operand(ops, "id"), Some("SP 860"));
+        assert_eq!(epd_operand(ops, "bm"), Some("Nc3"));
+        assert_eq!(epd_operand(ops, "acd"), Some("3"));
+        assert_eq!(epd_operand(ops, "c1"), None);
+    }
+}
