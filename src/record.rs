@@ -191,37 +191,78 @@ pub enum Line<'a> {
 
 /// Reads and checks one line (without its `\n`; a trailing `\r` is ignored).
 pub fn check_line<'a>(line: &'a [u8], options: &CheckOptions) -> Line<'a> {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let Some(first) = line.iter().position(|&b| !is_blank(b)) else {
-        return Line::Blank;
-    };
-    if line[first] == b'#' {
-        return Line::Comment;
+    match record_text(line) {
+        Err(NoRecord::Blank) => Line::Blank,
+        Err(NoRecord::Comment) => Line::Comment,
+        Ok(line) => Line::Record(check_record(line, options, |position| position).map(
+            |(position, kind, operations, start)| ValidRecord {
+                position,
+                kind,
+                operations,
+                start,
+            },
+        )),
     }
-    Line::Record(check_record(line, options))
 }
 
-/// Checks a line known to hold a record.
-fn check_record<'a>(line: &'a [u8], options: &CheckOptions) -> Result<ValidRecord<'a>, Problem> {
+/// What [`validate_line`] says of a line.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// A blank line or a comment.
+    Skipped,
+    /// A valid record (and, with `--start-positions`, its start).
+    Valid(Option<Start>),
+    /// An invalid record.
+    Invalid(Problem),
+}
+
+/// [`check_line`] without keeping the position: the verdict alone, as cheap as it gets.
+pub fn validate_line(line: &[u8], options: &CheckOptions) -> Verdict {
+    match record_text(line) {
+        Err(_) => Verdict::Skipped,
+        Ok(line) => match check_record(line, options, drop) {
+            Ok(((), _, _, start)) => Verdict::Valid(start),
+            Err(problem) => Verdict::Invalid(problem),
+        },
+    }
+}
+
+/// A line that holds no record.
+enum NoRecord {
+    Blank,
+    Comment,
+}
+
+/// The line without `\r`, or what it is when it holds no record.
+fn record_text(line: &[u8]) -> Result<&[u8], NoRecord> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    match line.iter().find(|&&b| !is_blank(b)) {
+        None => Err(NoRecord::Blank),
+        Some(b'#') => Err(NoRecord::Comment),
+        Some(_) => Ok(line),
+    }
+}
+
+/// Checks a line known to hold a record; `keep` takes the legal position.
+fn check_record<'a, T>(
+    line: &'a [u8],
+    options: &CheckOptions,
+    keep: impl FnOnce(Chess) -> T,
+) -> Result<(T, RecordKind, &'a str, Option<Start>), Problem> {
     let parsed = parse(line)?;
     let kind = parsed.kind;
     let operations = parsed.operations;
     // Only `--start-positions` needs the setup after shakmaty has taken it.
     let setup = options.start_positions.then(|| parsed.setup.clone());
-    let position = match Chess::from_setup(parsed.setup, options.mode) {
-        Ok(position) => position,
-        Err(error) => legality(line, error, options)?,
+    let kept = match Chess::from_setup(parsed.setup, options.mode) {
+        Ok(position) => keep(position),
+        Err(error) => keep(legality(line, error, options)?),
     };
     let start = match setup {
         Some(setup) => Some(check_start(line, &Parsed { setup, ..parsed })?),
         None => None,
     };
-    Ok(ValidRecord {
-        position,
-        kind,
-        operations,
-        start,
-    })
+    Ok((kept, kind, operations, start))
 }
 
 /// A record read from text, not yet judged legal.
@@ -240,10 +281,7 @@ fn is_blank(byte: u8) -> bool {
 /// The field starting at `from` (after blanks): its start and end offsets.
 fn next_field(line: &[u8], from: usize) -> Option<(usize, usize)> {
     let start = from + line[from..].iter().position(|&b| !is_blank(b))?;
-    let end = line[start..]
-        .iter()
-        .position(|&b| is_blank(b))
-        .map_or(line.len(), |len| start + len);
+    let end = memchr::memchr2(b' ', b'\t', &line[start..]).map_or(line.len(), |len| start + len);
     Some((start, end))
 }
 
@@ -357,12 +395,99 @@ fn first_bad_byte(text: &[u8]) -> Option<(usize, String)> {
     utf8_error.map(|_| (valid, format!("invalid UTF-8 (byte 0x{:02x})", text[valid])))
 }
 
+/// What each byte means in a piece placement field, for [`parse_board`]: bits 0-2 the
+/// role of a piece (1 pawn .. 6 king), bit 3 black, bits 8-11 the squares it covers (1 for
+/// a piece, 1-8 for a digit), bit 12 a digit, bit 13 `/`, bit 14 a byte with no place in
+/// a board.
+const BOARD_BYTES: [u16; 256] = {
+    let mut table = [INVALID_BYTE; 256];
+    let mut digit = 1;
+    while digit <= 8 {
+        table[(b'0' + digit) as usize] = DIGIT | (digit as u16) << 8;
+        digit += 1;
+    }
+    table[b'/' as usize] = SLASH;
+    let letters = *b"pnbrqk";
+    let mut index = 0;
+    while index < letters.len() {
+        let role = index as u16 + 1;
+        table[letters[index].to_ascii_uppercase() as usize] = role | 1 << 8;
+        table[letters[index] as usize] = role | BLACK | 1 << 8;
+        index += 1;
+    }
+    table
+};
+const BLACK: u16 = 1 << 3;
+const DIGIT: u16 = 1 << 12;
+const SLASH: u16 = 1 << 13;
+const INVALID_BYTE: u16 = 1 << 14;
+
+/// Bit 0 of each byte of `bytes`, gathered into one byte (byte `i` to bit `i`).
+fn gather_bit0(bytes: u64) -> u64 {
+    ((bytes & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// The piece placement field. A well-formed board goes through a loop with no
+/// data-dependent branches (pieces and digits come in no predictable order): each byte's
+/// piece code is stored at its square in FEN order, then bit planes of the codes become
+/// shakmaty's bitboards. Any irregularity sends the field to [`board_problem`] for the
+/// exact diagnostic.
 fn parse_board(text: &[u8], at: usize) -> Result<Board, Problem> {
+    // Piece codes in FEN order (a8, b8, .. h1), one byte a square, 0 for empty.
+    let mut squares = [0u8; 64];
+    // Squares passed so far; a rank ends (`/`, or the end) at `rank_end`.
+    let mut passed = 0u32;
+    let mut rank_end = 8u32;
+    let mut previous_digit = 0u32;
+    let mut bad = 0u32;
+    for &byte in text {
+        let entry = u32::from(BOARD_BYTES[usize::from(byte)]);
+        squares[(passed & 63) as usize] = entry as u8;
+        let is_digit = (entry >> 12) & 1;
+        let is_slash = (entry >> 13) & 1;
+        bad |= (entry >> 14)
+            | (is_digit & previous_digit)
+            | (is_slash & u32::from(passed != rank_end));
+        rank_end += 8 * is_slash;
+        passed += (entry >> 8) & 15;
+        bad |= u32::from(passed > rank_end);
+        previous_digit = is_digit;
+    }
+    if bad != 0 || rank_end != 64 || passed != 64 {
+        return Err(board_problem(text, at));
+    }
+    // Bit plane `bit` of the codes, as a bitboard (FEN order is a vertical flip of a1 = 0).
+    let plane = |bit: u32| -> u64 {
+        let mut plane = 0;
+        for (index, chunk) in squares.chunks_exact(8).enumerate() {
+            let bytes = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            plane |= gather_bit0(bytes >> bit) << (8 * index);
+        }
+        plane.swap_bytes()
+    };
+    let (role0, role1, role2, black) = (plane(0), plane(1), plane(2), plane(3));
+    let occupied = role0 | role1 | role2;
+    let by_role = ByRole {
+        pawn: Bitboard(role0 & !role1 & !role2),
+        knight: Bitboard(!role0 & role1 & !role2),
+        bishop: Bitboard(role0 & role1 & !role2),
+        rook: Bitboard(!role0 & !role1 & role2),
+        queen: Bitboard(role0 & !role1 & role2),
+        king: Bitboard(!role0 & role1 & role2),
+    };
+    let by_color = ByColor {
+        white: Bitboard(occupied & !black),
+        black: Bitboard(black),
+    };
+    // Every square holds at most one code, so the bitboards are consistent.
+    Ok(Board::try_from_bitboards(by_role, by_color).expect("one piece per square"))
+}
+
+/// Why a piece placement field is malformed, with the column of the first problem.
+fn board_problem(text: &[u8], at: usize) -> Problem {
     let bad = |offset: usize, message: String| {
         Problem::new(at + offset + 1, Field::Board, "InvalidBoard", message)
     };
-    let mut by_role = [0u64; 6];
-    let mut by_color = [0u64; 2];
     // Rank 8 first; `rank_index` counts ranks seen, `file` squares of this rank so far.
     let mut rank_index = 0usize;
     let mut file = 0usize;
@@ -372,13 +497,13 @@ fn parse_board(text: &[u8], at: usize) -> Result<Board, Problem> {
         match byte {
             b'/' => {
                 if file != 8 {
-                    return Err(bad(
+                    return bad(
                         offset,
                         format!("board: rank {rank_name} has {file} squares, expected 8"),
-                    ));
+                    );
                 }
                 if rank_index == 7 {
-                    return Err(bad(offset, "board: more than 8 ranks".to_owned()));
+                    return bad(offset, "board: more than 8 ranks".to_owned());
                 }
                 rank_index += 1;
                 file = 0;
@@ -386,29 +511,29 @@ fn parse_board(text: &[u8], at: usize) -> Result<Board, Problem> {
             }
             b'1'..=b'8' => {
                 if previous_digit {
-                    return Err(bad(
+                    return bad(
                         offset,
                         "board: two digits in a row (write one count of empty squares)".to_owned(),
-                    ));
+                    );
                 }
                 file += usize::from(byte - b'0');
                 if file > 8 {
-                    return Err(bad(
+                    return bad(
                         offset,
                         format!("board: rank {rank_name} has more than 8 squares"),
-                    ));
+                    );
                 }
                 previous_digit = true;
             }
             _ => {
                 let Some(piece) = Piece::from_char(char::from(byte)) else {
                     if let Some((0, message)) = first_bad_byte(&text[offset..]) {
-                        return Err(Problem::new(
+                        return Problem::new(
                             at + offset + 1,
                             Field::Board,
                             "Encoding",
                             format!("board: {message}"),
-                        ));
+                        );
                     }
                     let found = String::from_utf8_lossy(&text[offset..]);
                     let found = found.chars().next().unwrap_or('?');
@@ -418,52 +543,34 @@ fn parse_board(text: &[u8], at: usize) -> Result<Board, Problem> {
                         b'0' | b'9' => " (empty squares are counted 1 to 8)",
                         _ => "",
                     };
-                    return Err(bad(
+                    return bad(
                         offset,
                         format!(
                             "board: unexpected `{found}`: expected a piece letter (PNBRQK, pnbrqk), a digit 1-8 or `/`{hint}"
                         ),
-                    ));
+                    );
                 };
                 if file >= 8 {
-                    return Err(bad(
+                    return bad(
                         offset,
                         format!("board: rank {rank_name} has more than 8 squares"),
-                    ));
+                    );
                 }
-                let square = (7 - rank_index) * 8 + file;
-                by_role[usize::from(piece.role) - 1] |= 1 << square;
-                by_color[usize::from(piece.color == Color::White)] |= 1 << square;
+                let _ = piece;
                 file += 1;
                 previous_digit = false;
             }
         }
     }
-    if rank_index != 7 || file != 8 {
-        let message = if file != 8 {
-            format!(
-                "board: rank {} has {file} squares, expected 8",
-                8 - rank_index
-            )
-        } else {
-            format!("board: {} ranks, expected 8", rank_index + 1)
-        };
-        return Err(bad(text.len(), message));
-    }
-    let by_role = ByRole {
-        pawn: Bitboard(by_role[0]),
-        knight: Bitboard(by_role[1]),
-        bishop: Bitboard(by_role[2]),
-        rook: Bitboard(by_role[3]),
-        queen: Bitboard(by_role[4]),
-        king: Bitboard(by_role[5]),
+    let message = if file != 8 {
+        format!(
+            "board: rank {} has {file} squares, expected 8",
+            8 - rank_index
+        )
+    } else {
+        format!("board: {} ranks, expected 8", rank_index + 1)
     };
-    let by_color = ByColor {
-        black: Bitboard(by_color[0]),
-        white: Bitboard(by_color[1]),
-    };
-    // Every square was set at most once, so the bitboards are consistent.
-    Ok(Board::try_from_bitboards(by_role, by_color).expect("one piece per square"))
+    bad(text.len(), message)
 }
 
 /// The castling field: `-`, or up to two letters for white (`KQ` or files `A`-`H`) and

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::exit_code;
 use crate::inputs::{Input, expand};
-use crate::record::{CheckOptions, Field, Line, Problem, check_line};
+use crate::record::{CheckOptions, Field, Problem, Verdict, validate_line};
 use crate::records::{Block, LineBlocks, MAX_LINE_BYTES, lines, strip_bom};
 use crate::start::Start;
 
@@ -112,15 +112,17 @@ fn check_block(block: &Block, options: &CheckOptions) -> BlockReport {
             report.bytes = data.len() as u64;
             for line in lines(data) {
                 report.lines += 1;
-                if let Line::Record(verdict) = check_line(line.text, options) {
-                    report.records += 1;
-                    match verdict {
-                        Ok(record) => {
-                            if let Some(start) = record.start {
-                                report.starts.push((report.lines, start));
-                            }
+                match validate_line(line.text, options) {
+                    Verdict::Skipped => {}
+                    Verdict::Valid(start) => {
+                        report.records += 1;
+                        if let Some(start) = start {
+                            report.starts.push((report.lines, start));
                         }
-                        Err(problem) => report.problems.push((report.lines, problem)),
+                    }
+                    Verdict::Invalid(problem) => {
+                        report.records += 1;
+                        report.problems.push((report.lines, problem));
                     }
                 }
             }
