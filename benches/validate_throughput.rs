@@ -11,6 +11,7 @@
 //! (python-chess sample size, default 100000), KEEP_CORPUS (a path to keep the corpus at).
 
 #[path = "../tests/support/corpus.rs"]
+#[allow(dead_code)] // the mutations serve the python-chess agreement test
 mod corpus;
 
 use std::hint::black_box;
