@@ -837,7 +837,11 @@ fn check_start(line: &[u8], parsed: &Parsed<'_>) -> Result<Start, Problem> {
                 column,
                 Field::Operations,
                 "IdMismatch",
-                format!("id \"{id}\" names {named}, but the position is start {start}"),
+                format!(
+                    "id \"{id}\" names {} {named}, but the position is {} {start}",
+                    named.kind_name(),
+                    start.kind_name()
+                ),
             ));
         }
     }
@@ -875,19 +879,17 @@ fn legality(
     let mut column = parsed.field_starts[0] + 1;
     let mut field = Field::Board;
     let mut first = true;
+    let castling =
+        next_field(line, parsed.field_starts[2]).map_or(&b""[..], |(start, end)| &line[start..end]);
     for (_, kind) in kinds.iter_names() {
-        let (reason_field, reason) = describe(kind, setup, options);
+        let (reason_field, offset, reason) = describe(kind, setup, castling, options);
         if first {
             field = reason_field;
             let index = POSITION_FIELDS
                 .iter()
                 .position(|f| *f == reason_field)
                 .unwrap_or(0);
-            column = parsed.field_starts[index] + 1;
-            if reason_field == Field::Castling {
-                column +=
-                    first_bad_castling_letter(line, parsed.field_starts[index], setup, options);
-            }
+            column = parsed.field_starts[index] + 1 + offset;
             first = false;
         }
         reasons.push(reason);
@@ -930,24 +932,29 @@ fn too_many_pieces(board: &Board) -> Vec<String> {
 
 /// The en-passant square if python-chess and shakmaty accept it: on the sixth rank (from
 /// the mover's side), empty, with the pushed pawn in front of it and its start square empty.
-fn valid_ep_square(setup: &Setup) -> Result<Option<Square>, &'static str> {
+fn valid_ep_square(setup: &Setup) -> Result<Option<Square>, String> {
     let Some(square) = setup.ep_square else {
         return Ok(None);
     };
     if square.rank() != setup.turn.relative_rank(Rank::Sixth) {
         return Err(if setup.turn == Color::White {
-            "white is to move, so it must be on rank 6"
+            "white is to move, so it must be on rank 6".to_owned()
         } else {
-            "black is to move, so it must be on rank 3"
+            "black is to move, so it must be on rank 3".to_owned()
         });
     }
     let pushed_to = pushed_to(square, setup.turn);
+    let mover = color_name(!setup.turn);
     if !(setup.board.pawns() & setup.board.by_color(!setup.turn)).contains(pushed_to) {
-        return Err("no pawn there that has just moved two squares");
+        return Err(format!(
+            "no {mover} pawn on {pushed_to} that could have just moved two squares"
+        ));
     }
     let pushed_from = pushed_from(square, setup.turn);
     if setup.board.occupied().contains(square) || setup.board.occupied().contains(pushed_from) {
-        return Err("the squares the pawn passed are not empty");
+        return Err(format!(
+            "{square} and {pushed_from}, the squares the {mover} pawn came through, must be empty"
+        ));
     }
     Ok(Some(square))
 }
@@ -988,8 +995,14 @@ fn python_impossible_check(setup: &Setup) -> bool {
     }
 }
 
-/// One shakmaty error kind in words, and the field it is about.
-fn describe(kind: PositionErrorKinds, setup: &Setup, options: &CheckOptions) -> (Field, String) {
+/// One shakmaty error kind in words: the field it is about, the offset in that field (the
+/// refused castling letter), the reason.
+fn describe(
+    kind: PositionErrorKinds,
+    setup: &Setup,
+    castling: &[u8],
+    options: &CheckOptions,
+) -> (Field, usize, String) {
     let board = &setup.board;
     let reason = match kind {
         PositionErrorKinds::EMPTY_BOARD => "the board is empty".to_owned(),
@@ -1011,13 +1024,17 @@ fn describe(kind: PositionErrorKinds, setup: &Setup, options: &CheckOptions) -> 
             format!("pawns on the first or last rank ({squares})")
         }
         PositionErrorKinds::INVALID_CASTLING_RIGHTS => {
-            return (Field::Castling, castling_reason(setup, options.mode));
+            let (offset, reason) = castling_reasons(castling, setup, options.mode);
+            return (Field::Castling, offset, reason);
         }
         PositionErrorKinds::INVALID_EP_SQUARE => {
             let square = setup.ep_square.map(|s| s.to_string()).unwrap_or_default();
-            let why = valid_ep_square(setup).err().unwrap_or("impossible");
+            let why = valid_ep_square(setup)
+                .err()
+                .unwrap_or_else(|| "impossible".to_owned());
             return (
                 Field::EnPassant,
+                0,
                 format!("impossible en-passant square {square}: {why}"),
             );
         }
@@ -1048,7 +1065,7 @@ fn describe(kind: PositionErrorKinds, setup: &Setup, options: &CheckOptions) -> 
         }
         other => format!("invalid position ({other:?})"),
     };
-    (Field::Board, reason)
+    (Field::Board, 0, reason)
 }
 
 fn squares_list(squares: Bitboard) -> String {
@@ -1062,70 +1079,49 @@ fn squares_list(squares: Bitboard) -> String {
     text
 }
 
-/// The offset in the castling field (at `at`) of the first letter whose right shakmaty
-/// refused.
-fn first_bad_castling_letter(
-    line: &[u8],
-    at: usize,
-    setup: &Setup,
-    options: &CheckOptions,
-) -> usize {
-    let accepted = match Castles::from_setup(setup, options.mode) {
-        Ok(castles) | Err(castles) => castles.castling_rights(),
-    };
-    let field = next_field(line, at).map_or(&line[at..at], |(start, end)| &line[start..end]);
-    field
-        .iter()
-        .position(|&byte| {
-            let color = Color::from_white(byte.is_ascii_uppercase());
-            byte != b'-'
-                && !accepted.contains(castling_square(
-                    &setup.board,
-                    color,
-                    byte.to_ascii_lowercase(),
-                ))
-        })
-        .unwrap_or(0)
-}
-
-/// Which castling rights shakmaty refused, and why.
-fn castling_reason(setup: &Setup, mode: CastlingMode) -> String {
+/// The castling letters (of `field`, as written) whose rights shakmaty refused, and why;
+/// and the offset of the first such letter in the field.
+fn castling_reasons(field: &[u8], setup: &Setup, mode: CastlingMode) -> (usize, String) {
     let accepted = match Castles::from_setup(setup, mode) {
         Ok(castles) | Err(castles) => castles.castling_rights(),
     };
+    let board = &setup.board;
     let mut reasons = Vec::new();
-    for square in setup.castling_rights & !accepted {
-        let color = if square.rank() == Rank::First {
-            Color::White
-        } else {
-            Color::Black
+    let mut first_offset = None;
+    let mut reported = Bitboard::EMPTY;
+    for (offset, &letter) in field.iter().enumerate() {
+        let color = Color::from_white(letter.is_ascii_uppercase());
+        let square = castling_square(board, color, letter.to_ascii_lowercase());
+        if letter == b'-' || accepted.contains(square) || reported.contains(square) {
+            continue;
+        }
+        reported.add(square);
+        first_offset.get_or_insert(offset);
+        let rook = Piece {
+            color,
+            role: Role::Rook,
         };
-        let letter = color.fold_wb(
-            square.file().char().to_ascii_uppercase(),
-            square.file().char(),
-        );
-        let board = &setup.board;
-        let king = board.king_of(color);
-        let why = if board.piece_at(square)
-            != Some(Piece {
-                color,
-                role: Role::Rook,
-            }) {
+        let why = if board.piece_at(square) != Some(rook) {
             format!("no {} rook on {square}", color_name(color))
-        } else if king.is_none_or(|king| king.rank() != color.backrank()) {
+        } else if board
+            .king_of(color)
+            .is_none_or(|king| king.rank() != color.backrank())
+        {
             format!("the {} king is not on its back rank", color_name(color))
         } else if mode == CastlingMode::Standard {
             "standard chess castles only with the king on e1/e8 and rooks in the corners".to_owned()
         } else {
             format!("the rook on {square} is not the outermost one on its side of the king")
         };
-        reasons.push(format!("castling right `{letter}`: {why}"));
+        reasons.push(format!(
+            "castling right `{}` ({square}): {why}",
+            char::from(letter)
+        ));
     }
     if reasons.is_empty() {
-        "invalid castling rights".to_owned()
-    } else {
-        reasons.join("; ")
+        reasons.push("invalid castling rights".to_owned());
     }
+    (first_offset.unwrap_or(0), reasons.join("; "))
 }
 
 #[cfg(test)]
@@ -1227,10 +1223,13 @@ mod tests {
         assert_eq!(p.message, "white has no king");
         let p = problem("4k3/8/8/8/8/8/8/4K2R w HA - 0 1");
         assert_eq!((p.field, p.column), (Field::Castling, 25));
-        assert_eq!(p.message, "castling right `A`: no white rook on a1");
+        assert_eq!(p.message, "castling right `A` (a1): no white rook on a1");
         let p = problem("4k3/8/8/8/8/8/8/4K2R w - e6 0 1");
         assert_eq!(p.field, Field::EnPassant);
-        assert!(p.message.contains("no pawn"), "{p:?}");
+        assert_eq!(
+            p.message,
+            "impossible en-passant square e6: no black pawn on e5 that could have just moved two squares"
+        );
         let p = problem("4k3/8/8/8/8/8/8/4K2R w - e3 0 1");
         assert!(p.message.contains("rank 6"), "{p:?}");
         let p = problem("4k2R/8/8/8/8/8/8/4K3 w - - 0 1");

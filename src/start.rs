@@ -38,6 +38,11 @@ impl Start {
         self.white == self.black
     }
 
+    /// How EPD ids name it: `SP` (`id "SP 860"`) or, for a double-FRC pair, `DFRC`.
+    pub fn kind_name(self) -> &'static str {
+        if self.is_symmetric() { "SP" } else { "DFRC" }
+    }
+
     /// The back rank of `color`.
     pub fn back_rank(self, color: Color) -> BackRank {
         color.fold_wb(self.white, self.black).back_rank()

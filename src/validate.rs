@@ -166,7 +166,7 @@ impl Reporter<'_> {
                 _ => {
                     let (line, start) = starts.next().expect("peeked");
                     if self.options.format == OutputFormat::Text {
-                        let kind = if start.is_symmetric() { "SP" } else { "DFRC" };
+                        let kind = start.kind_name();
                         writeln!(self.text, "{name}:{}: {kind} {start}", first_line + line)?;
                     }
                 }
