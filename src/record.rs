@@ -1292,4 +1292,139 @@ mod tests {
         assert_eq!(epd_operand(ops, "acd"), Some("3"));
         assert_eq!(epd_operand(ops, "c1"), None);
     }
+
+    /// Property tests of the parser; `scripts/fuzz-records.sh` runs the `fuzz_` ones for
+    /// as long as it is told to, with many more cases.
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+        use shakmaty::Position;
+
+        /// Bytes close to records: FEN characters, blanks, quotes, a few strangers.
+        fn record_like() -> impl Strategy<Value = Vec<u8>> {
+            let alphabet: Vec<u8> =
+                b"pnbrqkPNBRQK012345678/ -wbKQkqABCDEFGHabcdefgh;\"\t~_+x\r\0\xff\xc3\xa9".to_vec();
+            prop::collection::vec(prop::sample::select(alphabet), 0..90)
+        }
+
+        fn board_like() -> impl Strategy<Value = Vec<u8>> {
+            prop::collection::vec(
+                prop::sample::select(b"pnbrqkPNBRQK12345678/".to_vec()),
+                0..50,
+            )
+        }
+
+        /// A position after `plies` random moves from a random start.
+        fn played(seed: u64, plies: usize) -> Chess {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let start = crate::start::RandomStarts::new(seed, seed.is_multiple_of(3))
+                .next()
+                .expect("endless");
+            let mut position = start.position().expect("a start");
+            for _ in 0..plies {
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                position.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            }
+            position
+        }
+
+        fn never_panics_and_points_into_the_line(line: &[u8]) {
+            for rules in [Rules::PythonChess, Rules::Strict] {
+                let options = CheckOptions {
+                    rules,
+                    start_positions: true,
+                    ..CheckOptions::default()
+                };
+                if let Line::Record(Err(problem)) = check_line(line, &options) {
+                    assert!(
+                        problem.column >= 1 && problem.column <= line.len() + 1,
+                        "{problem:?}"
+                    );
+                    assert!(!problem.message.is_empty());
+                }
+                let _ = validate_line(line, &options);
+            }
+        }
+
+        /// Cases per property: 2,000, or `SP960_FUZZ_CASES` (the fuzz script raises it).
+        fn cases() -> u32 {
+            std::env::var("SP960_FUZZ_CASES")
+                .ok()
+                .and_then(|cases| cases.parse().ok())
+                .unwrap_or(2_000)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+            #[test]
+            fn fuzz_any_bytes_get_a_verdict(line in prop::collection::vec(any::<u8>(), 0..120)) {
+                never_panics_and_points_into_the_line(&line);
+            }
+
+            #[test]
+            fn fuzz_record_like_bytes_get_a_verdict(line in record_like()) {
+                never_panics_and_points_into_the_line(&line);
+            }
+
+            /// Edits of real FENs: a verdict, and a valid one only if python-chess's rules
+            /// (shakmaty minus the two documented relaxations) accept the position.
+            #[test]
+            fn fuzz_edited_fens_get_a_verdict(
+                seed in any::<u64>(),
+                plies in 0usize..80,
+                edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"pnbrqkPNBRQK12345678/ -wbKQkqABCDEFGHabcdefgh09".to_vec())), 1..4),
+            ) {
+                let mut line = crate::notation::position_fen(&played(seed, plies), crate::notation::CastlingNotation::Shredder).into_bytes();
+                for (index, byte) in edits {
+                    let at = index.index(line.len());
+                    line[at] = byte;
+                }
+                never_panics_and_points_into_the_line(&line);
+            }
+
+            /// The branch-free board parser accepts exactly what shakmaty's board parser
+            /// accepts (without its `~` and runs of digits, which sp960 refuses), and
+            /// reads the same pieces.
+            #[test]
+            fn fuzz_board_parser_agrees_with_shakmaty(text in board_like()) {
+                let ours = parse_board(&text, 0).ok();
+                let theirs = if text.windows(2).any(|w| w[0].is_ascii_digit() && w[1].is_ascii_digit()) {
+                    None
+                } else {
+                    Board::from_ascii_board_fen(&text).ok()
+                };
+                prop_assert_eq!(ours, theirs);
+            }
+
+            /// Real boards (every board shakmaty writes) read back the same.
+            #[test]
+            fn fuzz_real_boards_read_back(seed in any::<u64>(), plies in 0usize..120) {
+                let position = played(seed, plies);
+                let text = position.board().board_fen().to_string();
+                let ours = parse_board(text.as_bytes(), 0).ok();
+                prop_assert_eq!(ours.as_ref(), Some(position.board()));
+            }
+
+            /// Every FEN sp960 writes for a legal position is valid, and normalizing it
+            /// (in either notation) gives a record that reads back as the same position.
+            #[test]
+            fn fuzz_written_fens_are_valid_and_normalize_round_trips(seed in any::<u64>(), plies in 0usize..120) {
+                let position = played(seed, plies);
+                for notation in [crate::notation::CastlingNotation::Shredder, crate::notation::CastlingNotation::Xfen] {
+                    let fen = crate::notation::position_fen(&position, notation);
+                    let Line::Record(Ok(record)) = check_line(fen.as_bytes(), &CheckOptions::default()) else {
+                        panic!("{fen} refused");
+                    };
+                    let canonical = crate::normalize::canonical(&record, notation);
+                    prop_assert_eq!(&canonical, &fen);
+                    prop_assert_eq!(&record.position, &position);
+                }
+            }
+        }
+    }
 }
