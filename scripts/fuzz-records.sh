@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=${1:-60}
-cargo test --release --lib --quiet --no-run
+cargo test --locked --release --lib --quiet --no-run
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 deadline=$((SECONDS + budget))
@@ -18,7 +18,7 @@ while true; do
   ((remaining > 0)) || break
   status=0
   SP960_FUZZ_CASES=${CASES:-20000} timeout "$remaining" \
-    cargo test --release --lib --quiet record::tests::properties::fuzz_ >"$log" 2>&1 || status=$?
+    cargo test --locked --release --lib --quiet record::tests::properties::fuzz_ >"$log" 2>&1 || status=$?
   if ((status == 124)); then
     break
   elif ((status != 0)); then

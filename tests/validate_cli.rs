@@ -441,3 +441,33 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
         .success()
         .stderr(summary_line().and(predicate::str::contains("192000 records")));
 }
+
+#[test]
+fn a_progress_bar_is_drawn_when_stderr_is_a_terminal() {
+    // `script` (util-linux) runs the command on a pseudo-terminal and copies what it drew.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.fen");
+    let fens = sp960().args(["fen", "all"]).output().unwrap().stdout;
+    let many: Vec<u8> = fens
+        .iter()
+        .copied()
+        .cycle()
+        .take(fens.len() * 100)
+        .collect();
+    fs::write(&path, many).unwrap();
+    let command = format!(
+        "{} validate {}",
+        assert_cmd::cargo::cargo_bin("sp960").display(),
+        path.display()
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs");
+    let drawn = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{drawn}");
+    // The bar shows bytes read of the total, then is cleared before the summary.
+    assert!(drawn.contains("iB/"), "{drawn}");
+    assert!(drawn.contains("\u{1b}[2K"), "{drawn}");
+    assert!(drawn.contains("96000 records: 96000 valid"), "{drawn}");
+}
