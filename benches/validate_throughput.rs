@@ -34,6 +34,23 @@ fn median(mut seconds: Vec<f64>) -> f64 {
     seconds[seconds.len() / 2]
 }
 
+/// CPU time (user + system) of the waited-for child processes so far, from /proc (0 where
+/// there is no /proc).
+fn children_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name in parentheses; cutime and cstime are fields 16 and 17.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |index: usize| -> f64 {
+        fields
+            .get(index)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // Field n (1-based, counting pid and name) is at index n - 3 here; USER_HZ is 100.
+    (ticks(16 - 3) + ticks(17 - 3)) / 100.0
+}
+
 fn main() {
     let records = env_number("RECORDS", 1_000_000);
     let runs = env_number("RUNS", 5).max(1);
@@ -68,47 +85,48 @@ fn main() {
         text.len() / 1_000_000
     );
 
-    // 1. The bare loop, in memory, one thread.
+    // 1. The bare loop, in memory, one thread; 2. the sp960 binary as a user runs it (the
+    // file from disk, in the page cache; all cores). Rounds alternate the two so that the
+    // load of a shared machine weighs on both alike.
     let lines: Vec<&[u8]> = text
         .as_bytes()
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .collect();
-    let bare = median(
-        (0..runs)
-            .map(|_| {
-                let started = Instant::now();
-                let mut valid = 0usize;
-                for line in &lines {
-                    let fen = Fen::from_ascii(line).expect("corpus FEN");
-                    if black_box(fen.into_position::<Chess>(CastlingMode::Chess960)).is_ok() {
-                        valid += 1;
-                    }
-                }
-                assert_eq!(valid, records);
-                started.elapsed().as_secs_f64()
-            })
-            .collect(),
-    );
-
-    // 2. The sp960 binary as a user runs it: the file from disk (page cache), all cores.
-    let sp960 = median(
-        (0..runs)
-            .map(|_| {
-                let started = Instant::now();
-                let output = Command::new(env!("CARGO_BIN_EXE_sp960"))
-                    .args(["validate", "--quiet"])
-                    .arg(&path)
-                    .output()
-                    .expect("sp960 runs");
-                let seconds = started.elapsed().as_secs_f64();
-                let summary = String::from_utf8_lossy(&output.stderr);
-                assert!(output.status.success(), "{summary}");
-                assert!(summary.contains(&format!("{records} valid")), "{summary}");
-                seconds
-            })
-            .collect(),
-    );
+    let bare_loop = || {
+        let started = Instant::now();
+        let mut valid = 0usize;
+        for line in &lines {
+            let fen = Fen::from_ascii(line).expect("corpus FEN");
+            if black_box(fen.into_position::<Chess>(CastlingMode::Chess960)).is_ok() {
+                valid += 1;
+            }
+        }
+        assert_eq!(valid, records);
+        started.elapsed().as_secs_f64()
+    };
+    let sp960_process = || {
+        let cpu_before = children_cpu_seconds();
+        let started = Instant::now();
+        let output = Command::new(env!("CARGO_BIN_EXE_sp960"))
+            .args(["validate", "--quiet"])
+            .arg(&path)
+            .output()
+            .expect("sp960 runs");
+        let seconds = started.elapsed().as_secs_f64();
+        let summary = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{summary}");
+        assert!(summary.contains(&format!("{records} valid")), "{summary}");
+        (seconds, children_cpu_seconds() - cpu_before)
+    };
+    let (mut bare_runs, mut sp960_runs, mut sp960_cpu) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        bare_runs.push(bare_loop());
+        let (seconds, cpu) = sp960_process();
+        sp960_runs.push(seconds);
+        sp960_cpu.push(cpu);
+    }
+    let (bare, sp960, sp960_cpu) = (median(bare_runs), median(sp960_runs), median(sp960_cpu));
 
     // 3. python-chess on a sample, one run (it is the slow one).
     let script = "import sys, time, chess\n\
@@ -152,6 +170,13 @@ fn main() {
         out,
         "{:<44} {:>12.3} {:>14.0}",
         "sp960 validate --quiet (process, all cores)", sp960, sp960_rate
+    );
+    let _ = writeln!(
+        out,
+        "{:<44} {:>12.3}   (CPU time of all its threads: {:.2}x the bare loop's time)",
+        "sp960 validate CPU time (user + sys)",
+        sp960_cpu,
+        sp960_cpu / bare
     );
     match python {
         Some(seconds) => {
