@@ -281,6 +281,17 @@ fn is_blank(byte: u8) -> bool {
 /// The field starting at `from` (after blanks): its start and end offsets.
 fn next_field(line: &[u8], from: usize) -> Option<(usize, usize)> {
     let start = from + line[from..].iter().position(|&b| !is_blank(b))?;
+    // Fields after the board are a few bytes long: a plain loop beats a SIMD search.
+    let end = line[start..]
+        .iter()
+        .position(|&b| is_blank(b))
+        .map_or(line.len(), |len| start + len);
+    Some((start, end))
+}
+
+/// [`next_field`] for the long first field, the board.
+fn first_field(line: &[u8]) -> Option<(usize, usize)> {
+    let start = line.iter().position(|&b| !is_blank(b))?;
     let end = memchr::memchr2(b' ', b'\t', &line[start..]).map_or(line.len(), |len| start + len);
     Some((start, end))
 }
@@ -292,7 +303,12 @@ fn parse(line: &[u8]) -> Result<Parsed<'_>, Problem> {
     let mut spans = [(0, 0); 4];
     let mut end = 0;
     for (index, field) in POSITION_FIELDS.into_iter().enumerate() {
-        let Some(span) = next_field(line, end) else {
+        let span = if index == 0 {
+            first_field(line)
+        } else {
+            next_field(line, end)
+        };
+        let Some(span) = span else {
             return Err(Problem::new(
                 line.len() + 1,
                 field,
@@ -435,25 +451,29 @@ fn gather_bit0(bytes: u64) -> u64 {
 fn parse_board(text: &[u8], at: usize) -> Result<Board, Problem> {
     // Piece codes in FEN order (a8, b8, .. h1), one byte a square, 0 for empty.
     let mut squares = [0u8; 64];
-    // Squares passed so far; a rank ends (`/`, or the end) at `rank_end`.
+    // Squares passed so far, and where each `/` came (every byte writes the slot of the
+    // next `/`; the `/` itself writes it last). The ranks are checked after the loop.
     let mut passed = 0u32;
-    let mut rank_end = 8u32;
-    let mut previous_digit = 0u32;
-    let mut bad = 0u32;
+    let mut slashes = 0u32;
+    let mut slash_at = [0u32; 8];
+    let mut previous_digit = 0u16;
+    let mut flags = 0u16;
     for &byte in text {
-        let entry = u32::from(BOARD_BYTES[usize::from(byte)]);
+        let entry = BOARD_BYTES[usize::from(byte)];
         squares[(passed & 63) as usize] = entry as u8;
-        let is_digit = (entry >> 12) & 1;
-        let is_slash = (entry >> 13) & 1;
-        bad |= (entry >> 14)
-            | (is_digit & previous_digit)
-            | (is_slash & u32::from(passed != rank_end));
-        rank_end += 8 * is_slash;
-        passed += (entry >> 8) & 15;
-        bad |= u32::from(passed > rank_end);
+        slash_at[(slashes & 7) as usize] = passed;
+        let is_digit = entry & DIGIT;
+        flags |= entry | (is_digit & previous_digit) << 3;
+        slashes += u32::from(entry >> 13) & 1;
+        passed += u32::from(entry >> 8) & 15;
         previous_digit = is_digit;
     }
-    if bad != 0 || rank_end != 64 || passed != 64 {
+    // Bit 14: a stray byte; bit 15: two digits in a row.
+    let ranks_of_eight = slash_at[..7]
+        .iter()
+        .zip((8..).step_by(8))
+        .all(|(at, end)| *at == end);
+    if flags & (INVALID_BYTE | DIGIT << 3) != 0 || slashes != 7 || passed != 64 || !ranks_of_eight {
         return Err(board_problem(text, at));
     }
     // Bit plane `bit` of the codes, as a bitboard (FEN order is a vertical flip of a1 = 0).
