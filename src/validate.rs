@@ -323,18 +323,21 @@ pub fn run(
         writeln!(reporter.out)?;
     }
     reporter.out.flush()?;
+    let plural = |count: u64, noun: &str| {
+        format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
+    };
+    let unreadable = if summary.unreadable > 0 {
+        format!(", {} unreadable", summary.unreadable)
+    } else {
+        String::new()
+    };
     writeln!(
         err,
-        "sp960: validate: {} records: {} valid, {} invalid; {} files{}; {:.3} s",
-        summary.records,
+        "sp960: validate: {}: {} valid, {} invalid; {}{unreadable}; {:.3} s",
+        plural(summary.records, "record"),
         summary.valid,
         summary.invalid,
-        summary.files,
-        if summary.unreadable > 0 {
-            format!(", {} unreadable", summary.unreadable)
-        } else {
-            String::new()
-        },
+        plural(summary.files, "file"),
         summary.seconds
     )?;
     Ok(summary.exit_code())
@@ -412,7 +415,7 @@ mod tests {
         assert_eq!(out, expected);
         assert_eq!(code, 1);
         assert!(
-            err.starts_with("sp960: validate: 59998 records: 59992 valid, 6 invalid; 1 files;"),
+            err.starts_with("sp960: validate: 59998 records: 59992 valid, 6 invalid; 1 file;"),
             "{err}"
         );
     }

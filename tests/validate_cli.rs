@@ -33,7 +33,7 @@ fn golden(relative: &str, actual: &[u8]) {
 
 fn summary_line() -> predicates::str::RegexPredicate {
     predicate::str::is_match(
-        r"^sp960: validate: \d+ records: \d+ valid, \d+ invalid; \d+ files(, \d+ unreadable)?; \d+\.\d{3} s\n$",
+        r"^sp960: validate: \d+ records?: \d+ valid, \d+ invalid; \d+ files?(, \d+ unreadable)?; \d+\.\d{3} s\n$",
     )
     .unwrap()
 }
@@ -45,7 +45,7 @@ fn invalid_fixtures_match_golden_diagnostics() {
         .assert()
         .code(1)
         .stderr(summary_line().and(predicate::str::contains(
-            "32 records: 0 valid, 32 invalid; 1 files",
+            "32 records: 0 valid, 32 invalid; 1 file;",
         )))
         .get_output()
         .stdout
@@ -178,7 +178,7 @@ fn a_missing_file_is_named_exits_2_and_the_others_are_still_checked() {
         .stderr(predicate::str::contains(
             "sp960: validate: no/such/file.fen: No such file",
         ))
-        .stderr(predicate::str::contains("1 files, 1 unreadable"));
+        .stderr(predicate::str::contains("1 file, 1 unreadable"));
 }
 
 #[test]
@@ -272,7 +272,7 @@ fn an_empty_file_has_no_records_and_passes() {
         .success()
         .stdout("")
         .stderr(predicate::str::contains(
-            "0 records: 0 valid, 0 invalid; 1 files",
+            "0 records: 0 valid, 0 invalid; 1 file;",
         ));
 }
 
