@@ -323,9 +323,8 @@ pub fn run(
         writeln!(reporter.out)?;
     }
     reporter.out.flush()?;
-    let plural = |count: u64, noun: &str| {
-        format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
-    };
+    let plural =
+        |count: u64, noun: &str| format!("{count} {noun}{}", if count == 1 { "" } else { "s" });
     let unreadable = if summary.unreadable > 0 {
         format!(", {} unreadable", summary.unreadable)
     } else {
