@@ -852,7 +852,8 @@ fn check_start(line: &[u8], parsed: &Parsed<'_>) -> Result<Start, Problem> {
             .or_else(|| id.strip_prefix("DFRC "))
             .and_then(|number| number.trim().parse::<Start>().ok());
         if let Some(named) = named.filter(|named| *named != start) {
-            let column = memchr::memmem::find(line, b"id").map_or(1, |offset| offset + 1);
+            // The operand is a slice of the line: its offset is the distance between them.
+            let column = id.as_ptr() as usize - line.as_ptr() as usize + 1;
             return Err(Problem::new(
                 column,
                 Field::Operations,
@@ -1298,7 +1299,7 @@ mod tests {
         );
         let p = check("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - id \"SP 518\";")
             .unwrap_err();
-        assert_eq!((p.kind.as_str(), p.column), ("IdMismatch", 54));
+        assert_eq!((p.kind.as_str(), p.column), ("IdMismatch", 58));
         let p = check("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 3 1").unwrap_err();
         assert_eq!(p.kind, "NotAStart");
         assert!(p.message.contains("move counters 3 1"), "{p:?}");

@@ -156,7 +156,7 @@ fn directories_are_searched_with_globs() {
         ])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("starts.epd:7:54:"))
+        .stdout(predicate::str::contains("starts.epd:7:58:"))
         .stdout(predicate::str::contains("invalid.fen").not());
     sp960()
         .args(["validate", "--glob", "valid.*", "fixtures/validate"])
