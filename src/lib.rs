@@ -4,11 +4,12 @@
 //! arrangements), [`start`] (a start, classic or double-FRC, and the SPEC lists users
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
 //! FEN or arrangement is), [`record`] (one line of a FEN/EPD fixture file, parsed and
-//! checked), [`records`] (such files streamed in blocks of lines), [`inputs`] (paths and
+//! checked; [`legality`] says why a position is illegal), [`records`] (such files streamed in blocks of lines), [`inputs`] (paths and
 //! directories to read), [`validate`] and [`normalize`] (the commands over whole files).
 
 pub mod identify;
 pub mod inputs;
+pub mod legality;
 pub mod normalize;
 pub mod notation;
 pub mod numbering;
