@@ -76,8 +76,12 @@ fn walk(dir: &Path, globs: &[String], inputs: &mut Vec<Input>, errors: &mut Vec<
     let mut entries: Vec<_> = entries.into_iter().map(|entry| entry.path()).collect();
     entries.sort();
     for path in entries {
-        let Ok(link_metadata) = fs::symlink_metadata(&path) else {
-            continue;
+        let link_metadata = match fs::symlink_metadata(&path) {
+            Ok(metadata) => metadata,
+            Err(error) => {
+                errors.push(InputError { path, error });
+                continue;
+            }
         };
         if link_metadata.is_dir() {
             walk(&path, globs, inputs, errors);
@@ -159,6 +163,17 @@ mod tests {
             })
             .collect();
         assert_eq!(names, ["a.epd", "b.fen", "sub/c.txt"]);
+        // A link to a file counts, a link to a directory is not followed (no loops), a
+        // dangling link is an error, not a silent skip.
+        std::os::unix::fs::symlink(root.join("b.fen"), root.join("sub/link.fen")).unwrap();
+        std::os::unix::fs::symlink(root, root.join("sub/loop")).unwrap();
+        std::os::unix::fs::symlink(root.join("gone"), root.join("sub/dangling.epd")).unwrap();
+        let (inputs, errors) = expand(&[root.join("sub").display().to_string()], &globs);
+        let names: Vec<_> = inputs.iter().map(Input::name).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(names[0].ends_with("sub/c.txt") && names[1].ends_with("sub/link.fen"));
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].path.ends_with("sub/dangling.epd"));
         let (inputs, errors) = expand(&["-".to_owned(), "/no/such/file".to_owned()], &globs);
         assert_eq!(inputs, [Input::Stdin]);
         assert_eq!(errors[0].error.kind(), io::ErrorKind::NotFound);

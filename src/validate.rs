@@ -354,21 +354,19 @@ fn progress_bar(inputs: &[Input]) -> ProgressBar {
             Input::Stdin => None,
         })
         .sum();
-    let bar = match sizes {
-        Some(total) => ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-            .with_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-                )
-                .expect("valid template"),
-            ),
-        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
+    let target = ProgressDrawTarget::stderr_with_hz(4);
+    match sizes {
+        Some(total) => ProgressBar::with_draw_target(Some(total), target).with_style(
+            ProgressStyle::with_template(
+                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            )
+            .expect("valid template"),
+        ),
+        None => ProgressBar::with_draw_target(None, target).with_style(
             ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}")
                 .expect("valid template"),
         ),
-    };
-    bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(4));
-    bar
+    }
 }
 
 #[cfg(test)]
