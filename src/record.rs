@@ -540,7 +540,7 @@ fn board_problem(text: &[u8], at: usize) -> Problem {
                 previous_digit = true;
             }
             _ => {
-                let Some(piece) = Piece::from_char(char::from(byte)) else {
+                if Piece::from_char(char::from(byte)).is_none() {
                     if let Some((0, message)) = first_bad_byte(&text[offset..]) {
                         return Problem::new(
                             at + offset + 1,
@@ -563,14 +563,13 @@ fn board_problem(text: &[u8], at: usize) -> Problem {
                             "board: unexpected `{found}`: expected a piece letter (PNBRQK, pnbrqk), a digit 1-8 or `/`{hint}"
                         ),
                     );
-                };
+                }
                 if file >= 8 {
                     return bad(
                         offset,
                         format!("board: rank {rank_name} has more than 8 squares"),
                     );
                 }
-                let _ = piece;
                 file += 1;
                 previous_digit = false;
             }
