@@ -165,7 +165,8 @@ fn role_name(role: Role) -> &'static str {
     }
 }
 
-fn color_name(color: Color) -> &'static str {
+/// `white` or `black`.
+pub(crate) fn color_name(color: Color) -> &'static str {
     color.fold_wb("white", "black")
 }
 

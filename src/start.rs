@@ -40,8 +40,12 @@ impl Start {
 
     /// How books and EPD records name the start: `SP 860`, or `DFRC 0:959`.
     pub fn label(self) -> String {
-        let kind = if self.is_symmetric() { "SP" } else { "DFRC" };
-        format!("{kind} {self}")
+        format!("{} {self}", self.kind_name())
+    }
+
+    /// How EPD ids name it: `SP` (`id "SP 860"`) or, for a double-FRC pair, `DFRC`.
+    pub fn kind_name(self) -> &'static str {
+        if self.is_symmetric() { "SP" } else { "DFRC" }
     }
 
     /// The back rank of `color`.

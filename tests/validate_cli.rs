@@ -1,0 +1,473 @@
+//! `sp960 validate` and `sp960 normalize` as built: golden fixtures, exit codes, bad input.
+//! Set UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change (then review
+//! the diff).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+const VALID_FEN: &str = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
+
+/// The command, run from the crate root so fixture paths print as `fixtures/...`.
+fn sp960() -> Command {
+    let mut command = Command::cargo_bin("sp960").expect("binary built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+fn golden(relative: &str, actual: &[u8]) {
+    let path = Path::new(FIXTURES).join(relative);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&path, actual).unwrap();
+    }
+    let expected = fs::read(&path).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(actual),
+        String::from_utf8_lossy(&expected),
+        "differs from fixtures/{relative}"
+    );
+}
+
+fn summary_line() -> predicates::str::RegexPredicate {
+    predicate::str::is_match(
+        r"^sp960: validate: \d+ records?: \d+ valid, \d+ invalid; \d+ files?(, \d+ unreadable)?; \d+\.\d{3} s\n$",
+    )
+    .unwrap()
+}
+
+#[test]
+fn invalid_fixtures_match_golden_diagnostics() {
+    let output = sp960()
+        .args(["validate", "fixtures/validate/invalid.fen"])
+        .assert()
+        .code(1)
+        .stderr(summary_line().and(predicate::str::contains(
+            "32 records: 0 valid, 32 invalid; 1 file;",
+        )))
+        .get_output()
+        .stdout
+        .clone();
+    golden("validate/invalid.expected", &output);
+}
+
+#[test]
+fn json_diagnostics_match_golden_and_end_with_a_summary() {
+    let stdout = sp960()
+        .args([
+            "validate",
+            "--format",
+            "json",
+            "fixtures/validate/invalid.fen",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(stdout).unwrap();
+    let (records, summary) = text.trim_end().rsplit_once('\n').unwrap();
+    golden(
+        "validate/invalid.expected.jsonl",
+        format!("{records}\n").as_bytes(),
+    );
+    let summary: serde_json::Value = serde_json::from_str(summary).unwrap();
+    assert_eq!(summary["summary"]["records"], 32);
+    assert_eq!(summary["summary"]["invalid"], 32);
+    for line in records.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(value["path"], "fixtures/validate/invalid.fen");
+        assert!(value["line"].as_u64().unwrap() >= 1);
+        assert!(value["error"].as_str().is_some_and(|e| !e.is_empty()));
+    }
+}
+
+#[test]
+fn valid_fixtures_pass_silently() {
+    sp960()
+        .args(["validate", "fixtures/validate/valid.epd"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(summary_line().and(predicate::str::contains("12 records: 12 valid, 0 invalid")));
+    // shakmaty's stricter rules refuse the two python-chess-only records.
+    sp960()
+        .args([
+            "validate",
+            "--rules",
+            "strict",
+            "fixtures/validate/valid.epd",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "valid.epd:19:1: error: too much material",
+        ))
+        .stdout(predicate::str::contains(
+            "valid.epd:20:1: error: impossible check",
+        ));
+}
+
+#[test]
+fn start_positions_are_reported_and_ids_checked() {
+    let output = sp960()
+        .args([
+            "validate",
+            "--start-positions",
+            "fixtures/validate/starts.epd",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    golden("validate/starts.expected", &output);
+    let all = sp960()
+        .args(["fen", "all", "--format", "epd"])
+        .output()
+        .unwrap()
+        .stdout;
+    sp960()
+        .args(["validate", "--start-positions", "--quiet", "-"])
+        .write_stdin(all)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains("960 records: 960 valid"));
+}
+
+#[test]
+fn directories_are_searched_with_globs() {
+    sp960()
+        .args(["validate", "--quiet", "fixtures/validate"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("; 0 files").not())
+        .stderr(predicate::str::contains("; 3 files"));
+    sp960()
+        .args([
+            "validate",
+            "--start-positions",
+            "--glob",
+            "*.epd",
+            "fixtures/validate",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("starts.epd:7:58:"))
+        .stdout(predicate::str::contains("invalid.fen").not());
+    sp960()
+        .args(["validate", "--glob", "valid.*", "fixtures/validate"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_missing_file_is_named_exits_2_and_the_others_are_still_checked() {
+    sp960()
+        .args([
+            "validate",
+            "no/such/file.fen",
+            "fixtures/validate/invalid.fen",
+        ])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("invalid.fen:3:43: error:"))
+        .stderr(predicate::str::contains(
+            "sp960: validate: no/such/file.fen: No such file",
+        ))
+        .stderr(predicate::str::contains("1 file, 1 unreadable"));
+}
+
+#[test]
+fn quiet_prints_only_the_summary() {
+    sp960()
+        .args(["validate", "--quiet", "fixtures/validate/invalid.fen"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(summary_line());
+    let stdout = sp960()
+        .args([
+            "validate",
+            "--quiet",
+            "--format",
+            "json",
+            "fixtures/validate/invalid.fen",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.starts_with("{\"summary\":"), "{text}");
+}
+
+#[test]
+fn stdin_by_default_with_crlf_and_bom() {
+    sp960()
+        .arg("validate")
+        .write_stdin(format!("\u{feff}{VALID_FEN}\r\n\r\n# c\r\n{VALID_FEN}"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2 records: 2 valid"));
+}
+
+#[test]
+fn bad_bytes_are_diagnosed_with_line_and_column() {
+    let mut input = format!("{VALID_FEN}\n").into_bytes();
+    input.extend_from_slice(b"rbknrnbq/pppppppp/8/8/8/8/PPPP\0PPP/RBKNRNBQ w EAea - 0 1\n");
+    input.extend_from_slice(
+        b"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - c0 \"\xff\xfe\";\n",
+    );
+    input.extend_from_slice(b"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ \xc3\xa9 EAea - 0 1\n");
+    sp960()
+        .args(["validate", "-"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout(
+            "<stdin>:2:31: error: board: NUL byte\n\
+             <stdin>:3:58: error: EPD operations: invalid UTF-8 (byte 0xff)\n\
+             <stdin>:4:45: error: side to move: expected `w` or `b`, found `é`\n",
+        );
+}
+
+#[test]
+fn a_10_mb_line_is_reported_and_skipped_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.fen");
+    let mut text = format!("{VALID_FEN}\n").into_bytes();
+    text.extend(std::iter::repeat_n(b'8', 10 * 1024 * 1024));
+    text.extend_from_slice(format!("\n{VALID_FEN}\n").as_bytes());
+    fs::write(&path, &text).unwrap();
+    sp960()
+        .arg("validate")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::ends_with(
+            ":2:1: error: line is 10485760 bytes long; a record may have at most 1048576\n",
+        ))
+        .stderr(predicate::str::contains("3 records: 2 valid, 1 invalid"));
+    // normalize keeps the long line byte for byte.
+    let output = sp960().arg("normalize").arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.stdout, text);
+}
+
+#[test]
+fn an_empty_file_has_no_records_and_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.fen");
+    fs::write(&path, "").unwrap();
+    sp960()
+        .arg("validate")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "0 records: 0 valid, 0 invalid; 1 file;",
+        ));
+}
+
+#[test]
+fn a_fifo_is_read_as_a_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.fen");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let writer_path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        fs::write(
+            writer_path,
+            format!("{VALID_FEN}\n8/8/8/8/8/8/8/8 w - - 0 1\n"),
+        )
+        .unwrap();
+    });
+    sp960()
+        .arg("validate")
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(":2:1: error: the board is empty"));
+    writer.join().unwrap();
+}
+
+#[test]
+fn a_directory_without_fixture_files_is_zero_files_and_normalize_refuses_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("notes.md"), "not a fixture").unwrap();
+    sp960()
+        .arg("validate")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "0 records: 0 valid, 0 invalid; 0 files",
+        ));
+    sp960()
+        .arg("normalize")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    sp960()
+        .args(["validate", "--mode", "crazyhouse"])
+        .assert()
+        .code(2);
+    sp960()
+        .args(["validate", "--format", "xml"])
+        .assert()
+        .code(2);
+    sp960()
+        .args(["normalize", "--in-place", "-"])
+        .write_stdin(VALID_FEN)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--in-place needs files"));
+}
+
+#[test]
+fn normalize_matches_golden_files_in_both_notations() {
+    for (castling, expected) in [
+        ("shredder", "normalize/expected.shredder.epd"),
+        ("xfen", "normalize/expected.xfen.epd"),
+    ] {
+        let output = sp960()
+            .args([
+                "normalize",
+                "--castling",
+                castling,
+                "fixtures/normalize/input.epd",
+            ])
+            .assert()
+            .success()
+            .stderr("")
+            .get_output()
+            .stdout
+            .clone();
+        golden(expected, &output);
+        // Canonical output is a fixed point, and it is all valid.
+        sp960()
+            .args(["normalize", "--castling", castling])
+            .arg(Path::new(FIXTURES).join(expected))
+            .assert()
+            .success()
+            .stdout(output.clone());
+        sp960()
+            .arg("validate")
+            .arg(Path::new(FIXTURES).join(expected))
+            .assert()
+            .success();
+    }
+}
+
+fn copy_to_temp(fixture: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(Path::new(fixture).file_name().unwrap());
+    fs::copy(Path::new(FIXTURES).join(fixture), &path).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn normalize_in_place_rewrites_valid_files_atomically() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, path) = copy_to_temp("normalize/input.epd");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    sp960()
+        .args(["normalize", "--in-place"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        fs::read(Path::new(FIXTURES).join("normalize/expected.shredder.epd")).unwrap()
+    );
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    // No temporary file is left behind.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn normalize_in_place_refuses_files_with_invalid_records() {
+    let (dir, path) = copy_to_temp("validate/invalid.fen");
+    let before = fs::read(&path).unwrap();
+    sp960()
+        .args(["normalize", "--in-place"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("invalid.fen:3:43: error: board:"))
+        .stderr(predicate::str::contains(
+            "left unchanged: 32 invalid records",
+        ));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    // A run long enough for a bar to draw: stderr still holds the summary line alone.
+    let fens = sp960().args(["fen", "all"]).output().unwrap().stdout;
+    let many: Vec<u8> = fens
+        .iter()
+        .copied()
+        .cycle()
+        .take(fens.len() * 200)
+        .collect();
+    sp960()
+        .arg("validate")
+        .write_stdin(many)
+        .assert()
+        .success()
+        .stderr(summary_line().and(predicate::str::contains("192000 records")));
+}
+
+#[test]
+fn a_progress_bar_is_drawn_when_stderr_is_a_terminal() {
+    // `script` (util-linux) runs the command on a pseudo-terminal and copies what it drew.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.fen");
+    let fens = sp960().args(["fen", "all"]).output().unwrap().stdout;
+    let many: Vec<u8> = fens
+        .iter()
+        .copied()
+        .cycle()
+        .take(fens.len() * 100)
+        .collect();
+    fs::write(&path, many).unwrap();
+    let command = format!(
+        "{} validate {}",
+        assert_cmd::cargo::cargo_bin("sp960").display(),
+        path.display()
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs");
+    let drawn = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{drawn}");
+    // The bar shows bytes read of the total, then is cleared before the summary.
+    assert!(drawn.contains("iB/"), "{drawn}");
+    assert!(drawn.contains("\u{1b}[2K"), "{drawn}");
+    assert!(drawn.contains("96000 records: 96000 valid"), "{drawn}");
+}
