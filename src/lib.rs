@@ -3,12 +3,18 @@
 //! One module per concept: [`numbering`] (Scharnagl's SP numbers and back-rank
 //! arrangements), [`start`] (a start, classic or double-FRC, and the SPEC lists users
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
-//! FEN or arrangement is).
+//! FEN or arrangement is), [`castling`] (castling moves in both coordinate dialects),
+//! [`game`] (a GUI's position and moves, checked), [`proxy`] (the protocol-neutral proxy
+//! shell and session trait) and [`uci`] (the UCI proxy session).
 
+pub mod castling;
+pub mod game;
 pub mod identify;
 pub mod notation;
 pub mod numbering;
+pub mod proxy;
 pub mod start;
+pub mod uci;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {
@@ -18,4 +24,14 @@ pub mod exit_code {
     pub const INVALID_DATA: u8 = 1;
     /// A usage error: bad arguments or options (clap uses this code too).
     pub const USAGE: u8 = 2;
+    /// proxy: the engine cannot do what was asked (`--require-chess960` and no
+    /// `UCI_Chess960`).
+    pub const ENGINE_UNSUITABLE: u8 = 3;
+    /// proxy: the engine exited with status 0 without being asked to quit. (Other
+    /// unasked exits give the engine's own status, or 128 + signal number.)
+    pub const ENGINE_EXITED: u8 = 4;
+    /// proxy: the engine program exists but cannot be executed (as shells report it).
+    pub const ENGINE_NOT_EXECUTABLE: u8 = 126;
+    /// proxy: the engine program was not found (as shells report it).
+    pub const ENGINE_NOT_FOUND: u8 = 127;
 }

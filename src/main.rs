@@ -4,10 +4,13 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sp960::castling::CastlingDialect;
 use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
+use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::start::{RandomStarts, parse_spec};
+use sp960::uci::{StartChoice, UciConfig};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -18,8 +21,26 @@ Examples:
   sp960 identify RBKNRNBQ            -> 860
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
+  sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
 
-Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.";
+Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.
+proxy: the engine's exit status; 3 engine unsuitable (--require-chess960), 4 engine exited
+unasked with status 0, 126 engine not executable, 127 engine not found.";
+
+const PROXY_HELP: &str =
+    "The GUI starts this command as if it were the engine. Every line either way is
+forwarded byte for byte, except what the proxy deliberately changes: with a start
+(--sp or the GUI options SP960_Start / SP960_BlackStart, -1 = as on the command line),
+`position startpos` becomes the start's FEN and the engine is put into UCI_Chess960
+mode; castling moves are translated between the GUI's and the engine's notation;
+broken FENs and illegal moves never reach the engine (the GUI gets `info string`, the
+next `go` gets `bestmove 0000`).
+
+Examples:
+  sp960 proxy --sp 860 -- /usr/games/stockfish
+  sp960 proxy --sp 0:959 --log game.log -- /usr/games/fairy-stockfish
+  sp960 proxy --sp random --seed 7 -- ethereal-chess
+  sp960 proxy -- glaurung                      shield and translate only";
 
 /// Chess960 start positions for GUIs and engines: numbers to FENs and back.
 #[derive(Parser)]
@@ -76,6 +97,39 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         castling: CastlingNotation,
     },
+    /// Run a UCI engine behind a proxy that sets up Chess960 starts and shields it.
+    #[command(after_help = PROXY_HELP)]
+    Proxy {
+        /// Start of every game: N (0-959), W:B (double FRC) or `random`.
+        #[arg(long, value_name = "SPEC")]
+        sp: Option<String>,
+        /// Seed for `--sp random` (otherwise one is drawn and told on stderr).
+        #[arg(long, requires = "sp")]
+        seed: Option<u64>,
+        /// With `--sp random`: double Fischer Random pairs.
+        #[arg(long, requires = "sp")]
+        dfrc: bool,
+        /// The GUI's castling notation (default: chess960 once the GUI enables
+        /// UCI_Chess960, standard before).
+        #[arg(long, value_enum)]
+        gui_castling: Option<CastlingDialect>,
+        /// Castling field of the FENs the engine gets in Chess960 mode.
+        #[arg(long, value_enum, default_value_t)]
+        engine_castling: CastlingNotation,
+        /// Exit (code 3) instead of warning when a start is set and the engine has no
+        /// UCI_Chess960 option.
+        #[arg(long)]
+        require_chess960: bool,
+        /// Write a timestamped transcript of both directions to FILE.
+        #[arg(long, value_name = "FILE")]
+        log: Option<std::path::PathBuf>,
+        /// Milliseconds the engine gets to exit after `quit` before it is killed.
+        #[arg(long, value_name = "MS", default_value_t = 2000)]
+        quit_timeout: u64,
+        /// The engine program and its arguments (after `--`).
+        #[arg(required = true, last = true, value_name = "ENGINE [ARGS]")]
+        engine: Vec<std::ffi::OsString>,
+    },
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -125,6 +179,50 @@ fn main() -> ExitCode {
             dfrc,
             castling,
         } => random(count, seed, dfrc, castling),
+        Command::Proxy {
+            sp,
+            seed,
+            dfrc,
+            gui_castling,
+            engine_castling,
+            require_chess960,
+            log,
+            quit_timeout,
+            engine,
+        } => {
+            let (start, fresh_seed) = match StartChoice::from_arguments(sp.as_deref(), seed, dfrc) {
+                Ok(choice) => choice,
+                Err(err) => {
+                    eprintln!("sp960: proxy: --sp: {err}");
+                    return ExitCode::from(exit_code::USAGE);
+                }
+            };
+            if let (Some(seed), None) = (fresh_seed, seed) {
+                eprintln!("sp960: proxy: random seed {seed} (repeat with --seed {seed})");
+            }
+            let config = UciConfig {
+                start,
+                gui_castling,
+                engine_castling,
+                require_chess960,
+            };
+            let mut engine = engine.into_iter();
+            let command = EngineCommand {
+                program: engine.next().expect("clap requires the engine"),
+                args: engine.collect(),
+            };
+            let shell = ShellOptions {
+                log,
+                quit_timeout: std::time::Duration::from_millis(quit_timeout),
+            };
+            return match sp960::uci::run_proxy(config, &command, &shell) {
+                Ok(code) => ExitCode::from(code),
+                Err(err) => {
+                    eprintln!("sp960: {err}");
+                    ExitCode::from(err.exit_code())
+                }
+            };
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
