@@ -2,9 +2,9 @@
 //! what real engines cannot be made to do on cue.
 //!
 //! Usage: `fake_uci_engine MODE [N]`
-//! - `flood N`: writes N `info` lines at once (one `write` per line, as engines flush),
-//!   then serves `uci`/`isready`/`quit`;
-//! - `flood-buffered N`: the same, block-buffered;
+//! - `flood N`: on `go`, writes N `info` lines (one `write` per line, as engines flush),
+//!   then `bestmove e2e4`;
+//! - `flood-buffered N`: the same, block-buffered (64 KiB writes);
 //! - `crash-on-go`: on `go`, one `info` line, then abort (SIGABRT) mid-search;
 //! - `hang-on-quit`: ignores `quit`, the end of its input and SIGTERM, and sleeps.
 //!
@@ -34,35 +34,35 @@ pub fn flood_line(i: u64, out: &mut Vec<u8>) {
     out.push(b'\n');
 }
 
+/// `count` flood lines to stdout: one write per line (`per_line`) or per 64 KiB.
+fn flood(count: u64, per_line: bool) {
+    let mut raw = io::stdout().lock();
+    let mut line = Vec::with_capacity(256);
+    let mut block = Vec::with_capacity(64 * 1024);
+    for i in 0..count {
+        line.clear();
+        flood_line(i, &mut line);
+        if per_line {
+            raw.write_all(&line).expect("write");
+            raw.flush().expect("flush");
+        } else {
+            block.extend_from_slice(&line);
+            if block.len() >= 60 * 1024 {
+                raw.write_all(&block).expect("write");
+                block.clear();
+            }
+        }
+    }
+    raw.write_all(&block).expect("write");
+    raw.flush().expect("flush");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map(String::as_str).unwrap_or("");
     let count: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(0);
-    let stdout = io::stdout();
     match mode {
-        "flood" | "flood-buffered" => {
-            // Raw writes: one per line, or one per 64 KiB.
-            let mut raw = stdout.lock();
-            let mut line = Vec::with_capacity(256);
-            let mut block = Vec::with_capacity(64 * 1024);
-            for i in 0..count {
-                line.clear();
-                flood_line(i, &mut line);
-                if mode == "flood" {
-                    raw.write_all(&line).expect("write");
-                    raw.flush().expect("flush");
-                } else {
-                    block.extend_from_slice(&line);
-                    if block.len() >= 60 * 1024 {
-                        raw.write_all(&block).expect("write");
-                        block.clear();
-                    }
-                }
-            }
-            raw.write_all(&block).expect("write");
-            raw.flush().expect("flush");
-        }
-        "crash-on-go" | "hang-on-quit" => {}
+        "flood" | "flood-buffered" | "crash-on-go" | "hang-on-quit" => {}
         _ => {
             eprintln!(
                 "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | hang-on-quit"
@@ -94,6 +94,10 @@ fn main() {
             "go" if mode == "crash-on-go" => {
                 say("info depth 1 score cp 10 nodes 20 pv e2e4");
                 std::process::abort();
+            }
+            "go" if mode.starts_with("flood") => {
+                flood(count, mode == "flood");
+                say("bestmove e2e4");
             }
             "go" => say("bestmove e2e4"),
             "quit" if mode == "hang-on-quit" => {}

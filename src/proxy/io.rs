@@ -11,6 +11,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
+use std::ops::Range;
 use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
@@ -342,7 +343,7 @@ fn relay<S: Session>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Share
     let mut filled = 0;
     let mut actions = Vec::new();
     // Per complete line: its bytes in `buffer` (with ending) and its actions.
-    let mut lines: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+    let mut lines: Vec<(Range<usize>, Range<usize>)> = Vec::new();
     loop {
         if filled == buffer.len() {
             buffer.resize(buffer.len() * 2, 0);
@@ -406,23 +407,41 @@ fn feed(session: &mut dyn Session, from: Peer, line: &[u8], actions: &mut Vec<Ac
     }
 }
 
+/// What a batch wrote, and whether the GUI is still there.
+struct Written {
+    to: [bool; 2],
+    gui_ok: bool,
+}
+
+impl Written {
+    fn write<S>(&mut self, shared: &Shared<S>, to: Peer, bytes: &[u8]) {
+        // A dead engine is noticed by its relay (end of file), a dead GUI here.
+        self.gui_ok &= write_to(shared, to, bytes) || to == Peer::Engine;
+        self.to[usize::from(to == Peer::Engine)] = true;
+    }
+}
+
 /// Carries out the actions of a batch of lines read from `from`, then flushes. Returns
 /// false when the relay should stop (shutdown, failure, or the GUI is gone).
 fn perform<S>(
     shared: &Shared<S>,
     from: Peer,
     buffer: &[u8],
-    lines: &[(std::ops::Range<usize>, std::ops::Range<usize>)],
+    lines: &[(Range<usize>, Range<usize>)],
     actions: &[Action],
 ) -> bool {
     let mut keep_going = true;
-    let mut gui_ok = true;
-    let mut wrote = [false; 2];
-    let slot = |peer: Peer| usize::from(peer == Peer::Engine);
+    let mut written = Written {
+        to: [false; 2],
+        gui_ok: true,
+    };
+    let forward_to = from.other();
+    // Consecutive forwarded lines are contiguous in `buffer`: written with one call.
+    let mut pending: Range<usize> = 0..0;
     for (bytes, line_actions) in lines {
-        let line = &buffer[bytes.clone()];
         let line_actions = &actions[line_actions.clone()];
         if shared.transcript.is_some() && !bytes.is_empty() {
+            let line = &buffer[bytes.clone()];
             let text = line.strip_suffix(b"\n").unwrap_or(line);
             let forwarded = line_actions.contains(&Action::Forward);
             let entry = if forwarded {
@@ -433,19 +452,26 @@ fn perform<S>(
             record(shared, entry, text);
         }
         for action in line_actions {
-            match action {
-                Action::Forward => {
-                    let to = from.other();
-                    gui_ok &= write_to(shared, to, line) || to == Peer::Engine;
-                    wrote[slot(to)] = true;
+            if *action == Action::Forward {
+                if pending.end != bytes.start {
+                    written.write(shared, forward_to, &buffer[pending.clone()]);
+                    pending.start = bytes.start;
                 }
+                pending.end = bytes.end;
+                continue;
+            }
+            if pending.start < pending.end {
+                written.write(shared, forward_to, &buffer[pending.clone()]);
+            }
+            pending = 0..0;
+            match action {
+                Action::Forward => unreachable!("handled above"),
                 Action::Send { to, line, mark } => {
                     record(shared, Entry::Sent(*to, *mark), line);
                     let mut bytes = Vec::with_capacity(line.len() + 1);
                     bytes.extend_from_slice(line);
                     bytes.push(b'\n');
-                    gui_ok &= write_to(shared, *to, &bytes) || *to == Peer::Engine;
-                    wrote[slot(*to)] = true;
+                    written.write(shared, *to, &bytes);
                 }
                 Action::Warn(message) => {
                     eprintln!("sp960: {message}");
@@ -462,15 +488,18 @@ fn perform<S>(
             }
         }
     }
+    if pending.start < pending.end {
+        written.write(shared, forward_to, &buffer[pending]);
+    }
     for peer in [Peer::Gui, Peer::Engine] {
-        if wrote[slot(peer)] {
-            gui_ok &= flush(shared, peer) || peer == Peer::Engine;
+        if written.to[usize::from(peer == Peer::Engine)] {
+            written.gui_ok &= flush(shared, peer) || peer == Peer::Engine;
         }
     }
     if let Some(transcript) = &shared.transcript {
         let _ = lock(transcript).flush();
     }
-    if !gui_ok {
+    if !written.gui_ok {
         let _ = shared.events.send(Event::GuiGone);
         return false;
     }
