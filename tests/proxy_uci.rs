@@ -639,6 +639,27 @@ fn send_signal(pid: i32, signal: i32) {
     assert!(status.success());
 }
 
+/// The engine's stderr reaches ours untouched; an engine that exits on its own with
+/// status 0 gives exit code 4, and the GUI is told.
+#[test]
+fn engine_stderr_passes_through_and_an_unasked_exit_is_reported() {
+    // Our stdin stays open: the engine leaves on its own.
+    let script = "printf 'engine says\\tthis\\n' >&2; echo id name sh";
+    let mut gui = Peer::proxy(&["--", "sh", "-c", script]);
+    let lines = gui.until("the report", |line| line.starts_with("info string"));
+    assert_eq!(
+        lines,
+        [
+            "id name sh",
+            "info string sp960: the engine exited unexpectedly with status 0"
+        ]
+    );
+    assert_eq!(gui.wait(Duration::from_secs(10)).code(), Some(4));
+    let stderr = gui.stderr();
+    assert!(stderr.starts_with("engine says\tthis\n"), "{stderr:?}");
+    assert!(stderr.contains("sp960: proxy: the engine exited unexpectedly with status 0"));
+}
+
 #[test]
 fn missing_and_unexecutable_engines_have_their_own_exit_codes() {
     let output = Command::new(sp960())

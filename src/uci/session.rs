@@ -292,15 +292,17 @@ impl UciSession {
     }
 
     fn engine_info(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        let castling_inside = self
-            .castling_finders
-            .iter()
-            .any(|finder| finder.find(line).is_some());
-        let root = match (
-            &self.search_root,
-            castling_inside && self.translation_needed(),
-        ) {
-            (Some(root), true) => root,
+        // Cheapest test first: with both sides in one dialect, no line needs a look.
+        let root = match &self.search_root {
+            Some(root)
+                if self.translation_needed()
+                    && self
+                        .castling_finders
+                        .iter()
+                        .any(|finder| finder.find(line).is_some()) =>
+            {
+                root
+            }
             _ => return actions.push(Action::Forward),
         };
         let out = translate_info(root, line, self.gui_dialect());
@@ -916,6 +918,22 @@ mod tests {
         let out = play(&mut session, &toga);
         assert!(out.last().unwrap().starts_with("Fail { code: 3"), "{out:?}");
         assert!(!out.iter().any(|line| line == "gui< uciok"));
+    }
+
+    #[test]
+    fn engine_castling_xfen_gives_kqkq_or_file_letters() {
+        let mut session = UciSession::new(UciConfig {
+            engine_castling: CastlingNotation::Xfen,
+            ..fixed("0:959")
+        });
+        play(&mut session, &HANDSHAKE);
+        let out = play(&mut session, &["gui: position startpos"]);
+        assert_eq!(
+            out,
+            [
+                "engine< position fen rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1 [Rewritten]"
+            ]
+        );
     }
 
     #[test]
