@@ -639,6 +639,27 @@ fn send_signal(pid: i32, signal: i32) {
     assert!(status.success());
 }
 
+/// A last GUI line without a line ending still reaches the engine, before the proxy's
+/// own `quit`.
+#[test]
+fn a_last_line_without_newline_counts() {
+    let mut child = Command::new(sp960())
+        .args(["proxy", "--", STOCKFISH])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).ends_with("uciok\nreadyok\n"));
+}
+
 /// The engine's stderr reaches ours untouched; an engine that exits on its own with
 /// status 0 gives exit code 4, and the GUI is told.
 #[test]

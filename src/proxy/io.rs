@@ -363,11 +363,14 @@ fn relay<S: Session>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Share
             Err(_) => None,
         };
         let Some(read) = read else {
-            // End of input: a last line without `\n` still counts.
+            // End of input: a last line without `\n` still counts, and gets one (the
+            // proxy's own `quit` or report may follow it).
             actions.clear();
             lines.clear();
             let mut session = lock(&shared.session);
             if filled > 0 {
+                buffer[filled] = b'\n';
+                filled += 1;
                 feed(&mut *session, from, &buffer[..filled], &mut actions);
                 lines.push((0..filled, 0..actions.len()));
             }
