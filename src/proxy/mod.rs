@@ -37,6 +37,9 @@ pub enum Mark {
     Rewritten,
     /// The proxy's own answer to a request it did not forward (`bestmove 0000`).
     Answered,
+    /// A line read earlier and held back, sent unchanged now (GUI lines that came before
+    /// the engine's `uciok`).
+    Held,
 }
 
 /// What the shell does, in order, after a session has read a line.

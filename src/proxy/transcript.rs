@@ -4,7 +4,7 @@
 //! One line per event: `2026-11-21T08:30:01.123456Z <direction> [<mark>] <text>`, where
 //! direction is `gui>engine` / `engine>gui` (forwarded untouched), `gui>proxy` /
 //! `engine>proxy` (read and not forwarded as is), `proxy>engine` / `proxy>gui` (written by
-//! the proxy, with mark `injected`, `rewritten` or `answered`), or `proxy` (an event:
+//! the proxy, with mark `injected`, `rewritten`, `answered` or `held`), or `proxy` (an event:
 //! warnings, the engine's exit).
 
 use std::fs::File;
@@ -56,6 +56,7 @@ impl Transcript {
                     Mark::Injected => "injected",
                     Mark::Rewritten => "rewritten",
                     Mark::Answered => "answered",
+                    Mark::Held => "held",
                 }
             ),
             Entry::Event => "proxy".to_owned(),

@@ -81,6 +81,10 @@ pub struct UciSession {
     gui_chess960: bool,
     /// The reason the last `position` was refused; `go` is answered while set.
     refused: Option<String>,
+    /// The GUI sent `uci`, the engine has not answered `uciok` yet.
+    awaiting_uciok: bool,
+    /// GUI lines read while `awaiting_uciok`, handled at `uciok`.
+    held: Vec<Vec<u8>>,
     /// The GUI's current position, once a `position` was accepted.
     position: Option<Chess>,
     /// Root of the engine's current or last search, for translating its output.
@@ -109,6 +113,8 @@ impl UciSession {
             warned_no_chess960: false,
             gui_chess960: false,
             refused: None,
+            awaiting_uciok: false,
+            held: Vec::new(),
             position: None,
             search_root: None,
             castling_finders: Vec::new(),
@@ -254,14 +260,33 @@ impl UciSession {
     fn engine_uciok(&mut self, actions: &mut Vec<Action>) {
         // The engine hears `UCI_Chess960 true` before the GUI can hear `uciok`, so before
         // anything the GUI sends after it.
+        let first = actions.len();
         self.prepare_engine_for_start(actions);
-        if actions.iter().any(|a| matches!(a, Action::Fail { .. })) {
+        if actions[first..]
+            .iter()
+            .any(|a| matches!(a, Action::Fail { .. }))
+        {
             return;
         }
         for option in self.our_options() {
             actions.push(Action::send(Peer::Gui, option, Mark::Injected));
         }
         actions.push(Action::Forward);
+        // Lines the GUI sent too early now go, read with the engine's options known.
+        self.release_held(actions);
+    }
+
+    /// Handles the GUI lines held while waiting for `uciok`.
+    fn release_held(&mut self, actions: &mut Vec<Action>) {
+        self.awaiting_uciok = false;
+        for line in std::mem::take(&mut self.held) {
+            let mut replies = Vec::new();
+            self.gui_line(&line, &mut replies);
+            actions.extend(replies.into_iter().map(|action| match action {
+                Action::Forward => Action::send(Peer::Engine, line.clone(), Mark::Held),
+                other => other,
+            }));
+        }
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
@@ -490,6 +515,25 @@ impl UciSession {
         }
         push_line(actions, Peer::Engine, line, out);
     }
+
+    /// A GUI line once the engine's options are known.
+    fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        match first_token(line) {
+            b"setoption" => self.gui_setoption(line, actions),
+            b"ucinewgame" => {
+                self.game_start = None;
+                actions.push(Action::Forward);
+            }
+            b"position" => self.gui_position(line, actions),
+            b"go" => self.gui_go(line, actions),
+            b"stop" | b"ponderhit" if self.answered_go => {}
+            b"quit" => {
+                actions.push(Action::Forward);
+                actions.push(Action::Shutdown);
+            }
+            _ => actions.push(Action::Forward),
+        }
+    }
 }
 
 /// Keywords of `go` (those that end a `searchmoves` list).
@@ -643,22 +687,17 @@ fn is_chess960_variant(value: &[u8]) -> bool {
 impl Session for UciSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
-            b"setoption" => self.gui_setoption(line, actions),
-            b"ucinewgame" => {
-                self.game_start = None;
+            b"uci" => {
+                self.awaiting_uciok = true;
                 actions.push(Action::Forward);
             }
-            b"position" => self.gui_position(line, actions),
-            b"go" => self.gui_go(line, actions),
-            b"stop" | b"ponderhit" if self.answered_go => {}
-            b"quit" => {
-                actions.push(Action::Forward);
-                actions.push(Action::Shutdown);
-            }
-            _ => actions.push(Action::Forward),
+            b"quit" => self.gui_line(line, actions),
+            // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
+            // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
+            _ if self.awaiting_uciok => self.held.push(trim_end(line).to_vec()),
+            _ => self.gui_line(line, actions),
         }
     }
-
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"info" => self.engine_info(line, actions),
@@ -670,6 +709,8 @@ impl Session for UciSession {
     }
 
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+        // No waiting for a `uciok` that may never come: held lines go now.
+        self.release_held(actions);
         actions.push(Action::send(Peer::Engine, "quit", Mark::Injected));
         actions.push(Action::Shutdown);
     }
@@ -743,6 +784,40 @@ mod tests {
                 "gui< uciok",
             ]
         );
+    }
+
+    #[test]
+    fn lines_sent_before_uciok_are_held_until_the_engine_options_are_known() {
+        let mut session = UciSession::new(fixed("860"));
+        let out = play(
+            &mut session,
+            &[
+                "gui: uci",
+                "gui: isready",
+                "gui: position startpos",
+                "gui: go depth 5",
+                "engine: option name UCI_Chess960 type check default false",
+                "engine: uciok",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< uci",
+                "gui< option name UCI_Chess960 type check default false",
+                "engine< setoption name UCI_Chess960 value true [Injected]",
+                "gui< option name SP960_Start type spin default 860 min -1 max 959 [Injected]",
+                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
+                "gui< uciok",
+                "engine< isready [Held]",
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Rewritten]",
+                "engine< go depth 5 [Held]",
+            ]
+        );
+        // quit is never held.
+        let mut session = UciSession::new(fixed("860"));
+        let out = play(&mut session, &["gui: uci", "gui: isready", "gui: quit"]);
+        assert_eq!(out, ["engine< uci", "engine< quit", "Shutdown"]);
     }
 
     #[test]
