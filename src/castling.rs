@@ -188,15 +188,6 @@ pub fn translate_moves<'a>(
     }
 }
 
-/// Plays `moves` (already legal) from `position`, returning the final position.
-pub fn play_all(position: &Chess, moves: &[Move]) -> Chess {
-    let mut pos = position.clone();
-    for m in moves {
-        pos.play_unchecked(*m);
-    }
-    pos
-}
-
 /// True unless `m` is a castling move a standard-chess engine cannot express: those need
 /// the king on e1/e8 and the rook on the a- or h-file.
 pub fn is_standard_castling(m: &Move) -> bool {

@@ -7,6 +7,7 @@
 //! logic testable on transcripts and lets the UCI and XBoard proxies share one shell.
 
 pub mod io;
+pub mod starts;
 pub mod transcript;
 
 /// One side of the proxy.

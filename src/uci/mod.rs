@@ -4,30 +4,10 @@
 
 pub mod session;
 
-pub use session::{BLACK_START_OPTION, START_OPTION, StartChoice, UciConfig, UciSession};
+pub use crate::proxy::starts::StartChoice;
+pub use session::{BLACK_START_OPTION, START_OPTION, UciConfig, UciSession};
 
 use crate::proxy::io::{self, EngineCommand, ShellError, ShellOptions};
-use crate::start::{RandomStarts, SpecError, Start};
-
-impl StartChoice {
-    /// Reads `--sp`: `N`, `W:B`, or `random` (with `seed`, or a fresh one: returned so
-    /// it can be told, and `dfrc` for random double-FRC pairs). `None` gives
-    /// [`StartChoice::Off`].
-    pub fn from_arguments(
-        spec: Option<&str>,
-        seed: Option<u64>,
-        dfrc: bool,
-    ) -> Result<(StartChoice, Option<u64>), SpecError> {
-        match spec {
-            None => Ok((StartChoice::Off, None)),
-            Some(text) if text.trim().eq_ignore_ascii_case("random") => {
-                let seed = seed.unwrap_or_else(RandomStarts::fresh_seed);
-                Ok((StartChoice::Random { seed, dfrc }, Some(seed)))
-            }
-            Some(text) => Ok((StartChoice::Fixed(text.parse::<Start>()?), None)),
-        }
-    }
-}
 
 /// Runs the UCI proxy: starts `engine` and relays between it and our stdin/stdout until
 /// the GUI quits or the engine exits. Returns the exit code (see [`io::run`]).

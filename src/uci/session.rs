@@ -22,32 +22,14 @@ use crate::castling::{CastlingDialect, parse_move, translate_moves, write_move};
 use crate::exit_code;
 use crate::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
 use crate::notation::CastlingNotation;
-use crate::numbering::StartPosition;
+use crate::proxy::starts::{StartChoice, StartSelector, parse_sp_option};
 use crate::proxy::{Action, Mark, Peer, Session, first_token, tokens};
-use crate::start::{RandomStarts, Start};
 
 /// Name of the option the proxy adds for the start position (white's, and black's too
 /// unless [`BLACK_START_OPTION`] is set): -1 = as on the command line, 0..=959 = that SP.
 pub const START_OPTION: &str = "SP960_Start";
 /// Name of the option for double Fischer Random: black's SP, -1 = the same as white's.
 pub const BLACK_START_OPTION: &str = "SP960_BlackStart";
-
-/// Where the games' start comes from, as given on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StartChoice {
-    /// No start: the proxy validates, translates and shields, the GUI sets positions up.
-    #[default]
-    Off,
-    /// Every game from this start.
-    Fixed(Start),
-    /// A new random start at every `ucinewgame`, reproducible from `seed`.
-    Random {
-        /// Seed of the sequence of starts.
-        seed: u64,
-        /// Double Fischer Random pairs instead of classic starts.
-        dfrc: bool,
-    },
-}
 
 /// How the UCI proxy behaves (the command-line options).
 #[derive(Debug, Clone, Default)]
@@ -69,12 +51,8 @@ pub const NO_CHESS960_EXIT: u8 = exit_code::ENGINE_UNSUITABLE;
 /// The UCI proxy session.
 pub struct UciSession {
     config: UciConfig,
-    random: Option<RandomStarts>,
-    /// `SP960_Start` / `SP960_BlackStart` as set by the GUI (`None`: -1).
-    option_white: Option<StartPosition>,
-    option_black: Option<StartPosition>,
-    /// The start of the current game, once chosen (random starts are drawn lazily).
-    game_start: Option<Start>,
+    /// The start of the games (command line and `SP960_Start` / `SP960_BlackStart`).
+    starts: StartSelector,
     engine_has_chess960: bool,
     engine_chess960_on: bool,
     warned_no_chess960: bool,
@@ -98,16 +76,9 @@ pub struct UciSession {
 impl UciSession {
     /// A session before the engine's `uciok`.
     pub fn new(config: UciConfig) -> UciSession {
-        let random = match config.start {
-            StartChoice::Random { seed, dfrc } => Some(RandomStarts::new(seed, dfrc)),
-            _ => None,
-        };
         UciSession {
+            starts: StartSelector::new(config.start),
             config,
-            random,
-            option_white: None,
-            option_black: None,
-            game_start: None,
             engine_has_chess960: false,
             engine_chess960_on: false,
             warned_no_chess960: false,
@@ -142,26 +113,7 @@ impl UciSession {
 
     /// True when games start from a start of ours (command line or GUI option).
     pub fn start_active(&self) -> bool {
-        self.option_white.is_some() || self.config.start != StartChoice::Off
-    }
-
-    /// The start of the current game (drawing the next random one if none is chosen yet).
-    pub fn current_start(&mut self) -> Option<Start> {
-        let with_black = |white: StartPosition, black: StartPosition| Start {
-            white,
-            black: self.option_black.unwrap_or(black),
-        };
-        let start = match (self.option_white, self.config.start) {
-            (Some(white), _) => with_black(white, white),
-            (None, StartChoice::Fixed(start)) => with_black(start.white, start.black),
-            (None, StartChoice::Random { .. }) => match self.game_start {
-                Some(start) => start,
-                None => self.random.as_mut()?.next()?,
-            },
-            (None, StartChoice::Off) => return None,
-        };
-        self.game_start = Some(start);
-        Some(start)
+        self.starts.active()
     }
 
     fn translation_needed(&self) -> bool {
@@ -217,17 +169,7 @@ impl UciSession {
     }
 
     fn our_options(&self) -> [String; 2] {
-        let (white, black) = match self.config.start {
-            StartChoice::Fixed(start) => (
-                i32::from(start.white.number()),
-                if start.is_symmetric() {
-                    -1
-                } else {
-                    i32::from(start.black.number())
-                },
-            ),
-            _ => (-1, -1),
-        };
+        let (white, black) = self.starts.option_defaults();
         [
             format!("option name {START_OPTION} type spin default {white} min -1 max 959"),
             format!("option name {BLACK_START_OPTION} type spin default {black} min -1 max 959"),
@@ -349,19 +291,18 @@ impl UciSession {
         {
             let white = name.eq_ignore_ascii_case(START_OPTION.as_bytes());
             match parse_sp_option(&value) {
-                Ok(sp) => {
+                Some(sp) => {
                     if white {
-                        self.option_white = sp;
+                        self.starts.set_white(sp);
                     } else {
-                        self.option_black = sp;
+                        self.starts.set_black(sp);
                     }
-                    self.game_start = None;
                     self.prepare_engine_for_start(actions);
                 }
-                Err(()) => Self::info_to_gui(
+                None => Self::info_to_gui(
                     actions,
                     &format!(
-                        "{} must be -1 (off) or 0..959, not '{}': ignored",
+                        "{} must be -1 (as on the command line) or 0..959, not '{}': ignored",
                         String::from_utf8_lossy(&name),
                         String::from_utf8_lossy(&value)
                     ),
@@ -429,7 +370,7 @@ impl UciSession {
             .position(|w| *w == b"moves")
             .unwrap_or(words.len());
         let (root, plain_startpos, notes) = match words.get(1).copied() {
-            Some(b"startpos") => match self.current_start() {
+            Some(b"startpos") => match self.starts.current() {
                 Some(start) => (
                     start.position().map_err(|err| err.to_string())?,
                     false,
@@ -521,7 +462,7 @@ impl UciSession {
         match first_token(line) {
             b"setoption" => self.gui_setoption(line, actions),
             b"ucinewgame" => {
-                self.game_start = None;
+                self.starts.new_game();
                 actions.push(Action::Forward);
             }
             b"position" => self.gui_position(line, actions),
@@ -667,15 +608,6 @@ fn option_name(words: &[&[u8]], until: &[u8]) -> Vec<u8> {
         .position(|w| *w == until)
         .map_or(words.len(), |i| start + i);
     words[start + 1..end].join(&b' ')
-}
-
-fn parse_sp_option(value: &[u8]) -> Result<Option<StartPosition>, ()> {
-    let text = std::str::from_utf8(value).map_err(|_| ())?;
-    match text.trim().parse::<i64>().map_err(|_| ())? {
-        -1 => Ok(None),
-        n if n >= 0 => StartPosition::new(n as u64).map(Some).map_err(|_| ()),
-        _ => Err(()),
-    }
 }
 
 fn is_chess960_variant(value: &[u8]) -> bool {
@@ -967,7 +899,7 @@ mod tests {
             [
                 "engine< setoption name UCI_Chess960 value true [Injected]",
                 "engine< position fen rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - 0 1 [Rewritten]",
-                "gui< info string sp960: SP960_Start must be -1 (off) or 0..959, not '960': ignored [Injected]",
+                "gui< info string sp960: SP960_Start must be -1 (as on the command line) or 0..959, not '960': ignored [Injected]",
             ]
         );
     }
