@@ -80,8 +80,8 @@ fn percentile(samples: &[Duration], p: f64) -> Duration {
     samples[((samples.len() - 1) as f64 * p) as usize]
 }
 
-/// Time from `go` to the `bestmove` after the flood.
-fn flood_time(program: &str, args: &[&str]) -> Duration {
+/// Time from `go` to the `bestmove` after the flood (after `prelude` and `isready`).
+fn flood_time(program: &str, args: &[&str], prelude: &str) -> Duration {
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
@@ -93,6 +93,16 @@ fn flood_time(program: &str, args: &[&str]) -> Duration {
     let mut buffer = vec![0u8; 256 * 1024];
     let mut tail = Vec::new();
     let mut lines = 0usize;
+    stdin
+        .write_all(format!("{prelude}isready\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    while !tail.ends_with(b"readyok\n") {
+        let n = stdout.read(&mut buffer).unwrap();
+        assert!(n > 0, "no readyok");
+        tail.extend_from_slice(&buffer[..n]);
+    }
+    tail.clear();
     let begin = Instant::now();
     stdin.write_all(b"go infinite\n").unwrap();
     stdin.flush().unwrap();
@@ -178,11 +188,21 @@ fn main() {
     }
     println!("  (goal for the proxy: <= 1.10x direct)");
 
+    let castling_on = [
+        "proxy",
+        "--sp",
+        "518",
+        "--gui-castling",
+        "standard",
+        "--quit-timeout",
+        "60000",
+        "--",
+    ];
     for mode in ["flood", "flood-buffered"] {
-        let mut samples = [Vec::new(), Vec::new(), Vec::new()];
+        let mut samples = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
         for _ in 0..runs {
-            samples[0].push(flood_time(fake, &[mode, "1000000"]));
-            samples[1].push(flood_time(&null_relay, &[fake, mode, "1000000"]));
+            samples[0].push(flood_time(fake, &[mode, "1000000"], ""));
+            samples[1].push(flood_time(&null_relay, &[fake, mode, "1000000"], ""));
             samples[2].push(flood_time(
                 sp960,
                 &[
@@ -194,13 +214,26 @@ fn main() {
                     mode,
                     "1000000",
                 ],
+                "",
+            ));
+            // A search root with castling rights and dialects that differ: every info
+            // line is searched for the root's castling texts.
+            samples[3].push(flood_time(
+                sp960,
+                &[&castling_on[..], &[fake, mode, "1000000"]].concat(),
+                "uci\nposition startpos\n",
             ));
         }
         println!("1,000,000-line info flood ({mode}), {runs} runs each, interleaved:");
         let direct_median = median(&mut samples[0]);
-        for (name, samples) in ["direct", "null relay (floor)", "through sp960 proxy"]
-            .iter()
-            .zip(&mut samples)
+        for (name, samples) in [
+            "direct",
+            "null relay (floor)",
+            "through sp960 proxy",
+            "proxy, translating",
+        ]
+        .iter()
+        .zip(&mut samples)
         {
             let m = median(samples);
             println!(

@@ -149,6 +149,46 @@ pub fn castling_texts(position: &Chess) -> Vec<[u8; 4]> {
     texts
 }
 
+/// A quick test for "might this line hold a castling move of `position`'s game?": one
+/// substring search per king with castling rights (at most two), then a look at the two
+/// bytes after each hit. Lines it rejects surely hold none of [`castling_texts`].
+pub struct CastlingFilter {
+    /// Per king square text: the finder and the target squares that follow it.
+    kings: Vec<(memchr::memmem::Finder<'static>, Vec<[u8; 2]>)>,
+}
+
+impl CastlingFilter {
+    /// The filter for games from `position`.
+    pub fn new(position: &Chess) -> CastlingFilter {
+        let mut kings: Vec<([u8; 2], Vec<[u8; 2]>)> = Vec::new();
+        for text in castling_texts(position) {
+            let (king, target) = ([text[0], text[1]], [text[2], text[3]]);
+            match kings.iter_mut().find(|(square, _)| *square == king) {
+                Some((_, targets)) => targets.push(target),
+                None => kings.push((king, vec![target])),
+            }
+        }
+        CastlingFilter {
+            kings: kings
+                .into_iter()
+                .map(|(king, targets)| (memchr::memmem::Finder::new(&king).into_owned(), targets))
+                .collect(),
+        }
+    }
+
+    /// True when `line` contains a token starting with one of the castling texts.
+    pub fn might_match(&self, line: &[u8]) -> bool {
+        self.kings.iter().any(|(finder, targets)| {
+            finder.find_iter(line).any(|at| {
+                (at == 0 || line[at - 1].is_ascii_whitespace())
+                    && line
+                        .get(at + 2..at + 4)
+                        .is_some_and(|target| targets.iter().any(|t| t == target))
+            })
+        })
+    }
+}
+
 fn square_pair(from: Square, to: Square) -> [u8; 4] {
     [
         from.file().char() as u8,
@@ -361,5 +401,10 @@ mod tests {
             );
         }
         assert!(castling_texts(&position("4k3/8/8/8/8/8/8/4K3 w - - 0 1")).is_empty());
+        let filter = CastlingFilter::new(&pos);
+        assert!(filter.might_match(b"info depth 3 pv c1e1 g6f4"));
+        assert!(filter.might_match(b"c8g8"));
+        assert!(!filter.might_match(b"info depth 3 pv d2c1 c1d1 xc1e1 g6f4"));
+        assert!(!filter.might_match(b"info depth 3 pv c1e"));
     }
 }

@@ -660,6 +660,50 @@ fn a_last_line_without_newline_counts() {
     assert!(String::from_utf8_lossy(&output.stdout).ends_with("uciok\nreadyok\n"));
 }
 
+/// A script that sends everything at once (`printf ... | sp960 proxy ...`): the lines
+/// after `uci` wait for the engine's `uciok`, so the start is set up in Chess960 mode, and
+/// the engine answers everything before it quits.
+#[test]
+fn pipelined_input_is_held_until_uciok() {
+    let log = std::env::temp_dir().join(format!("sp960-held-{}.log", std::process::id()));
+    let mut child = Command::new(sp960())
+        .args([
+            "proxy",
+            "--sp",
+            "860",
+            "--log",
+            log.to_str().unwrap(),
+            "--",
+            STOCKFISH,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nposition startpos\ngo depth 3\nquit\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let best = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {stdout}"));
+    let best = best.split_whitespace().next().unwrap();
+    parse_move(&start("860").position().unwrap(), best.as_bytes()).unwrap();
+    let transcript = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    assert!(transcript.contains("RBKNRNBQ w EAea - 0 1"), "{transcript}");
+    assert!(
+        transcript.contains("proxy>engine held        quit"),
+        "{transcript}"
+    );
+}
+
 /// The engine's stderr reaches ours untouched; an engine that exits on its own with
 /// status 0 gives exit code 4, and the GUI is told.
 #[test]

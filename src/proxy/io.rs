@@ -95,7 +95,10 @@ enum Event {
     Fail(u8, String),
     /// Engine stdout reached end of file.
     EngineEof,
-    /// Our stdout is gone (the GUI closed it).
+    /// Our stdin reached end of file (after the session's reaction to it).
+    GuiEof,
+    /// The GUI is gone: it closed our stdout, or our stdin and the session did not
+    /// shut down in time.
     GuiGone,
 }
 
@@ -224,9 +227,17 @@ fn supervise<S: Session>(
     child: &mut Child,
     quit_timeout: Duration,
 ) -> u8 {
-    let event = received.recv().unwrap_or(Event::EngineEof);
+    let mut event = received.recv().unwrap_or(Event::EngineEof);
+    if let Event::GuiEof = event {
+        // The session may finish first (lines it held for the engine's `uciok`); it gets
+        // the quit timeout to do so, then the engine is told to quit.
+        event = match received.recv_timeout(quit_timeout) {
+            Ok(Event::GuiEof) | Err(_) => Event::GuiGone,
+            Ok(event) => event,
+        };
+    }
     match event {
-        Event::Shutdown | Event::GuiGone | Event::Fail(..) => {
+        Event::Shutdown | Event::GuiGone | Event::GuiEof | Event::Fail(..) => {
             if !matches!(event, Event::Shutdown) {
                 write_to(shared, Peer::Engine, b"quit\n");
             }
@@ -382,9 +393,10 @@ fn relay<S: Session>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Share
             lines.push((filled..filled, before..actions.len()));
             drop(session);
             perform(shared, from, &buffer, &lines, &actions);
-            if from == Peer::Engine {
-                let _ = shared.events.send(Event::EngineEof);
-            }
+            let _ = shared.events.send(match from {
+                Peer::Gui => Event::GuiEof,
+                Peer::Engine => Event::EngineEof,
+            });
             return;
         };
         let scan_from = filled;
@@ -488,12 +500,14 @@ fn perform<S>(
                     eprintln!("sp960: {message}");
                     record(shared, Entry::Event, message.as_bytes());
                 }
+                // The GUI's relay stops reading; the engine's goes on to its end of file,
+                // so nothing the engine says before it exits is lost.
                 Action::Shutdown => {
-                    keep_going = false;
+                    keep_going = from == Peer::Engine;
                     let _ = shared.events.send(Event::Shutdown);
                 }
                 Action::Fail { code, message } => {
-                    keep_going = false;
+                    keep_going = from == Peer::Engine;
                     let _ = shared.events.send(Event::Fail(*code, message.clone()));
                 }
             }

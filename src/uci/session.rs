@@ -18,7 +18,7 @@
 use memchr::memmem;
 use shakmaty::Chess;
 
-use crate::castling::{CastlingDialect, parse_move, translate_moves, write_move};
+use crate::castling::{CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move};
 use crate::exit_code;
 use crate::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
 use crate::notation::CastlingNotation;
@@ -67,8 +67,8 @@ pub struct UciSession {
     position: Option<Chess>,
     /// Root of the engine's current or last search, for translating its output.
     search_root: Option<Chess>,
-    /// Finds castling texts of `search_root` in engine output (empty: nothing to do).
-    castling_finders: Vec<memmem::Finder<'static>>,
+    /// Finds castling texts of `search_root` in engine output.
+    castling_filter: Option<CastlingFilter>,
     /// The proxy answered the last `go` itself: `stop`/`ponderhit` are not forwarded.
     answered_go: bool,
 }
@@ -88,7 +88,7 @@ impl UciSession {
             held: Vec::new(),
             position: None,
             search_root: None,
-            castling_finders: Vec::new(),
+            castling_filter: None,
             answered_go: false,
         }
     }
@@ -264,9 +264,9 @@ impl UciSession {
             Some(root)
                 if self.translation_needed()
                     && self
-                        .castling_finders
-                        .iter()
-                        .any(|finder| finder.find(line).is_some()) =>
+                        .castling_filter
+                        .as_ref()
+                        .is_some_and(|filter| filter.might_match(line)) =>
             {
                 root
             }
@@ -427,13 +427,7 @@ impl UciSession {
         }
         self.answered_go = false;
         self.search_root = self.position.clone();
-        self.castling_finders = match &self.search_root {
-            Some(root) => crate::castling::castling_texts(root)
-                .into_iter()
-                .map(|text| memmem::Finder::new(&text).into_owned())
-                .collect(),
-            None => Vec::new(),
-        };
+        self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
         let root = match &self.search_root {
             Some(root) if memmem::find(line, b"searchmoves").is_some() => root,
             _ => return actions.push(Action::Forward),
@@ -623,7 +617,6 @@ impl Session for UciSession {
                 self.awaiting_uciok = true;
                 actions.push(Action::Forward);
             }
-            b"quit" => self.gui_line(line, actions),
             // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
             // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
             _ if self.awaiting_uciok => self.held.push(trim_end(line).to_vec()),
@@ -641,8 +634,13 @@ impl Session for UciSession {
     }
 
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
-        // No waiting for a `uciok` that may never come: held lines go now.
-        self.release_held(actions);
+        if self.awaiting_uciok {
+            // Held lines go at `uciok`, then a quit (the shell waits a bounded time).
+            if !self.held.iter().any(|line| first_token(line) == b"quit") {
+                self.held.push(b"quit".to_vec());
+            }
+            return;
+        }
         actions.push(Action::send(Peer::Engine, "quit", Mark::Injected));
         actions.push(Action::Shutdown);
     }
@@ -746,10 +744,23 @@ mod tests {
                 "engine< go depth 5 [Held]",
             ]
         );
-        // quit is never held.
+        // Held in order: quit too, and the quit for the end of input.
         let mut session = UciSession::new(fixed("860"));
         let out = play(&mut session, &["gui: uci", "gui: isready", "gui: quit"]);
-        assert_eq!(out, ["engine< uci", "engine< quit", "Shutdown"]);
+        assert_eq!(out, ["engine< uci"]);
+        let mut eof = Vec::new();
+        session.on_gui_eof(&mut eof);
+        assert!(eof.is_empty());
+        let out = play(&mut session, &["engine: uciok"]);
+        assert_eq!(
+            out[out.len() - 4..],
+            [
+                "gui< uciok",
+                "engine< isready [Held]",
+                "engine< quit [Held]",
+                "Shutdown"
+            ]
+        );
     }
 
     #[test]
