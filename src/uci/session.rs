@@ -6,14 +6,15 @@
 //!
 //! | from | first token | what happens |
 //! |---|---|---|
-//! | engine | `option` | `UCI_Chess960` / `UCI_Variant` noted; `default False` rewritten to `default false` |
+//! | engine | `option` | `UCI_Chess960` noted; its `default False` rewritten to `default false` |
 //! | engine | `uciok` | `setoption name UCI_Chess960 value true` to the engine first (start active), then our two options and `uciok` to the GUI |
 //! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root) |
-//! | GUI | `setoption` | our options consumed; `UCI_Chess960`/`UCI_Variant` set the GUI's dialect |
+//! | GUI | `setoption` | our options consumed; `UCI_Chess960` and `UCI_Variant chess960` set the GUI's dialect (consumed or rewritten, see README) |
 //! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; refused if broken |
 //! | GUI | `go` | answered `bestmove 0000` after a refused position; `searchmoves` translated |
 //! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself |
 //! | GUI | `quit` | forwarded, then [`Action::Shutdown`] |
+//! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 
 use memchr::memmem;
 use shakmaty::Chess;
@@ -151,8 +152,8 @@ impl UciSession {
             return;
         }
         let message = "the engine has no UCI_Chess960 option: it plays the start as standard \
-                       chess without castling (castling moves of the GUI are passed as \
-                       positions)";
+                       chess without castling (after a Chess960 castling move it gets the \
+                       position from there on)";
         if self.config.require_chess960 {
             Self::info_to_gui(actions, "the engine has no UCI_Chess960 option");
             actions.push(Action::Fail {
@@ -323,7 +324,10 @@ impl UciSession {
             // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
             // chess with it): UCI_Chess960 is what engines understand.
             self.gui_chess960 = true;
-            if self.engine_has_chess960 && !self.engine_chess960_on {
+            if !self.engine_has_chess960 {
+                // Its own UCI_Variant may know the name.
+                actions.push(Action::Forward);
+            } else if !self.engine_chess960_on {
                 self.engine_chess960_on = true;
                 actions.push(Action::send(
                     Peer::Engine,
@@ -980,6 +984,17 @@ mod tests {
             ["engine< setoption name UCI_Chess960 value true [Rewritten]"]
         );
         assert_eq!(session.gui_dialect(), CastlingDialect::Chess960);
+        // An engine without UCI_Chess960 gets the line as it is.
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &["gui: uci", "engine: uciok"]);
+        let out = play(
+            &mut session,
+            &["gui: setoption name UCI_Variant value fischerandom"],
+        );
+        assert_eq!(
+            out,
+            ["engine< setoption name UCI_Variant value fischerandom"]
+        );
     }
 
     #[test]
