@@ -200,29 +200,24 @@ fn main() {
     ];
     for mode in ["flood", "flood-buffered"] {
         let mut samples = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
-        for _ in 0..runs {
-            samples[0].push(flood_time(fake, &[mode, "1000000"], ""));
-            samples[1].push(flood_time(&null_relay, &[fake, mode, "1000000"], ""));
-            samples[2].push(flood_time(
-                sp960,
-                &[
-                    "proxy",
-                    "--quit-timeout",
-                    "60000",
-                    "--",
-                    fake,
-                    mode,
-                    "1000000",
-                ],
-                "",
-            ));
-            // A search root with castling rights and dialects that differ: every info
-            // line is searched for the root's castling texts.
-            samples[3].push(flood_time(
-                sp960,
-                &[&castling_on[..], &[fake, mode, "1000000"]].concat(),
-                "uci\nposition startpos\n",
-            ));
+        let count = "1000000";
+        let plain = ["proxy", "--quit-timeout", "60000", "--", fake, mode, count];
+        // A search root with castling rights and dialects that differ: every info line
+        // is searched for the root's castling texts.
+        let translating = [&castling_on[..], &[fake, mode, count]].concat();
+        let variants: [(&str, Vec<&str>, &str); 4] = [
+            (fake, vec![mode, count], ""),
+            (&null_relay, vec![fake, mode, count], ""),
+            (sp960, plain.to_vec(), ""),
+            (sp960, translating, "uci\nposition startpos\n"),
+        ];
+        for run in 0..runs {
+            // Rotated order each run, so no variant always runs first or last.
+            for k in 0..variants.len() {
+                let index = (run + k) % variants.len();
+                let (program, args, prelude) = &variants[index];
+                samples[index].push(flood_time(program, args, prelude));
+            }
         }
         println!("1,000,000-line info flood ({mode}), {runs} runs each, interleaved:");
         let direct_median = median(&mut samples[0]);
