@@ -959,6 +959,27 @@ mod tests {
     }
 
     #[test]
+    fn without_a_start_chess960_positions_turn_the_engine_mode_on() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos moves e2e4",
+                "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos moves e2e4",
+                "engine< setoption name UCI_Chess960 value true [Injected]",
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Rewritten]",
+            ]
+        );
+    }
+
+    #[test]
     fn lowercase_default_false_is_given_to_the_gui() {
         let mut session = UciSession::new(UciConfig::default());
         let out = play(
