@@ -30,7 +30,7 @@ unasked with status 0, 126 engine not executable, 127 engine not found.";
 const PROXY_HELP: &str =
     "The GUI starts this command as if it were the engine. Every line either way is
 forwarded byte for byte, except what the proxy deliberately changes: with a start
-(--sp or the GUI options SP960_Start / SP960_BlackStart, -1 = as on the command line),
+(--sp, or the GUI options SP960_Start: -2 random, -1 off, 0-959, and SP960_BlackStart),
 `position startpos` becomes the start's FEN and the engine is put into UCI_Chess960
 mode; castling moves are translated between the GUI's and the engine's notation;
 broken FENs and illegal moves never reach the engine (the GUI gets `info string`, the
@@ -103,8 +103,9 @@ enum Command {
         /// Start of every game: N (0-959), W:B (double FRC) or `random`.
         #[arg(long, value_name = "SPEC")]
         sp: Option<String>,
-        /// Seed for `--sp random` (otherwise one is drawn and told on stderr).
-        #[arg(long, requires = "sp")]
+        /// Seed for random starts (`--sp random`, or the GUI's SP960_Start -2); otherwise
+        /// one is drawn and told on stderr when used.
+        #[arg(long)]
         seed: Option<u64>,
         /// With `--sp random`: double Fischer Random pairs.
         #[arg(long, requires = "sp")]
@@ -190,21 +191,25 @@ fn main() -> ExitCode {
             quit_timeout,
             engine,
         } => {
-            let (start, fresh_seed) = match StartChoice::from_arguments(sp.as_deref(), seed, dfrc) {
+            let random_seed = seed.unwrap_or_else(RandomStarts::fresh_seed);
+            let start = match StartChoice::from_arguments(sp.as_deref(), random_seed, dfrc) {
                 Ok(choice) => choice,
                 Err(err) => {
                     eprintln!("sp960: proxy: --sp: {err}");
                     return ExitCode::from(exit_code::USAGE);
                 }
             };
-            if let (Some(seed), None) = (fresh_seed, seed) {
-                eprintln!("sp960: proxy: random seed {seed} (repeat with --seed {seed})");
+            if let (StartChoice::Random { .. }, None) = (start, seed) {
+                eprintln!(
+                    "sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})"
+                );
             }
             let config = UciConfig {
                 start,
                 gui_castling,
                 engine_castling,
                 require_chess960,
+                random_seed,
             };
             let mut engine = engine.into_iter();
             let command = EngineCommand {

@@ -23,41 +23,82 @@ pub enum StartChoice {
 }
 
 impl StartChoice {
-    /// Reads `--sp`: `N`, `W:B`, or `random` (with `seed`, or a fresh one, which is
-    /// returned so it can be told; `dfrc` for random double-FRC pairs). `None` gives
-    /// [`StartChoice::Off`].
+    /// Reads `--sp`: `N`, `W:B`, or `random` (a sequence from `seed`, double-FRC pairs
+    /// with `dfrc`). `None` gives [`StartChoice::Off`].
     pub fn from_arguments(
         spec: Option<&str>,
-        seed: Option<u64>,
+        seed: u64,
         dfrc: bool,
-    ) -> Result<(StartChoice, Option<u64>), SpecError> {
+    ) -> Result<StartChoice, SpecError> {
         match spec {
-            None => Ok((StartChoice::Off, None)),
+            None => Ok(StartChoice::Off),
             Some(text) if text.trim().eq_ignore_ascii_case("random") => {
-                let seed = seed.unwrap_or_else(RandomStarts::fresh_seed);
-                Ok((StartChoice::Random { seed, dfrc }, Some(seed)))
+                Ok(StartChoice::Random { seed, dfrc })
             }
-            Some(text) => Ok((StartChoice::Fixed(text.parse::<Start>()?), None)),
+            Some(text) => Ok(StartChoice::Fixed(text.parse::<Start>()?)),
         }
     }
 }
 
-/// The start of the current game: the command line's choice, the GUI's overrides (white's
-/// SP, and black's for double FRC), and the random draw of the current game.
+/// A GUI's value for the start option: -2 random, -1 off, 0..=959 that SP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartSetting {
+    /// -1: no start of ours.
+    Off,
+    /// -2: a random start per game.
+    Random,
+    /// That SP (both sides, unless black's option says otherwise).
+    Fixed(StartPosition),
+}
+
+impl StartSetting {
+    /// Reads an option value: `-2`, `-1` or `0`..`959`.
+    pub fn parse(value: &[u8]) -> Option<StartSetting> {
+        let text = std::str::from_utf8(value).ok()?;
+        match text.trim().parse::<i64>().ok()? {
+            -2 => Some(StartSetting::Random),
+            -1 => Some(StartSetting::Off),
+            n if n >= 0 => StartPosition::new(n as u64).ok().map(StartSetting::Fixed),
+            _ => None,
+        }
+    }
+
+    /// The option value that means this setting.
+    pub fn value(self) -> i32 {
+        match self {
+            StartSetting::Off => -1,
+            StartSetting::Random => -2,
+            StartSetting::Fixed(sp) => i32::from(sp.number()),
+        }
+    }
+}
+
+/// Reads black's option value: `-1` (the same as white's) or `0`..`959`.
+pub fn parse_black_setting(value: &[u8]) -> Option<Option<StartPosition>> {
+    match StartSetting::parse(value)? {
+        StartSetting::Off => Some(None),
+        StartSetting::Fixed(sp) => Some(Some(sp)),
+        StartSetting::Random => None,
+    }
+}
+
+/// The start of the current game: the command line's choice, the GUI's settings (white's
+/// start, and black's for double FRC), and the random draw of the current game.
 pub struct StartSelector {
     choice: StartChoice,
-    random: Option<RandomStarts>,
-    white: Option<StartPosition>,
+    random: RandomStarts,
+    white: Option<StartSetting>,
     black: Option<StartPosition>,
     current: Option<Start>,
 }
 
 impl StartSelector {
-    /// A selector for `choice` with no GUI overrides.
-    pub fn new(choice: StartChoice) -> StartSelector {
+    /// A selector for `choice`; `fallback_seed` seeds random starts the GUI asks for when
+    /// the command line's choice is not random.
+    pub fn new(choice: StartChoice, fallback_seed: u64) -> StartSelector {
         let random = match choice {
-            StartChoice::Random { seed, dfrc } => Some(RandomStarts::new(seed, dfrc)),
-            _ => None,
+            StartChoice::Random { seed, dfrc } => RandomStarts::new(seed, dfrc),
+            _ => RandomStarts::new(fallback_seed, false),
         };
         StartSelector {
             choice,
@@ -68,14 +109,23 @@ impl StartSelector {
         }
     }
 
-    /// True when games start from a start of ours (command line or GUI).
-    pub fn active(&self) -> bool {
-        self.white.is_some() || self.choice != StartChoice::Off
+    /// The setting in force: the GUI's, else the command line's.
+    pub fn setting(&self) -> StartSetting {
+        self.white.unwrap_or(match self.choice {
+            StartChoice::Off => StartSetting::Off,
+            StartChoice::Random { .. } => StartSetting::Random,
+            StartChoice::Fixed(start) => StartSetting::Fixed(start.white),
+        })
     }
 
-    /// The GUI's white (and classic) SP; `None` restores the command line's.
-    pub fn set_white(&mut self, sp: Option<StartPosition>) {
-        self.white = sp;
+    /// True when games start from a start of ours.
+    pub fn active(&self) -> bool {
+        self.setting() != StartSetting::Off
+    }
+
+    /// The GUI's setting for white's (and the classic) start.
+    pub fn set_white(&mut self, setting: StartSetting) {
+        self.white = Some(setting);
         self.current = None;
     }
 
@@ -85,54 +135,45 @@ impl StartSelector {
         self.current = None;
     }
 
-    /// A new game begins: a random choice draws again when next asked.
+    /// A new game begins: a random setting draws again when next asked.
     pub fn new_game(&mut self) {
         self.current = None;
     }
 
     /// The start of the current game (drawing it if random and not drawn yet).
     pub fn current(&mut self) -> Option<Start> {
-        let with_black = |white: StartPosition, black: StartPosition| Start {
-            white,
-            black: self.black.unwrap_or(black),
-        };
-        let start = match (self.white, self.choice) {
-            (Some(white), _) => with_black(white, white),
-            (None, StartChoice::Fixed(start)) => with_black(start.white, start.black),
-            (None, StartChoice::Random { .. }) => match self.current {
-                Some(start) => start,
-                None => self.random.as_mut()?.next()?,
-            },
-            (None, StartChoice::Off) => return None,
+        let start = match (self.setting(), self.current) {
+            (StartSetting::Off, _) => return None,
+            (StartSetting::Random, Some(start)) => start,
+            (StartSetting::Random, None) => self.random.next()?,
+            (StartSetting::Fixed(white), _) => {
+                let command_line_black = match self.choice {
+                    StartChoice::Fixed(start) if self.white.is_none() => start.black,
+                    _ => white,
+                };
+                Start {
+                    white,
+                    black: self.black.unwrap_or(command_line_black),
+                }
+            }
         };
         self.current = Some(start);
         Some(start)
     }
 
     /// The defaults to advertise for the white and black start options: the command
-    /// line's fixed SPs, -1 otherwise (and -1 for black in a classic start).
+    /// line's choice (-2 random, -1 none, N), and black's SP of a DFRC pair (else -1).
     pub fn option_defaults(&self) -> (i32, i32) {
-        match self.choice {
-            StartChoice::Fixed(start) => (
-                i32::from(start.white.number()),
-                if start.is_symmetric() {
-                    -1
-                } else {
-                    i32::from(start.black.number())
-                },
-            ),
-            _ => (-1, -1),
-        }
-    }
-}
-
-/// Reads a start option's value: -1 (none) or an SP 0..=959.
-pub fn parse_sp_option(value: &[u8]) -> Option<Option<StartPosition>> {
-    let text = std::str::from_utf8(value).ok()?;
-    match text.trim().parse::<i64>().ok()? {
-        -1 => Some(None),
-        n if n >= 0 => StartPosition::new(n as u64).ok().map(Some),
-        _ => None,
+        let black = match self.choice {
+            StartChoice::Fixed(start) if !start.is_symmetric() => i32::from(start.black.number()),
+            _ => -1,
+        };
+        let white = match self.choice {
+            StartChoice::Off => StartSetting::Off,
+            StartChoice::Random { .. } => StartSetting::Random,
+            StartChoice::Fixed(start) => StartSetting::Fixed(start.white),
+        };
+        (white.value(), black)
     }
 }
 
@@ -145,62 +186,76 @@ mod tests {
     }
 
     #[test]
-    fn gui_overrides_beat_the_command_line() {
-        let mut starts = StartSelector::new(StartChoice::Fixed("860".parse().unwrap()));
-        assert_eq!(starts.current().unwrap().to_string(), "860");
-        starts.set_black(Some(sp(0)));
+    fn gui_settings_beat_the_command_line() {
+        let mut starts = StartSelector::new(StartChoice::Fixed("860:0".parse().unwrap()), 1);
+        assert_eq!(starts.option_defaults(), (860, 0));
         assert_eq!(starts.current().unwrap().to_string(), "860:0");
-        starts.set_white(Some(sp(5)));
-        assert_eq!(starts.current().unwrap().to_string(), "5:0");
-        starts.set_black(None);
+        starts.set_white(StartSetting::Fixed(sp(5)));
         assert_eq!(starts.current().unwrap().to_string(), "5");
-        starts.set_white(None);
-        assert_eq!(starts.current().unwrap().to_string(), "860");
-        assert_eq!(starts.option_defaults(), (860, -1));
-        let mut off = StartSelector::new(StartChoice::Off);
+        starts.set_black(Some(sp(7)));
+        assert_eq!(starts.current().unwrap().to_string(), "5:7");
+        starts.set_white(StartSetting::Off);
+        assert!(!starts.active() && starts.current().is_none());
+        starts.set_white(StartSetting::Random);
+        assert!(
+            starts.current().unwrap().is_symmetric(),
+            "fallback: classic random"
+        );
+        let mut off = StartSelector::new(StartChoice::Off, 1);
         assert!(!off.active() && off.current().is_none());
-        off.set_white(Some(sp(1)));
+        assert_eq!(off.option_defaults(), (-1, -1));
+        off.set_white(StartSetting::Fixed(sp(1)));
         assert!(off.active());
     }
 
     #[test]
-    fn random_draws_once_per_game() {
-        let mut starts = StartSelector::new(StartChoice::Random {
+    fn random_draws_once_per_game_and_repeats_with_the_seed() {
+        let choice = StartChoice::Random {
             seed: 3,
             dfrc: true,
-        });
+        };
+        let mut starts = StartSelector::new(choice, 0);
+        assert_eq!(starts.option_defaults(), (-2, -1));
         let first = starts.current();
         assert_eq!(starts.current(), first);
         starts.new_game();
-        assert_ne!(starts.current(), first);
-        assert_eq!(starts.option_defaults(), (-1, -1));
+        let second = starts.current();
+        assert_ne!(second, first);
+        let mut again = StartSelector::new(choice, 99);
+        assert_eq!(again.current(), first);
+        again.new_game();
+        assert_eq!(again.current(), second);
     }
 
     #[test]
     fn option_values() {
-        assert_eq!(parse_sp_option(b"-1"), Some(None));
-        assert_eq!(parse_sp_option(b" 959 "), Some(Some(sp(959))));
-        assert_eq!(parse_sp_option(b"960"), None);
-        assert_eq!(parse_sp_option(b"-2"), None);
-        assert_eq!(parse_sp_option(b"x"), None);
+        assert_eq!(StartSetting::parse(b"-2"), Some(StartSetting::Random));
+        assert_eq!(StartSetting::parse(b"-1"), Some(StartSetting::Off));
+        assert_eq!(
+            StartSetting::parse(b" 959 "),
+            Some(StartSetting::Fixed(sp(959)))
+        );
+        assert_eq!(StartSetting::parse(b"960"), None);
+        assert_eq!(StartSetting::parse(b"-3"), None);
+        assert_eq!(StartSetting::parse(b"x"), None);
+        assert_eq!(parse_black_setting(b"-1"), Some(None));
+        assert_eq!(parse_black_setting(b"-2"), None);
+        assert_eq!(StartSetting::Fixed(sp(860)).value(), 860);
     }
 
     #[test]
     fn arguments() {
         assert_eq!(
-            StartChoice::from_arguments(None, None, false).unwrap().0,
+            StartChoice::from_arguments(None, 0, false).unwrap(),
             StartChoice::Off
         );
         assert_eq!(
-            StartChoice::from_arguments(Some("random"), Some(9), true).unwrap(),
-            (
-                StartChoice::Random {
-                    seed: 9,
-                    dfrc: true
-                },
-                Some(9)
-            )
+            StartChoice::from_arguments(Some("random"), 9, true).unwrap(),
+            StartChoice::Random {
+                seed: 9,
+                dfrc: true
+            }
         );
-        assert!(StartChoice::from_arguments(Some("961"), None, false).is_err());
+        assert!(StartChoice::from_arguments(Some("961"), 0, false).is_err());
     }
 }

@@ -23,11 +23,12 @@ use crate::castling::{CastlingDialect, CastlingFilter, parse_move, translate_mov
 use crate::exit_code;
 use crate::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
 use crate::notation::CastlingNotation;
-use crate::proxy::starts::{StartChoice, StartSelector, parse_sp_option};
+use crate::proxy::starts::{StartChoice, StartSelector, StartSetting, parse_black_setting};
 use crate::proxy::{Action, Mark, Peer, Session, first_token, tokens};
 
 /// Name of the option the proxy adds for the start position (white's, and black's too
-/// unless [`BLACK_START_OPTION`] is set): -1 = as on the command line, 0..=959 = that SP.
+/// unless [`BLACK_START_OPTION`] is set): -2 = random, -1 = off, 0..=959 = that SP; its
+/// default is the command line's `--sp`.
 pub const START_OPTION: &str = "SP960_Start";
 /// Name of the option for double Fischer Random: black's SP, -1 = the same as white's.
 pub const BLACK_START_OPTION: &str = "SP960_BlackStart";
@@ -44,6 +45,9 @@ pub struct UciConfig {
     pub engine_castling: CastlingNotation,
     /// Fail when a start is active and the engine has no `UCI_Chess960`.
     pub require_chess960: bool,
+    /// Seed of the random starts the GUI may ask for (`SP960_Start` -2) when `start` is
+    /// not random itself.
+    pub random_seed: u64,
 }
 
 /// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
@@ -78,7 +82,7 @@ impl UciSession {
     /// A session before the engine's `uciok`.
     pub fn new(config: UciConfig) -> UciSession {
         UciSession {
-            starts: StartSelector::new(config.start),
+            starts: StartSelector::new(config.start, config.random_seed),
             config,
             engine_has_chess960: false,
             engine_chess960_on: false,
@@ -172,7 +176,7 @@ impl UciSession {
     fn our_options(&self) -> [String; 2] {
         let (white, black) = self.starts.option_defaults();
         [
-            format!("option name {START_OPTION} type spin default {white} min -1 max 959"),
+            format!("option name {START_OPTION} type spin default {white} min -2 max 959"),
             format!("option name {BLACK_START_OPTION} type spin default {black} min -1 max 959"),
         ]
     }
@@ -291,20 +295,34 @@ impl UciSession {
             || name.eq_ignore_ascii_case(BLACK_START_OPTION.as_bytes())
         {
             let white = name.eq_ignore_ascii_case(START_OPTION.as_bytes());
-            match parse_sp_option(&value) {
-                Some(sp) => {
-                    if white {
-                        self.starts.set_white(sp);
-                    } else {
-                        self.starts.set_black(sp);
+            let accepted = if white {
+                StartSetting::parse(&value).map(|setting| {
+                    if setting == StartSetting::Random
+                        && !matches!(self.config.start, StartChoice::Random { .. })
+                    {
+                        let seed = self.config.random_seed;
+                        actions.push(Action::Warn(format!(
+                            "proxy: random starts chosen by the GUI, seed {seed} (repeat with \
+                             --seed {seed})"
+                        )));
                     }
-                    self.prepare_engine_for_start(actions);
-                }
+                    self.starts.set_white(setting)
+                })
+            } else {
+                parse_black_setting(&value).map(|sp| self.starts.set_black(sp))
+            };
+            match accepted {
+                Some(()) => self.prepare_engine_for_start(actions),
                 None => Self::info_to_gui(
                     actions,
                     &format!(
-                        "{} must be -1 (as on the command line) or 0..959, not '{}': ignored",
+                        "{} must be {} or 0..959, not '{}': ignored",
                         String::from_utf8_lossy(&name),
+                        if white {
+                            "-2 (random), -1 (off)"
+                        } else {
+                            "-1 (as white)"
+                        },
                         String::from_utf8_lossy(&value)
                     ),
                 ),
@@ -713,7 +731,7 @@ mod tests {
                 "gui< id name Stockfish 15.1",
                 "gui< option name UCI_Chess960 type check default false",
                 "engine< setoption name UCI_Chess960 value true [Injected]",
-                "gui< option name SP960_Start type spin default 860 min -1 max 959 [Injected]",
+                "gui< option name SP960_Start type spin default 860 min -2 max 959 [Injected]",
                 "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
                 "gui< uciok",
             ]
@@ -740,7 +758,7 @@ mod tests {
                 "engine< uci",
                 "gui< option name UCI_Chess960 type check default false",
                 "engine< setoption name UCI_Chess960 value true [Injected]",
-                "gui< option name SP960_Start type spin default 860 min -1 max 959 [Injected]",
+                "gui< option name SP960_Start type spin default 860 min -2 max 959 [Injected]",
                 "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
                 "gui< uciok",
                 "engine< isready [Held]",
@@ -914,8 +932,36 @@ mod tests {
             [
                 "engine< setoption name UCI_Chess960 value true [Injected]",
                 "engine< position fen rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - 0 1 [Rewritten]",
-                "gui< info string sp960: SP960_Start must be -1 (as on the command line) or 0..959, not '960': ignored [Injected]",
+                "gui< info string sp960: SP960_Start must be -2 (random), -1 (off) or 0..959, not '960': ignored [Injected]",
             ]
+        );
+    }
+
+    #[test]
+    fn the_start_option_turns_off_and_random() {
+        let mut session = UciSession::new(UciConfig {
+            random_seed: 11,
+            ..fixed("860")
+        });
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: setoption name SP960_Start value -1",
+                "gui: position startpos moves e2e4",
+                "gui: setoption name SP960_Start value -2",
+            ],
+        );
+        assert_eq!(out[0], "engine< position startpos moves e2e4");
+        assert_eq!(
+            out[1],
+            "Warn(\"proxy: random starts chosen by the GUI, seed 11 (repeat with --seed 11)\")"
+        );
+        let out = play(&mut session, &["gui: position startpos"]);
+        assert!(out[0].starts_with("engine< position fen "), "{out:?}");
+        assert!(
+            !out[0].contains("RBKNRNBQ"),
+            "a random start, not 860: {out:?}"
         );
     }
 
