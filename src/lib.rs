@@ -3,17 +3,21 @@
 //! One module per concept: [`numbering`] (Scharnagl's SP numbers and back-rank
 //! arrangements), [`start`] (a start, classic or double-FRC, and the SPEC lists users
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
-//! FEN or arrangement is), [`castling`] (castling moves in both coordinate dialects),
-//! [`game`] (a GUI's position and moves, checked), [`proxy`] (the protocol-neutral proxy
-//! shell and session trait) and [`uci`] (the UCI proxy session).
+//! FEN or arrangement is), [`engine`] (the built-in reference engine, `sp960 engine`),
+//! [`castling`] (castling moves in both coordinate dialects), [`game`] (a GUI's position
+//! and moves, checked), [`proxy`] (the protocol-neutral proxy shell and session trait) and
+//! [`uci`] (the UCI proxy session).
 
+pub mod book;
 pub mod castling;
+pub mod engine;
 pub mod game;
 pub mod identify;
 pub mod notation;
 pub mod numbering;
 pub mod proxy;
 pub mod start;
+pub mod tournament;
 pub mod uci;
 
 /// Process exit codes shared by every subcommand (documented in README.md).

@@ -4,12 +4,14 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sp960::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
 use sp960::castling::CastlingDialect;
 use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
 use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::start::{RandomStarts, parse_spec};
+use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
 use sp960::uci::{StartChoice, UciConfig};
 
 const EXAMPLES: &str = "\
@@ -21,6 +23,10 @@ Examples:
   sp960 identify RBKNRNBQ            -> 860
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
+  sp960 book all -o all-FRC.epd      an opening book of all 960 for cutechess-cli/fastchess
+  sp960 tournament --emit cutechess --engine cmd=stockfish --engine cmd=ethereal-chess --sp 0-9
+                                     the cutechess-cli command (and book) for SP 0-9, both colours
+  sp960 engine                       the built-in engine on stdin/stdout (UCI or XBoard)
   sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
 
 Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage error.
@@ -97,40 +103,131 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         castling: CastlingNotation,
     },
-    /// Run a UCI engine behind a proxy that sets up Chess960 starts and shields it.
-    #[command(after_help = PROXY_HELP)]
-    Proxy {
-        /// Start of every game: N (0-959), W:B (double FRC) or `random`.
-        #[arg(long, value_name = "SPEC")]
-        sp: Option<String>,
-        /// Seed for random starts (`--sp random`, or the GUI's SP960_Start -2); otherwise
-        /// one is drawn and told on stderr when used.
+    /// Write an opening book of starts (EPD, PGN or FEN) for match runners.
+    ///
+    /// SPEC is as in `sp960 fen`; the word `random` stands for --count random starts.
+    /// The same arguments always give the same bytes.
+    #[command(
+        after_help = "Examples:\n  sp960 book all -o all-FRC.epd\n  sp960 book 0 518 959 --format pgn -o three-960.pgn\n  sp960 book random --count 100 --seed 7 --dfrc-sample 20 -o sample-FRC.epd"
+    )]
+    Book {
+        /// Start positions: N, A-B, all, W:B, lists like 0,5-7, or `random`.
+        #[arg(value_name = "SPEC")]
+        specs: Vec<String>,
+        /// How many random starts each `random` SPEC stands for.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Add K random double-FRC pairs at the end.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        dfrc_sample: u64,
+        /// Seed for `random` and --dfrc-sample (otherwise one is drawn and told on stderr).
         #[arg(long)]
         seed: Option<u64>,
-        /// With `--sp random`: double Fischer Random pairs.
-        #[arg(long, requires = "sp")]
-        dfrc: bool,
-        /// The GUI's castling notation (default: chess960 once the GUI enables
-        /// UCI_Chess960, standard before).
-        #[arg(long, value_enum)]
-        gui_castling: Option<CastlingDialect>,
-        /// Castling field of the FENs the engine gets in Chess960 mode.
+        /// Book format: EPD with `id "SP n";`, moveless PGN games, or bare FENs (xboard).
         #[arg(long, value_enum, default_value_t)]
-        engine_castling: CastlingNotation,
-        /// Exit (code 3) instead of warning when a start is set and the engine has no
-        /// UCI_Chess960 option.
-        #[arg(long)]
-        require_chess960: bool,
-        /// Write a timestamped transcript of both directions to FILE.
-        #[arg(long, value_name = "FILE")]
-        log: Option<std::path::PathBuf>,
-        /// Milliseconds the engine gets to exit after `quit` before it is killed.
-        #[arg(long, value_name = "MS", default_value_t = 2000)]
-        quit_timeout: u64,
-        /// The engine program and its arguments (after `--`).
-        #[arg(required = true, last = true, value_name = "ENGINE [ARGS]")]
-        engine: Vec<std::ffi::OsString>,
+        format: BookFormat,
+        /// Castling field notation.
+        #[arg(long, value_enum, default_value_t)]
+        castling: CastlingNotation,
+        /// Write to FILE instead of stdout (warns when the name lacks FRC or 960).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
     },
+    /// Write the command line (and book) that plays a Chess960 tournament in a match runner.
+    ///
+    /// Every start is played twice, colours swapped. Engines that need it are wrapped in
+    /// `sp960 proxy -- ...`; engines that cannot play Chess960 are refused with the reason.
+    /// The command goes to stdout, notes to stderr, the book to --book.
+    #[command(
+        after_help = "Engine items (one --engine argument, shell-quoted inside): cmd=PROGRAM (required) name=NAME proto=uci|xboard arg=ARG\n  dir=DIR option.NAME=VALUE castling=shredder|xfen (UCI FEN) or oo|kxr (XBoard moves)\n  chess960=yes|no (has UCI_Chess960) proxy=auto|yes|no\n\nExamples:\n  sp960 tournament --emit cutechess --engine cmd=/usr/games/stockfish --engine cmd=/usr/games/fairy-stockfish --sp 0,518,959\n  sp960 tournament --emit fastchess --engine 'cmd=stockfish option.Hash=16' --engine cmd=ethereal-chess --sp all --tc 10+0.1\n  sp960 tournament --emit xboard --engine 'cmd=/usr/games/sjaakii proto=xboard' --engine 'cmd=/usr/games/fairy-stockfish proto=xboard' --sp 860"
+    )]
+    Tournament {
+        /// The match runner to write for.
+        #[arg(long, value_enum)]
+        emit: Tool,
+        /// One engine: 'KEY=VALUE ...' items in one argument (see below), once per engine.
+        #[arg(long, required = true, value_name = "'KEY=VALUE ...'")]
+        engine: Vec<String>,
+        /// Starts to play: SPECs as in `sp960 fen`, or `random` (see --count).
+        #[arg(long = "sp", required = true, value_name = "SPEC")]
+        specs: Vec<String>,
+        /// How many random starts each `random` SPEC stands for.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Add K random double-FRC pairs.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        dfrc_sample: u64,
+        /// Seed for `random` and --dfrc-sample.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Time control, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT].
+        #[arg(long, default_value = "10+0.1")]
+        tc: String,
+        /// Where to write the book [default: sp960-FRC.epd, .pgn with --book-format pgn, .fen for xboard].
+        #[arg(long, value_name = "FILE")]
+        book: Option<String>,
+        /// Book format for cutechess-cli and fastchess (xboard reads FEN lines).
+        #[arg(long, value_enum, default_value_t)]
+        book_format: BookFormat,
+        /// Castling field notation in the book.
+        #[arg(long, value_enum, default_value_t)]
+        castling: CastlingNotation,
+        /// Where the match runner saves the games.
+        #[arg(long, value_name = "FILE", default_value = "sp960-games.pgn")]
+        pgnout: String,
+        /// Games at once (cutechess-cli, fastchess).
+        #[arg(long)]
+        concurrency: Option<u32>,
+        /// How the command line runs sp960 for wrapped engines.
+        #[arg(long, value_name = "PATH", default_value = "sp960")]
+        sp960: String,
+    },
+    /// Run the built-in reference engine on stdin/stdout, speaking UCI or XBoard.
+    ///
+    /// The first command chooses the protocol: `uci` or `xboard`. Chess960 castling in
+    /// both (UCI_Chess960; XBoard `variant fischerandom`).
+    #[command(
+        after_help = "Examples:\n  printf 'uci\\nposition startpos\\ngo depth 5\\n' | sp960 engine\n  xboard -fcp 'sp960 engine' -fd . -variant fischerandom\n  python: chess.engine.SimpleEngine.popen_uci(['sp960', 'engine'])"
+    )]
+    Engine,
+    /// Run a UCI engine behind a proxy that sets up Chess960 starts and shields it.
+    #[command(after_help = PROXY_HELP)]
+    Proxy(ProxyArgs),
+}
+
+/// `sp960 proxy` arguments.
+#[derive(clap::Args)]
+struct ProxyArgs {
+    /// Start of every game: N (0-959), W:B (double FRC) or `random`.
+    #[arg(long, value_name = "SPEC")]
+    sp: Option<String>,
+    /// Seed for random starts (`--sp random`, or the GUI's SP960_Start -2); otherwise
+    /// one is drawn and told on stderr when used.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// With `--sp random`: double Fischer Random pairs.
+    #[arg(long, requires = "sp")]
+    dfrc: bool,
+    /// The GUI's castling notation (default: chess960 once the GUI enables
+    /// UCI_Chess960, standard before).
+    #[arg(long, value_enum)]
+    gui_castling: Option<CastlingDialect>,
+    /// Castling field of the FENs the engine gets in Chess960 mode.
+    #[arg(long, value_enum, default_value_t)]
+    engine_castling: CastlingNotation,
+    /// Exit (code 3) instead of warning when a start is set and the engine has no
+    /// UCI_Chess960 option.
+    #[arg(long)]
+    require_chess960: bool,
+    /// Write a timestamped transcript of both directions to FILE.
+    #[arg(long, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
+    /// Milliseconds the engine gets to exit after `quit` before it is killed.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    quit_timeout: u64,
+    /// The engine program and its arguments (after `--`).
+    #[arg(required = true, last = true, value_name = "ENGINE [ARGS]")]
+    engine: Vec<std::ffi::OsString>,
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -180,54 +277,59 @@ fn main() -> ExitCode {
             dfrc,
             castling,
         } => random(count, seed, dfrc, castling),
-        Command::Proxy {
-            sp,
+        Command::Book {
+            specs,
+            count,
+            dfrc_sample,
             seed,
-            dfrc,
-            gui_castling,
-            engine_castling,
-            require_chess960,
-            log,
-            quit_timeout,
-            engine,
+            format,
+            castling,
+            output,
         } => {
-            let random_seed = seed.unwrap_or_else(RandomStarts::fresh_seed);
-            let start = match StartChoice::from_arguments(sp.as_deref(), random_seed, dfrc) {
-                Ok(choice) => choice,
-                Err(err) => {
-                    eprintln!("sp960: proxy: --sp: {err}");
-                    return ExitCode::from(exit_code::USAGE);
-                }
+            let request = BookRequest {
+                specs,
+                count,
+                dfrc_sample,
+                seed: 0,
             };
-            if let (StartChoice::Random { .. }, None) = (start, seed) {
-                eprintln!(
-                    "sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})"
-                );
-            }
-            let config = UciConfig {
-                start,
-                gui_castling,
-                engine_castling,
-                require_chess960,
-                random_seed,
-            };
-            let mut engine = engine.into_iter();
-            let command = EngineCommand {
-                program: engine.next().expect("clap requires the engine"),
-                args: engine.collect(),
-            };
-            let shell = ShellOptions {
-                log,
-                quit_timeout: std::time::Duration::from_millis(quit_timeout),
-            };
-            return match sp960::uci::run_proxy(config, &command, &shell) {
-                Ok(code) => ExitCode::from(code),
-                Err(err) => {
-                    eprintln!("sp960: {err}");
-                    ExitCode::from(err.exit_code())
-                }
-            };
+            book(request, seed, format, castling, output.as_deref())
         }
+        Command::Tournament {
+            emit,
+            engine,
+            specs,
+            count,
+            dfrc_sample,
+            seed,
+            tc,
+            book,
+            book_format,
+            castling,
+            pgnout,
+            concurrency,
+            sp960,
+        } => {
+            let request = TournamentRequest {
+                tool: emit,
+                engines: engine,
+                starts: BookRequest {
+                    specs,
+                    count,
+                    dfrc_sample,
+                    seed: 0,
+                },
+                time_control: tc,
+                book,
+                book_format,
+                castling,
+                pgn_out: pgnout,
+                concurrency,
+                sp960,
+            };
+            tournament(request, seed)
+        }
+        Command::Engine => engine(),
+        Command::Proxy(args) => return proxy(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -301,6 +403,77 @@ fn report_identity(
     }
 }
 
+/// The given seed, or for a request that draws random starts a fresh one, told on stderr.
+fn resolve_seed(request: &BookRequest, seed: Option<u64>, command: &str) -> u64 {
+    match seed {
+        Some(seed) => seed,
+        None if request.is_random() => {
+            let seed = RandomStarts::fresh_seed();
+            eprintln!("sp960: {command}: random seed {seed} (repeat with --seed {seed})");
+            seed
+        }
+        None => 0,
+    }
+}
+
+fn book_failure(err: BookError) -> Failure {
+    match err {
+        BookError::Empty => Failure {
+            code: exit_code::USAGE,
+            message: Some(format!("book: {err}")),
+        },
+        err => Failure::invalid(format!("book: {err}")),
+    }
+}
+
+fn book(
+    mut request: BookRequest,
+    seed: Option<u64>,
+    format: BookFormat,
+    castling: CastlingNotation,
+    output: Option<&std::path::Path>,
+) -> Result<(), Failure> {
+    request.seed = resolve_seed(&request, seed, "book");
+    let warnings = write_book(&request, format, castling, output, &mut io::stdout().lock())
+        .map_err(|err| match err {
+            WriteBookError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+                Failure::from(source)
+            }
+            WriteBookError::Io { .. } => Failure {
+                code: exit_code::USAGE,
+                message: Some(format!("book: {err}")),
+            },
+            WriteBookError::Book(err) => book_failure(err),
+        })?;
+    for warning in warnings {
+        eprintln!("sp960: book: {warning}");
+    }
+    Ok(())
+}
+
+fn tournament(mut request: TournamentRequest, seed: Option<u64>) -> Result<(), Failure> {
+    request.starts.seed = resolve_seed(&request.starts, seed, "tournament");
+    let notes = write_tournament(request, &mut io::stdout().lock()).map_err(|err| match err {
+        WriteTournamentError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+            Failure::from(source)
+        }
+        WriteTournamentError::Io { .. } => Failure {
+            code: exit_code::USAGE,
+            message: Some(format!("tournament: {err}")),
+        },
+        WriteTournamentError::Plan(err) => Failure::invalid(format!("tournament: {err}")),
+    })?;
+    for note in notes {
+        eprintln!("sp960: tournament: {note}");
+    }
+    Ok(())
+}
+
+fn engine() -> Result<(), Failure> {
+    sp960::engine::run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
+    Ok(())
+}
+
 fn random(
     count: u64,
     seed: Option<u64>,
@@ -319,4 +492,42 @@ fn random(
     }
     out.flush()?;
     Ok(())
+}
+
+/// `sp960 proxy`: reads the arguments, runs the library's proxy, exits with its code.
+fn proxy(args: ProxyArgs) -> ExitCode {
+    let random_seed = args.seed.unwrap_or_else(RandomStarts::fresh_seed);
+    let start = match StartChoice::from_arguments(args.sp.as_deref(), random_seed, args.dfrc) {
+        Ok(choice) => choice,
+        Err(err) => {
+            eprintln!("sp960: proxy: --sp: {err}");
+            return ExitCode::from(exit_code::USAGE);
+        }
+    };
+    if let (StartChoice::Random { .. }, None) = (start, args.seed) {
+        eprintln!("sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})");
+    }
+    let config = UciConfig {
+        start,
+        gui_castling: args.gui_castling,
+        engine_castling: args.engine_castling,
+        require_chess960: args.require_chess960,
+        random_seed,
+    };
+    let mut engine = args.engine.into_iter();
+    let command = EngineCommand {
+        program: engine.next().expect("clap requires the engine"),
+        args: engine.collect(),
+    };
+    let shell = ShellOptions {
+        log: args.log,
+        quit_timeout: std::time::Duration::from_millis(args.quit_timeout),
+    };
+    match sp960::uci::run_proxy(config, &command, &shell) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("sp960: {err}");
+            ExitCode::from(err.exit_code())
+        }
+    }
 }

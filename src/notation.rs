@@ -109,8 +109,7 @@ pub fn start_epd(start: Start, notation: CastlingNotation) -> Result<String, Inv
     let position = start.position()?;
     let fields = epd_fields(&position.to_setup(EnPassantMode::Legal), notation);
     check_round_trip(start, &fields, &position)?;
-    let kind = if start.is_symmetric() { "SP" } else { "DFRC" };
-    Ok(format!("{fields} id \"{kind} {start}\";"))
+    Ok(format!("{fields} id \"{}\";", start.label()))
 }
 
 /// Which record `sp960 fen` and `sp960 book` write for a start.

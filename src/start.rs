@@ -38,6 +38,12 @@ impl Start {
         self.white == self.black
     }
 
+    /// How books and EPD records name the start: `SP 860`, or `DFRC 0:959`.
+    pub fn label(self) -> String {
+        let kind = if self.is_symmetric() { "SP" } else { "DFRC" };
+        format!("{kind} {self}")
+    }
+
     /// The back rank of `color`.
     pub fn back_rank(self, color: Color) -> BackRank {
         color.fold_wb(self.white, self.black).back_rank()

@@ -1,0 +1,670 @@
+//! The UCI front-end as a sans-IO state machine.
+//!
+//! Castling follows `UCI_Chess960`: on, moves are written king-takes-rook (`e1h1`,
+//! `c1a1`); off (the default, as UCI requires), classic castling is written
+//! king-to-destination (`e1g1`). Moves are read in either form. Errors in the GUI's
+//! commands are reported as `info string error: ...` naming the offending text; a rejected
+//! `position` leaves no position, and `go` then answers `bestmove (none)` rather than
+//! playing a move in a position the GUI did not mean.
+
+use std::time::Duration;
+
+use shakmaty::{Color, Position};
+
+use super::game::{Game, parse_move, position_from_fen, uci_move_text};
+use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchResult, TimeBudget};
+use super::{Action, ENGINE_NAME, Session};
+
+/// The option line python-chess and GUIs look for; `default false` in lower case matters
+/// (python-chess reads `False` as true).
+pub const CHESS960_OPTION: &str = "option name UCI_Chess960 type check default false";
+
+/// A UCI conversation.
+#[derive(Debug)]
+pub struct UciSession {
+    chess960: bool,
+    /// `None` after a rejected `position` command.
+    game: Option<Game>,
+    search: Option<PendingSearch>,
+    next_id: u64,
+}
+
+#[derive(Debug)]
+struct PendingSearch {
+    id: u64,
+    /// `go infinite` (or a bare `go`): `bestmove` waits for `stop`.
+    infinite: bool,
+    stop_requested: bool,
+    /// A result that arrived before `stop` in an infinite search.
+    held: Option<SearchResult>,
+    quit_when_done: bool,
+}
+
+impl Default for UciSession {
+    fn default() -> UciSession {
+        UciSession {
+            chess960: false,
+            game: Some(Game::default()),
+            search: None,
+            next_id: 1,
+        }
+    }
+}
+
+fn send(line: impl Into<String>) -> Action {
+    Action::Send(line.into())
+}
+
+fn error(message: impl std::fmt::Display) -> Action {
+    send(format!("info string error: {message}"))
+}
+
+/// What a `go` command asks for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Go {
+    limits: Limits,
+    infinite: bool,
+    searchmoves: Vec<String>,
+}
+
+impl UciSession {
+    /// Whether `UCI_Chess960` is on.
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// The current game, if the last `position` command was accepted.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    fn setoption(&mut self, args: &str) -> Vec<Action> {
+        let Some(rest) = args.trim().strip_prefix("name") else {
+            return vec![error(format!("setoption without 'name': '{args}'"))];
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((name, value)) => (name.trim(), Some(value.trim())),
+            None => (rest.trim(), None),
+        };
+        if !name.eq_ignore_ascii_case("UCI_Chess960") {
+            return vec![send(format!("info string unknown option '{name}' ignored"))];
+        }
+        match value {
+            Some(value) if value.eq_ignore_ascii_case("true") => self.chess960 = true,
+            Some(value) if value.eq_ignore_ascii_case("false") => self.chess960 = false,
+            _ => {
+                return vec![error(format!(
+                    "UCI_Chess960 takes 'true' or 'false', not '{}'",
+                    value.unwrap_or("")
+                ))];
+            }
+        }
+        Vec::new()
+    }
+
+    fn position(&mut self, args: &[&str]) -> Vec<Action> {
+        self.game = None;
+        let moves_at = args.iter().position(|&token| token == "moves");
+        let (setup, moves) = match moves_at {
+            Some(at) => (&args[..at], &args[at + 1..]),
+            None => (args, &[][..]),
+        };
+        let mut game = match setup {
+            ["startpos"] => Game::default(),
+            ["fen", fen @ ..] if !fen.is_empty() => match position_from_fen(&fen.join(" ")) {
+                Ok(position) => Game::new(position),
+                Err(err) => return vec![error(format!("position rejected: {err}"))],
+            },
+            _ => {
+                return vec![error(format!(
+                    "position rejected: expected 'startpos' or 'fen <FEN>', got '{}'",
+                    setup.join(" ")
+                ))];
+            }
+        };
+        for (index, text) in moves.iter().enumerate() {
+            if let Err(err) = game.play_text(text) {
+                return vec![error(format!(
+                    "position rejected: move {} of the list: {err}",
+                    index + 1
+                ))];
+            }
+        }
+        self.game = Some(game);
+        Vec::new()
+    }
+
+    fn parse_go(args: &[&str], turn: Color) -> Result<Go, String> {
+        let mut go = Go::default();
+        let mut clock = [None, None];
+        let mut increment = [Duration::ZERO, Duration::ZERO];
+        let mut moves_to_go = None;
+        let mut movetime = None;
+        let mut tokens = args.iter().copied().peekable();
+        while let Some(token) = tokens.next() {
+            let mut number = |name: &str| -> Result<i64, String> {
+                let value = tokens
+                    .next()
+                    .ok_or_else(|| format!("go: '{name}' needs a number"))?;
+                value
+                    .parse::<i64>()
+                    .map_err(|_| format!("go: '{name}' needs a number, not '{value}'"))
+            };
+            let millis = |value: i64| Duration::from_millis(value.max(0) as u64);
+            match token {
+                "depth" => go.limits.depth = Some(number(token)?.clamp(1, MAX_DEPTH.into()) as u32),
+                "nodes" => go.limits.nodes = Some(number(token)?.max(1) as u64),
+                "mate" => {
+                    let moves = number(token)?.clamp(1, 31) as u32;
+                    go.limits.depth = Some(2 * moves - 1);
+                }
+                "movetime" => movetime = Some(millis(number(token)?)),
+                "wtime" => clock[0] = Some(millis(number(token)?)),
+                "btime" => clock[1] = Some(millis(number(token)?)),
+                "winc" => increment[0] = millis(number(token)?),
+                "binc" => increment[1] = millis(number(token)?),
+                "movestogo" => moves_to_go = Some(number(token)?.max(1) as u32),
+                "infinite" => go.infinite = true,
+                "ponder" => {}
+                "searchmoves" => {
+                    while let Some(m) = tokens.next_if(|token| !is_go_keyword(token)) {
+                        go.searchmoves.push(m.to_owned());
+                    }
+                }
+                other => return Err(format!("go: unknown parameter '{other}'")),
+            }
+        }
+        let side = turn.fold_wb(0, 1);
+        // Only the other side's clock given (a confused GUI): budget from it anyway rather
+        // than search forever.
+        let own_clock = clock[side].or(clock[1 - side]);
+        go.limits.time = match (movetime, own_clock) {
+            (Some(movetime), _) => Some(TimeBudget::fixed(movetime)),
+            (None, Some(remaining)) => Some(TimeBudget::for_clock(
+                remaining,
+                increment[side],
+                moves_to_go,
+            )),
+            (None, None) => None,
+        };
+        if go.limits == Limits::default() {
+            // A bare `go` searches until `stop`, as in Stockfish.
+            go.infinite = true;
+        }
+        if go.infinite {
+            go.limits = Limits::default();
+        }
+        Ok(go)
+    }
+
+    fn go(&mut self, args: &[&str]) -> Vec<Action> {
+        if self.search.is_some() {
+            return vec![error("go: already searching (send 'stop' first)")];
+        }
+        let Some(game) = &self.game else {
+            return vec![
+                error("go: no position (the last 'position' command was rejected)"),
+                send("bestmove (none)"),
+            ];
+        };
+        let go = match UciSession::parse_go(args, game.position().turn()) {
+            Ok(go) => go,
+            Err(message) => return vec![error(message)],
+        };
+        let mut job = game.search_job(go.limits);
+        for text in &go.searchmoves {
+            match parse_move(game.position(), text) {
+                Ok(m) => job.root_moves.push(m),
+                Err(err) => return vec![error(format!("go searchmoves: {err}"))],
+            }
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.search = Some(PendingSearch {
+            id,
+            infinite: go.infinite,
+            stop_requested: false,
+            held: None,
+            quit_when_done: false,
+        });
+        vec![Action::Search {
+            id,
+            job: Box::new(job),
+        }]
+    }
+
+    fn stop(&mut self) -> Vec<Action> {
+        let Some(search) = &mut self.search else {
+            return Vec::new();
+        };
+        search.stop_requested = true;
+        match search.held.take() {
+            Some(result) => self.finish(result),
+            None => vec![Action::Stop],
+        }
+    }
+
+    /// The `bestmove` line for a finished search, and a quit if one is due.
+    fn finish(&mut self, result: SearchResult) -> Vec<Action> {
+        let quit = self
+            .search
+            .take()
+            .is_some_and(|search| search.quit_when_done);
+        let line = match result.best_move {
+            None => "bestmove (none)".to_owned(),
+            Some(best) => {
+                let mut line = format!("bestmove {}", uci_move_text(best, self.chess960));
+                if let Some(ponder) = result.ponder {
+                    line.push_str(" ponder ");
+                    line.push_str(&uci_move_text(ponder, self.chess960));
+                }
+                line
+            }
+        };
+        let mut actions = vec![send(line)];
+        if quit {
+            actions.push(Action::Quit);
+        }
+        actions
+    }
+
+    /// The `info` line of a completed iteration.
+    pub fn info_line(&self, info: &SearchInfo) -> String {
+        let score = match info.score {
+            Score::Cp(cp) => format!("cp {cp}"),
+            Score::Mate(moves) => format!("mate {moves}"),
+        };
+        let mut line = format!(
+            "info depth {} seldepth {} score {score} nodes {} nps {} time {}",
+            info.depth,
+            info.seldepth,
+            info.nodes,
+            info.nps(),
+            info.elapsed.as_millis()
+        );
+        if !info.pv.is_empty() {
+            line.push_str(" pv");
+            for &m in &info.pv {
+                line.push(' ');
+                line.push_str(&uci_move_text(m, self.chess960));
+            }
+        }
+        line
+    }
+}
+
+fn is_go_keyword(token: &str) -> bool {
+    matches!(
+        token,
+        "depth"
+            | "nodes"
+            | "mate"
+            | "movetime"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
+}
+
+impl Session for UciSession {
+    fn on_line(&mut self, line: &str) -> Vec<Action> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return Vec::new();
+        };
+        match command {
+            "uci" => vec![
+                send(format!(
+                    "id name {ENGINE_NAME} {}",
+                    env!("CARGO_PKG_VERSION")
+                )),
+                send("id author the sp960 developers"),
+                send(CHESS960_OPTION),
+                send("uciok"),
+            ],
+            "isready" => vec![send("readyok")],
+            "setoption" => {
+                let rest = line.trim_start()["setoption".len()..].to_owned();
+                self.setoption(&rest)
+            }
+            "ucinewgame" | "debug" | "register" | "ponderhit" => Vec::new(),
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => self.stop(),
+            "quit" => vec![Action::Quit],
+            other => vec![error(format!(
+                "unknown command '{other}' in '{}'",
+                line.trim()
+            ))],
+        }
+    }
+
+    fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action> {
+        if self.search.as_ref().is_some_and(|search| search.id == id) {
+            vec![send(self.info_line(info))]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action> {
+        let Some(search) = self.search.as_mut().filter(|search| search.id == id) else {
+            return Vec::new();
+        };
+        if search.infinite && !search.stop_requested {
+            // UCI: after `go infinite`, `bestmove` only once `stop` (or `quit`) comes.
+            search.held = Some(result);
+            return Vec::new();
+        }
+        self.finish(result)
+    }
+
+    fn on_end_of_input(&mut self) -> Vec<Action> {
+        let Some(search) = &mut self.search else {
+            return vec![Action::Quit];
+        };
+        // A search already asked for ends normally and its `bestmove` is written (as in
+        // `printf 'go depth 5\n' | sp960 engine`); an infinite one is stopped first.
+        search.quit_when_done = true;
+        if search.infinite {
+            self.stop()
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::transcript;
+    use shakmaty::Square;
+
+    fn run(lines: &[&str]) -> Vec<String> {
+        transcript(&mut UciSession::default(), lines)
+    }
+
+    fn bestmove(lines: &[String]) -> &str {
+        lines
+            .iter()
+            .rev()
+            .find_map(|line| line.strip_prefix("bestmove "))
+            .expect("a bestmove line")
+    }
+
+    #[test]
+    fn handshake_advertises_chess960() {
+        let out = run(&["uci", "isready"]);
+        assert!(out[0].starts_with("id name sp960 "), "{out:?}");
+        assert_eq!(&out[2..], [CHESS960_OPTION, "uciok", "readyok"]);
+    }
+
+    /// `3k4/2R1R3/8/8/8/8/P7/R1K5 w A`: the only mate in one is O-O-O (king stays on c1).
+    const MATE_BY_LONG_CASTLING: &str = "3k4/2R1R3/8/8/8/8/P7/R1K5 w A - 0 1";
+
+    #[test]
+    fn castling_mate_is_written_per_uci_chess960() {
+        let out = run(&[
+            "setoption name UCI_Chess960 value true",
+            &format!("position fen {MATE_BY_LONG_CASTLING}"),
+            "go depth 3",
+        ]);
+        assert_eq!(bestmove(&out), "c1a1");
+        assert!(
+            out.iter().any(|line| line.contains("score mate 1")),
+            "{out:?}"
+        );
+        // Off: standard notation would be the null-looking c1c1, so king-takes-rook stays.
+        let out = run(&[
+            &format!("position fen {MATE_BY_LONG_CASTLING}"),
+            "go depth 3",
+        ]);
+        assert_eq!(bestmove(&out), "c1a1");
+    }
+
+    #[test]
+    fn classic_castling_follows_the_option() {
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        // Read in either notation, whatever the option says.
+        let mut session = UciSession::default();
+        transcript(
+            &mut session,
+            &[&format!("position fen {fen} moves e1g1 e8h8")],
+        );
+        let game = session.game().expect("accepted");
+        assert_eq!(
+            game.position().board().king_of(Color::White),
+            Some(Square::G1)
+        );
+        assert_eq!(
+            game.position().board().king_of(Color::Black),
+            Some(Square::G8)
+        );
+        let position = format!("position fen {fen}");
+        let out = run(&[&position, "go depth 1 searchmoves e1h1"]);
+        assert_eq!(bestmove(&out), "e1g1");
+        let out = run(&[
+            "setoption name UCI_Chess960 value true",
+            &position,
+            "go depth 1 searchmoves e1g1",
+        ]);
+        assert_eq!(bestmove(&out), "e1h1");
+    }
+
+    #[test]
+    fn position_with_moves_and_limits() {
+        let out = run(&[
+            "position startpos moves e2e4 e7e5 g1f3",
+            "go nodes 500",
+            "go movetime 30",
+            "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 20",
+        ]);
+        assert_eq!(
+            out.iter()
+                .filter(|line| line.starts_with("bestmove "))
+                .count(),
+            3
+        );
+        let info = out
+            .iter()
+            .find(|line| line.starts_with("info depth"))
+            .unwrap();
+        for field in [
+            " seldepth ",
+            " score cp ",
+            " nodes ",
+            " nps ",
+            " time ",
+            " pv ",
+        ] {
+            assert!(info.contains(field), "{info}");
+        }
+    }
+
+    #[test]
+    fn bad_commands_are_reported_and_no_move_is_guessed() {
+        let out = run(&["position startpos moves e2e4 e2e4", "go depth 2"]);
+        assert_eq!(
+            out[0],
+            "info string error: position rejected: move 2 of the list: illegal move 'e2e4' in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1"
+        );
+        assert_eq!(bestmove(&out), "(none)");
+        let out = run(&["position fen 8/8/8/8/8/8/8/8 w - - 0 1", "go depth 1"]);
+        assert!(
+            out[0].starts_with(
+                "info string error: position rejected: illegal position '8/8/8/8/8/8/8/8 w - - 0 1'"
+            ),
+            "{out:?}"
+        );
+        assert_eq!(bestmove(&out), "(none)");
+        let out = run(&[
+            "position banana",
+            "frobnicate",
+            "position startpos",
+            "go depth x",
+            "setoption name Hash value 16",
+        ]);
+        assert_eq!(
+            out,
+            [
+                "info string error: position rejected: expected 'startpos' or 'fen <FEN>', got 'banana'",
+                "info string error: unknown command 'frobnicate' in 'frobnicate'",
+                "info string error: go: 'depth' needs a number, not 'x'",
+                "info string unknown option 'Hash' ignored",
+            ]
+        );
+    }
+
+    #[test]
+    fn go_parameters_become_limits() {
+        let go = |args: &str, turn| {
+            UciSession::parse_go(&args.split_whitespace().collect::<Vec<_>>(), turn)
+        };
+        let clock = TimeBudget::for_clock(
+            Duration::from_millis(3000),
+            Duration::from_millis(20),
+            Some(5),
+        );
+        assert_eq!(
+            go(
+                "wtime 9000 btime 3000 winc 10 binc 20 movestogo 5 depth 7",
+                Color::Black
+            )
+            .unwrap()
+            .limits,
+            Limits {
+                depth: Some(7),
+                nodes: None,
+                time: Some(clock)
+            }
+        );
+        assert_eq!(
+            go("btime 3000 binc 20 movestogo 5", Color::White)
+                .unwrap()
+                .limits
+                .time,
+            Some(TimeBudget::for_clock(
+                Duration::from_millis(3000),
+                Duration::ZERO,
+                Some(5)
+            ))
+        );
+        let fixed = go("movetime 250 wtime 100000 nodes 9", Color::White).unwrap();
+        assert_eq!(
+            fixed.limits.time,
+            Some(TimeBudget::fixed(Duration::from_millis(250)))
+        );
+        assert_eq!(fixed.limits.nodes, Some(9));
+        assert_eq!(go("mate 2", Color::White).unwrap().limits.depth, Some(3));
+        let searchmoves = go("searchmoves e2e4 d2d4 depth 3", Color::White).unwrap();
+        assert_eq!(
+            (searchmoves.searchmoves.len(), searchmoves.limits.depth),
+            (2, Some(3))
+        );
+        assert!(go("", Color::White).unwrap().infinite);
+        assert_eq!(
+            go("infinite depth 3", Color::White).unwrap().limits,
+            Limits::default()
+        );
+        assert_eq!(
+            go("wtime -50", Color::White).unwrap().limits.time,
+            Some(TimeBudget::for_clock(Duration::ZERO, Duration::ZERO, None))
+        );
+        assert_eq!(
+            go("nodes", Color::White).unwrap_err(),
+            "go: 'nodes' needs a number"
+        );
+        assert_eq!(
+            go("depht 3", Color::White).unwrap_err(),
+            "go: unknown parameter 'depht'"
+        );
+    }
+
+    #[test]
+    fn checkmated_side_has_no_move() {
+        let out = run(&["position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 3"]);
+        assert_eq!(out, ["bestmove (none)"]);
+    }
+
+    #[test]
+    fn infinite_search_holds_bestmove_until_stop() {
+        let mut session = UciSession::default();
+        let actions = session.on_line("go infinite");
+        let [Action::Search { id, job }] = actions.as_slice() else {
+            panic!("{actions:?}")
+        };
+        assert_eq!(job.limits, Limits::default());
+        let result = crate::engine::search::search(
+            &crate::engine::SearchJob::new(
+                job.position.clone(),
+                Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                },
+            ),
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        );
+        // The search ended by itself (say at the depth cap): nothing is written yet.
+        assert!(session.on_done(*id, result).is_empty());
+        assert_eq!(session.on_line("isready").len(), 1);
+        let out = session.on_line("stop");
+        assert!(
+            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            "{out:?}"
+        );
+        assert!(session.on_line("stop").is_empty());
+    }
+
+    #[test]
+    fn stop_asks_the_search_to_end_and_stale_results_are_ignored() {
+        let mut session = UciSession::default();
+        let Action::Search { id, job } = session.on_line("go movetime 100000").remove(0) else {
+            panic!()
+        };
+        assert!(matches!(
+            session.on_line("go depth 1")[..],
+            [Action::Send(_)]
+        ));
+        assert!(matches!(session.on_line("stop")[..], [Action::Stop]));
+        let result = crate::engine::search::search(
+            &job,
+            &std::sync::atomic::AtomicBool::new(true),
+            &mut |_| {},
+        );
+        assert!(session.on_done(id + 7, result.clone()).is_empty());
+        let out = session.on_done(id, result);
+        assert!(
+            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn end_of_input_lets_a_search_finish_then_quits() {
+        let mut session = UciSession::default();
+        let Action::Search { id, job } = session.on_line("go depth 2").remove(0) else {
+            panic!()
+        };
+        assert!(session.on_end_of_input().is_empty());
+        let result = crate::engine::search::search(
+            &job,
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let out = session.on_done(id, result);
+        assert!(
+            matches!(&out[..], [Action::Send(_), Action::Quit]),
+            "{out:?}"
+        );
+        assert!(matches!(
+            UciSession::default().on_end_of_input()[..],
+            [Action::Quit]
+        ));
+    }
+}

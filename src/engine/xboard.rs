@@ -1,0 +1,697 @@
+//! The XBoard/CECP front-end (protocol version 2) as a sans-IO state machine.
+//!
+//! Castling: in `variant fischerandom` the engine writes `O-O`/`O-O-O`, as XBoard
+//! expects; in `normal`, classic castling is `e1g1`. It reads `O-O`/`O-O-O`,
+//! king-takes-rook and king-to-destination alike. Time: `level`, `st`, `sd`, `time`,
+//! `otim` and `nps` (nodes instead of seconds, as python-chess uses for node limits).
+//! A `ping` that arrives while the engine thinks is answered after its move, as CECP
+//! requires.
+
+use std::time::Duration;
+
+use shakmaty::{Color, Position};
+
+use super::game::{Game, position_from_fen, xboard_move_text};
+use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchResult, TimeBudget};
+use super::{Action, ENGINE_NAME, Session};
+
+/// The `feature` lines answering `protover 2`.
+pub fn feature_lines() -> Vec<String> {
+    vec![
+        "feature done=0".to_owned(),
+        format!(
+            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 reuse=1 \
+             analyze=0 colors=0 nps=1 variants=\"normal,fischerandom\" myname=\"{ENGINE_NAME}\""
+        ),
+        "feature done=1".to_owned(),
+    ]
+}
+
+/// `level MPS BASE INC`: moves per session (0: all), base time, increment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Level {
+    moves_per_session: u32,
+    base: Duration,
+    increment: Duration,
+}
+
+/// Time used when the GUI set no limit at all.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// An XBoard conversation.
+#[derive(Debug)]
+pub struct XboardSession {
+    /// `None` after a rejected `setboard`.
+    game: Option<Game>,
+    fischerandom: bool,
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine_side: Color,
+    post: bool,
+    depth: Option<u32>,
+    move_time: Option<Duration>,
+    level: Option<Level>,
+    engine_clock: Option<Duration>,
+    nodes_per_second: Option<u64>,
+    /// The search whose move will be played.
+    search: Option<u64>,
+    next_id: u64,
+    /// `ping`s received while thinking, answered after the move.
+    pongs: Vec<String>,
+    /// The input ended during a search: quit after its move.
+    quit_when_done: bool,
+}
+
+impl Default for XboardSession {
+    fn default() -> XboardSession {
+        XboardSession {
+            game: Some(Game::default()),
+            fischerandom: false,
+            force: false,
+            engine_side: Color::Black,
+            post: false,
+            depth: None,
+            move_time: None,
+            level: None,
+            engine_clock: None,
+            nodes_per_second: None,
+            search: None,
+            next_id: 1,
+            pongs: Vec::new(),
+            quit_when_done: false,
+        }
+    }
+}
+
+fn send(line: impl Into<String>) -> Action {
+    Action::Send(line.into())
+}
+
+fn unknown(line: &str) -> Action {
+    send(format!("Error (unknown command): {}", line.trim()))
+}
+
+/// `5`, `5:30` (minutes:seconds) or a decimal number of minutes.
+fn parse_minutes(text: &str) -> Option<Duration> {
+    match text.split_once(':') {
+        Some((minutes, seconds)) => {
+            let minutes: u64 = minutes.parse().ok()?;
+            let seconds: u64 = seconds.parse().ok()?;
+            Some(Duration::from_secs(minutes * 60 + seconds))
+        }
+        None => seconds(text).map(|minutes| minutes * 60),
+    }
+}
+
+/// A non-negative decimal number of seconds.
+fn seconds(text: &str) -> Option<Duration> {
+    let value: f64 = text.parse().ok()?;
+    (value.is_finite() && value >= 0.0).then(|| Duration::from_secs_f64(value.min(1e9)))
+}
+
+fn centiseconds(text: &str) -> Option<Duration> {
+    let value: i64 = text.parse().ok()?;
+    Some(Duration::from_millis(value.max(0) as u64 * 10))
+}
+
+impl XboardSession {
+    /// The current game, if the last `setboard` was accepted.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// Whether `variant fischerandom` is on.
+    pub fn fischerandom(&self) -> bool {
+        self.fischerandom
+    }
+
+    /// Drops the running search, if any: its move will not be played.
+    fn abandon_search(&mut self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        if self.search.take().is_some() {
+            actions.push(Action::Stop);
+        }
+        actions.extend(self.pongs.drain(..).map(send));
+        actions
+    }
+
+    fn limits(&self, position: &shakmaty::Chess) -> Limits {
+        let time = if let Some(move_time) = self.move_time {
+            Some(TimeBudget::fixed(move_time))
+        } else if let Some(level) = self.level {
+            let moves_to_go = (level.moves_per_session > 0).then(|| {
+                let played = (position.fullmoves().get() - 1) % level.moves_per_session;
+                level.moves_per_session - played
+            });
+            let remaining = self.engine_clock.unwrap_or(level.base);
+            Some(TimeBudget::for_clock(
+                remaining,
+                level.increment,
+                moves_to_go,
+            ))
+        } else {
+            self.engine_clock
+                .map(|remaining| TimeBudget::for_clock(remaining, Duration::ZERO, None))
+        };
+        let time = match (time, self.depth) {
+            (None, None) => Some(TimeBudget::fixed(DEFAULT_MOVE_TIME)),
+            (time, _) => time,
+        };
+        match (self.nodes_per_second, time) {
+            // `nps N`: think in nodes, N per second of the time planned for the move.
+            (Some(nps), Some(budget)) => Limits {
+                depth: self.depth,
+                nodes: Some(((nps as f64 * budget.soft.as_secs_f64()) as u64).max(1)),
+                time: None,
+            },
+            _ => Limits {
+                depth: self.depth,
+                nodes: None,
+                time,
+            },
+        }
+    }
+
+    /// Starts thinking on the side to move, or claims the result when there is no move.
+    fn think(&mut self) -> Vec<Action> {
+        let Some(game) = &self.game else {
+            return vec![send(
+                "Error (no position: the last setboard was rejected): go",
+            )];
+        };
+        let position = game.position();
+        if position.legal_moves().is_empty() {
+            return vec![send(game_over_claim(position))];
+        }
+        let job = game.search_job(self.limits(position));
+        let id = self.next_id;
+        self.next_id += 1;
+        self.search = Some(id);
+        vec![Action::Search {
+            id,
+            job: Box::new(job),
+        }]
+    }
+
+    fn user_move(&mut self, text: &str) -> Vec<Action> {
+        let mut actions = self.abandon_search();
+        let Some(game) = &mut self.game else {
+            actions.push(send(format!("Illegal move (no position): {text}")));
+            return actions;
+        };
+        if let Err(err) = game.play_text(text) {
+            actions.push(send(format!("Illegal move ({err}): {text}")));
+            return actions;
+        }
+        if !self.force && game.position().turn() == self.engine_side {
+            actions.extend(self.think());
+        }
+        actions
+    }
+
+    fn undo(&mut self, plies: usize) -> Vec<Action> {
+        let mut actions = self.abandon_search();
+        let undone = self
+            .game
+            .as_mut()
+            .is_some_and(|game| (0..plies).all(|_| game.undo().is_some()));
+        if !undone {
+            actions.push(send(format!(
+                "Error (no move to take back): {}",
+                if plies == 1 { "undo" } else { "remove" }
+            )));
+        }
+        actions
+    }
+
+    fn post_line(&self, info: &SearchInfo) -> String {
+        let score = match info.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(moves) if moves > 0 => 100_000 + moves,
+            Score::Mate(moves) => -100_000 + moves,
+        };
+        let mut line = format!(
+            "{} {score} {} {}",
+            info.depth,
+            info.elapsed.as_millis() / 10,
+            info.nodes
+        );
+        for &m in &info.pv {
+            line.push(' ');
+            line.push_str(&xboard_move_text(m, self.fischerandom));
+        }
+        line
+    }
+}
+
+/// The result line for a position without legal moves.
+fn game_over_claim(position: &shakmaty::Chess) -> String {
+    if position.is_check() {
+        match position.turn() {
+            Color::White => "0-1 {Black mates}".to_owned(),
+            Color::Black => "1-0 {White mates}".to_owned(),
+        }
+    } else {
+        "1/2-1/2 {Stalemate}".to_owned()
+    }
+}
+
+impl Session for XboardSession {
+    fn on_line(&mut self, line: &str) -> Vec<Action> {
+        let trimmed = line.trim();
+        let (command, rest) = trimmed
+            .split_once(char::is_whitespace)
+            .unwrap_or((trimmed, ""));
+        let rest = rest.trim();
+        let number = |text: &str| {
+            text.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+        };
+        match command {
+            "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "." | "otim" | "memory"
+            | "cores" | "option" | "egtpath" => Vec::new(),
+            "protover" => feature_lines().into_iter().map(send).collect(),
+            "new" => {
+                let actions = self.abandon_search();
+                // The time control stays; `sd`, the clocks and `nps` (CECP: "until the
+                // next new") do not.
+                *self = XboardSession {
+                    next_id: self.next_id,
+                    level: self.level,
+                    move_time: self.move_time,
+                    post: self.post,
+                    ..XboardSession::default()
+                };
+                actions
+            }
+            "variant" => match rest {
+                "fischerandom" => {
+                    self.fischerandom = true;
+                    Vec::new()
+                }
+                "normal" => {
+                    self.fischerandom = false;
+                    Vec::new()
+                }
+                _ => vec![send(format!("Error (unsupported variant): {rest}"))],
+            },
+            "setboard" => {
+                let mut actions = self.abandon_search();
+                match position_from_fen(rest) {
+                    Ok(position) => self.game = Some(Game::new(position)),
+                    Err(err) => {
+                        self.game = None;
+                        actions.push(send(format!("tellusererror Illegal position: {err}")));
+                    }
+                }
+                actions
+            }
+            "usermove" => self.user_move(rest),
+            "go" => {
+                let mut actions = self.abandon_search();
+                self.force = false;
+                if let Some(game) = &self.game {
+                    self.engine_side = game.position().turn();
+                }
+                actions.extend(self.think());
+                actions
+            }
+            "playother" => {
+                let actions = self.abandon_search();
+                self.force = false;
+                if let Some(game) = &self.game {
+                    self.engine_side = !game.position().turn();
+                }
+                actions
+            }
+            "force" | "result" => {
+                let actions = self.abandon_search();
+                self.force = true;
+                actions
+            }
+            "?" => {
+                if self.search.is_some() {
+                    vec![Action::Stop]
+                } else {
+                    Vec::new()
+                }
+            }
+            "undo" => self.undo(1),
+            "remove" => self.undo(2),
+            "ping" => {
+                let pong = format!("pong {rest}");
+                if self.search.is_some() {
+                    self.pongs.push(pong);
+                    Vec::new()
+                } else {
+                    vec![send(pong)]
+                }
+            }
+            "post" | "nopost" => {
+                self.post = command == "post";
+                Vec::new()
+            }
+            "sd" => match number(rest) {
+                Some(depth) => {
+                    self.depth = Some(depth.clamp(1, MAX_DEPTH.into()) as u32);
+                    Vec::new()
+                }
+                None => vec![send(format!("Error (sd needs a depth): {trimmed}"))],
+            },
+            "st" => match seconds(rest) {
+                Some(time) => {
+                    self.move_time = Some(time);
+                    self.level = None;
+                    Vec::new()
+                }
+                None => vec![send(format!("Error (st needs seconds): {trimmed}"))],
+            },
+            "level" => {
+                let fields: Vec<&str> = rest.split_whitespace().collect();
+                let level = match fields[..] {
+                    [moves, base, increment] => (|| {
+                        Some(Level {
+                            moves_per_session: moves.parse().ok()?,
+                            base: parse_minutes(base)?,
+                            increment: seconds(increment)?,
+                        })
+                    })(),
+                    _ => None,
+                };
+                match level {
+                    Some(level) => {
+                        self.level = Some(level);
+                        self.move_time = None;
+                        self.engine_clock = None;
+                        Vec::new()
+                    }
+                    None => vec![send(format!("Error (level needs MPS BASE INC): {trimmed}"))],
+                }
+            }
+            "time" => match centiseconds(rest) {
+                Some(clock) => {
+                    self.engine_clock = Some(clock);
+                    Vec::new()
+                }
+                None => vec![send(format!("Error (time needs centiseconds): {trimmed}"))],
+            },
+            "nps" => match number(rest) {
+                Some(nps) => {
+                    self.nodes_per_second = (nps > 0).then_some(nps);
+                    Vec::new()
+                }
+                None => vec![send(format!("Error (nps needs a number): {trimmed}"))],
+            },
+            "quit" => vec![Action::Quit],
+            _ => {
+                // Without `usermove`, a bare move (old GUIs, people typing) is a move too.
+                let is_move = self
+                    .game
+                    .as_ref()
+                    .is_some_and(|game| super::game::parse_move(game.position(), trimmed).is_ok());
+                if is_move {
+                    self.user_move(trimmed)
+                } else {
+                    vec![unknown(trimmed)]
+                }
+            }
+        }
+    }
+
+    fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action> {
+        if self.post && self.search == Some(id) {
+            vec![send(self.post_line(info))]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action> {
+        if self.search != Some(id) {
+            return Vec::new();
+        }
+        self.search = None;
+        let mut actions = Vec::new();
+        if let (Some(game), Some(best)) = (&mut self.game, result.best_move) {
+            game.play(best);
+            actions.push(send(format!(
+                "move {}",
+                xboard_move_text(best, self.fischerandom)
+            )));
+            if game.position().legal_moves().is_empty() {
+                actions.push(send(game_over_claim(game.position())));
+            }
+        }
+        actions.extend(self.pongs.drain(..).map(send));
+        if self.quit_when_done {
+            actions.push(Action::Quit);
+        }
+        actions
+    }
+
+    fn on_end_of_input(&mut self) -> Vec<Action> {
+        // A move being thought about is still played (`printf 'new\ngo\n' | sp960 engine`).
+        if self.search.is_some() {
+            self.quit_when_done = true;
+            Vec::new()
+        } else {
+            vec![Action::Quit]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::transcript;
+    use shakmaty::Square;
+
+    fn run(lines: &[&str]) -> Vec<String> {
+        transcript(&mut XboardSession::default(), lines)
+    }
+
+    fn moves(lines: &[String]) -> Vec<&str> {
+        lines
+            .iter()
+            .filter_map(|line| line.strip_prefix("move "))
+            .collect()
+    }
+
+    #[test]
+    fn handshake_declares_the_features_python_chess_needs() {
+        let out = run(&["xboard", "protover 2", "ping 1"]);
+        assert_eq!(out[0], "feature done=0");
+        for feature in [
+            "setboard=1",
+            "usermove=1",
+            "san=0",
+            "ping=1",
+            "sigint=0",
+            "myname=\"sp960\"",
+            "variants=\"normal,fischerandom\"",
+        ] {
+            assert!(out[1].contains(feature), "{feature} in {}", out[1]);
+        }
+        assert_eq!(&out[2..], ["feature done=1", "pong 1"]);
+    }
+
+    /// SP 860 after six moves each: O-O-O (c1a1) and O-O (c1e1) both legal.
+    const SP860_CASTLES: &str =
+        "r1k1r2q/pp1ppbpp/2pbn1n1/5p2/5P2/2PBN1N1/PP1PPBPP/R1K1R2Q w EAea - 2 7";
+
+    #[test]
+    fn fischerandom_castling_in_every_notation() {
+        for castle in ["O-O", "c1e1", "c1g1"] {
+            let mut session = XboardSession::default();
+            let setboard = format!("setboard {SP860_CASTLES}");
+            let out = transcript(
+                &mut session,
+                &[
+                    "new",
+                    "variant fischerandom",
+                    "force",
+                    &setboard,
+                    &format!("usermove {castle}"),
+                ],
+            );
+            assert!(out.is_empty(), "{castle}: {out:?}");
+            let board = session.game().unwrap().position().board().clone();
+            assert_eq!(board.king_of(Color::White), Some(Square::G1), "{castle}");
+            assert_eq!(
+                board.role_at(Square::F1),
+                Some(shakmaty::Role::Rook),
+                "{castle}"
+            );
+        }
+    }
+
+    #[test]
+    fn engine_castles_as_o_o_o_in_fischerandom() {
+        let out = run(&[
+            "new",
+            "variant fischerandom",
+            "force",
+            "setboard 3k4/2R1R3/8/8/8/8/P7/R1K5 w A - 0 1",
+            "sd 3",
+            "go",
+        ]);
+        assert_eq!(moves(&out), ["O-O-O"]);
+        assert_eq!(out.last().unwrap(), "1-0 {White mates}");
+        let out = run(&[
+            "new",
+            "force",
+            "setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1",
+            "usermove e8g8",
+            "undo",
+            "usermove e8c8",
+            "usermove e1g1",
+            "remove",
+            "ping 4",
+            "remove",
+        ]);
+        assert_eq!(out, ["pong 4", "Error (no move to take back): remove"]);
+    }
+
+    #[test]
+    fn plays_its_side_after_user_moves_and_answers_ping_after_the_move() {
+        let mut session = XboardSession::default();
+        let out = transcript(&mut session, &["new", "sd 2", "post", "usermove e2e4"]);
+        let [.., last] = out.as_slice() else { panic!() };
+        assert!(last.starts_with("move "), "{out:?}");
+        assert!(
+            out[0].split_whitespace().count() >= 5,
+            "post line: {}",
+            out[0]
+        );
+        assert_eq!(session.game().unwrap().moves().len(), 2);
+        // A ping during thinking is answered only after the move.
+        let Action::Search { id, job } = session.on_line("usermove d2d4").remove(0) else {
+            panic!()
+        };
+        assert!(session.on_line("ping 9").is_empty());
+        let result = crate::engine::search::search(
+            &job,
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        );
+        let out = session.on_done(id, result);
+        assert!(
+            matches!(&out[..], [Action::Send(m), Action::Send(pong)] if m.starts_with("move ") && pong == "pong 9"),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn force_mode_takes_moves_without_thinking() {
+        let out = run(&[
+            "new",
+            "force",
+            "usermove e2e4",
+            "usermove e7e5",
+            "e2e4",
+            "usermove e1e8",
+            "ping 2",
+        ]);
+        assert_eq!(
+            out,
+            [
+                "Error (unknown command): e2e4",
+                "Illegal move (illegal move 'e1e8' in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w HAha - 0 2): e1e8",
+                "pong 2",
+            ]
+        );
+    }
+
+    #[test]
+    fn limits_follow_level_time_st_sd_and_nps() {
+        let mut session = XboardSession::default();
+        let position = shakmaty::Chess::default();
+        assert_eq!(
+            session.limits(&position).time,
+            Some(TimeBudget::fixed(DEFAULT_MOVE_TIME))
+        );
+        transcript(&mut session, &["sd 4"]);
+        assert_eq!(
+            session.limits(&position),
+            Limits {
+                depth: Some(4),
+                ..Limits::default()
+            }
+        );
+        transcript(&mut session, &["level 40 5 0", "time 6000"]);
+        let limits = session.limits(&position);
+        assert_eq!(
+            limits.time,
+            Some(TimeBudget::for_clock(
+                Duration::from_secs(60),
+                Duration::ZERO,
+                Some(40)
+            ))
+        );
+        transcript(&mut session, &["level 0 2:30 1.5"]);
+        assert_eq!(
+            session.limits(&position).time,
+            Some(TimeBudget::for_clock(
+                Duration::from_secs(150),
+                Duration::from_millis(1500),
+                None
+            ))
+        );
+        transcript(&mut session, &["st 0.25"]);
+        assert_eq!(
+            session.limits(&position).time,
+            Some(TimeBudget::fixed(Duration::from_millis(250)))
+        );
+        transcript(&mut session, &["nps 1", "st 500"]);
+        let limits = session.limits(&position);
+        assert_eq!((limits.nodes, limits.time), (Some(499), None));
+        // `new` ends node counting and the depth limit, not the time control.
+        transcript(&mut session, &["sd 3", "new"]);
+        assert_eq!(
+            session.limits(&position),
+            Limits {
+                time: Some(TimeBudget::fixed(Duration::from_secs(500))),
+                ..Limits::default()
+            }
+        );
+        let out = transcript(
+            &mut session,
+            &["level x", "st -1", "sd", "variant crazyhouse"],
+        );
+        assert_eq!(out.len(), 4, "{out:?}");
+        assert!(
+            out.iter().all(|line| line.starts_with("Error (")),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn bad_setboard_is_told_and_no_move_is_guessed() {
+        let out = run(&[
+            "new",
+            "force",
+            "setboard 8/8/8/8 w - - 0 1",
+            "go",
+            "usermove e2e4",
+        ]);
+        assert!(
+            out[0].starts_with("tellusererror Illegal position: invalid FEN '8/8/8/8 w - - 0 1'"),
+            "{out:?}"
+        );
+        assert!(out[1].starts_with("Error (no position"), "{out:?}");
+        assert_eq!(out[2], "Illegal move (no position): e2e4");
+    }
+
+    #[test]
+    fn mated_engine_claims_the_result() {
+        let out = run(&[
+            "new",
+            "force",
+            "setboard 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "go",
+        ]);
+        assert_eq!(out, ["1-0 {White mates}"]);
+    }
+}
