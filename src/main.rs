@@ -5,14 +5,17 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use sp960::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
+use sp960::castling::CastlingDialect;
 use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::inputs::DEFAULT_GLOBS;
 use sp960::normalize::NormalizeOptions;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
+use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::record::{CheckOptions, Mode, Rules};
 use sp960::start::{RandomStarts, parse_spec};
 use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
+use sp960::uci::{StartChoice, UciConfig};
 use sp960::validate::{OutputFormat, ValidateOptions};
 
 const EXAMPLES: &str = "\
@@ -30,8 +33,26 @@ Examples:
   sp960 engine                       the built-in engine on stdin/stdout (UCI or XBoard)
   sp960 validate fixtures/           check every *.fen, *.epd, *.txt below a directory
   sp960 normalize --in-place a.epd   rewrite records with Shredder castling
+  sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
 
-Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage or I/O error.";
+Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage or I/O error.
+proxy: the engine's exit status; 3 engine unsuitable (--require-chess960), 4 engine exited
+unasked with status 0, 126 engine not executable, 127 engine not found.";
+
+const PROXY_HELP: &str =
+    "The GUI starts this command as if it were the engine. Every line either way is
+forwarded byte for byte, except what the proxy deliberately changes: with a start
+(--sp, or the GUI options SP960_Start: -2 random, -1 off, 0-959, and SP960_BlackStart),
+`position startpos` becomes the start's FEN and the engine is put into UCI_Chess960
+mode; castling moves are translated between the GUI's and the engine's notation;
+broken FENs and illegal moves never reach the engine (the GUI gets `info string`, the
+next `go` gets `bestmove 0000`).
+
+Examples:
+  sp960 proxy --sp 860 -- /usr/games/stockfish
+  sp960 proxy --sp 0:959 --log game.log -- /usr/games/fairy-stockfish
+  sp960 proxy --sp random --seed 7 -- ethereal-chess
+  sp960 proxy -- glaurung                      shield and translate only";
 
 /// Chess960 start positions for GUIs and engines: numbers to FENs and back.
 #[derive(Parser)]
@@ -224,6 +245,9 @@ enum Command {
         #[arg(long)]
         in_place: bool,
     },
+    /// Run a UCI engine behind a proxy that sets up Chess960 starts and shields it.
+    #[command(after_help = PROXY_HELP)]
+    Proxy(ProxyArgs),
 }
 
 /// How records are judged, shared by validate and normalize.
@@ -246,6 +270,41 @@ impl CheckArgs {
             start_positions,
         }
     }
+}
+
+/// `sp960 proxy` arguments.
+#[derive(clap::Args)]
+struct ProxyArgs {
+    /// Start of every game: N (0-959), W:B (double FRC) or `random`.
+    #[arg(long, value_name = "SPEC")]
+    sp: Option<String>,
+    /// Seed for random starts (`--sp random`, or the GUI's SP960_Start -2); otherwise
+    /// one is drawn and told on stderr when used.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// With `--sp random`: double Fischer Random pairs.
+    #[arg(long, requires = "sp")]
+    dfrc: bool,
+    /// The GUI's castling notation (default: chess960 once the GUI enables
+    /// UCI_Chess960, standard before).
+    #[arg(long, value_enum)]
+    gui_castling: Option<CastlingDialect>,
+    /// Castling field of the FENs the engine gets in Chess960 mode.
+    #[arg(long, value_enum, default_value_t)]
+    engine_castling: CastlingNotation,
+    /// Exit (code 3) instead of warning when a start is set and the engine has no
+    /// UCI_Chess960 option.
+    #[arg(long)]
+    require_chess960: bool,
+    /// Write a timestamped transcript of both directions to FILE.
+    #[arg(long, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
+    /// Milliseconds the engine gets to exit after `quit` before it is killed.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    quit_timeout: u64,
+    /// The engine program and its arguments (after `--`).
+    #[arg(required = true, last = true, value_name = "ENGINE [ARGS]")]
+    engine: Vec<std::ffi::OsString>,
 }
 
 /// A failure that ends the command: its message and exit code.
@@ -386,6 +445,7 @@ fn main() -> ExitCode {
                 &mut io::stderr().lock(),
             ))
         }
+        Command::Proxy(args) => return proxy(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -559,4 +619,42 @@ fn random(
     }
     out.flush()?;
     Ok(())
+}
+
+/// `sp960 proxy`: reads the arguments, runs the library's proxy, exits with its code.
+fn proxy(args: ProxyArgs) -> ExitCode {
+    let random_seed = args.seed.unwrap_or_else(RandomStarts::fresh_seed);
+    let start = match StartChoice::from_arguments(args.sp.as_deref(), random_seed, args.dfrc) {
+        Ok(choice) => choice,
+        Err(err) => {
+            eprintln!("sp960: proxy: --sp: {err}");
+            return ExitCode::from(exit_code::USAGE);
+        }
+    };
+    if let (StartChoice::Random { .. }, None) = (start, args.seed) {
+        eprintln!("sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})");
+    }
+    let config = UciConfig {
+        start,
+        gui_castling: args.gui_castling,
+        engine_castling: args.engine_castling,
+        require_chess960: args.require_chess960,
+        random_seed,
+    };
+    let mut engine = args.engine.into_iter();
+    let command = EngineCommand {
+        program: engine.next().expect("clap requires the engine"),
+        args: engine.collect(),
+    };
+    let shell = ShellOptions {
+        log: args.log,
+        quit_timeout: std::time::Duration::from_millis(args.quit_timeout),
+    };
+    match sp960::uci::run_proxy(config, &command, &shell) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("sp960: {err}");
+            ExitCode::from(err.exit_code())
+        }
+    }
 }

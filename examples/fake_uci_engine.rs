@@ -1,0 +1,113 @@
+//! A scripted UCI engine for the proxy's fault-injection tests and benchmark: it does
+//! what real engines cannot be made to do on cue.
+//!
+//! Usage: `fake_uci_engine MODE [N]`
+//! - `flood N`: on `go`, writes N `info` lines (one `write` per line, as engines flush),
+//!   then `bestmove e2e4`;
+//! - `flood-buffered N`: the same, block-buffered (64 KiB writes);
+//! - `crash-on-go`: on `go`, one `info` line, then abort (SIGABRT) mid-search;
+//! - `hang-on-quit`: ignores `quit`, the end of its input and SIGTERM, and sleeps.
+//!
+//! On `uci` it prints `info string pid <pid>` first, so tests can check it was reaped.
+
+use std::io::{self, BufRead, Write};
+
+/// Line `i` of a flood: varied like real engine output, with the odd irregular line
+/// (tabs, trailing spaces, CR, a non-UTF-8 byte) that a proxy must pass unchanged.
+pub fn flood_line(i: u64, out: &mut Vec<u8>) {
+    let depth = 1 + i % 40;
+    let _ = write!(
+        out,
+        "info depth {depth} seldepth {} multipv 1 score cp {} nodes {} nps 1234567 hashfull {} tbhits 0 time {} pv e2e4 e7e5 g1f3 b8c6 f1b5",
+        depth + 3,
+        (i % 200) as i64 - 100,
+        i * 1013,
+        i % 1000,
+        i / 1000
+    );
+    match i % 97 {
+        0 => out.extend_from_slice(b" \t "),
+        1 => out.extend_from_slice(b"\r"),
+        2 => out.extend_from_slice(b" string caf\xe9 \xff"),
+        _ => {}
+    }
+    out.push(b'\n');
+}
+
+/// `count` flood lines to stdout: one write per line (`per_line`) or per 64 KiB.
+fn flood(count: u64, per_line: bool) {
+    let mut raw = io::stdout().lock();
+    let mut line = Vec::with_capacity(256);
+    let mut block = Vec::with_capacity(64 * 1024);
+    for i in 0..count {
+        line.clear();
+        flood_line(i, &mut line);
+        if per_line {
+            raw.write_all(&line).expect("write");
+            raw.flush().expect("flush");
+        } else {
+            block.extend_from_slice(&line);
+            if block.len() >= 60 * 1024 {
+                raw.write_all(&block).expect("write");
+                block.clear();
+            }
+        }
+    }
+    raw.write_all(&block).expect("write");
+    raw.flush().expect("flush");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = args.first().map(String::as_str).unwrap_or("");
+    let count: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(0);
+    match mode {
+        "flood" | "flood-buffered" | "crash-on-go" | "hang-on-quit" => {}
+        _ => {
+            eprintln!(
+                "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | hang-on-quit"
+            );
+            std::process::exit(2);
+        }
+    }
+    if mode == "hang-on-quit" {
+        // SAFETY: setting a signal disposition to SIG_IGN.
+        unsafe {
+            libc::signal(libc::SIGTERM, libc::SIG_IGN);
+        }
+    }
+    let say = |text: &str| {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    };
+    for line in io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        match line.split_whitespace().next().unwrap_or("") {
+            "uci" => {
+                say(&format!("info string pid {}", std::process::id()));
+                say("id name Fake Engine");
+                say("option name UCI_Chess960 type check default false");
+                say("uciok");
+            }
+            "isready" => say("readyok"),
+            "go" if mode == "crash-on-go" => {
+                say("info depth 1 score cp 10 nodes 20 pv e2e4");
+                std::process::abort();
+            }
+            "go" if mode.starts_with("flood") => {
+                flood(count, mode == "flood");
+                say("bestmove e2e4");
+            }
+            "go" => say("bestmove e2e4"),
+            "quit" if mode == "hang-on-quit" => {}
+            "quit" => return,
+            _ => {}
+        }
+    }
+    if mode == "hang-on-quit" {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(60));
+        }
+    }
+}

@@ -1,0 +1,532 @@
+//! The I/O shell that runs a [`Session`] between our stdin/stdout (the GUI) and an engine
+//! process: spawn, two relay threads, stderr passthrough, signal forwarding, bounded wait
+//! on quit, exit status.
+//!
+//! Each relay thread reads whatever its pipe has (up to 64 KiB), hands every complete
+//! line to the session (one lock per read, not per line), then writes the resulting lines
+//! and flushes once its input is drained: a line is never held back while the proxy
+//! waits for more input, and a flood of output costs one `write` per read, not per line.
+//! The engine's stderr is inherited: it reaches ours untouched.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::ops::Range;
+use std::os::fd::AsFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use super::transcript::{Entry, Transcript};
+use super::{Action, Peer, Session};
+use crate::exit_code;
+
+/// The engine to start: program and arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineCommand {
+    /// Program path or name (looked up on PATH).
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+}
+
+/// How the shell behaves.
+#[derive(Debug, Clone)]
+pub struct ShellOptions {
+    /// Where to write the transcript (`--log FILE`).
+    pub log: Option<PathBuf>,
+    /// How long the engine gets to exit after `quit` before it is killed.
+    pub quit_timeout: Duration,
+}
+
+impl Default for ShellOptions {
+    fn default() -> ShellOptions {
+        ShellOptions {
+            log: None,
+            quit_timeout: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Why the proxy could not run at all.
+#[derive(Debug, Error)]
+pub enum ShellError {
+    /// No such program.
+    #[error("proxy: engine '{0}' not found")]
+    NotFound(String),
+    /// The program exists but cannot be executed.
+    #[error("proxy: engine '{0}' is not executable")]
+    NotExecutable(String),
+    /// Any other failure to start it.
+    #[error("proxy: cannot start engine '{0}': {1}")]
+    Spawn(String, io::Error),
+    /// The transcript file cannot be written.
+    #[error("proxy: cannot write log file '{0}': {1}")]
+    Log(String, io::Error),
+    /// Our stdin or stdout cannot be used.
+    #[error("proxy: {0}")]
+    Io(#[from] io::Error),
+}
+
+impl ShellError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ShellError::NotFound(_) => exit_code::ENGINE_NOT_FOUND,
+            ShellError::NotExecutable(_) => exit_code::ENGINE_NOT_EXECUTABLE,
+            ShellError::Spawn(..) => exit_code::ENGINE_NOT_EXECUTABLE,
+            ShellError::Log(..) | ShellError::Io(_) => exit_code::USAGE,
+        }
+    }
+}
+
+/// What the relay threads tell the main thread.
+enum Event {
+    /// The session asked to shut down (GUI sent quit, or its input ended).
+    Shutdown,
+    /// The session failed: exit code and message.
+    Fail(u8, String),
+    /// Engine stdout reached end of file.
+    EngineEof,
+    /// Our stdin reached end of file (after the session's reaction to it).
+    GuiEof,
+    /// The GUI is gone: it closed our stdout, or our stdin and the session did not
+    /// shut down in time.
+    GuiGone,
+}
+
+struct Shared<S> {
+    session: Mutex<S>,
+    gui_out: Mutex<BufWriter<File>>,
+    engine_in: Mutex<Option<BufWriter<ChildStdin>>>,
+    transcript: Option<Mutex<Transcript>>,
+    events: Sender<Event>,
+}
+
+/// The engine's pid for the signal handler (0: none).
+static ENGINE_PID: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn forward_signal(signal: libc::c_int) {
+    let pid = ENGINE_PID.load(Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: kill(2) is async-signal-safe.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP sent to the proxy go to the engine instead; the proxy
+/// then exits with the engine's status when the engine exits.
+fn forward_signals_to(pid: u32) {
+    ENGINE_PID.store(pid as i32, Ordering::SeqCst);
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only reads an atomic and calls kill(2).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = forward_signal as *const () as usize;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+fn spawn(command: &EngineCommand) -> Result<Child, ShellError> {
+    let name = command.program.to_string_lossy().into_owned();
+    let mut process = Command::new(&command.program);
+    process
+        .args(&command.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl is async-signal-safe; the closure allocates nothing.
+    unsafe {
+        // If the proxy is killed outright, the engine gets SIGTERM instead of living on.
+        process.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    process.spawn().map_err(|err| match err.kind() {
+        io::ErrorKind::NotFound => ShellError::NotFound(name),
+        io::ErrorKind::PermissionDenied => ShellError::NotExecutable(name),
+        _ => ShellError::Spawn(name, err),
+    })
+}
+
+/// Runs `session` between our stdin/stdout and the engine until the GUI quits or the
+/// engine exits; returns the proxy's exit code: the engine's status (0 after a clean
+/// `quit`, 128 + signal if it was killed), [`exit_code::ENGINE_EXITED`] if it exited with
+/// 0 unasked, or the code of an [`Action::Fail`].
+pub fn run<S: Session + 'static>(
+    session: S,
+    command: &EngineCommand,
+    options: &ShellOptions,
+) -> Result<u8, ShellError> {
+    let transcript = match &options.log {
+        Some(path) => {
+            Some(Mutex::new(Transcript::create(path).map_err(|err| {
+                ShellError::Log(path.display().to_string(), err)
+            })?))
+        }
+        None => None,
+    };
+    // Raw descriptors: std's stdout is line-buffered, and we decide when to flush.
+    let gui_in = File::from(io::stdin().as_fd().try_clone_to_owned()?);
+    let gui_out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    let mut child = spawn(command)?;
+    forward_signals_to(child.id());
+    let engine_in = child.stdin.take().expect("piped");
+    let engine_out = child.stdout.take().expect("piped");
+    // Bigger pipes for the engine's output: a flood then costs fewer context switches.
+    // (Best effort: Linux only, up to /proc/sys/fs/pipe-max-size.)
+    #[cfg(target_os = "linux")]
+    // SAFETY: fcntl on a descriptor we own; failure only leaves the default size.
+    unsafe {
+        use std::os::fd::AsRawFd;
+        libc::fcntl(engine_out.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 20);
+    }
+    let (events, received) = mpsc::channel();
+    let shared = Arc::new(Shared {
+        session: Mutex::new(session),
+        gui_out: Mutex::new(BufWriter::with_capacity(256 * 1024, gui_out)),
+        engine_in: Mutex::new(Some(BufWriter::with_capacity(16 * 1024, engine_in))),
+        transcript,
+        events,
+    });
+    for (from, input) in [
+        (Peer::Gui, Box::new(gui_in) as Box<dyn Read + Send>),
+        (Peer::Engine, Box::new(engine_out)),
+    ] {
+        let shared = Arc::clone(&shared);
+        thread::Builder::new()
+            .name(format!("relay-{from:?}"))
+            .spawn(move || relay(from, input, &shared))?;
+    }
+    let code = supervise(&shared, &received, &mut child, options.quit_timeout);
+    if let Some(transcript) = &shared.transcript {
+        let _ = lock(transcript).flush();
+    }
+    let _ = lock(&shared.gui_out).flush();
+    Ok(code)
+}
+
+/// The main thread: waits for the first decisive event, then for the engine.
+fn supervise<S: Session>(
+    shared: &Shared<S>,
+    received: &Receiver<Event>,
+    child: &mut Child,
+    quit_timeout: Duration,
+) -> u8 {
+    let mut event = received.recv().unwrap_or(Event::EngineEof);
+    if let Event::GuiEof = event {
+        // The session may finish first (lines it held for the engine's `uciok`); it gets
+        // the quit timeout to do so, then the engine is told to quit.
+        event = match received.recv_timeout(quit_timeout) {
+            Ok(Event::GuiEof) | Err(_) => Event::GuiGone,
+            Ok(event) => event,
+        };
+    }
+    match event {
+        Event::Shutdown | Event::GuiGone | Event::GuiEof | Event::Fail(..) => {
+            if !matches!(event, Event::Shutdown) {
+                write_to(shared, Peer::Engine, b"quit\n");
+            }
+            // Close the engine's stdin: engines that wait for input see the end of it.
+            let _ = lock(&shared.engine_in).take().map(|mut w| w.flush());
+            let status = wait_bounded(child, quit_timeout);
+            drain_engine_output(received);
+            if let Event::Fail(code, message) = event {
+                eprintln!("sp960: {message}");
+                record(shared, Entry::Event, message.as_bytes());
+                return code;
+            }
+            status_code(status)
+        }
+        Event::EngineEof => {
+            let status = wait_bounded(child, quit_timeout);
+            let how = describe(status);
+            eprintln!("sp960: proxy: the engine {how}");
+            record(shared, Entry::Event, format!("the engine {how}").as_bytes());
+            let mut actions = Vec::new();
+            lock(&shared.session).on_engine_exit(&how, &mut actions);
+            perform(
+                shared,
+                Peer::Engine,
+                &[],
+                &[(0..0, 0..actions.len())],
+                &actions,
+            );
+            match status_code(status) {
+                0 => exit_code::ENGINE_EXITED,
+                code => code,
+            }
+        }
+    }
+}
+
+/// After quit: gives the engine's last lines a moment to be relayed.
+fn drain_engine_output(received: &Receiver<Event>) {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match received.recv_timeout(left) {
+            Ok(Event::EngineEof) | Err(_) => return,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Waits up to `timeout` for the engine to exit, then kills it; always reaps it.
+fn wait_bounded(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+            Ok(None) => {
+                let _ = child.kill();
+                return child.wait().ok();
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// The exit code that reports `status`: the code, or 128 + signal as shells do.
+fn status_code(status: Option<ExitStatus>) -> u8 {
+    match status {
+        Some(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => code as u8,
+            (None, Some(signal)) => (128 + signal).min(255) as u8,
+            (None, None) => 1,
+        },
+        None => 1,
+    }
+}
+
+fn describe(status: Option<ExitStatus>) -> String {
+    match status {
+        Some(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => format!("exited unexpectedly with status {code}"),
+            (None, Some(signal)) => format!("died unexpectedly from signal {signal}"),
+            (None, None) => "ended unexpectedly".to_owned(),
+        },
+        None => "ended unexpectedly (status unknown)".to_owned(),
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn record<S>(shared: &Shared<S>, entry: Entry, text: &[u8]) {
+    if let Some(transcript) = &shared.transcript {
+        let _ = lock(transcript).record(entry, text);
+    }
+}
+
+/// Writes `bytes` (a line with its ending) to `to`; false when that pipe is gone.
+fn write_to<S>(shared: &Shared<S>, to: Peer, bytes: &[u8]) -> bool {
+    match to {
+        Peer::Gui => lock(&shared.gui_out).write_all(bytes).is_ok(),
+        Peer::Engine => match lock(&shared.engine_in).as_mut() {
+            Some(writer) => writer.write_all(bytes).is_ok(),
+            None => false,
+        },
+    }
+}
+
+fn flush<S>(shared: &Shared<S>, to: Peer) -> bool {
+    match to {
+        Peer::Gui => lock(&shared.gui_out).flush().is_ok(),
+        Peer::Engine => lock(&shared.engine_in)
+            .as_mut()
+            .is_none_or(|writer| writer.flush().is_ok()),
+    }
+}
+
+/// One direction: reads `input` (lines from `from`) until end of file or shutdown.
+fn relay<S: Session>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Shared<S>) {
+    let mut buffer = vec![0u8; 256 * 1024];
+    let mut filled = 0;
+    let mut actions = Vec::new();
+    // Per complete line: its bytes in `buffer` (with ending) and its actions.
+    let mut lines: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    loop {
+        if filled == buffer.len() {
+            buffer.resize(buffer.len() * 2, 0);
+        }
+        let read = match input.read(&mut buffer[filled..]) {
+            Ok(0) => None,
+            Ok(n) => Some(n),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => None,
+        };
+        let Some(read) = read else {
+            // End of input: a last line without `\n` still counts, and gets one (the
+            // proxy's own `quit` or report may follow it).
+            actions.clear();
+            lines.clear();
+            let mut session = lock(&shared.session);
+            if filled > 0 {
+                buffer[filled] = b'\n';
+                filled += 1;
+                feed(&mut *session, from, &buffer[..filled], &mut actions);
+                lines.push((0..filled, 0..actions.len()));
+            }
+            let before = actions.len();
+            match from {
+                Peer::Gui => session.on_gui_eof(&mut actions),
+                Peer::Engine => {}
+            }
+            lines.push((filled..filled, before..actions.len()));
+            drop(session);
+            perform(shared, from, &buffer, &lines, &actions);
+            let _ = shared.events.send(match from {
+                Peer::Gui => Event::GuiEof,
+                Peer::Engine => Event::EngineEof,
+            });
+            return;
+        };
+        let scan_from = filled;
+        filled += read;
+        actions.clear();
+        lines.clear();
+        let mut start = 0;
+        {
+            let mut session = lock(&shared.session);
+            for end in memchr::memchr_iter(b'\n', &buffer[scan_from..filled]) {
+                let end = scan_from + end;
+                let before = actions.len();
+                feed(&mut *session, from, &buffer[start..end], &mut actions);
+                lines.push((start..end + 1, before..actions.len()));
+                start = end + 1;
+            }
+        }
+        if !perform(shared, from, &buffer, &lines, &actions) {
+            return;
+        }
+        buffer.copy_within(start..filled, 0);
+        filled -= start;
+    }
+}
+
+fn feed(session: &mut dyn Session, from: Peer, line: &[u8], actions: &mut Vec<Action>) {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    match from {
+        Peer::Gui => session.on_gui_line(line, actions),
+        Peer::Engine => session.on_engine_line(line, actions),
+    }
+}
+
+/// What a batch wrote, and whether the GUI is still there.
+struct Written {
+    to: [bool; 2],
+    gui_ok: bool,
+}
+
+impl Written {
+    fn write<S>(&mut self, shared: &Shared<S>, to: Peer, bytes: &[u8]) {
+        // A dead engine is noticed by its relay (end of file), a dead GUI here.
+        self.gui_ok &= write_to(shared, to, bytes) || to == Peer::Engine;
+        self.to[usize::from(to == Peer::Engine)] = true;
+    }
+}
+
+/// Carries out the actions of a batch of lines read from `from`, then flushes. Returns
+/// false when the relay should stop (shutdown, failure, or the GUI is gone).
+fn perform<S>(
+    shared: &Shared<S>,
+    from: Peer,
+    buffer: &[u8],
+    lines: &[(Range<usize>, Range<usize>)],
+    actions: &[Action],
+) -> bool {
+    let mut keep_going = true;
+    let mut written = Written {
+        to: [false; 2],
+        gui_ok: true,
+    };
+    let forward_to = from.other();
+    // Consecutive forwarded lines are contiguous in `buffer`: written with one call.
+    let mut pending: Range<usize> = 0..0;
+    for (bytes, line_actions) in lines {
+        let line_actions = &actions[line_actions.clone()];
+        if shared.transcript.is_some() && !bytes.is_empty() {
+            let line = &buffer[bytes.clone()];
+            let text = line.strip_suffix(b"\n").unwrap_or(line);
+            let forwarded = line_actions.contains(&Action::Forward);
+            let entry = if forwarded {
+                Entry::Forwarded(from)
+            } else {
+                Entry::Consumed(from)
+            };
+            record(shared, entry, text);
+        }
+        for action in line_actions {
+            if *action == Action::Forward {
+                if pending.end != bytes.start {
+                    written.write(shared, forward_to, &buffer[pending.clone()]);
+                    pending.start = bytes.start;
+                }
+                pending.end = bytes.end;
+                continue;
+            }
+            if pending.start < pending.end {
+                written.write(shared, forward_to, &buffer[pending.clone()]);
+            }
+            pending = 0..0;
+            match action {
+                Action::Forward => unreachable!("handled above"),
+                Action::Send { to, line, mark } => {
+                    record(shared, Entry::Sent(*to, *mark), line);
+                    let mut bytes = Vec::with_capacity(line.len() + 1);
+                    bytes.extend_from_slice(line);
+                    bytes.push(b'\n');
+                    written.write(shared, *to, &bytes);
+                }
+                Action::Warn(message) => {
+                    eprintln!("sp960: {message}");
+                    record(shared, Entry::Event, message.as_bytes());
+                }
+                // The GUI's relay stops reading; the engine's goes on to its end of file,
+                // so nothing the engine says before it exits is lost.
+                Action::Shutdown => {
+                    keep_going = from == Peer::Engine;
+                    let _ = shared.events.send(Event::Shutdown);
+                }
+                Action::Fail { code, message } => {
+                    keep_going = from == Peer::Engine;
+                    let _ = shared.events.send(Event::Fail(*code, message.clone()));
+                }
+            }
+        }
+    }
+    if pending.start < pending.end {
+        written.write(shared, forward_to, &buffer[pending]);
+    }
+    for peer in [Peer::Gui, Peer::Engine] {
+        if written.to[usize::from(peer == Peer::Engine)] {
+            written.gui_ok &= flush(shared, peer) || peer == Peer::Engine;
+        }
+    }
+    if let Some(transcript) = &shared.transcript {
+        let _ = lock(transcript).flush();
+    }
+    if !written.gui_ok {
+        let _ = shared.events.send(Event::GuiGone);
+        return false;
+    }
+    keep_going
+}

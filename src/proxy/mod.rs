@@ -1,0 +1,137 @@
+//! The protocol-neutral parts of a proxy between a GUI and an engine: the [`Session`]
+//! trait a protocol's sans-IO state machine implements, the [`Action`]s it returns, and
+//! the I/O shell in [`io`] that runs any session between real pipes.
+//!
+//! A session never touches a file descriptor: it is fed one line at a time (without its
+//! `\n`, with any `\r` still on it) and says what to do with it. That keeps the protocol
+//! logic testable on transcripts and lets the UCI and XBoard proxies share one shell.
+
+pub mod io;
+pub mod starts;
+pub mod transcript;
+
+/// One side of the proxy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Peer {
+    /// The GUI (or match runner) that started the proxy: our stdin and stdout.
+    Gui,
+    /// The engine process the proxy started: its stdin and stdout.
+    Engine,
+}
+
+impl Peer {
+    /// The other side.
+    pub fn other(self) -> Peer {
+        match self {
+            Peer::Gui => Peer::Engine,
+            Peer::Engine => Peer::Gui,
+        }
+    }
+}
+
+/// Why the proxy sends a line it did not simply forward (shown in transcripts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// A line the proxy wrote on its own (an option, `setoption`, `info string`).
+    Injected,
+    /// A line read from one side and changed on its way to the other.
+    Rewritten,
+    /// The proxy's own answer to a request it did not forward (`bestmove 0000`).
+    Answered,
+    /// A line read earlier and held back, sent unchanged now (GUI lines that came before
+    /// the engine's `uciok`).
+    Held,
+}
+
+/// What the shell does, in order, after a session has read a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Send the line just read, byte for byte (with its original line ending), to the
+    /// other side.
+    Forward,
+    /// Send `line` (no line ending: the shell adds `\n`) to `to`.
+    Send {
+        /// The receiving side.
+        to: Peer,
+        /// The text.
+        line: Vec<u8>,
+        /// Why, for the transcript.
+        mark: Mark,
+    },
+    /// Tell the user on stderr (a warning that should not wait for a GUI to show it).
+    Warn(String),
+    /// The GUI is done: after the lines before this, wait a bounded time for the engine to
+    /// exit, then kill it.
+    Shutdown,
+    /// Stop now with exit `code`, after telling stderr `message`; the engine is told to
+    /// quit and then killed.
+    Fail {
+        /// The proxy's exit code.
+        code: u8,
+        /// One line for stderr.
+        message: String,
+    },
+}
+
+impl Action {
+    /// A line to send, with its mark.
+    pub fn send(to: Peer, line: impl Into<Vec<u8>>, mark: Mark) -> Action {
+        Action::Send {
+            to,
+            line: line.into(),
+            mark,
+        }
+    }
+}
+
+/// A protocol's sans-IO proxy state machine.
+pub trait Session: Send {
+    /// A line from the GUI (no `\n`).
+    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>);
+    /// A line from the engine (no `\n`).
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>);
+    /// The GUI closed our stdin: typically send the engine its quit command, then
+    /// [`Action::Shutdown`].
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>);
+    /// The engine exited without being asked to (`how` describes the exit status): tell
+    /// the GUI in its protocol.
+    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>);
+}
+
+/// Splits `line` into whitespace-separated tokens (ASCII whitespace, as UCI and XBoard
+/// define it).
+pub fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|b| b.is_ascii_whitespace())
+        .filter(|token| !token.is_empty())
+}
+
+/// The first token of `line`, or an empty slice; the only thing looked at before deciding
+/// whether a line needs any work.
+pub fn first_token(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let rest = &line[start..];
+    let end = rest
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_on_any_ascii_whitespace() {
+        let line = b"  info\tdepth 3  pv e2e4\r";
+        assert_eq!(first_token(line), b"info");
+        let all: Vec<&[u8]> = tokens(line).collect();
+        assert_eq!(all, [&b"info"[..], b"depth", b"3", b"pv", b"e2e4"]);
+        assert_eq!(first_token(b""), b"");
+        assert_eq!(first_token(b"   "), b"");
+        assert_eq!(Peer::Gui.other(), Peer::Engine);
+    }
+}

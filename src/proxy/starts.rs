@@ -1,0 +1,261 @@
+//! Which start a proxied game begins from: the command line's `--sp` (a fixed start, or a
+//! seeded random one per game), overridden by the GUI's start options. Protocol-neutral:
+//! the UCI and XBoard proxies and the match runner share it.
+
+use crate::numbering::StartPosition;
+use crate::start::{RandomStarts, SpecError, Start};
+
+/// Where the games' start comes from, as given on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StartChoice {
+    /// No start: the proxy validates, translates and shields, the GUI sets positions up.
+    #[default]
+    Off,
+    /// Every game from this start.
+    Fixed(Start),
+    /// A new random start for every game, reproducible from `seed`.
+    Random {
+        /// Seed of the sequence of starts.
+        seed: u64,
+        /// Double Fischer Random pairs instead of classic starts.
+        dfrc: bool,
+    },
+}
+
+impl StartChoice {
+    /// Reads `--sp`: `N`, `W:B`, or `random` (a sequence from `seed`, double-FRC pairs
+    /// with `dfrc`). `None` gives [`StartChoice::Off`].
+    pub fn from_arguments(
+        spec: Option<&str>,
+        seed: u64,
+        dfrc: bool,
+    ) -> Result<StartChoice, SpecError> {
+        match spec {
+            None => Ok(StartChoice::Off),
+            Some(text) if text.trim().eq_ignore_ascii_case("random") => {
+                Ok(StartChoice::Random { seed, dfrc })
+            }
+            Some(text) => Ok(StartChoice::Fixed(text.parse::<Start>()?)),
+        }
+    }
+}
+
+/// A GUI's value for the start option: -2 random, -1 off, 0..=959 that SP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartSetting {
+    /// -1: no start of ours.
+    Off,
+    /// -2: a random start per game.
+    Random,
+    /// That SP (both sides, unless black's option says otherwise).
+    Fixed(StartPosition),
+}
+
+impl StartSetting {
+    /// Reads an option value: `-2`, `-1` or `0`..`959`.
+    pub fn parse(value: &[u8]) -> Option<StartSetting> {
+        let text = std::str::from_utf8(value).ok()?;
+        match text.trim().parse::<i64>().ok()? {
+            -2 => Some(StartSetting::Random),
+            -1 => Some(StartSetting::Off),
+            n if n >= 0 => StartPosition::new(n as u64).ok().map(StartSetting::Fixed),
+            _ => None,
+        }
+    }
+
+    /// The option value that means this setting.
+    pub fn value(self) -> i32 {
+        match self {
+            StartSetting::Off => -1,
+            StartSetting::Random => -2,
+            StartSetting::Fixed(sp) => i32::from(sp.number()),
+        }
+    }
+}
+
+/// Reads black's option value: `-1` (the same as white's) or `0`..`959`.
+pub fn parse_black_setting(value: &[u8]) -> Option<Option<StartPosition>> {
+    match StartSetting::parse(value)? {
+        StartSetting::Off => Some(None),
+        StartSetting::Fixed(sp) => Some(Some(sp)),
+        StartSetting::Random => None,
+    }
+}
+
+/// The start of the current game: the command line's choice, the GUI's settings (white's
+/// start, and black's for double FRC), and the random draw of the current game.
+pub struct StartSelector {
+    choice: StartChoice,
+    random: RandomStarts,
+    white: Option<StartSetting>,
+    black: Option<StartPosition>,
+    current: Option<Start>,
+}
+
+impl StartSelector {
+    /// A selector for `choice`; `fallback_seed` seeds random starts the GUI asks for when
+    /// the command line's choice is not random.
+    pub fn new(choice: StartChoice, fallback_seed: u64) -> StartSelector {
+        let random = match choice {
+            StartChoice::Random { seed, dfrc } => RandomStarts::new(seed, dfrc),
+            _ => RandomStarts::new(fallback_seed, false),
+        };
+        StartSelector {
+            choice,
+            random,
+            white: None,
+            black: None,
+            current: None,
+        }
+    }
+
+    /// The setting in force: the GUI's, else the command line's.
+    pub fn setting(&self) -> StartSetting {
+        self.white.unwrap_or(match self.choice {
+            StartChoice::Off => StartSetting::Off,
+            StartChoice::Random { .. } => StartSetting::Random,
+            StartChoice::Fixed(start) => StartSetting::Fixed(start.white),
+        })
+    }
+
+    /// True when games start from a start of ours.
+    pub fn active(&self) -> bool {
+        self.setting() != StartSetting::Off
+    }
+
+    /// The GUI's setting for white's (and the classic) start.
+    pub fn set_white(&mut self, setting: StartSetting) {
+        self.white = Some(setting);
+        self.current = None;
+    }
+
+    /// The GUI's black SP for double FRC; `None`: the same as white's.
+    pub fn set_black(&mut self, sp: Option<StartPosition>) {
+        self.black = sp;
+        self.current = None;
+    }
+
+    /// A new game begins: a random setting draws again when next asked.
+    pub fn new_game(&mut self) {
+        self.current = None;
+    }
+
+    /// The start of the current game (drawing it if random and not drawn yet).
+    pub fn current(&mut self) -> Option<Start> {
+        let start = match (self.setting(), self.current) {
+            (StartSetting::Off, _) => return None,
+            (StartSetting::Random, Some(start)) => start,
+            (StartSetting::Random, None) => self.random.next()?,
+            (StartSetting::Fixed(white), _) => {
+                let command_line_black = match self.choice {
+                    StartChoice::Fixed(start) if self.white.is_none() => start.black,
+                    _ => white,
+                };
+                Start {
+                    white,
+                    black: self.black.unwrap_or(command_line_black),
+                }
+            }
+        };
+        self.current = Some(start);
+        Some(start)
+    }
+
+    /// The defaults to advertise for the white and black start options: the command
+    /// line's choice (-2 random, -1 none, N), and black's SP of a DFRC pair (else -1).
+    pub fn option_defaults(&self) -> (i32, i32) {
+        let black = match self.choice {
+            StartChoice::Fixed(start) if !start.is_symmetric() => i32::from(start.black.number()),
+            _ => -1,
+        };
+        let white = match self.choice {
+            StartChoice::Off => StartSetting::Off,
+            StartChoice::Random { .. } => StartSetting::Random,
+            StartChoice::Fixed(start) => StartSetting::Fixed(start.white),
+        };
+        (white.value(), black)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sp(n: u64) -> StartPosition {
+        StartPosition::new(n).unwrap()
+    }
+
+    #[test]
+    fn gui_settings_beat_the_command_line() {
+        let mut starts = StartSelector::new(StartChoice::Fixed("860:0".parse().unwrap()), 1);
+        assert_eq!(starts.option_defaults(), (860, 0));
+        assert_eq!(starts.current().unwrap().to_string(), "860:0");
+        starts.set_white(StartSetting::Fixed(sp(5)));
+        assert_eq!(starts.current().unwrap().to_string(), "5");
+        starts.set_black(Some(sp(7)));
+        assert_eq!(starts.current().unwrap().to_string(), "5:7");
+        starts.set_white(StartSetting::Off);
+        assert!(!starts.active() && starts.current().is_none());
+        starts.set_white(StartSetting::Random);
+        assert!(
+            starts.current().unwrap().is_symmetric(),
+            "fallback: classic random"
+        );
+        let mut off = StartSelector::new(StartChoice::Off, 1);
+        assert!(!off.active() && off.current().is_none());
+        assert_eq!(off.option_defaults(), (-1, -1));
+        off.set_white(StartSetting::Fixed(sp(1)));
+        assert!(off.active());
+    }
+
+    #[test]
+    fn random_draws_once_per_game_and_repeats_with_the_seed() {
+        let choice = StartChoice::Random {
+            seed: 3,
+            dfrc: true,
+        };
+        let mut starts = StartSelector::new(choice, 0);
+        assert_eq!(starts.option_defaults(), (-2, -1));
+        let first = starts.current();
+        assert_eq!(starts.current(), first);
+        starts.new_game();
+        let second = starts.current();
+        assert_ne!(second, first);
+        let mut again = StartSelector::new(choice, 99);
+        assert_eq!(again.current(), first);
+        again.new_game();
+        assert_eq!(again.current(), second);
+    }
+
+    #[test]
+    fn option_values() {
+        assert_eq!(StartSetting::parse(b"-2"), Some(StartSetting::Random));
+        assert_eq!(StartSetting::parse(b"-1"), Some(StartSetting::Off));
+        assert_eq!(
+            StartSetting::parse(b" 959 "),
+            Some(StartSetting::Fixed(sp(959)))
+        );
+        assert_eq!(StartSetting::parse(b"960"), None);
+        assert_eq!(StartSetting::parse(b"-3"), None);
+        assert_eq!(StartSetting::parse(b"x"), None);
+        assert_eq!(parse_black_setting(b"-1"), Some(None));
+        assert_eq!(parse_black_setting(b"-2"), None);
+        assert_eq!(StartSetting::Fixed(sp(860)).value(), 860);
+    }
+
+    #[test]
+    fn arguments() {
+        assert_eq!(
+            StartChoice::from_arguments(None, 0, false).unwrap(),
+            StartChoice::Off
+        );
+        assert_eq!(
+            StartChoice::from_arguments(Some("random"), 9, true).unwrap(),
+            StartChoice::Random {
+                seed: 9,
+                dfrc: true
+            }
+        );
+        assert!(StartChoice::from_arguments(Some("961"), 0, false).is_err());
+    }
+}

@@ -1,0 +1,777 @@
+//! `sp960 proxy` against the real Debian engines (/usr/games), checked with shakmaty; a
+//! scripted fake engine (examples/fake_uci_engine.rs) only for crashes, hangs and floods.
+//! Every wait has a timeout, every search is shallow.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Move, Position};
+use sp960::castling::{CastlingDialect, move_text, parse_move};
+use sp960::start::Start;
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+const ETHEREAL: &str = "/usr/games/ethereal-chess";
+const GLAURUNG: &str = "/usr/games/glaurung";
+const FAIRY: &str = "/usr/games/fairy-stockfish";
+const TOGA: &str = "/usr/games/toga2";
+const WAIT: Duration = Duration::from_secs(20);
+
+fn sp960() -> &'static str {
+    env!("CARGO_BIN_EXE_sp960")
+}
+
+/// The scripted engine, built by `cargo test` with the other examples.
+fn fake_engine() -> PathBuf {
+    let deps = std::env::current_exe().unwrap();
+    let dir = deps.parent().unwrap().parent().unwrap();
+    let path = dir.join("examples").join("fake_uci_engine");
+    assert!(
+        path.exists(),
+        "{} missing: cargo test builds examples",
+        path.display()
+    );
+    path
+}
+
+/// A process spoken to line by line, as a GUI does.
+struct Peer {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    seen: Vec<String>,
+}
+
+impl Peer {
+    fn spawn(program: &str, args: &[&str]) -> Peer {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|err| panic!("{program}: {err}"));
+        let stdout = child.stdout.take().unwrap();
+        let (send, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).split(b'\n') {
+                let Ok(line) = line else { break };
+                if send
+                    .send(String::from_utf8_lossy(&line).into_owned())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        Peer {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn proxy(args: &[&str]) -> Peer {
+        Peer::spawn(sp960(), &[&["proxy"], args].concat())
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
+            .unwrap_or_else(|err| panic!("sending {line:?}: {err}; seen {:?}", self.seen));
+    }
+
+    /// Reads lines up to and including the first that satisfies `done`.
+    fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    got.push(line.clone());
+                    if done(&line) {
+                        return got;
+                    }
+                }
+                Err(err) => panic!("waiting for {what}: {err}; seen {:?}", self.seen),
+            }
+        }
+    }
+
+    fn handshake(&mut self) -> Vec<String> {
+        self.send("uci");
+        self.until("uciok", |line| line == "uciok")
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until("readyok", |line| line == "readyok");
+    }
+
+    /// `go ...` and the bestmove's move (and all lines read).
+    fn go(&mut self, go: &str) -> (String, Vec<String>) {
+        self.send(go);
+        let lines = self.until("bestmove", |line| line.starts_with("bestmove"));
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .to_owned();
+        (best, lines)
+    }
+
+    fn wait(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("did not exit within {limit:?}; seen {:?}", self.seen);
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn quit(mut self) -> ExitStatus {
+        self.send("quit");
+        self.stdin = None;
+        self.wait(Duration::from_secs(10))
+    }
+
+    fn stderr(&mut self) -> String {
+        let mut text = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(spec: &str) -> Start {
+    spec.parse().unwrap()
+}
+
+/// A seeded line of quiet developing moves from `start` to a position where white may
+/// castle (both ways when it can find one): (moves, the castling moves legal there).
+fn castling_line(start: Start) -> (Vec<Move>, Vec<Move>) {
+    let root = start.position().unwrap();
+    let mut best: Option<(Vec<Move>, Vec<Move>)> = None;
+    for seed in 0..2000 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = root.clone();
+        let mut moves = Vec::new();
+        for _ in 0..24 {
+            if pos.turn().is_white() {
+                let castles: Vec<Move> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.is_castle())
+                    .collect();
+                if !castles.is_empty() && best.as_ref().is_none_or(|(_, b)| castles.len() > b.len())
+                {
+                    best = Some((moves.clone(), castles.clone()));
+                    if castles.len() == 2 {
+                        return best.unwrap();
+                    }
+                }
+            }
+            // Quiet moves that neither touch king nor rooks; back-rank pieces first.
+            let candidates: Vec<Move> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| {
+                    !m.is_capture()
+                        && !m.is_castle()
+                        && !matches!(m.role(), shakmaty::Role::King | shakmaty::Role::Rook)
+                })
+                .collect();
+            if candidates.is_empty() {
+                break;
+            }
+            let back_rank: Vec<&Move> = candidates
+                .iter()
+                .filter(|m| {
+                    m.from()
+                        .is_some_and(|sq| sq.rank() == pos.turn().backrank_rank())
+                })
+                .collect();
+            let m = if !back_rank.is_empty() && rng.random_bool(0.7) {
+                *back_rank[rng.random_range(0..back_rank.len())]
+            } else {
+                candidates[rng.random_range(0..candidates.len())]
+            };
+            pos.play_unchecked(m);
+            moves.push(m);
+            if pos.is_game_over() {
+                break;
+            }
+        }
+    }
+    best.expect("some line reaches a castling position")
+}
+
+trait BackRank {
+    fn backrank_rank(self) -> shakmaty::Rank;
+}
+
+impl BackRank for shakmaty::Color {
+    fn backrank_rank(self) -> shakmaty::Rank {
+        self.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth)
+    }
+}
+
+fn texts(moves: &[Move], dialect: CastlingDialect) -> String {
+    moves
+        .iter()
+        .map(|m| move_text(m, dialect))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The text a GUI in `dialect` expects for a castling move, worked out here from the
+/// squares (not with the code under test).
+fn expected_castling_text(m: &Move, dialect: CastlingDialect) -> String {
+    let Move::Castle { king, rook } = *m else {
+        panic!("not castling")
+    };
+    let side = shakmaty::CastlingSide::from_king_side(king < rook);
+    let destination = side.king_to(shakmaty::Color::from_white(
+        king.rank() == shakmaty::Rank::First,
+    ));
+    let to = match dialect {
+        CastlingDialect::Chess960 => rook,
+        CastlingDialect::Standard if king.distance(destination) <= 1 => rook,
+        CastlingDialect::Standard => destination,
+    };
+    format!("{king}{to}")
+}
+
+fn play_line(root: &Chess, moves: &[Move]) -> Chess {
+    let mut pos = root.clone();
+    for m in moves {
+        pos.play_unchecked(*m);
+    }
+    pos
+}
+
+/// SP 0, 518, 860, 959 and DFRC 0:959, GUI in either dialect: `position startpos` + `go`
+/// gives a legal move of the right start, and `searchmoves <castling>` gives that castling
+/// move back in the GUI's notation.
+#[test]
+fn numbered_starts_and_castling_in_both_gui_dialects() {
+    let mut translated = false;
+    for spec in ["0", "518", "860", "959", "0:959"] {
+        let start = start(spec);
+        let root = start.position().unwrap();
+        let (line, castles) = castling_line(start);
+        let castle_position = play_line(&root, &line);
+        for dialect in [CastlingDialect::Chess960, CastlingDialect::Standard] {
+            let mut gui = Peer::proxy(&["--sp", spec, "--", STOCKFISH]);
+            let options = gui.handshake();
+            assert!(
+                options
+                    .iter()
+                    .any(|l| l.starts_with("option name SP960_Start type spin"))
+            );
+            if dialect == CastlingDialect::Chess960 {
+                gui.send("setoption name UCI_Chess960 value true");
+            }
+            gui.ready();
+            gui.send("position startpos");
+            let (best, _) = gui.go("go depth 4");
+            parse_move(&root, best.as_bytes())
+                .unwrap_or_else(|err| panic!("SP {spec}: {best} illegal at the start: {err}"));
+            for castle in &castles {
+                gui.send(&format!(
+                    "position startpos moves {}",
+                    texts(&line, dialect)
+                ));
+                let want = expected_castling_text(castle, dialect);
+                let (best, _) = gui.go(&format!("go depth 3 searchmoves {want}"));
+                assert_eq!(
+                    best,
+                    want,
+                    "SP {spec} {dialect:?}: line {}",
+                    texts(&line, dialect)
+                );
+                eprintln!("SP {spec} {dialect:?}: {} -> {best}", texts(&line, dialect));
+                translated |= want != expected_castling_text(castle, CastlingDialect::Chess960);
+                assert_eq!(
+                    parse_move(&castle_position, best.as_bytes()).unwrap(),
+                    *castle
+                );
+            }
+            assert!(gui.quit().success());
+        }
+    }
+    assert!(
+        translated,
+        "some castling move differs between the dialects"
+    );
+}
+
+/// The same through Fairy-Stockfish, with a transcript: SP 860 castles both ways.
+#[test]
+fn fairy_stockfish_sp860_with_transcript() {
+    let log = std::env::temp_dir().join(format!("sp960-fairy-{}.log", std::process::id()));
+    let mut gui = Peer::proxy(&["--sp", "860", "--log", log.to_str().unwrap(), "--", FAIRY]);
+    gui.handshake();
+    gui.ready();
+    let line = "d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6";
+    gui.send(&format!("position startpos moves {line}"));
+    let (best, lines) = gui.go("go depth 4 searchmoves c1g1");
+    assert_eq!(best, "c1g1", "{lines:?}");
+    gui.send(&format!("position startpos moves {line}"));
+    let (best, _) = gui.go("go depth 4 searchmoves c1a1");
+    assert_eq!(best, "c1a1");
+    assert!(gui.quit().success());
+    let transcript = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    for expected in [
+        "proxy>engine injected    setoption name UCI_Chess960 value true",
+        "proxy>gui injected       option name SP960_Start type spin default 860",
+        "gui>proxy                go depth 4 searchmoves c1g1",
+        "proxy>engine rewritten   go depth 4 searchmoves c1e1",
+        "proxy>gui rewritten      bestmove c1g1",
+        "gui>engine               isready",
+        "engine>gui               readyok",
+    ] {
+        assert!(
+            transcript.contains(expected),
+            "{expected:?} not in\n{transcript}"
+        );
+    }
+}
+
+/// Inputs that crash or confuse engines (see the research notes).
+const BAD_INPUTS: [&str; 12] = [
+    "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1",
+    "position fen 8/8/8/8/8/8/8/4K3 w - - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+    "position fen 4k3/8/8/8/8/8/4R3/4K3 w - - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+    "position fen garbage",
+    "position fen",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "position startpos moves e2e5",
+    "position startpos moves e2e4 xyz",
+    "position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3",
+];
+
+/// Each bad input leaves each engine alive (`isready` -> `readyok`) and playing.
+#[test]
+fn the_shield_keeps_every_engine_alive() {
+    for engine in [STOCKFISH, ETHEREAL, GLAURUNG, FAIRY, TOGA] {
+        let mut gui = Peer::proxy(&["--", engine]);
+        gui.handshake();
+        gui.ready();
+        for bad in BAD_INPUTS {
+            gui.send(bad);
+            let (best, lines) = gui.go("go depth 1");
+            assert_eq!(best, "0000", "{engine}: {bad}: {lines:?}");
+            assert!(
+                lines[0].starts_with("info string sp960: refused position ("),
+                "{engine}: {bad}: {lines:?}"
+            );
+            gui.send("stop");
+            gui.ready();
+        }
+        gui.send("position startpos moves e2e4");
+        let (best, lines) = gui.go("go depth 2");
+        let after = play_line(
+            &Chess::default(),
+            &[parse_move(&Chess::default(), b"e2e4").unwrap()],
+        );
+        parse_move(&after, best.trim().as_bytes())
+            .unwrap_or_else(|err| panic!("{engine}: {best}: {err}; {lines:?}"));
+        assert!(gui.quit().success(), "{engine}");
+    }
+}
+
+/// Without the proxy, Stockfish 15.1 dies on the first bad input (the reason for the
+/// shield).
+#[test]
+fn stockfish_alone_crashes_on_an_empty_board() {
+    let mut engine = Peer::spawn(STOCKFISH, &[]);
+    engine.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    // It may be dead already: these writes may fail.
+    let stdin = engine.stdin.as_mut().unwrap();
+    let _ = writeln!(stdin, "go depth 1").and_then(|()| writeln!(stdin, "isready"));
+    let _ = stdin.flush();
+    let status = engine.wait(Duration::from_secs(10));
+    assert!(!status.success());
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        status.signal(),
+        Some(11),
+        "SIGSEGV expected, got {status:?}"
+    );
+}
+
+/// Toga II has no UCI_Chess960: with a start the proxy warns (GUI and stderr) and gives it
+/// the start as standard chess without castling rights; after a Chess960 castling move of
+/// the GUI it gets the position from there. Every move it plays is legal. With
+/// `--require-chess960` the proxy refuses to run it. (Toga alone exits on a Shredder FEN.)
+#[test]
+fn toga_without_chess960() {
+    let root = start("860").position().unwrap();
+    let mut gui = Peer::proxy(&["--sp", "860", "--", TOGA]);
+    let lines = gui.handshake();
+    gui.ready();
+    assert!(
+        gui.seen
+            .iter()
+            .any(|l| l.starts_with("info string sp960: the engine has no UCI_Chess960")),
+        "{lines:?} {:?}",
+        gui.seen
+    );
+    gui.send("position startpos");
+    let (best, _) = gui.go("go depth 3");
+    parse_move(&root, best.as_bytes()).unwrap();
+    let line = "d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6 c1g1";
+    gui.send(&format!("position startpos moves {line}"));
+    let (best, _) = gui.go("go depth 3");
+    let mut pos = root.clone();
+    for text in line.split(' ') {
+        let m = parse_move(&pos, text.as_bytes()).unwrap();
+        pos.play_unchecked(m);
+    }
+    parse_move(&pos, best.as_bytes()).unwrap_or_else(|err| panic!("{best}: {err}"));
+    assert!(gui.quit().success());
+    let mut gui = Peer::proxy(&["--sp", "860", "--", TOGA]);
+    gui.handshake();
+    gui.send("quit");
+    gui.stdin = None;
+    gui.wait(Duration::from_secs(10));
+    assert!(
+        gui.stderr()
+            .contains("the engine has no UCI_Chess960 option")
+    );
+
+    let mut gui = Peer::proxy(&["--sp", "860", "--require-chess960", "--", TOGA]);
+    gui.send("uci");
+    let status = gui.wait(Duration::from_secs(10));
+    assert_eq!(status.code(), Some(3));
+    assert!(gui.stderr().contains("--require-chess960"));
+    assert!(!gui.seen.iter().any(|l| l == "uciok"));
+
+    let mut toga = Peer::spawn(TOGA, &[]);
+    toga.send("position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1");
+    let _ = writeln!(toga.stdin.as_mut().unwrap(), "go depth 1"); // may be dead already
+    assert_eq!(toga.wait(Duration::from_secs(10)).code(), Some(1));
+}
+
+#[test]
+fn engine_crash_mid_search_is_reported() {
+    let engine = fake_engine();
+    let mut gui = Peer::proxy(&["--", engine.to_str().unwrap(), "crash-on-go"]);
+    gui.handshake();
+    gui.send("position startpos");
+    gui.send("go infinite");
+    let lines = gui.until("the proxy's report", |l| l.contains("engine died"));
+    assert_eq!(lines[0], "info depth 1 score cp 10 nodes 20 pv e2e4");
+    assert_eq!(
+        lines[1],
+        "info string sp960: the engine died unexpectedly from signal 6"
+    );
+    let status = gui.wait(Duration::from_secs(5));
+    assert_eq!(status.code(), Some(128 + 6));
+    assert!(gui.stderr().contains("signal 6"));
+}
+
+fn pid_of_fake(lines: &[String]) -> i32 {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string pid "))
+        .expect("the fake engine tells its pid")
+        .parse()
+        .unwrap()
+}
+
+fn process_exists(pid: i32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[test]
+fn an_engine_hanging_on_quit_is_killed_and_reaped() {
+    let engine = fake_engine();
+    let mut gui = Peer::proxy(&[
+        "--quit-timeout",
+        "300",
+        "--",
+        engine.to_str().unwrap(),
+        "hang-on-quit",
+    ]);
+    let pid = pid_of_fake(&gui.handshake());
+    assert!(process_exists(pid));
+    let begin = Instant::now();
+    let status = gui.quit();
+    assert!(
+        begin.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        begin.elapsed()
+    );
+    assert_eq!(status.code(), Some(128 + 9), "killed with SIGKILL");
+    assert!(!process_exists(pid), "engine {pid} still exists");
+}
+
+/// Sends `go` and `quit`, returns all output.
+fn flood_output(program: &str, args: &[&str]) -> Vec<u8> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"go infinite\nquit\n")
+        .unwrap();
+    let mut all = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut all).unwrap();
+    assert!(child.wait().unwrap().success());
+    all
+}
+
+#[test]
+fn a_million_info_lines_arrive_in_order_byte_exact() {
+    let engine = fake_engine();
+    let engine = engine.to_str().unwrap();
+    // Block-buffered: lines straddle the proxy's reads, the harder case for it (and
+    // quicker than a million write calls; the benchmark times both kinds).
+    let direct = flood_output(engine, &["flood-buffered", "1000000"]);
+    let proxied = flood_output(
+        sp960(),
+        &[
+            "proxy",
+            "--quit-timeout",
+            "60000",
+            "--",
+            engine,
+            "flood-buffered",
+            "1000000",
+        ],
+    );
+    // (memchr, optimised even in test builds, keeps these checks quick.)
+    let line_ends: Vec<usize> = memchr::memchr_iter(b'\n', &proxied).collect();
+    assert_eq!(line_ends.len(), 1_000_001);
+    assert_eq!(
+        memchr::memmem::find_iter(&proxied, b"info depth ").count(),
+        1_000_000
+    );
+    assert!(proxied.ends_with(b"\nbestmove e2e4\n"));
+    assert!(direct.contains(&0xff), "the flood has non-UTF-8 bytes");
+    assert!(memchr::memmem::find(&direct, b"\r\n").is_some(), "and CRs");
+    assert_eq!(direct.len(), proxied.len());
+    assert!(direct == proxied, "bytes differ");
+    // Equal to the direct output, which is in order by construction: node counts rise
+    // line by line (checked on every 1000th line).
+    let nodes: Vec<u64> = line_ends[..1_000_000]
+        .iter()
+        .step_by(1000)
+        .map(|&end| {
+            let start = proxied[..end]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let text = String::from_utf8_lossy(&proxied[start..end]);
+            let mut words = text.split_whitespace();
+            words.find(|w| *w == "nodes");
+            words.next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(nodes.len(), 1000);
+    assert!(nodes.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn clean_quit_end_of_input_and_signals() {
+    // quit: exit 0.
+    let mut gui = Peer::proxy(&["--", STOCKFISH]);
+    gui.handshake();
+    assert_eq!(gui.quit().code(), Some(0));
+    // End of input: the proxy sends quit itself.
+    let mut gui = Peer::proxy(&["--", STOCKFISH]);
+    gui.handshake();
+    gui.stdin = None;
+    assert_eq!(gui.wait(Duration::from_secs(10)).code(), Some(0));
+    // SIGTERM reaches the engine; the proxy reports its death by that signal.
+    let engine = fake_engine();
+    let mut gui = Peer::proxy(&["--", engine.to_str().unwrap(), "crash-on-go"]);
+    let pid = pid_of_fake(&gui.handshake());
+    send_signal(gui.child.id() as i32, 15);
+    let status = gui.wait(Duration::from_secs(10));
+    assert_eq!(status.code(), Some(128 + 15));
+    assert!(!process_exists(pid));
+}
+
+fn send_signal(pid: i32, signal: i32) {
+    let status = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// A last GUI line without a line ending still reaches the engine, before the proxy's
+/// own `quit`.
+#[test]
+fn a_last_line_without_newline_counts() {
+    let mut child = Command::new(sp960())
+        .args(["proxy", "--", STOCKFISH])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).ends_with("uciok\nreadyok\n"));
+}
+
+/// A script that sends everything at once (`printf ... | sp960 proxy ...`): the lines
+/// after `uci` wait for the engine's `uciok`, so the start is set up in Chess960 mode, and
+/// the engine answers everything before it quits.
+#[test]
+fn pipelined_input_is_held_until_uciok() {
+    let log = std::env::temp_dir().join(format!("sp960-held-{}.log", std::process::id()));
+    let mut child = Command::new(sp960())
+        .args([
+            "proxy",
+            "--sp",
+            "860",
+            "--log",
+            log.to_str().unwrap(),
+            "--",
+            STOCKFISH,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nposition startpos\ngo depth 3\nquit\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let best = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {stdout}"));
+    let best = best.split_whitespace().next().unwrap();
+    parse_move(&start("860").position().unwrap(), best.as_bytes()).unwrap();
+    let transcript = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    assert!(transcript.contains("RBKNRNBQ w EAea - 0 1"), "{transcript}");
+    assert!(
+        transcript.contains("proxy>engine held        quit"),
+        "{transcript}"
+    );
+}
+
+/// The engine's stderr reaches ours untouched; an engine that exits on its own with
+/// status 0 gives exit code 4, and the GUI is told.
+#[test]
+fn engine_stderr_passes_through_and_an_unasked_exit_is_reported() {
+    // Our stdin stays open: the engine leaves on its own.
+    let script = "printf 'engine says\\tthis\\n' >&2; echo id name sh";
+    let mut gui = Peer::proxy(&["--", "sh", "-c", script]);
+    let lines = gui.until("the report", |line| line.starts_with("info string"));
+    assert_eq!(
+        lines,
+        [
+            "id name sh",
+            "info string sp960: the engine exited unexpectedly with status 0"
+        ]
+    );
+    assert_eq!(gui.wait(Duration::from_secs(10)).code(), Some(4));
+    let stderr = gui.stderr();
+    assert!(stderr.starts_with("engine says\tthis\n"), "{stderr:?}");
+    assert!(stderr.contains("sp960: proxy: the engine exited unexpectedly with status 0"));
+}
+
+#[test]
+fn missing_and_unexecutable_engines_have_their_own_exit_codes() {
+    let output = Command::new(sp960())
+        .args(["proxy", "--", "/nonexistent/engine"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(127));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "sp960: proxy: engine '/nonexistent/engine' not found\n"
+    );
+    let not_executable =
+        std::env::temp_dir().join(format!("sp960-not-exec-{}", std::process::id()));
+    std::fs::write(&not_executable, "not a program").unwrap();
+    let output = Command::new(sp960())
+        .args(["proxy", "--"])
+        .arg(&not_executable)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&not_executable).unwrap();
+    assert_eq!(output.status.code(), Some(126));
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("is not executable")
+    );
+}
+
+/// python-chess's `chess.engine` as the GUI: whole Chess960 games through the proxy
+/// (tests/pychess_game.py).
+#[test]
+fn python_chess_plays_whole_games_through_the_proxy() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pychess_game.py");
+    let output = Command::new("timeout")
+        .args(["120", "python3"])
+        .arg(script)
+        .arg(sp960())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("games: 2 ok"), "{stdout}");
+}
