@@ -46,8 +46,14 @@ pub struct Clocks {
 impl Clocks {
     /// Time left for `color`.
     pub fn of(&self, color: Color) -> Duration {
-        self.remaining[color as usize]
+        self.remaining[slot(color)]
     }
+}
+
+/// Index of `color` in white-then-black arrays (shakmaty's `Color as usize` is 0 for
+/// black).
+pub fn slot(color: Color) -> usize {
+    usize::from(color.is_black())
 }
 
 /// Everything an engine is told when asked for a move.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-use super::client::Clocks;
+use super::client::{Clocks, slot};
 use crate::game::GameLine;
 use crate::tournament::TimeControl;
 
@@ -239,19 +239,19 @@ impl GameClock {
                 .control
                 .moves()
                 .filter(|m| *m > 0)
-                .map(|m| m - self.moves_made[color as usize] % m),
+                .map(|m| m - self.moves_made[slot(color)] % m),
         }
     }
 
     /// Time left for `color`.
     pub fn remaining(&self, color: Color) -> Duration {
-        self.remaining[color as usize]
+        self.remaining[slot(color)]
     }
 
     /// `color` moved after `used`: false when its flag fell. Otherwise the increment is
     /// added, and a new period's time when a period ends.
     pub fn record(&mut self, color: Color, used: Duration) -> bool {
-        let index = color as usize;
+        let index = slot(color);
         let Some(left) = self.remaining[index].checked_sub(used) else {
             self.remaining[index] = Duration::ZERO;
             return false;
@@ -259,7 +259,7 @@ impl GameClock {
         self.moves_made[index] += 1;
         let mut left = left + self.control.increment();
         if let Some(period) = self.control.moves().filter(|m| *m > 0)
-            && self.moves_made[index] % period == 0
+            && self.moves_made[index].is_multiple_of(period)
         {
             left += self.control.base();
         }
@@ -330,16 +330,10 @@ mod tests {
         );
         // A flag fall against a lone king is a draw.
         let r = referee("7k/8/6K1/8/8/8/8/6Q1 b - - 0 1");
-        assert_eq!(
-            r.flag_fall(Color::Black, String::new())
-                .result(Color::Black),
-            "1/2-1/2"
-        );
-        assert_eq!(
-            r.flag_fall(Color::White, String::new())
-                .result(Color::Black),
-            "0-1"
-        );
+        let white_flag = r.flag_fall(Color::White, String::new());
+        assert_eq!(white_flag.result(Color::Black), "1/2-1/2");
+        let black_flag = r.flag_fall(Color::Black, String::new());
+        assert_eq!(black_flag.result(Color::Black), "1-0");
     }
 
     #[test]
@@ -353,6 +347,11 @@ mod tests {
         // Second move ends the period: +60 s.
         assert_eq!(clock.remaining(Color::White), Duration::from_secs(91));
         assert_eq!(clock.clocks(Color::White).moves_to_go, Some(2));
+        assert_eq!(
+            clock.clocks(Color::Black).remaining,
+            [Duration::from_secs(91), Duration::from_secs(60)],
+            "white first"
+        );
         assert!(!clock.record(Color::Black, Duration::from_millis(60_001)));
         assert_eq!(clock.remaining(Color::Black), Duration::ZERO);
     }

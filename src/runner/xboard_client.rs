@@ -292,7 +292,7 @@ fn centiseconds(time: Duration) -> u128 {
 /// A duration in seconds, as short as it can be written (`1`, `0.6`).
 fn seconds(time: Duration) -> String {
     let millis = time.as_millis();
-    if millis % 1000 == 0 {
+    if millis.is_multiple_of(1000) {
         format!("{}", millis / 1000)
     } else {
         format!("{}", time.as_secs_f64())
@@ -302,7 +302,7 @@ fn seconds(time: Duration) -> String {
 /// `level`'s base time: minutes, or `M:SS`.
 fn minutes(time: Duration) -> String {
     let secs = time.as_secs();
-    if secs % 60 == 0 {
+    if secs.is_multiple_of(60) {
         format!("{}", secs / 60)
     } else {
         format!("{}:{:02}", secs / 60, secs % 60)
@@ -375,14 +375,19 @@ mod tests {
             moves_to_go: Some(36),
         };
         let mut out = Vec::new();
-        let request = |game| GoRequest {
-            game,
-            limits: &limits,
-            clocks: Some(clocks),
-        };
         // White castles c1e1, sent king takes rook; the engine is black.
         game.push_text(b"c1e1").unwrap();
-        client.go(request(&game), &mut out);
+        let go = |client: &mut XboardClient, game: &GameLine, out: &mut Vec<String>| {
+            client.go(
+                GoRequest {
+                    game,
+                    limits: &limits,
+                    clocks: Some(clocks),
+                },
+                out,
+            )
+        };
+        go(&mut client, &game, &mut out);
         assert_eq!(out[..2], ["time 8550", "otim 8000"]);
         assert_eq!(out.last().map(String::as_str), Some("go"));
         assert_eq!(out[out.len() - 2], "c1e1");
@@ -394,7 +399,7 @@ mod tests {
         // Next request: only white's new move, no second go.
         game.push_text(b"c2c3").unwrap();
         out.clear();
-        client.go(request(&game), &mut out);
+        go(&mut client, &game, &mut out);
         assert_eq!(out, ["time 8550", "otim 8000", "c2c3"]);
         // Sjaak's own result line is not a move.
         assert_eq!(client.on_line("1-0 {White mates}", &mut out), None);
@@ -427,7 +432,7 @@ mod tests {
             Some(ClientEvent::Ready)
         );
         assert_eq!(out[out.len() - 2..], ["sd 4", "st 1.5"]);
-        let mut game = GameLine::new(root);
+        let mut game = GameLine::new(root.clone());
         game.push_text(b"e2e4").unwrap();
         out.clear();
         client.go(
