@@ -146,19 +146,24 @@ fn stockfish_vs_sjaak_ii_xboard() {
     );
 }
 
+fn scripted_engine() -> String {
+    format!("python3 {}", fixture("scripted_engine.py").display())
+}
+
 #[test]
-fn a_crashing_engine_loses_that_game_and_the_match_goes_on() {
+fn crash_hang_and_illegal_move_lose_that_game_and_the_match_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let crasher = format!("python3 {}", fixture("crashing_engine.py").display());
     let output = sp960_match(
         dir.path(),
         &[
             "--engine",
-            &crasher,
+            &scripted_engine(),
             "--sp",
-            "0,860",
+            "0,860,959,1",
             "--depth",
             "2",
+            "--timeout",
+            "1",
             "--pgn",
             "games.pgn",
         ],
@@ -169,24 +174,70 @@ fn a_crashing_engine_loses_that_game_and_the_match_goes_on() {
         String::from_utf8_lossy(&output.stderr)
     );
     let games = python_check(&dir.path().join("games.pgn"));
-    assert_eq!(games.len(), 4, "every game is in the PGN: {games:?}");
+    assert_eq!(games.len(), 8, "every game is in the PGN: {games:?}");
     for game in &games {
-        if game.round <= 2 {
-            assert_eq!(game.termination, "normal", "{game:?}");
-            continue;
-        }
-        // SP 860: the crasher dies at its third move and loses with the reason.
-        let crasher_white = game.round % 2 == 1;
-        assert_eq!(game.termination, "abandoned", "{game:?}");
-        assert_eq!(game.result, if crasher_white { "0-1" } else { "1-0" });
-        let side = if crasher_white { "White" } else { "Black" };
-        assert_eq!(
-            game.comment,
-            format!("{side} disconnects: the engine died unexpectedly from signal 9")
-        );
+        let scripted_white = game.round % 2 == 1;
+        let side = if scripted_white { "White" } else { "Black" };
+        let (termination, reason) = match (game.round + 1) / 2 {
+            1 => {
+                assert_eq!(game.termination, "normal", "{game:?}");
+                continue;
+            }
+            2 => (
+                "abandoned",
+                format!("{side} disconnects: the engine died unexpectedly from signal 9"),
+            ),
+            3 => (
+                "stalled connection",
+                format!("{side} times out: no move within 1.0 s"),
+            ),
+            _ => (
+                "illegal move",
+                format!("{side} makes an illegal move: illegal move 'e1e8' in "),
+            ),
+        };
+        assert_eq!(game.termination, termination, "{game:?}");
+        assert_eq!(game.result, if scripted_white { "0-1" } else { "1-0" });
+        assert!(game.comment.starts_with(&reason), "{game:?}");
     }
     let table = String::from_utf8(output.stdout).unwrap();
-    assert!(table.contains("Crasher"), "{table}");
+    let row: Vec<&str> = table
+        .lines()
+        .find(|line| line.starts_with("Crasher"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row, ["Crasher", "8", "0", "0", "8", "0.0%"], "{table}");
+}
+
+#[test]
+fn a_flag_fall_loses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            &scripted_engine(),
+            "--sp",
+            "959",
+            "--tc",
+            "0.5+0",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(output.status.success());
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.termination, "time forfeit", "{game:?}");
+        assert!(
+            game.comment.contains("loses on time: no move within 0."),
+            "{game:?}"
+        );
+    }
+    let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
+    assert!(pgn.contains("[TimeControl \"0.5+0\"]"));
 }
 
 #[test]

@@ -1,9 +1,13 @@
-"""A scripted UCI engine for what real engines cannot be made to do on cue: it plays the
-first legal move (python-chess), and kills itself (SIGKILL) when asked for its third move
-of a game from SP 860. Every other game it plays to the end."""
+"""A scripted UCI engine for what real engines cannot be made to do on cue. It plays the
+first legal move (python-chess) except when asked for its third move of a game from
+- SP 860: it kills itself (SIGKILL);
+- SP 959: it never answers (hangs);
+- SP 1: it answers the illegal move e1e8.
+Every other game it plays to the end."""
 import os
 import signal
 import sys
+import time
 
 import chess
 
@@ -24,8 +28,14 @@ for line in sys.stdin:
         for move in words[fen_end + 1:]:
             board.push_uci(move)
     elif words[0] == "go":
-        if board.root().fen().startswith("rbknrnbq") and len(board.move_stack) >= 4:
+        root = board.root().fen()
+        if len(board.move_stack) >= 4 and root.startswith("rbknrnbq"):
             os.kill(os.getpid(), signal.SIGKILL)
+        if len(board.move_stack) >= 4 and root.startswith("rkrnnqbb"):
+            time.sleep(3600)
+        if len(board.move_stack) >= 4 and root.startswith("bqnbnrkr"):
+            print("bestmove e1e8", flush=True)
+            continue
         move = min(board.legal_moves, key=lambda m: m.uci())
         print(f"bestmove {move.uci()}", flush=True)
     elif words[0] == "quit":
