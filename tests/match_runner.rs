@@ -178,7 +178,7 @@ fn crash_hang_and_illegal_move_lose_that_game_and_the_match_goes_on() {
     for game in &games {
         let scripted_white = game.round % 2 == 1;
         let side = if scripted_white { "White" } else { "Black" };
-        let (termination, reason) = match (game.round + 1) / 2 {
+        let (termination, reason) = match game.round.div_ceil(2) {
             1 => {
                 assert_eq!(game.termination, "normal", "{game:?}");
                 continue;
