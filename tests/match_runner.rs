@@ -273,6 +273,16 @@ fn bad_arguments_are_refused_with_the_reason() {
             "sp960: match: engine 1: '/nonexistent/engine' not found",
         ),
         (&["--sp", "0", "--tc", "fast"][..], 2, "time control 'fast'"),
+        (
+            &["--engine", "proto=uci2 stockfish", "--sp", "0"][..],
+            2,
+            "sp960: match: engine 1: proto=uci2: expected uci or xboard",
+        ),
+        (
+            &["--engine", "/bin/false", "--sp", "0"][..],
+            3,
+            "sp960: match: engine 1: the engine exited unexpectedly with status 1",
+        ),
         (&["--sp", "960"][..], 2, "960"),
         (
             &[

@@ -74,10 +74,7 @@ impl MatchEngine {
     /// would; `proto=`, `name=`, `option.NAME=VALUE` (and cutechess's `cmd=`, `arg=`)
     /// anywhere; the other words are the command and its arguments.
     pub fn parse(index: usize, text: &str) -> Result<MatchEngine, MatchError> {
-        let fail = |reason: String| MatchError::Engine {
-            engine: index,
-            reason,
-        };
+        let fail = |reason: String| MatchError::Usage(format!("engine {index}: {reason}"));
         let words =
             shlex::split(text).ok_or_else(|| fail(format!("unbalanced quotes in '{text}'")))?;
         let (settings, command): (Vec<String>, Vec<String>) =
@@ -158,7 +155,15 @@ pub struct MatchConfig {
 /// Why a match could not be played.
 #[derive(Debug, Error)]
 pub enum MatchError {
-    /// An `--engine` is malformed or its engine does not work.
+    /// An engine's program does not exist.
+    #[error("engine {engine}: '{program}' not found")]
+    EngineNotFound {
+        /// Which engine (1-based).
+        engine: usize,
+        /// The program as given.
+        program: String,
+    },
+    /// An engine does not start or does not complete its handshake.
     #[error("engine {engine}: {reason}")]
     Engine {
         /// Which engine (1-based).
@@ -193,9 +198,7 @@ impl MatchError {
     /// unusable 3.
     pub fn exit_code(&self) -> u8 {
         match self {
-            MatchError::Engine { reason, .. } if reason.ends_with("not found") => {
-                crate::exit_code::ENGINE_NOT_FOUND
-            }
+            MatchError::EngineNotFound { .. } => crate::exit_code::ENGINE_NOT_FOUND,
             MatchError::Engine { .. } => crate::exit_code::ENGINE_UNSUITABLE,
             _ => crate::exit_code::USAGE,
         }
@@ -385,6 +388,14 @@ struct Player {
     client: Client,
 }
 
+fn spawn_failure(err: &ShellError) -> String {
+    match err {
+        ShellError::NotFound(name) => format!("'{name}' not found"),
+        ShellError::NotExecutable(name) => format!("'{name}' is not executable"),
+        other => other.to_string(),
+    }
+}
+
 /// How an exchange with an engine went wrong.
 enum Trouble {
     Closed(String),
@@ -400,11 +411,16 @@ const FLAG_GRACE: Duration = Duration::from_millis(100);
 impl Player {
     /// Starts `engine` and completes the handshake.
     fn launch(engine: &MatchEngine, protocol: Option<Protocol>) -> Result<Player, String> {
-        let process = EngineProcess::spawn(&engine.command).map_err(|err| match err {
-            ShellError::NotFound(name) => format!("'{name}' not found"),
-            ShellError::NotExecutable(name) => format!("'{name}' is not executable"),
-            other => other.to_string(),
-        })?;
+        let process = EngineProcess::spawn(&engine.command).map_err(|err| spawn_failure(&err))?;
+        Player::handshake(process, engine, protocol)
+    }
+
+    /// Sends the first lines and reads until the client is ready.
+    fn handshake(
+        process: EngineProcess,
+        engine: &MatchEngine,
+        protocol: Option<Protocol>,
+    ) -> Result<Player, String> {
         let (client, first) = Client::start(protocol, &engine.options);
         let mut player = Player { process, client };
         player.send(&first)?;
@@ -653,11 +669,18 @@ fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchConfig) -> Fi
 fn probe(engines: &[MatchEngine; 2]) -> Result<[(Protocol, String); 2], MatchError> {
     let probe_one = |index: usize| -> Result<(Protocol, String), MatchError> {
         let engine = &engines[index];
-        let player =
-            Player::launch(engine, engine.protocol).map_err(|reason| MatchError::Engine {
+        let fail = |reason| MatchError::Engine {
+            engine: index + 1,
+            reason,
+        };
+        let process = EngineProcess::spawn(&engine.command).map_err(|err| match err {
+            ShellError::NotFound(program) => MatchError::EngineNotFound {
                 engine: index + 1,
-                reason,
-            })?;
+                program,
+            },
+            other => fail(spawn_failure(&other)),
+        })?;
+        let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
         let protocol = player.client.protocol().expect("known after the handshake");
         let name = engine
             .name

@@ -193,7 +193,8 @@ impl XboardClient {
                 "XBoard has no node limit: use --depth, --movetime or --tc".to_owned(),
             ));
         }
-        out.extend(["new", "variant fischerandom", "force"].map(String::from));
+        // `easy`: no pondering on the opponent's time.
+        out.extend(["new", "variant fischerandom", "force", "easy"].map(String::from));
         let fen = EngineChess::Chess960(CastlingNotation::Shredder).fen(root);
         out.push(format!("setboard {fen}"));
         if let Some(tc) = &limits.clock {
@@ -358,6 +359,7 @@ mod tests {
                 "new",
                 "variant fischerandom",
                 "force",
+                "easy",
                 "setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
                 "level 40 1:30 0.5",
                 "ping 1"
