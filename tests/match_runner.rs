@@ -39,6 +39,7 @@ struct Checked {
     result: String,
     termination: String,
     comment: String,
+    plies: usize,
 }
 
 fn python_check(pgn: &Path) -> Vec<Checked> {
@@ -313,4 +314,45 @@ fn bad_arguments_are_refused_with_the_reason() {
         !dir.path().join("sp960-match.pgn").exists(),
         "no PGN for refused matches"
     );
+}
+
+#[test]
+fn random_starts_rounds_and_max_plies() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--sp",
+            "random",
+            "--count",
+            "2",
+            "--seed",
+            "7",
+            "--rounds",
+            "2",
+            "--max-plies",
+            "10",
+            "--depth",
+            "1",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 8, "2 starts x 2 colours x 2 rounds");
+    let expected: Vec<Start> = sp960::start::RandomStarts::new(7, false).take(2).collect();
+    for game in &games {
+        // Rounds 1-4 and 5-8 repeat the schedule: start, start swapped, next start, ...
+        let start = expected[((game.round - 1) / 2) % 2];
+        assert_eq!(identify(&game.fen).unwrap(), start, "{game:?}");
+        assert_eq!(game.termination, "adjudication", "{game:?}");
+        assert_eq!(game.plies, 10);
+        assert_eq!(game.result, "1/2-1/2");
+        assert_eq!(game.comment, "Draw by adjudication: --max-plies reached");
+    }
 }
