@@ -444,8 +444,11 @@ impl Player {
                     ));
                 }
                 Received::Timeout => {
-                    short = None;
-                    player.client.on_timeout(&engine.options, &mut out)
+                    let detecting = player.client.protocol().is_none();
+                    let event = player.client.on_timeout(&engine.options, &mut out);
+                    // Detection settled on XBoard: its handshake gets its own wait.
+                    short = detecting.then(|| Instant::now() + FEATURE_WAIT);
+                    event
                 }
             };
             player.send(&out)?;
