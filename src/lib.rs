@@ -5,7 +5,7 @@
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
 //! FEN or arrangement is), [`castling`] (castling moves in both coordinate dialects),
 //! [`game`] (a GUI's position and moves, checked), [`proxy`] (the protocol-neutral proxy
-//! shell and session trait) and [`uci`] (the UCI proxy session).
+//! shell and session trait) [`uci`] (the UCI proxy session) and [`xboard`] (the XBoard proxy session).
 
 pub mod castling;
 pub mod game;
@@ -15,6 +15,7 @@ pub mod numbering;
 pub mod proxy;
 pub mod start;
 pub mod uci;
+pub mod xboard;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {

@@ -8,9 +8,11 @@ use sp960::castling::CastlingDialect;
 use sp960::exit_code;
 use sp960::identify::identify;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
+use sp960::proxy::detect::{EngineCastlingArg, Protocol, ProxyConfig};
 use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::start::{RandomStarts, parse_spec};
 use sp960::uci::{StartChoice, UciConfig};
+use sp960::xboard::XboardConfig;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -113,9 +115,14 @@ enum Command {
         /// UCI_Chess960, standard before).
         #[arg(long, value_enum)]
         gui_castling: Option<CastlingDialect>,
-        /// Castling field of the FENs the engine gets in Chess960 mode.
-        #[arg(long, value_enum, default_value_t)]
-        engine_castling: CastlingNotation,
+        /// How the engine takes castling: FEN castling field (shredder: HAha, the
+        /// default; xfen: KQkq), or for XBoard engines the move form (oo: O-O/O-O-O;
+        /// kxr: king takes rook, e1h1; default: learned, see README).
+        #[arg(long, value_enum)]
+        engine_castling: Option<EngineCastlingArg>,
+        /// The GUI's protocol (default: its first command decides, `xboard` or `uci`).
+        #[arg(long, value_enum)]
+        protocol: Option<Protocol>,
         /// Exit (code 3) instead of warning when a start is set and the engine has no
         /// UCI_Chess960 option.
         #[arg(long)]
@@ -185,6 +192,7 @@ fn main() -> ExitCode {
             dfrc,
             gui_castling,
             engine_castling,
+            protocol,
             require_chess960,
             log,
             quit_timeout,
@@ -200,12 +208,23 @@ fn main() -> ExitCode {
             if let (Some(seed), None) = (fresh_seed, seed) {
                 eprintln!("sp960: proxy: random seed {seed} (repeat with --seed {seed})");
             }
-            let config = UciConfig {
-                start,
-                gui_castling,
-                engine_castling,
-                require_chess960,
+            let mut config = ProxyConfig {
+                protocol,
+                uci: UciConfig {
+                    start,
+                    gui_castling,
+                    require_chess960,
+                    ..UciConfig::default()
+                },
+                xboard: XboardConfig {
+                    start,
+                    require_chess960,
+                    ..XboardConfig::default()
+                },
             };
+            if let Some(value) = engine_castling {
+                config.set_engine_castling(value);
+            }
             let mut engine = engine.into_iter();
             let command = EngineCommand {
                 program: engine.next().expect("clap requires the engine"),
@@ -215,7 +234,7 @@ fn main() -> ExitCode {
                 log,
                 quit_timeout: std::time::Duration::from_millis(quit_timeout),
             };
-            return match sp960::uci::run_proxy(config, &command, &shell) {
+            return match sp960::proxy::detect::run_proxy(config, &command, &shell) {
                 Ok(code) => ExitCode::from(code),
                 Err(err) => {
                     eprintln!("sp960: {err}");

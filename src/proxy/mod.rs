@@ -6,6 +6,7 @@
 //! `\n`, with any `\r` still on it) and says what to do with it. That keeps the protocol
 //! logic testable on transcripts and lets the UCI and XBoard proxies share one shell.
 
+pub mod detect;
 pub mod io;
 pub mod transcript;
 
