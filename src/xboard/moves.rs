@@ -208,8 +208,8 @@ mod tests {
             assert!(looks_like_move(text.as_bytes()), "{text}");
         }
         for text in [
-            "new", "go", "force", "easy", "hard", "draw", "post", "c", "#", ".", "?", "e2",
-            "xyzzy", "level", "Pa2",
+            "new", "go", "force", "easy", "hard", "draw", "post", "c", "#", ".", "?", "e9",
+            "xyzzy", "level",
         ] {
             assert!(!looks_like_move(text.as_bytes()), "{text}");
         }

@@ -861,3 +861,438 @@ impl Session for XboardSession {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds a transcript: `gui: ` lines from the GUI, `engine: ` lines from the engine.
+    /// Returns what the proxy sends, `engine< text` / `gui< text`, with ` [Rewritten]`
+    /// etc. for lines it did not simply forward.
+    fn play(session: &mut XboardSession, script: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        for line in script {
+            let mut actions = Vec::new();
+            let (from, text) = if let Some(text) = line.strip_prefix("gui: ") {
+                session.on_gui_line(text.as_bytes(), &mut actions);
+                (Peer::Gui, text)
+            } else {
+                let text = line.strip_prefix("engine: ").expect("gui: or engine:");
+                session.on_engine_line(text.as_bytes(), &mut actions);
+                (Peer::Engine, text)
+            };
+            for action in actions {
+                let name = |peer: Peer| if peer == Peer::Gui { "gui" } else { "engine" };
+                out.push(match action {
+                    Action::Forward => format!("{}< {text}", name(from.other())),
+                    Action::Send { to, line, mark } => format!(
+                        "{}< {} [{mark:?}]",
+                        name(to),
+                        String::from_utf8(line).unwrap()
+                    ),
+                    other => format!("{other:?}"),
+                });
+            }
+        }
+        out
+    }
+
+    fn config(start: Option<&str>) -> XboardConfig {
+        XboardConfig {
+            start: start.map_or(StartChoice::Off, |s| StartChoice::Fixed(s.parse().unwrap())),
+            ..XboardConfig::default()
+        }
+    }
+
+    /// Fairy-Stockfish 11.1's handshake (features shortened).
+    const FAIRY: [&str; 5] = [
+        "gui: xboard",
+        "gui: protover 2",
+        "engine: feature setboard=1 usermove=1 time=1 ping=1 myname=Fairy-Stockfish variants=\"chess,fischerandom,normal\"",
+        "engine: feature option=\"UCI_Chess960 -check 0\"",
+        "engine: feature done=1",
+    ];
+
+    /// Sjaak II 1.4.1's handshake (features shortened).
+    const SJAAK: [&str; 4] = [
+        "gui: xboard",
+        "gui: protover 2",
+        "engine: feature setboard=1 ping=1 myname=\"Sjaak II 1.4.1\" variants=\"fide_chess,chess960,fischerandom,normal\"",
+        "engine: feature done=1",
+    ];
+
+    /// SP 860 up to both sides being able to castle king-side (Nde3 Nde6 Ng3 Ng6 f4 f5 Bf2 Bf7).
+    const L1: [&str; 8] = [
+        "d1e3", "d8e6", "f1g3", "f8g6", "f2f4", "f7f5", "g1f2", "g8f7",
+    ];
+
+    #[test]
+    fn handshake_offers_our_options_before_done_and_drops_their_replies() {
+        let mut session = XboardSession::new(config(Some("860")));
+        let out = play(&mut session, &FAIRY);
+        assert_eq!(
+            out[4..],
+            [
+                "gui< feature option=\"SP960_Start -spin 860 -1 959\" [Injected]",
+                "gui< feature option=\"SP960_BlackStart -spin -1 -1 959\" [Injected]",
+                "gui< feature done=1",
+            ]
+        );
+        assert_eq!(session.features().setboard, Some(true));
+        assert!(session.features().usermove);
+        assert_eq!(
+            session.engine_castling_form(),
+            CastlingForm::Coordinate(CastlingDialect::Standard),
+            "Fairy-Stockfish is known to take king takes rook (in normal chess: e1g1)"
+        );
+        let out = play(
+            &mut session,
+            &[
+                "gui: accepted setboard",
+                "gui: accepted option",
+                "gui: accepted option",
+                "gui: accepted option",
+                "gui: accepted done",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< accepted setboard",
+                "engine< accepted option",
+                "engine< accepted done"
+            ]
+        );
+    }
+
+    #[test]
+    fn new_sets_up_the_start_and_the_guis_own_setup_passes() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: variant fischerandom",
+                "gui: force",
+                "gui: setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< variant fischerandom [Injected]",
+                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Injected]",
+                "engine< force",
+                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn castling_is_translated_both_ways_for_a_king_takes_rook_engine() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &FAIRY);
+        play(&mut session, &["gui: new", "gui: force"]);
+        let moves: Vec<String> = L1.iter().map(|m| format!("gui: usermove {m}")).collect();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let out = play(&mut session, &moves);
+        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
+        let out = play(
+            &mut session,
+            &["gui: usermove O-O", "gui: go", "engine: move c8e8"],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< usermove c1e1 [Rewritten]",
+                "engine< go",
+                "gui< move O-O [Rewritten]",
+            ]
+        );
+        let position = session.position().unwrap();
+        assert_eq!(
+            position_fen(position, CastlingNotation::Shredder),
+            "rb3rkq/pppppbpp/4n1n1/5p2/5P2/4N1N1/PPPPPBPP/RB3RKQ w - - 4 6"
+        );
+    }
+
+    #[test]
+    fn an_oo_engine_gets_oo_from_a_king_takes_rook_gui() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &SJAAK);
+        play(&mut session, &["gui: new", "gui: force"]);
+        let moves: Vec<String> = L1.iter().map(|m| format!("gui: {m}")).collect();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        play(&mut session, &moves);
+        let out = play(&mut session, &["gui: c1e1", "gui: go", "engine: move O-O"]);
+        // The GUI wrote king takes rook: it gets the engine's castling that way too.
+        assert_eq!(
+            out,
+            [
+                "engine< O-O [Rewritten]",
+                "engine< go",
+                "gui< move c8e8 [Rewritten]"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_engine_castling_option_wins_and_king_to_destination_is_read() {
+        let mut session = XboardSession::new(XboardConfig {
+            engine_castling: Some(EngineCastling::KingTakesRook),
+            ..config(Some("860"))
+        });
+        play(&mut session, &SJAAK);
+        play(&mut session, &["gui: new", "gui: force"]);
+        for m in L1 {
+            play(&mut session, &[&format!("gui: {m}")]);
+        }
+        let out = play(&mut session, &["gui: c1g1", "engine: move O-O"]);
+        assert_eq!(
+            out,
+            ["engine< c1e1 [Rewritten]", "gui< move c8g8 [Rewritten]"],
+            "the GUI wrote king to destination, so it gets that back"
+        );
+    }
+
+    #[test]
+    fn the_shield_refuses_broken_positions_and_illegal_moves() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
+                "gui: e2e4",
+                "gui: go",
+            ],
+        );
+        assert_eq!(out[0], "engine< new");
+        assert!(
+            out[1].starts_with("gui< Error (illegal position, not sent to the engine: bad FEN")
+                && out[1].ends_with("): setboard 8/8/8/8/8/8/8/8 w - - 0 1 [Answered]"),
+            "{out:?}"
+        );
+        assert_eq!(
+            out[2],
+            "gui< Illegal move (no position: the last setboard was refused): e2e4 [Answered]"
+        );
+        assert!(out[3].starts_with("gui< Error (no position"), "{out:?}");
+        assert_eq!(out.len(), 4);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: usermove e2e5",
+                "gui: usermove e2e4",
+                "gui: xyzzy",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "gui< Illegal move (not legal in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1): e2e5 [Answered]",
+                "engine< usermove e2e4",
+                "engine< xyzzy",
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_for_ignorable_commands_are_dropped_others_pass() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: nopost",
+                "engine: Error (unkown command): nopost",
+                "gui: computer",
+                "engine: Error (unkown command): computer",
+                "engine: Error (unkown command): foo",
+                "engine: Error (unkown command): post",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< nopost",
+                "engine< computer",
+                "gui< Error (unkown command): foo",
+                "gui< Error (unkown command): post",
+            ],
+            "post was never sent: its error is not ours to hide"
+        );
+    }
+
+    #[test]
+    fn undo_remove_and_a_rejected_move_keep_the_board_in_step() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                "gui: usermove e2e4",
+                "gui: usermove e7e5",
+            ],
+        );
+        let out = play(&mut session, &["gui: remove"]);
+        assert_eq!(
+            out,
+            ["engine< undo [Rewritten]", "engine< undo [Rewritten]"]
+        );
+        assert_eq!(session.position(), Some(&Chess::default()));
+        play(&mut session, &["gui: usermove d2d4", "gui: undo"]);
+        assert_eq!(session.position(), Some(&Chess::default()));
+        // The engine refuses a move: it is taken back on the proxy's board too.
+        play(
+            &mut session,
+            &["gui: usermove g1f3", "engine: Illegal move: g1f3"],
+        );
+        assert_eq!(session.position(), Some(&Chess::default()));
+        // Not in force mode, remove goes through as remove.
+        let out = play(&mut session, &["gui: go", "gui: remove"]);
+        assert_eq!(out, ["engine< go", "engine< remove"]);
+    }
+
+    #[test]
+    fn new_after_chess960_returns_the_engine_to_normal_chess() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        play(&mut session, &["gui: new", "gui: variant fischerandom"]);
+        let out = play(
+            &mut session,
+            &["gui: new", "gui: force", "gui: usermove e2e4"],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< variant normal [Injected]",
+                "engine< force",
+                "engine< usermove e2e4"
+            ]
+        );
+    }
+
+    #[test]
+    fn gui_options_choose_the_start_and_edit_serves_engines_without_setboard() {
+        let mut session = XboardSession::new(config(None));
+        let out = play(
+            &mut session,
+            &[
+                "gui: xboard",
+                "gui: protover 2",
+                "engine: feature ping=1 variants=\"normal,fischerandom\" done=1",
+                "gui: option SP960_Start=959",
+                "gui: option SP960_BlackStart=0",
+                "gui: new",
+            ],
+        );
+        assert_eq!(
+            out[2],
+            "gui< feature option=\"SP960_Start -spin -1 -1 959\" [Injected]"
+        );
+        assert_eq!(
+            out[5..],
+            [
+                "engine< new",
+                "engine< variant fischerandom [Injected]",
+                "engine< edit [Injected]",
+                "engine< # [Injected]",
+                "engine< Ra1 [Injected]",
+                "engine< Kb1 [Injected]",
+                "engine< Rc1 [Injected]",
+                "engine< Nd1 [Injected]",
+                "engine< Ne1 [Injected]",
+                "engine< Qf1 [Injected]",
+                "engine< Bg1 [Injected]",
+                "engine< Bh1 [Injected]",
+                "engine< Pa2 [Injected]",
+                "engine< Pb2 [Injected]",
+                "engine< Pc2 [Injected]",
+                "engine< Pd2 [Injected]",
+                "engine< Pe2 [Injected]",
+                "engine< Pf2 [Injected]",
+                "engine< Pg2 [Injected]",
+                "engine< Ph2 [Injected]",
+                "engine< c [Injected]",
+                "engine< Pa7 [Injected]",
+                "engine< Pb7 [Injected]",
+                "engine< Pc7 [Injected]",
+                "engine< Pd7 [Injected]",
+                "engine< Pe7 [Injected]",
+                "engine< Pf7 [Injected]",
+                "engine< Pg7 [Injected]",
+                "engine< Ph7 [Injected]",
+                "engine< Ba8 [Injected]",
+                "engine< Bb8 [Injected]",
+                "engine< Qc8 [Injected]",
+                "engine< Nd8 [Injected]",
+                "engine< Ne8 [Injected]",
+                "engine< Rf8 [Injected]",
+                "engine< Kg8 [Injected]",
+                "engine< Rh8 [Injected]",
+                "engine< . [Injected]",
+            ]
+        );
+        let out = play(&mut session, &["gui: option SP960_Start=960"]);
+        assert!(out[0].starts_with("gui< Error (SP960_Start must be -1 for off or 0..959)"));
+    }
+
+    #[test]
+    fn engines_without_fischerandom_are_reported_or_refused() {
+        let plain = [
+            "gui: xboard",
+            "engine: feature setboard=1 ping=1 variants=\"normal\" done=1",
+        ];
+        let mut session = XboardSession::new(config(Some("860")));
+        let out = play(&mut session, &plain);
+        assert!(out[1].starts_with("gui< telluser sp960: the engine does not list fischerandom"));
+        assert!(out[2].starts_with("Warn("));
+        let out = play(&mut session, &["gui: new"]);
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 [Injected]"
+            ]
+        );
+        let mut session = XboardSession::new(XboardConfig {
+            require_chess960: true,
+            ..config(Some("860"))
+        });
+        let out = play(&mut session, &plain);
+        assert!(out.last().unwrap().starts_with("Fail { code: 3"), "{out:?}");
+        assert!(!out.iter().any(|line| line.contains("done=1")));
+    }
+
+    #[test]
+    fn helpers_read_feature_lines_and_errors() {
+        assert_eq!(
+            feature_pairs(b"feature myname=\"Sjaak II 1.4.1\" ping=1 option=\"a -spin 1 0 9\" x=y"),
+            [
+                (&b"myname"[..], &b"Sjaak II 1.4.1"[..]),
+                (b"ping", b"1"),
+                (b"option", b"a -spin 1 0 9"),
+                (b"x", b"y"),
+            ]
+        );
+        assert_eq!(
+            rejected_command(b"Error (unkown command): O-O-o"),
+            Some(&b"O-O-o"[..])
+        );
+        assert_eq!(
+            rejected_command(b"Error (Illegal move or unknown command): usermove O-O"),
+            Some(&b"usermove O-O"[..])
+        );
+        assert_eq!(rejected_command(b"Illegal move: b1h1"), Some(&b"b1h1"[..]));
+        assert_eq!(rejected_command(b"Errors are fine"), None);
+    }
+}
