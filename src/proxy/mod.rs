@@ -8,6 +8,9 @@
 
 pub mod detect;
 pub mod io;
+#[cfg(test)]
+pub(crate) mod script;
+pub mod starts;
 pub mod transcript;
 
 /// One side of the proxy.

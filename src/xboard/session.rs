@@ -23,9 +23,8 @@ use crate::castling::{CastlingDialect, MoveError};
 use crate::exit_code;
 use crate::game::{GameLine, parse_fen, standard_rights_only};
 use crate::notation::{CastlingNotation, position_fen};
-use crate::numbering::StartPosition;
+use crate::proxy::starts::StartSelector;
 use crate::proxy::{Action, Mark, Peer, Session, first_token, tokens};
-use crate::start::{RandomStarts, Start};
 use crate::uci::{BLACK_START_OPTION, START_OPTION, StartChoice};
 
 use super::moves::{CastlingForm, castling_form_of, parse_xboard_move, write_xboard_move};
@@ -130,10 +129,7 @@ enum Board {
 /// The XBoard proxy session.
 pub struct XboardSession {
     config: XboardConfig,
-    random: Option<RandomStarts>,
-    option_white: Option<StartPosition>,
-    option_black: Option<StartPosition>,
-    game_start: Option<Start>,
+    starts: StartSelector,
     features: EngineFeatures,
     options_sent: bool,
     option_replies_to_drop: usize,
@@ -160,15 +156,8 @@ pub struct XboardSession {
 impl XboardSession {
     /// A session before the handshake.
     pub fn new(config: XboardConfig) -> XboardSession {
-        let random = match config.start {
-            StartChoice::Random { seed, dfrc } => Some(RandomStarts::new(seed, dfrc)),
-            _ => None,
-        };
         XboardSession {
-            random,
-            option_white: None,
-            option_black: None,
-            game_start: None,
+            starts: StartSelector::new(config.start),
             features: EngineFeatures::default(),
             options_sent: false,
             option_replies_to_drop: 0,
@@ -217,40 +206,11 @@ impl XboardSession {
 
     /// True when games start from a start of ours (command line or GUI option).
     pub fn start_active(&self) -> bool {
-        self.option_white.is_some() || self.config.start != StartChoice::Off
-    }
-
-    /// The start of the current game (drawing the next random one if none is chosen yet).
-    fn current_start(&mut self) -> Option<Start> {
-        let with_black = |white: StartPosition, black: StartPosition| Start {
-            white,
-            black: self.option_black.unwrap_or(black),
-        };
-        let start = match (self.option_white, self.config.start) {
-            (Some(white), _) => with_black(white, white),
-            (None, StartChoice::Fixed(start)) => with_black(start.white, start.black),
-            (None, StartChoice::Random { .. }) => match self.game_start {
-                Some(start) => start,
-                None => self.random.as_mut()?.next()?,
-            },
-            (None, StartChoice::Off) => return None,
-        };
-        self.game_start = Some(start);
-        Some(start)
+        self.starts.active()
     }
 
     fn our_options(&self) -> [String; 2] {
-        let (white, black) = match self.config.start {
-            StartChoice::Fixed(start) => (
-                i32::from(start.white.number()),
-                if start.is_symmetric() {
-                    -1
-                } else {
-                    i32::from(start.black.number())
-                },
-            ),
-            _ => (-1, -1),
-        };
+        let (white, black) = self.starts.option_defaults();
         [
             format!("feature option=\"{START_OPTION} -spin {white} -1 959\""),
             format!("feature option=\"{BLACK_START_OPTION} -spin {black} -1 959\""),
@@ -307,7 +267,7 @@ impl XboardSession {
     /// Puts the engine into the current start: `variant fischerandom` (when it has it) and
     /// the position by `setboard` or `edit`.
     fn set_up_start(&mut self, actions: &mut Vec<Action>) {
-        let Some(start) = self.current_start() else {
+        let Some(start) = self.starts.current() else {
             return;
         };
         if !self.check_chess960(actions) {
@@ -480,7 +440,7 @@ impl XboardSession {
         self.in_edit = false;
         self.last_gui_move = None;
         self.injected_variant = false;
-        self.game_start = None;
+        self.starts.new_game();
         self.board = Board::Tracked(Box::new(GameLine::new(Chess::default())));
         if self.start_active() {
             return self.set_up_start(actions);
@@ -667,24 +627,16 @@ impl XboardSession {
         if !white && !name.eq_ignore_ascii_case(BLACK_START_OPTION.as_bytes()) {
             return actions.push(Action::Forward);
         }
-        match parse_sp_option(value) {
-            Ok(sp) => {
-                if white {
-                    self.option_white = sp;
-                } else {
-                    self.option_black = sp;
-                }
-                self.game_start = None;
-            }
-            Err(()) => Self::to_gui(
+        if let Err(err) = self.starts.set_option(white, value) {
+            Self::to_gui(
                 actions,
                 format!(
-                    "Error ({} must be -1 for off or 0..959): {}",
+                    "Error ({} {err}): {}",
                     String::from_utf8_lossy(name),
                     String::from_utf8_lossy(line.trim_ascii())
                 ),
                 Mark::Answered,
-            ),
+            );
         }
     }
 
@@ -775,15 +727,6 @@ pub fn rejected_command(line: &[u8]) -> Option<&[u8]> {
     Some(rest.trim_ascii_start().strip_prefix(b":")?.trim_ascii())
 }
 
-fn parse_sp_option(value: &[u8]) -> Result<Option<StartPosition>, ()> {
-    let text = std::str::from_utf8(value).map_err(|_| ())?;
-    match text.trim().parse::<i64>().map_err(|_| ())? {
-        -1 => Ok(None),
-        n if n >= 0 => StartPosition::new(n as u64).map(Some).map_err(|_| ()),
-        _ => Err(()),
-    }
-}
-
 /// Forward when the rewrite changed nothing (byte for byte), else send the rewrite.
 fn push_line(actions: &mut Vec<Action>, to: Peer, original: &[u8], rewritten: Vec<u8>) {
     if original.trim_ascii_end() == rewritten.as_slice() && !original.starts_with(b" ") {
@@ -866,35 +809,8 @@ impl Session for XboardSession {
 mod tests {
     use super::*;
 
-    /// Feeds a transcript: `gui: ` lines from the GUI, `engine: ` lines from the engine.
-    /// Returns what the proxy sends, `engine< text` / `gui< text`, with ` [Rewritten]`
-    /// etc. for lines it did not simply forward.
     fn play(session: &mut XboardSession, script: &[&str]) -> Vec<String> {
-        let mut out = Vec::new();
-        for line in script {
-            let mut actions = Vec::new();
-            let (from, text) = if let Some(text) = line.strip_prefix("gui: ") {
-                session.on_gui_line(text.as_bytes(), &mut actions);
-                (Peer::Gui, text)
-            } else {
-                let text = line.strip_prefix("engine: ").expect("gui: or engine:");
-                session.on_engine_line(text.as_bytes(), &mut actions);
-                (Peer::Engine, text)
-            };
-            for action in actions {
-                let name = |peer: Peer| if peer == Peer::Gui { "gui" } else { "engine" };
-                out.push(match action {
-                    Action::Forward => format!("{}< {text}", name(from.other())),
-                    Action::Send { to, line, mark } => format!(
-                        "{}< {} [{mark:?}]",
-                        name(to),
-                        String::from_utf8(line).unwrap()
-                    ),
-                    other => format!("{other:?}"),
-                });
-            }
-        }
-        out
+        crate::proxy::script::play(session, script)
     }
 
     fn config(start: Option<&str>) -> XboardConfig {
@@ -1243,7 +1159,12 @@ mod tests {
             ]
         );
         let out = play(&mut session, &["gui: option SP960_Start=960"]);
-        assert!(out[0].starts_with("gui< Error (SP960_Start must be -1 for off or 0..959)"));
+        assert_eq!(
+            out,
+            [
+                "gui< Error (SP960_Start must be -1 'off' or 0..959, not '960'): option SP960_Start=960 [Answered]"
+            ]
+        );
     }
 
     #[test]
