@@ -235,14 +235,15 @@ impl XboardSession {
         actions.push(Action::Warn(format!("proxy: {message}")));
     }
 
-    /// When a start is active and the engine cannot play Chess960: a warning once, or the
-    /// failure with `--require-chess960`. True when the proxy goes on.
+    /// When the engine cannot play Chess960: a warning once, or the failure with
+    /// `--require-chess960`. True when the proxy goes on.
     fn check_chess960(&mut self, actions: &mut Vec<Action>) -> bool {
-        if !self.start_active() || self.features.chess960_possible() {
+        if self.features.chess960_possible() {
             return true;
         }
-        let message = "the engine does not list fischerandom in its variants: it gets the \
-                       start as normal chess, without castling";
+        let message = "the engine does not list fischerandom in its variants: it cannot play \
+                       Chess960 (a start of the proxy reaches it as normal chess, without \
+                       castling)";
         if self.config.require_chess960 {
             Self::to_gui(
                 actions,
@@ -1185,6 +1186,10 @@ mod tests {
                 "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 [Injected]"
             ]
         );
+        // Without a start too: the GUI may ask for fischerandom itself.
+        let mut session = XboardSession::new(config(None));
+        let out = play(&mut session, &plain);
+        assert!(out[1].starts_with("gui< telluser sp960: the engine does not list fischerandom"));
         let mut session = XboardSession::new(XboardConfig {
             require_chess960: true,
             ..config(Some("860"))
