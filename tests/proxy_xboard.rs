@@ -17,6 +17,13 @@ use sp960::xboard::moves::parse_xboard_move;
 
 const SJAAK: &str = "/usr/games/sjaakii";
 const FAIRY: &str = "/usr/games/fairy-stockfish";
+/// The XBoard engines with their arguments: Sjaak II, Fairy-Stockfish 11.1 (XBoard mode when
+/// it hears `xboard`) and Stockfish 15.1 behind polyglot.
+const ENGINES: [&[&str]; 3] = [
+    &[SJAAK],
+    &[FAIRY],
+    &["/usr/games/polyglot", "-noini", "-ec", "/usr/games/stockfish"],
+];
 const WAIT: Duration = Duration::from_secs(20);
 
 fn sp960() -> &'static str {
@@ -66,10 +73,11 @@ impl Gui {
     }
 
     /// `sp960 proxy ARGS -- ENGINE`, after the handshake.
-    fn proxy(args: &[&str], engine: &str) -> Gui {
+    fn proxy(args: &[&str], engine: &[&str]) -> Gui {
         let mut all = vec!["proxy"];
         all.extend_from_slice(args);
-        all.extend(["--", engine]);
+        all.push("--");
+        all.extend_from_slice(engine);
         let mut gui = Gui::spawn(sp960(), &all);
         gui.send("xboard");
         gui.send("protover 2");
@@ -163,7 +171,7 @@ fn every_start_set_through_the_gui_option_gives_a_legal_first_move() {
         .map(|s| s.parse().unwrap())
         .collect();
     let mut handles = Vec::new();
-    for engine in [SJAAK, FAIRY] {
+    for engine in ENGINES {
         let starts = starts.clone();
         handles.push(thread::spawn(move || {
             let mut gui = Gui::proxy(&[], engine);
@@ -171,7 +179,7 @@ fn every_start_set_through_the_gui_option_gives_a_legal_first_move() {
                 gui.seen
                     .iter()
                     .any(|line| line == "feature option=\"SP960_Start -spin -1 -1 959\""),
-                "{engine}: {:?}",
+                "{engine:?}: {:?}",
                 gui.seen
             );
             for start in starts {
@@ -190,7 +198,7 @@ fn every_start_set_through_the_gui_option_gives_a_legal_first_move() {
                     Some(shakmaty::Color::White)
                 );
             }
-            assert_eq!(gui.errors(), Vec::<&String>::new(), "{engine}");
+            assert_eq!(gui.errors(), Vec::<&String>::new(), "{engine:?}");
             gui.quit();
         }));
     }
@@ -208,7 +216,7 @@ const L2: &str = "d1e3 d8e6 c2c3 c7c6 b1c2 b8c7";
 #[test]
 fn gui_castling_is_accepted_for_both_sides_both_ways() {
     let mut handles = Vec::new();
-    for engine in [SJAAK, FAIRY] {
+    for engine in ENGINES {
         handles.push(thread::spawn(move || {
             let mut gui = Gui::proxy(&["--sp", "860"], engine);
             // After the castlings, a rook move only legal where the rook now stands: an
@@ -233,7 +241,7 @@ fn gui_castling_is_accepted_for_both_sides_both_ways() {
                     gui.send_move(text);
                 }
                 gui.sync(n as u32 + 1);
-                assert_eq!(gui.errors(), Vec::<&String>::new(), "{engine} {castle}");
+                assert_eq!(gui.errors(), Vec::<&String>::new(), "{engine:?} {castle}");
                 gui.send("sd 3");
                 gui.send("go");
                 let reply = gui.engine_move();
@@ -258,7 +266,7 @@ const CASTLING_MATES: [(&str, &str); 4] = [
 #[test]
 fn engines_castle_and_the_gui_gets_a_form_it_reads() {
     let mut handles = Vec::new();
-    for engine in [SJAAK, FAIRY] {
+    for engine in ENGINES {
         handles.push(thread::spawn(move || {
             let mut gui = Gui::proxy(&[], engine);
             for (fen, side) in CASTLING_MATES {
@@ -272,14 +280,14 @@ fn engines_castle_and_the_gui_gets_a_form_it_reads() {
                 let (position, _) = parse_fen(fen).unwrap();
                 let m = legal(&position, &text);
                 let expected = parse_xboard_move(&position, side.as_bytes()).unwrap();
-                assert_eq!(m, expected, "{engine}: {fen}: {text}");
+                assert_eq!(m, expected, "{engine:?}: {fen}: {text}");
                 // O-O or king takes rook: both read by xboard, cutechess and python-chess.
                 assert!(
                     text.starts_with("O-O") || text[2..4] == fen_rook_square(&m),
-                    "{engine}: {text}"
+                    "{engine:?}: {text}"
                 );
             }
-            assert_eq!(gui.errors(), Vec::<&String>::new(), "{engine}");
+            assert_eq!(gui.errors(), Vec::<&String>::new(), "{engine:?}");
             gui.quit();
         }));
     }
@@ -297,7 +305,7 @@ fn fen_rook_square(m: &Move) -> String {
 
 #[test]
 fn the_shield_answers_for_the_engine_which_stays_alive() {
-    for engine in [SJAAK, FAIRY] {
+    for engine in [&[SJAAK][..], &[FAIRY]] {
         let mut gui = Gui::proxy(&[], engine);
         gui.send("new");
         gui.send("force");
@@ -318,7 +326,7 @@ fn the_shield_answers_for_the_engine_which_stays_alive() {
         gui.send_move("e2e4");
         gui.sync(1);
         // Only the proxy's three answers: the engine never saw a bad line.
-        assert_eq!(gui.errors().len(), 3, "{engine}: {:?}", gui.errors());
+        assert_eq!(gui.errors().len(), 3, "{engine:?}: {:?}", gui.errors());
         gui.send("sd 2");
         gui.send("go");
         let reply = gui.engine_move();
@@ -485,7 +493,7 @@ fn python_chess_plays_chess960_through_the_proxy() {
     for engine in ["sjaakii", "fairy-stockfish"] {
         assert!(
             stdout.contains(&format!("proxy {engine}: ok")),
-            "{engine}: {stdout}"
+            "{engine:?}: {stdout}"
         );
     }
     assert!(

@@ -405,6 +405,10 @@ impl XboardSession {
             }
             (None, form) => form,
         };
+        if gui_form == engine_form {
+            // Already in the GUI's form (`O-O#` keeps its `#`).
+            return actions.push(Action::Forward);
+        }
         let mut out = b"move ".to_vec();
         write_xboard_move(&m, gui_form, &mut out);
         push_line(actions, Peer::Gui, line, out);
@@ -570,9 +574,13 @@ impl XboardSession {
             out.extend_from_slice(b"usermove ");
         }
         match castling_form_of(&m, text) {
-            Some(form) => {
+            Some(form) if form != self.engine_castling_form() => {
                 self.gui_castling = Some(form);
                 write_xboard_move(&m, self.engine_castling_form(), &mut out);
+            }
+            Some(form) => {
+                self.gui_castling = Some(form);
+                out.extend_from_slice(text);
             }
             None => out.extend_from_slice(text),
         }
@@ -1197,6 +1205,50 @@ mod tests {
         let out = play(&mut session, &plain);
         assert!(out.last().unwrap().starts_with("Fail { code: 3"), "{out:?}");
         assert!(!out.iter().any(|line| line.contains("done=1")));
+    }
+
+    #[test]
+    fn san_engines_get_san_castling_and_suffixes_survive() {
+        let mut session = XboardSession::new(XboardConfig {
+            engine_castling: Some(EngineCastling::KingTakesRook),
+            ..config(Some("860"))
+        });
+        play(
+            &mut session,
+            &[
+                "gui: xboard",
+                "engine: feature san=1 setboard=1 ping=1 variants=\"normal,fischerandom\" done=1",
+                "gui: accepted san",
+                "gui: new",
+                "gui: force",
+            ],
+        );
+        // SAN both ways, tracked: `O-O` stays `O-O` for a san=1 engine although the
+        // command line said king takes rook (that is for coordinate moves).
+        let out = play(
+            &mut session,
+            &[
+                "gui: Nde3",
+                "gui: Nde6",
+                "gui: Ng3",
+                "gui: Ng6",
+                "gui: f4",
+                "gui: f5",
+                "gui: Bf2",
+                "gui: Bf7",
+                "gui: O-O",
+                "gui: go",
+                "engine: move O-O+",
+            ],
+        );
+        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
+        assert_eq!(out.last().unwrap(), "gui< move O-O+");
+        assert_eq!(
+            session
+                .position()
+                .map(|p| position_fen(p, CastlingNotation::Shredder)),
+            Some("rb3rkq/pppppbpp/4n1n1/5p2/5P2/4N1N1/PPPPPBPP/RB3RKQ w - - 4 6".to_owned())
+        );
     }
 
     #[test]
