@@ -22,7 +22,12 @@ const FAIRY: &str = "/usr/games/fairy-stockfish";
 const ENGINES: [&[&str]; 3] = [
     &[SJAAK],
     &[FAIRY],
-    &["/usr/games/polyglot", "-noini", "-ec", "/usr/games/stockfish"],
+    &[
+        "/usr/games/polyglot",
+        "-noini",
+        "-ec",
+        "/usr/games/stockfish",
+    ],
 ];
 const WAIT: Duration = Duration::from_secs(20);
 
