@@ -38,11 +38,18 @@ mode; castling moves are translated between the GUI's and the engine's notation;
 broken FENs and illegal moves never reach the engine (the GUI gets `info string`, the
 next `go` gets `bestmove 0000`).
 
+XBoard GUIs and engines too: the GUI's first command (`xboard` or `uci`, or --protocol)
+picks the protocol. For XBoard, `new` brings `variant fischerandom` and `setboard <start>`,
+the options are `feature option=\"SP960_Start -spin ...\"`, castling is rewritten between
+O-O/O-O-O and king takes rook (--engine-castling oo|kxr), and bad input gets `Error (...)`
+or `Illegal move (...)`.
+
 Examples:
   sp960 proxy --sp 860 -- /usr/games/stockfish
   sp960 proxy --sp 0:959 --log game.log -- /usr/games/fairy-stockfish
   sp960 proxy --sp random --seed 7 -- ethereal-chess
-  sp960 proxy -- glaurung                      shield and translate only";
+  sp960 proxy -- glaurung                      shield and translate only
+  xboard -variant fischerandom -fcp \"sp960 proxy --sp 860 -- /usr/games/fairy-stockfish\"";
 
 /// Chess960 start positions for GUIs and engines: numbers to FENs and back.
 #[derive(Parser)]
@@ -99,7 +106,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         castling: CastlingNotation,
     },
-    /// Run a UCI engine behind a proxy that sets up Chess960 starts and shields it.
+    /// Run a UCI or XBoard engine behind a proxy that sets up Chess960 starts and shields it.
     #[command(after_help = PROXY_HELP)]
     Proxy {
         /// Start of every game: N (0-959), W:B (double FRC) or `random`.

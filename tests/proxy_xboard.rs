@@ -506,3 +506,49 @@ fn python_chess_plays_chess960_through_the_proxy() {
         "baseline: {stdout}"
     );
 }
+
+// ---- lifecycle ----
+
+#[test]
+fn engine_death_is_told_in_the_guis_protocol_and_the_exit_status() {
+    // A scripted engine (no real one dies on cue): answers the handshake, then exits 3
+    // after the GUI's next line.
+    let script = "read a; read b; echo 'feature ping=1 setboard=1 done=1'; read c; exit 3";
+    for (args, first, told) in [
+        (
+            &[][..],
+            "xboard",
+            "tellusererror sp960: the engine exited unexpectedly with status 3",
+        ),
+        // `--protocol xboard` without the `xboard` command; `--protocol uci` gets `info string`.
+        (
+            &["--protocol", "xboard"],
+            "protover 2",
+            "tellusererror sp960: the engine exited",
+        ),
+        (
+            &["--protocol", "uci"],
+            "xboard",
+            "info string sp960: the engine exited",
+        ),
+    ] {
+        let mut all = vec!["proxy"];
+        all.extend_from_slice(args);
+        all.extend(["--", "/bin/sh", "-c", script]);
+        let mut gui = Gui::spawn(sp960(), &all);
+        gui.send(first);
+        gui.send("protover 2");
+        gui.wait_for(|line| line.contains("done=1"));
+        gui.send("new");
+        gui.wait_for(|line| line.starts_with(told));
+        let deadline = Instant::now() + WAIT;
+        let status = loop {
+            if let Some(status) = gui.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the proxy did not exit");
+            thread::sleep(Duration::from_millis(10));
+        };
+        assert_eq!(status.code(), Some(3), "{args:?}");
+    }
+}
