@@ -362,13 +362,15 @@ fn xboard_match(name: &str, second: &str) -> XboardRun {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("opening.pgn"), OPENING).unwrap();
     let status = Command::new("timeout")
-        .args(["-k", "5", "90", "xvfb-run", "-a", "xboard"])
+        .args(["-k", "5", "150", "xvfb-run", "-a", "xboard"])
         .args(["-variant", "fischerandom", "-defaultFrcPosition", "860"])
         .args(["-matchGames", "2", "-matchPause", "100"])
         .args(["-fcp", SJAAK, "-scp", second])
-        .args(["-tc", "0:10", "-inc", "0.1", "-depth", "4"])
+        // The time control, real clocks (no depth limit): a loss on time would show.
+        .args(["-tc", "0:10", "-inc", "0.1"])
         .args(["-lgf", "opening.pgn", "-lgi", "1"])
-        .args(["-adjudicateDrawMoves", "100"])
+        // Bounds the run (about 25 s typical, 70 s at most).
+        .args(["-adjudicateDrawMoves", "60"])
         .args(["-xexit", "-saveSettingsOnExit", "false", "-noGUI"])
         .args([
             "-debug",
