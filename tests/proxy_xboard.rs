@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -148,19 +148,25 @@ impl Gui {
             .collect()
     }
 
-    fn quit(mut self) {
-        self.send("quit");
-        drop(self.stdin.take());
+    /// Waits (bounded) for the process to exit on its own.
+    fn exit_status(&mut self) -> ExitStatus {
         let deadline = Instant::now() + WAIT;
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "proxy exit status {status}");
-                return;
+                return status;
             }
             thread::sleep(Duration::from_millis(10));
         }
         let _ = self.child.kill();
-        panic!("the proxy did not exit after quit");
+        panic!("the proxy did not exit");
+    }
+
+    /// `quit`, then the proxy must exit with status 0.
+    fn quit(mut self) {
+        self.send("quit");
+        drop(self.stdin.take());
+        let status = self.exit_status();
+        assert!(status.success(), "proxy exit status {status}");
     }
 }
 
@@ -367,7 +373,9 @@ fn xboard_match(name: &str, second: &str) -> XboardRun {
         .args(["-matchGames", "2", "-matchPause", "100"])
         .args(["-fcp", SJAAK, "-scp", second])
         // The time control, real clocks (no depth limit): a loss on time would show.
-        .args(["-tc", "0:10", "-inc", "0.1"])
+        // xboard calls a fallen flag itself (otherwise it waits for a claim: a desynced
+        // engine that no longer moves would hang the match).
+        .args(["-tc", "0:10", "-inc", "0.1", "-autoCallFlag", "true"])
         .args(["-lgf", "opening.pgn", "-lgi", "1"])
         // Bounds the run (about 25 s typical, 70 s at most).
         .args(["-adjudicateDrawMoves", "60"])
@@ -543,14 +551,45 @@ fn engine_death_is_told_in_the_guis_protocol_and_the_exit_status() {
         gui.wait_for(|line| line.contains("done=1"));
         gui.send("new");
         gui.wait_for(|line| line.starts_with(told));
-        let deadline = Instant::now() + WAIT;
-        let status = loop {
-            if let Some(status) = gui.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "the proxy did not exit");
-            thread::sleep(Duration::from_millis(10));
-        };
+        let status = gui.exit_status();
         assert_eq!(status.code(), Some(3), "{args:?}");
     }
+}
+
+#[test]
+fn fairy_max_without_setboard_and_fischerandom_gets_edit_and_a_warning() {
+    // Fairy-Max 5.0b: `setboard=0`, no fischerandom. The start reaches it by `edit`, as
+    // normal chess (no castling rights), after a warning to the GUI.
+    const FAIRY_MAX: &str = "/usr/games/fairymax";
+    let mut gui = Gui::proxy(&["--sp", "860"], &[FAIRY_MAX]);
+    assert!(
+        gui.seen
+            .iter()
+            .any(|line| line.starts_with("telluser sp960: the engine does not list fischerandom")),
+        "{:?}",
+        gui.seen
+    );
+    gui.send("new");
+    gui.send("force");
+    // Nd1-e3 exists only in SP 860 (RBKNRNBQ); in the standard array d1 holds the queen.
+    gui.send_move("d1e3");
+    gui.sync(1);
+    assert_eq!(gui.errors(), Vec::<&String>::new());
+    gui.send("sd 3");
+    gui.send("go");
+    let reply = gui.engine_move();
+    let mut position = "860".parse::<Start>().unwrap().position().unwrap();
+    position.play_unchecked(legal(&position, "d1e3"));
+    legal(&position, &reply);
+    gui.quit();
+
+    // With --require-chess960 the proxy stops instead, with exit code 3.
+    let mut gui = Gui::spawn(sp960(), &["proxy", "--require-chess960", "--", FAIRY_MAX]);
+    gui.send("xboard");
+    gui.send("protover 2");
+    gui.wait_for(|line| {
+        line.starts_with("tellusererror sp960: the engine does not play fischerandom")
+    });
+    let status = gui.exit_status();
+    assert_eq!(status.code(), Some(3));
 }
