@@ -5,7 +5,8 @@
 //! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
 //! FEN or arrangement is), [`castling`] (castling moves in both coordinate dialects),
 //! [`game`] (a GUI's position and moves, checked), [`proxy`] (the protocol-neutral proxy
-//! shell and session trait) [`uci`] (the UCI proxy session) and [`xboard`] (the XBoard proxy session).
+//! shell and session trait), [`uci`] (the UCI proxy session) and [`xboard`] (the XBoard
+//! proxy session).
 
 pub mod castling;
 pub mod game;
