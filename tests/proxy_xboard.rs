@@ -3,12 +3,10 @@
 //! python-chess's XBoard client. Moves are checked with shakmaty; every wait has a
 //! timeout; searches are shallow.
 
-use std::io::{BufRead, BufReader, Write};
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 use sp960::game::parse_fen;
@@ -29,50 +27,35 @@ const ENGINES: [&[&str]; 3] = [
         "/usr/games/stockfish",
     ],
 ];
-const WAIT: Duration = Duration::from_secs(20);
 
-fn sp960() -> &'static str {
-    env!("CARGO_BIN_EXE_sp960")
-}
+#[path = "support/process.rs"]
+mod process;
+use process::{LineProcess, WAIT, sp960};
 
 /// The proxy (or an engine), spoken to line by line as an XBoard GUI does.
 struct Gui {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything read so far.
-    seen: Vec<String>,
+    process: LineProcess,
     /// The engine asked for `usermove`.
     usermove: bool,
 }
 
+impl Deref for Gui {
+    type Target = LineProcess;
+    fn deref(&self) -> &LineProcess {
+        &self.process
+    }
+}
+
+impl DerefMut for Gui {
+    fn deref_mut(&mut self) -> &mut LineProcess {
+        &mut self.process
+    }
+}
+
 impl Gui {
     fn spawn(program: &str, args: &[&str]) -> Gui {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|err| panic!("{program}: {err}"));
-        let stdout = child.stdout.take().unwrap();
-        let (send, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).split(b'\n') {
-                let Ok(line) = line else { break };
-                if send
-                    .send(String::from_utf8_lossy(&line).into_owned())
-                    .is_err()
-                {
-                    break;
-                }
-            }
-        });
         Gui {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-            seen: Vec::new(),
+            process: LineProcess::spawn(program, args, Stdio::null()),
             usermove: false,
         }
     }
@@ -94,12 +77,6 @@ impl Gui {
         gui
     }
 
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("open");
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-
     /// Sends a move as this engine wants it (with `usermove ` if it asked).
     fn send_move(&mut self, text: &str) {
         let line = if self.usermove {
@@ -108,23 +85,6 @@ impl Gui {
             text.to_owned()
         };
         self.send(&line);
-    }
-
-    /// Reads up to the first line matching `done`, which it returns.
-    fn wait_for(&mut self, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    if done(&line) {
-                        return line;
-                    }
-                }
-                Err(_) => panic!("timed out; read so far:\n{}", self.seen.join("\n")),
-            }
-        }
     }
 
     /// `ping n` / `pong n`: everything the engine had to say before is read.
@@ -150,15 +110,7 @@ impl Gui {
 
     /// Waits (bounded) for the process to exit on its own.
     fn exit_status(&mut self) -> ExitStatus {
-        let deadline = Instant::now() + WAIT;
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("the proxy did not exit");
+        self.wait(WAIT)
     }
 
     /// `quit`, then the proxy must exit with status 0.
