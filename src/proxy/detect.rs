@@ -149,6 +149,9 @@ impl Session for DetectingSession {
     }
 
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+        // Before the GUI said anything: told in UCI, the protocol of any first line but
+        // `xboard` (an XBoard GUI ignores the `info string`; stderr has it too).
+        self.decide(Protocol::Uci);
         if let Some(session) = self.session() {
             session.on_engine_exit(how, actions);
         }
@@ -200,6 +203,20 @@ mod tests {
         assert_eq!(session.protocol(), Some(Protocol::Xboard));
         first_actions(&mut session, "uci");
         assert_eq!(session.protocol(), Some(Protocol::Xboard));
+
+        // An engine that dies before the GUI speaks is reported in UCI, the default.
+        let mut session = DetectingSession::new(ProxyConfig::default());
+        let mut actions = Vec::new();
+        session.on_engine_exit("exited unexpectedly with status 0", &mut actions);
+        assert_eq!(session.protocol(), Some(Protocol::Uci));
+        assert_eq!(
+            actions,
+            [Action::send(
+                Peer::Gui,
+                "info string sp960: the engine exited unexpectedly with status 0",
+                Mark::Injected
+            )]
+        );
     }
 
     #[test]
