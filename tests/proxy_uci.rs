@@ -22,7 +22,7 @@ const TOGA: &str = "/usr/games/toga2";
 
 #[path = "support/process.rs"]
 mod process;
-use process::{LineProcess, sp960};
+use process::{LineProcess, run_python_client, sp960};
 
 /// The scripted engine, built by `cargo test` with the other examples.
 fn fake_engine() -> PathBuf {
@@ -682,18 +682,6 @@ fn missing_and_unexecutable_engines_have_their_own_exit_codes() {
 /// (tests/pychess_game.py).
 #[test]
 fn python_chess_plays_whole_games_through_the_proxy() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pychess_game.py");
-    let output = Command::new("timeout")
-        .args(["120", "python3"])
-        .arg(script)
-        .arg(sp960())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = run_python_client("tests/pychess_game.py", 120);
     assert!(stdout.contains("games: 2 ok"), "{stdout}");
 }

@@ -30,7 +30,7 @@ const ENGINES: [&[&str]; 3] = [
 
 #[path = "support/process.rs"]
 mod process;
-use process::{LineProcess, WAIT, sp960};
+use process::{LineProcess, WAIT, run_python_client, sp960};
 
 /// The proxy (or an engine), spoken to line by line as an XBoard GUI does.
 struct Gui {
@@ -444,19 +444,7 @@ fn xboard_plays_fairy_stockfish_through_the_proxy_and_fails_without() {
 
 #[test]
 fn python_chess_plays_chess960_through_the_proxy() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/pychess_xboard_game.py");
-    let output = Command::new("timeout")
-        .args(["-k", "5", "100", "python3"])
-        .arg(&script)
-        .arg(sp960())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = run_python_client("tests/python/pychess_xboard_game.py", 100);
     for engine in ["sjaakii", "fairy-stockfish"] {
         assert!(
             stdout.contains(&format!("proxy {engine}: ok")),

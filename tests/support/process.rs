@@ -129,3 +129,23 @@ impl Drop for LineProcess {
         let _ = self.child.wait();
     }
 }
+
+/// Runs the python-chess script `script` (a path from the crate root) with the sp960
+/// binary as its argument, killed after `seconds`; it must succeed. Returns its stdout.
+pub fn run_python_client(script: &str, seconds: u32) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(script);
+    let output = Command::new("timeout")
+        .args(["-k", "5", &seconds.to_string(), "python3"])
+        .arg(&path)
+        .arg(sp960())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{script}: {}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
