@@ -5,6 +5,12 @@
 //! A session never touches a file descriptor: it is fed one line at a time (without its
 //! `\n`, with any `\r` still on it) and says what to do with it. That keeps the protocol
 //! logic testable on transcripts and lets the UCI and XBoard proxies share one shell.
+//!
+//! The parts: [`io`] (the shell), [`detect`] (which session: the GUI's first command or
+//! `--protocol`; [`detect::run_proxy`] is what `sp960 proxy` runs), [`starts`] (the start
+//! of each game: `--sp` and the `SP960_Start` / `SP960_BlackStart` options, for every
+//! protocol), [`transcript`] (`--log`), and helpers both sessions use
+//! ([`forward_unless_changed`], [`is_chess960_variant`], [`tokens`], [`first_token`]).
 
 pub mod detect;
 pub mod io;

@@ -14,7 +14,7 @@
 //! | GUI | `setboard` | checked with shakmaty (Chess960 mode); refused with `Error (...)` when broken |
 //! | GUI | `usermove X`, bare moves | checked; castling rewritten into the engine's form; refused with `Illegal move (...)` |
 //! | GUI | `undo`, `remove`, `force`, `go`, `playother`, `edit` | followed (`remove` in force mode becomes two `undo`s) |
-//! | GUI | `option`, `accepted option` | our options consumed |
+//! | GUI | `option`, `accepted option` | our start options consumed ([`crate::proxy::starts`]); a bad value answered `Error (...)` |
 //! | GUI | `quit` | forwarded, then [`Action::Shutdown`] |
 
 use shakmaty::{Chess, Color, Position};
