@@ -16,9 +16,8 @@ use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::record::{CheckOptions, Mode, Rules};
 use sp960::start::{RandomStarts, parse_spec};
 use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
-use sp960::uci::{StartChoice, UciConfig};
+use sp960::uci::StartChoice;
 use sp960::validate::{OutputFormat, ValidateOptions};
-use sp960::xboard::XboardConfig;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -648,22 +647,9 @@ fn proxy(args: ProxyArgs) -> ExitCode {
     if let (StartChoice::Random { .. }, None) = (start, args.seed) {
         eprintln!("sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})");
     }
-    let mut config = ProxyConfig {
-        protocol: args.protocol,
-        uci: UciConfig {
-            start,
-            gui_castling: args.gui_castling,
-            require_chess960: args.require_chess960,
-            random_seed,
-            ..UciConfig::default()
-        },
-        xboard: XboardConfig {
-            start,
-            require_chess960: args.require_chess960,
-            random_seed,
-            ..XboardConfig::default()
-        },
-    };
+    let mut config = ProxyConfig::new(start, random_seed, args.require_chess960);
+    config.protocol = args.protocol;
+    config.uci.gui_castling = args.gui_castling;
     if let Some(value) = args.engine_castling {
         config.set_engine_castling(value);
     }

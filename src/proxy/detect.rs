@@ -5,6 +5,7 @@
 use super::io::{self, EngineCommand, ShellError, ShellOptions};
 use super::{Action, Mark, Peer, Session, first_token};
 use crate::notation::CastlingNotation;
+use crate::proxy::starts::StartChoice;
 use crate::uci::{UciConfig, UciSession};
 use crate::xboard::{EngineCastling, XboardConfig, XboardSession};
 
@@ -44,6 +45,26 @@ pub struct ProxyConfig {
 }
 
 impl ProxyConfig {
+    /// Both sessions with the settings they share: the games' start, the seed of random
+    /// starts the GUI may ask for, and `--require-chess960`; the rest at defaults.
+    pub fn new(start: StartChoice, random_seed: u64, require_chess960: bool) -> ProxyConfig {
+        ProxyConfig {
+            protocol: None,
+            uci: UciConfig {
+                start,
+                random_seed,
+                require_chess960,
+                ..UciConfig::default()
+            },
+            xboard: XboardConfig {
+                start,
+                random_seed,
+                require_chess960,
+                ..XboardConfig::default()
+            },
+        }
+    }
+
     /// Applies `--engine-castling` to the session it concerns.
     pub fn set_engine_castling(&mut self, value: EngineCastlingArg) {
         match value {
@@ -221,7 +242,24 @@ mod tests {
 
     #[test]
     fn engine_castling_goes_to_the_session_it_concerns() {
-        let mut config = ProxyConfig::default();
+        let start = StartChoice::Fixed("860".parse().unwrap());
+        let mut config = ProxyConfig::new(start, 5, true);
+        assert_eq!(
+            (
+                config.uci.start,
+                config.uci.random_seed,
+                config.uci.require_chess960
+            ),
+            (start, 5, true)
+        );
+        assert_eq!(
+            (
+                config.xboard.start,
+                config.xboard.random_seed,
+                config.xboard.require_chess960
+            ),
+            (start, 5, true)
+        );
         config.set_engine_castling(EngineCastlingArg::Kxr);
         assert_eq!(
             config.xboard.engine_castling,
