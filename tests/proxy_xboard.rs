@@ -4,7 +4,7 @@
 //! timeout; searches are shallow.
 
 use std::ops::{Deref, DerefMut};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 
@@ -30,7 +30,7 @@ const ENGINES: [&[&str]; 3] = [
 
 #[path = "support/process.rs"]
 mod process;
-use process::{LineProcess, WAIT, run_python_client, sp960};
+use process::{LineProcess, WAIT, replay_games, run_python_client, sp960};
 
 /// The proxy (or an engine), spoken to line by line as an XBoard GUI does.
 struct Gui {
@@ -367,18 +367,7 @@ fn second_engine_errors(debug: &str) -> Vec<&str> {
 fn replay(pgn: &str, name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-replay.pgn"));
     std::fs::write(&path, pgn).unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay_games.py");
-    let output = Command::new("python3")
-        .arg(script)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "python-chess: {}\n{pgn}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
+    replay_games(&path)
 }
 
 #[test]

@@ -149,3 +149,22 @@ pub fn run_python_client(script: &str, seconds: u32) -> String {
     );
     stdout
 }
+
+/// python-chess replays every game of the PGN file `pgn` (tests/python/replay_games.py),
+/// which must succeed; returns its report (one tab-separated line per game).
+pub fn replay_games(pgn: &std::path::Path) -> String {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay_games.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .arg(pgn)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "python-chess: {}\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        std::fs::read_to_string(pgn).unwrap_or_default()
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
