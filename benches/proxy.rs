@@ -1,11 +1,13 @@
 //! `sp960 proxy` against the engine alone, side by side in one run:
-//! 1. median `isready` -> `readyok` round trip to Stockfish, direct and through the proxy
-//!    (alternating one by one, so load hits both alike);
+//! 1. median round trip, direct, through a null relay (the floor any pipe-in-the-middle
+//!    pays) and through the proxy, alternating one by one so load hits all alike:
+//!    UCI `isready` -> `readyok` to Stockfish, and XBoard `ping N` -> `pong N` to Sjaak II;
 //! 2. a 1,000,000-line `info` flood (examples/fake_uci_engine.rs), direct and through the
 //!    proxy: line-flushed (one write per line, as engines do) and block-buffered.
 //!
-//! Run: `cargo bench --bench proxy` (ROUNDS=N round trips, default 5000; RUNS=N floods
-//! each, default 5; STOCKFISH=path, default /usr/games/stockfish).
+//! Run: `cargo bench --bench proxy` (ROUNDS=N round trips per protocol, default 5000;
+//! RUNS=N floods each, default 5, 0 skips them; STOCKFISH=path, default
+//! /usr/games/stockfish; SJAAK=path, default /usr/games/sjaakii).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -19,15 +21,25 @@ fn env_number(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// The protocol an engine is spoken to in.
+#[derive(Debug, Clone, Copy)]
+enum Protocol {
+    Uci,
+    Xboard,
+}
+
 struct Engine {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     line: String,
+    protocol: Protocol,
 }
 
 impl Engine {
-    fn start(program: &str, args: &[&str]) -> Engine {
+    /// Starts `program` and completes the handshake (`uciok`, or XBoard's `feature ...
+    /// done=1`) and one round trip.
+    fn start(protocol: Protocol, program: &str, args: &[&str]) -> Engine {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -41,27 +53,56 @@ impl Engine {
             stdin,
             stdout,
             line: String::new(),
+            protocol,
         };
-        engine.ask("uci", "uciok");
-        engine.ask("isready", "readyok");
+        match protocol {
+            Protocol::Uci => {
+                engine.send("uci");
+                engine.read_until(|line| line == "uciok");
+            }
+            Protocol::Xboard => {
+                engine.send("xboard");
+                engine.send("protover 2");
+                engine.read_until(|line| line.starts_with("feature") && line.contains("done=1"));
+            }
+        }
+        engine.round_trip(0);
         engine
     }
 
-    /// Sends `command`, reads up to the line `answer`; returns the time taken.
-    fn ask(&mut self, command: &str, answer: &str) -> Duration {
-        let begin = Instant::now();
+    fn send(&mut self, command: &str) {
         writeln!(self.stdin, "{command}").unwrap();
         self.stdin.flush().unwrap();
+    }
+
+    fn read_until(&mut self, done: impl Fn(&str) -> bool) {
         loop {
             self.line.clear();
             assert!(
                 self.stdout.read_line(&mut self.line).unwrap() > 0,
                 "engine gone"
             );
-            if self.line.trim_end() == answer {
-                return begin.elapsed();
+            if done(self.line.trim_end()) {
+                return;
             }
         }
+    }
+
+    /// `isready` -> `readyok` (UCI) or `ping n` -> `pong n` (XBoard); the time taken.
+    fn round_trip(&mut self, n: usize) -> Duration {
+        let begin = Instant::now();
+        match self.protocol {
+            Protocol::Uci => {
+                self.send("isready");
+                self.read_until(|line| line == "readyok");
+            }
+            Protocol::Xboard => {
+                let pong = format!("pong {n}");
+                self.send(&format!("ping {n}"));
+                self.read_until(|line| line == pong);
+            }
+        }
+        begin.elapsed()
     }
 
     fn quit(mut self) {
@@ -78,6 +119,50 @@ fn median(samples: &mut [Duration]) -> Duration {
 
 fn percentile(samples: &[Duration], p: f64) -> Duration {
     samples[((samples.len() - 1) as f64 * p) as usize]
+}
+
+/// Round trips to `engine` direct, through `null_relay` and through the proxy,
+/// interleaved; prints medians, p90 and ratios under `title`.
+fn round_trips(
+    title: &str,
+    protocol: Protocol,
+    engine: &str,
+    null_relay: &str,
+    sp960: &str,
+    rounds: usize,
+) {
+    let mut engines = [
+        Engine::start(protocol, engine, &[]),
+        Engine::start(protocol, null_relay, &[engine]),
+        Engine::start(protocol, sp960, &["proxy", "--", engine]),
+    ];
+    let mut samples = [Vec::new(), Vec::new(), Vec::new()];
+    for round in 1..=rounds + 200 {
+        for (engine, samples) in engines.iter_mut().zip(&mut samples) {
+            let took = engine.round_trip(round);
+            if round > 200 {
+                samples.push(took);
+            }
+        }
+    }
+    for engine in engines {
+        engine.quit();
+    }
+    println!("{title}, {rounds} round trips each, interleaved:");
+    let direct_median = median(&mut samples[0]);
+    for (name, samples) in ["direct", "null relay (floor)", "through sp960 proxy"]
+        .iter()
+        .zip(&mut samples)
+    {
+        let m = median(samples);
+        println!(
+            "  {name:<20} median {:7.1} us  p90 {:7.1} us  {:.2}x direct",
+            m.as_secs_f64() * 1e6,
+            percentile(samples, 0.9).as_secs_f64() * 1e6,
+            m.as_secs_f64() / direct_median.as_secs_f64(),
+        );
+    }
+    println!("  (goal for the proxy: <= 1.10x direct)");
 }
 
 /// Time from `go` to the `bestmove` after the flood (after `prelude` and `isready`).
@@ -150,43 +235,28 @@ fn main() {
     let fake = fake.to_str().unwrap();
     let null_relay = fake.replace("fake_uci_engine", "null_relay");
     let stockfish = std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".into());
+    let sjaak = std::env::var("SJAAK").unwrap_or_else(|_| "/usr/games/sjaakii".into());
     let rounds = env_number("ROUNDS", 5000);
     let runs = env_number("RUNS", 5);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("load average before: {}", load.trim());
 
-    let mut engines = [
-        Engine::start(&stockfish, &[]),
-        Engine::start(&null_relay, &[&stockfish]),
-        Engine::start(sp960, &["proxy", "--", &stockfish]),
-    ];
-    let mut samples = [Vec::new(), Vec::new(), Vec::new()];
-    for round in 0..rounds + 200 {
-        for (engine, samples) in engines.iter_mut().zip(&mut samples) {
-            let took = engine.ask("isready", "readyok");
-            if round >= 200 {
-                samples.push(took);
-            }
-        }
-    }
-    for engine in engines {
-        engine.quit();
-    }
-    println!("isready->readyok, Stockfish, {rounds} round trips each, interleaved:");
-    let direct_median = median(&mut samples[0]);
-    for (name, samples) in ["direct", "null relay (floor)", "through sp960 proxy"]
-        .iter()
-        .zip(&mut samples)
-    {
-        let m = median(samples);
-        println!(
-            "  {name:<20} median {:7.1} us  p90 {:7.1} us  {:.2}x direct",
-            m.as_secs_f64() * 1e6,
-            percentile(samples, 0.9).as_secs_f64() * 1e6,
-            m.as_secs_f64() / direct_median.as_secs_f64(),
-        );
-    }
-    println!("  (goal for the proxy: <= 1.10x direct)");
+    round_trips(
+        "UCI isready -> readyok, Stockfish",
+        Protocol::Uci,
+        &stockfish,
+        &null_relay,
+        sp960,
+        rounds,
+    );
+    round_trips(
+        "XBoard ping N -> pong N, Sjaak II",
+        Protocol::Xboard,
+        &sjaak,
+        &null_relay,
+        sp960,
+        rounds,
+    );
 
     let castling_on = [
         "proxy",
@@ -198,7 +268,7 @@ fn main() {
         "60000",
         "--",
     ];
-    for mode in ["flood", "flood-buffered"] {
+    for mode in ["flood", "flood-buffered"].into_iter().filter(|_| runs > 0) {
         let mut samples = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
         let count = "1000000";
         let plain = ["proxy", "--quit-timeout", "60000", "--", fake, mode, count];

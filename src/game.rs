@@ -106,6 +106,19 @@ impl GameLine {
         self.moves.push(m);
     }
 
+    /// Takes back the last `plies` moves; false (and the line unchanged) when it has fewer.
+    pub fn take_back(&mut self, plies: usize) -> bool {
+        let Some(keep) = self.moves.len().checked_sub(plies) else {
+            return false;
+        };
+        self.moves.truncate(keep);
+        self.current = self.root.clone();
+        for m in &self.moves {
+            self.current.play_unchecked(*m);
+        }
+        true
+    }
+
     /// Appends ` moves m1 m2 ...` (nothing when there are no moves) in `dialect`.
     pub fn write_moves(moves: &[Move], dialect: CastlingDialect, out: &mut Vec<u8>) {
         if moves.is_empty() {
@@ -209,6 +222,21 @@ impl EngineChess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn take_back_replays_from_the_root() {
+        let mut line = GameLine::new(Chess::default());
+        for text in ["e2e4", "e7e5", "g1f3"] {
+            line.push_text(text.as_bytes()).unwrap();
+        }
+        assert!(line.take_back(2));
+        assert_eq!(line.moves.len(), 1);
+        let mut expected = GameLine::new(Chess::default());
+        expected.push_text(b"e2e4").unwrap();
+        assert_eq!(line.current, expected.current);
+        assert!(!line.take_back(2), "only one move left");
+        assert_eq!(line.moves.len(), 1, "unchanged");
+    }
 
     #[test]
     fn broken_fens_are_refused_with_the_reason() {

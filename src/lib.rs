@@ -8,8 +8,9 @@
 //! checked; [`legality`] says why a position is illegal), [`records`] (such files streamed in blocks of lines), [`inputs`] (paths and
 //! directories to read), [`validate`] and [`normalize`] (the commands over whole files),
 //! [`castling`] (castling moves in both coordinate dialects), [`game`] (a GUI's position
-//! and moves, checked), [`proxy`] (the protocol-neutral proxy shell and session trait) and
-//! [`uci`] (the UCI proxy session).
+//! and moves, checked), [`proxy`] (the protocol-neutral proxy: shell, session trait, start
+//! selection, protocol detection), [`uci`] (the UCI proxy session) and [`xboard`] (the
+//! XBoard proxy session).
 
 pub mod book;
 pub mod castling;
@@ -29,6 +30,7 @@ pub mod start;
 pub mod tournament;
 pub mod uci;
 pub mod validate;
+pub mod xboard;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {

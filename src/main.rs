@@ -11,12 +11,13 @@ use sp960::identify::identify;
 use sp960::inputs::DEFAULT_GLOBS;
 use sp960::normalize::NormalizeOptions;
 use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
+use sp960::proxy::detect::{EngineCastlingArg, Protocol, ProxyConfig};
 use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::record::{CheckOptions, Mode, Rules};
 use sp960::runner::{MatchRequest, match_command};
 use sp960::start::{RandomStarts, parse_spec};
 use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
-use sp960::uci::{StartChoice, UciConfig};
+use sp960::uci::StartChoice;
 use sp960::validate::{OutputFormat, ValidateOptions};
 
 const EXAMPLES: &str = "\
@@ -49,11 +50,18 @@ mode; castling moves are translated between the GUI's and the engine's notation;
 broken FENs and illegal moves never reach the engine (the GUI gets `info string`, the
 next `go` gets `bestmove 0000`).
 
+XBoard GUIs and engines too: the GUI's first command (`xboard` or `uci`, or --protocol)
+picks the protocol. For XBoard, `new` brings `variant fischerandom` and `setboard <start>`,
+the options are `feature option=\"SP960_Start -spin ...\"`, castling is rewritten between
+O-O/O-O-O and king takes rook (--engine-castling oo|kxr), and bad input gets `Error (...)`
+or `Illegal move (...)`.
+
 Examples:
   sp960 proxy --sp 860 -- /usr/games/stockfish
   sp960 proxy --sp 0:959 --log game.log -- /usr/games/fairy-stockfish
   sp960 proxy --sp random --seed 7 -- ethereal-chess
-  sp960 proxy -- glaurung                      shield and translate only";
+  sp960 proxy -- glaurung                      shield and translate only
+  xboard -variant fischerandom -fcp \"sp960 proxy --sp 860 -- /usr/games/fairy-stockfish\"";
 
 /// Chess960 start positions for GUIs and engines: numbers to FENs and back.
 #[derive(Parser)]
@@ -300,7 +308,7 @@ enum Command {
         #[arg(long)]
         in_place: bool,
     },
-    /// Run a UCI engine behind a proxy that sets up Chess960 starts and shields it.
+    /// Run a UCI or XBoard engine behind a proxy that sets up Chess960 starts and shields it.
     #[command(after_help = PROXY_HELP)]
     Proxy(ProxyArgs),
 }
@@ -344,11 +352,16 @@ struct ProxyArgs {
     /// UCI_Chess960, standard before).
     #[arg(long, value_enum)]
     gui_castling: Option<CastlingDialect>,
-    /// Castling field of the FENs the engine gets in Chess960 mode.
-    #[arg(long, value_enum, default_value_t)]
-    engine_castling: CastlingNotation,
+    /// How the engine takes castling: FEN castling field (shredder: HAha, the
+    /// default; xfen: KQkq), or for XBoard engines the move form (oo: O-O/O-O-O;
+    /// kxr: king takes rook, e1h1; default: learned, see README).
+    #[arg(long, value_enum)]
+    engine_castling: Option<EngineCastlingArg>,
+    /// The GUI's protocol (default: its first command decides, `xboard` or `uci`).
+    #[arg(long, value_enum)]
+    protocol: Option<Protocol>,
     /// Exit (code 3) instead of warning when a start is set and the engine has no
-    /// UCI_Chess960 option.
+    /// UCI_Chess960 option (UCI) or does not list fischerandom in its variants (XBoard).
     #[arg(long)]
     require_chess960: bool,
     /// Write a timestamped transcript of both directions to FILE.
@@ -733,13 +746,12 @@ fn proxy(args: ProxyArgs) -> ExitCode {
     if let (StartChoice::Random { .. }, None) = (start, args.seed) {
         eprintln!("sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})");
     }
-    let config = UciConfig {
-        start,
-        gui_castling: args.gui_castling,
-        engine_castling: args.engine_castling,
-        require_chess960: args.require_chess960,
-        random_seed,
-    };
+    let mut config = ProxyConfig::new(start, random_seed, args.require_chess960);
+    config.protocol = args.protocol;
+    config.uci.gui_castling = args.gui_castling;
+    if let Some(value) = args.engine_castling {
+        config.set_engine_castling(value);
+    }
     let mut engine = args.engine.into_iter();
     let command = EngineCommand {
         program: engine.next().expect("clap requires the engine"),
@@ -749,7 +761,7 @@ fn proxy(args: ProxyArgs) -> ExitCode {
         log: args.log,
         quit_timeout: std::time::Duration::from_millis(args.quit_timeout),
     };
-    match sp960::uci::run_proxy(config, &command, &shell) {
+    match sp960::proxy::detect::run_proxy(config, &command, &shell) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
             eprintln!("sp960: {err}");

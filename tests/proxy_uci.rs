@@ -2,11 +2,10 @@
 //! scripted fake engine (examples/fake_uci_engine.rs) only for crashes, hangs and floods.
 //! Every wait has a timeout, every search is shallow.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::thread;
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -20,11 +19,10 @@ const ETHEREAL: &str = "/usr/games/ethereal-chess";
 const GLAURUNG: &str = "/usr/games/glaurung";
 const FAIRY: &str = "/usr/games/fairy-stockfish";
 const TOGA: &str = "/usr/games/toga2";
-const WAIT: Duration = Duration::from_secs(20);
 
-fn sp960() -> &'static str {
-    env!("CARGO_BIN_EXE_sp960")
-}
+#[path = "support/process.rs"]
+mod process;
+use process::{LineProcess, run_python_client, sp960};
 
 /// The scripted engine, built by `cargo test` with the other examples.
 fn fake_engine() -> PathBuf {
@@ -39,73 +37,29 @@ fn fake_engine() -> PathBuf {
     path
 }
 
-/// A process spoken to line by line, as a GUI does.
-struct Peer {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything read so far, for failure messages.
-    seen: Vec<String>,
+/// The proxy or an engine, spoken to as a UCI GUI does.
+struct Peer(LineProcess);
+
+impl Deref for Peer {
+    type Target = LineProcess;
+    fn deref(&self) -> &LineProcess {
+        &self.0
+    }
+}
+
+impl DerefMut for Peer {
+    fn deref_mut(&mut self) -> &mut LineProcess {
+        &mut self.0
+    }
 }
 
 impl Peer {
     fn spawn(program: &str, args: &[&str]) -> Peer {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|err| panic!("{program}: {err}"));
-        let stdout = child.stdout.take().unwrap();
-        let (send, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).split(b'\n') {
-                let Ok(line) = line else { break };
-                if send
-                    .send(String::from_utf8_lossy(&line).into_owned())
-                    .is_err()
-                {
-                    break;
-                }
-            }
-        });
-        Peer {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-            seen: Vec::new(),
-        }
+        Peer(LineProcess::spawn(program, args, Stdio::piped()))
     }
 
     fn proxy(args: &[&str]) -> Peer {
         Peer::spawn(sp960(), &[&["proxy"], args].concat())
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}")
-            .and_then(|()| stdin.flush())
-            .unwrap_or_else(|err| panic!("sending {line:?}: {err}; seen {:?}", self.seen));
-    }
-
-    /// Reads lines up to and including the first that satisfies `done`.
-    fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + WAIT;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    got.push(line.clone());
-                    if done(&line) {
-                        return got;
-                    }
-                }
-                Err(err) => panic!("waiting for {what}: {err}; seen {:?}", self.seen),
-            }
-        }
     }
 
     fn handshake(&mut self) -> Vec<String> {
@@ -132,42 +86,10 @@ impl Peer {
         (best, lines)
     }
 
-    fn wait(&mut self, limit: Duration) -> ExitStatus {
-        let deadline = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("did not exit within {limit:?}; seen {:?}", self.seen);
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-
     fn quit(mut self) -> ExitStatus {
         self.send("quit");
         self.stdin = None;
         self.wait(Duration::from_secs(10))
-    }
-
-    fn stderr(&mut self) -> String {
-        let mut text = String::new();
-        self.child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut text)
-            .unwrap();
-        text
-    }
-}
-
-impl Drop for Peer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -760,18 +682,6 @@ fn missing_and_unexecutable_engines_have_their_own_exit_codes() {
 /// (tests/pychess_game.py).
 #[test]
 fn python_chess_plays_whole_games_through_the_proxy() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pychess_game.py");
-    let output = Command::new("timeout")
-        .args(["120", "python3"])
-        .arg(script)
-        .arg(sp960())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = run_python_client("tests/pychess_game.py", 120);
     assert!(stdout.contains("games: 2 ok"), "{stdout}");
 }

@@ -7,6 +7,10 @@ use std::process::Command as Process;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+#[path = "support/process.rs"]
+mod process;
+use process::replay_games;
+
 fn sp960() -> Command {
     Command::cargo_bin("sp960").expect("binary built")
 }
@@ -491,19 +495,7 @@ fn play_xboard(case: &Case) -> Vec<Vec<String>> {
         !debug.contains("Illegal move"),
         "an engine made an illegal move"
     );
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay_games.py");
-    let replay = Process::new("python3")
-        .arg(script)
-        .arg(dir.path().join("sp960-games.pgn"))
-        .output()
-        .unwrap();
-    assert!(
-        replay.status.success(),
-        "python-chess: {}",
-        String::from_utf8_lossy(&replay.stderr)
-    );
-    String::from_utf8(replay.stdout)
-        .unwrap()
+    replay_games(&dir.path().join("sp960-games.pgn"))
         .lines()
         .map(|line| line.split('\t').map(str::to_owned).collect())
         .collect()

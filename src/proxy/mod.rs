@@ -5,8 +5,17 @@
 //! A session never touches a file descriptor: it is fed one line at a time (without its
 //! `\n`, with any `\r` still on it) and says what to do with it. That keeps the protocol
 //! logic testable on transcripts and lets the UCI and XBoard proxies share one shell.
+//!
+//! The parts: [`io`] (the shell), [`detect`] (which session: the GUI's first command or
+//! `--protocol`; [`detect::run_proxy`] is what `sp960 proxy` runs), [`starts`] (the start
+//! of each game: `--sp` and the `SP960_Start` / `SP960_BlackStart` options, for every
+//! protocol), [`transcript`] (`--log`), and helpers both sessions use
+//! ([`forward_unless_changed`], [`is_chess960_variant`], [`tokens`], [`first_token`]).
 
+pub mod detect;
 pub mod io;
+#[cfg(test)]
+pub(crate) mod script;
 pub mod starts;
 pub mod transcript;
 
@@ -84,6 +93,37 @@ impl Action {
     }
 }
 
+/// Pushes the action that sends `rewritten` (a rewrite of the line `original` read from
+/// the other side) to `to`: [`Action::Forward`] when the rewrite changed nothing, so the
+/// line goes byte for byte (trailing whitespace and `\r` included), else a
+/// [`Mark::Rewritten`] send.
+pub fn forward_unless_changed(
+    actions: &mut Vec<Action>,
+    to: Peer,
+    original: &[u8],
+    rewritten: Vec<u8>,
+) {
+    if original.trim_ascii_end() == rewritten.as_slice() && !original.starts_with(b" ") {
+        actions.push(Action::Forward);
+    } else {
+        actions.push(Action::send(to, rewritten, Mark::Rewritten));
+    }
+}
+
+/// True for the names GUIs and engines give Chess960 as a variant (UCI `UCI_Variant`,
+/// XBoard `variant` and `feature variants`), ASCII case-insensitive.
+pub fn is_chess960_variant(name: &[u8]) -> bool {
+    [
+        &b"fischerandom"[..],
+        b"fischerrandom",
+        b"chess960",
+        b"960",
+        b"frc",
+    ]
+    .iter()
+    .any(|known| name.eq_ignore_ascii_case(known))
+}
+
 /// A protocol's sans-IO proxy state machine.
 pub trait Session: Send {
     /// A line from the GUI (no `\n`).
@@ -133,5 +173,33 @@ mod tests {
         assert_eq!(first_token(b""), b"");
         assert_eq!(first_token(b"   "), b"");
         assert_eq!(Peer::Gui.other(), Peer::Engine);
+    }
+
+    #[test]
+    fn unchanged_rewrites_are_forwarded_byte_for_byte() {
+        let mut actions = Vec::new();
+        forward_unless_changed(
+            &mut actions,
+            Peer::Gui,
+            b"bestmove e2e4 \r",
+            b"bestmove e2e4".to_vec(),
+        );
+        forward_unless_changed(
+            &mut actions,
+            Peer::Gui,
+            b" bestmove e2e4",
+            b"bestmove e2e4".to_vec(),
+        );
+        forward_unless_changed(&mut actions, Peer::Engine, b"go", b"go depth 1".to_vec());
+        assert_eq!(
+            actions,
+            [
+                Action::Forward,
+                Action::send(Peer::Gui, "bestmove e2e4", Mark::Rewritten),
+                Action::send(Peer::Engine, "go depth 1", Mark::Rewritten),
+            ]
+        );
+        assert!(is_chess960_variant(b"FischeRandom") && is_chess960_variant(b"960"));
+        assert!(!is_chess960_variant(b"normal"));
     }
 }

@@ -1,9 +1,82 @@
 //! Which start a proxied game begins from: the command line's `--sp` (a fixed start, or a
 //! seeded random one per game), overridden by the GUI's start options. Protocol-neutral:
 //! the UCI and XBoard proxies and the match runner share it.
+//!
+//! The two options every proxy offers its GUI (as UCI `option name ... type spin` or
+//! XBoard `feature option="... -spin ..."`):
+//!
+//! | option | values | default |
+//! |---|---|---|
+//! | [`START_OPTION`] `SP960_Start` | -2 random per game, -1 off, 0..959 that SP | the command line's `--sp` (-1 without) |
+//! | [`BLACK_START_OPTION`] `SP960_BlackStart` | -1 the same as white's, 0..959 black's SP (double FRC) | black's SP of a `--sp W:B` pair, else -1 |
+//!
+//! A session hands the GUI's value text to [`StartSelector::set_option`], asks
+//! [`StartSelector::current`] for the start when a game is set up, and calls
+//! [`StartSelector::new_game`] at the protocol's new-game command.
+
+use thiserror::Error;
 
 use crate::numbering::StartPosition;
 use crate::start::{RandomStarts, SpecError, Start};
+
+/// Name of the option for the start position (white's, and black's too unless
+/// [`BLACK_START_OPTION`] is set): -2 = random, -1 = off, 0..=959 = that SP; its default is
+/// the command line's `--sp`.
+pub const START_OPTION: &str = "SP960_Start";
+/// Name of the option for double Fischer Random: black's SP, -1 = the same as white's.
+pub const BLACK_START_OPTION: &str = "SP960_BlackStart";
+
+/// One of the two start options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StartOption {
+    /// [`START_OPTION`]: white's start (both sides' in classic Chess960).
+    White,
+    /// [`BLACK_START_OPTION`]: black's start in double FRC.
+    Black,
+}
+
+impl StartOption {
+    /// The option an option name means (ASCII case-insensitive), if it is one of ours.
+    pub fn from_name(name: &[u8]) -> Option<StartOption> {
+        if name.eq_ignore_ascii_case(START_OPTION.as_bytes()) {
+            Some(StartOption::White)
+        } else if name.eq_ignore_ascii_case(BLACK_START_OPTION.as_bytes()) {
+            Some(StartOption::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The option's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StartOption::White => START_OPTION,
+            StartOption::Black => BLACK_START_OPTION,
+        }
+    }
+
+    /// The smallest value the option takes (-2 random for white's, -1 for black's).
+    pub fn min(self) -> i32 {
+        match self {
+            StartOption::White => -2,
+            StartOption::Black => -1,
+        }
+    }
+}
+
+/// A GUI's value for a start option that the option does not take; the selector is left
+/// unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{} must be {} or 0..959, not '{value}'", option.name(), match option {
+    StartOption::White => "-2 (random), -1 (off)",
+    StartOption::Black => "-1 (as white)",
+})]
+pub struct BadStartOption {
+    /// Which option.
+    pub option: StartOption,
+    /// The value as the GUI wrote it (trimmed).
+    pub value: String,
+}
 
 /// Where the games' start comes from, as given on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -87,6 +160,7 @@ pub fn parse_black_setting(value: &[u8]) -> Option<Option<StartPosition>> {
 pub struct StartSelector {
     choice: StartChoice,
     random: RandomStarts,
+    fallback_seed: u64,
     white: Option<StartSetting>,
     black: Option<StartPosition>,
     current: Option<Start>,
@@ -103,6 +177,7 @@ impl StartSelector {
         StartSelector {
             choice,
             random,
+            fallback_seed,
             white: None,
             black: None,
             current: None,
@@ -133,6 +208,39 @@ impl StartSelector {
     pub fn set_black(&mut self, sp: Option<StartPosition>) {
         self.black = sp;
         self.current = None;
+    }
+
+    /// Sets `option` from the GUI's value text (see [`StartSetting::parse`] and
+    /// [`parse_black_setting`]); an error leaves the selector unchanged. `Ok(Some(note))`:
+    /// the GUI chose random starts the command line did not, and `note` says which seed
+    /// repeats them (for stderr).
+    pub fn set_option(
+        &mut self,
+        option: StartOption,
+        value: &[u8],
+    ) -> Result<Option<String>, BadStartOption> {
+        let bad = || BadStartOption {
+            option,
+            value: String::from_utf8_lossy(value).trim().to_owned(),
+        };
+        match option {
+            StartOption::White => {
+                let setting = StartSetting::parse(value).ok_or_else(bad)?;
+                self.set_white(setting);
+                let seed = self.fallback_seed;
+                Ok((setting == StartSetting::Random
+                    && !matches!(self.choice, StartChoice::Random { .. }))
+                .then(|| {
+                    format!(
+                        "random starts chosen by the GUI, seed {seed} (repeat with --seed {seed})"
+                    )
+                }))
+            }
+            StartOption::Black => {
+                self.set_black(parse_black_setting(value).ok_or_else(bad)?);
+                Ok(None)
+            }
+        }
     }
 
     /// A new game begins: a random setting draws again when next asked.
@@ -241,6 +349,52 @@ mod tests {
         assert_eq!(parse_black_setting(b"-1"), Some(None));
         assert_eq!(parse_black_setting(b"-2"), None);
         assert_eq!(StartSetting::Fixed(sp(860)).value(), 860);
+    }
+
+    #[test]
+    fn options_by_name_with_their_errors() {
+        let mut starts = StartSelector::new(StartChoice::Fixed("0:959".parse().unwrap()), 4);
+        assert_eq!(
+            StartOption::from_name(b"sp960_start"),
+            Some(StartOption::White)
+        );
+        assert_eq!(
+            StartOption::from_name(b"SP960_BlackStart"),
+            Some(StartOption::Black)
+        );
+        assert_eq!(StartOption::from_name(b"Hash"), None);
+        assert_eq!(starts.set_option(StartOption::White, b" 860 "), Ok(None));
+        assert_eq!(starts.set_option(StartOption::Black, b"959"), Ok(None));
+        assert_eq!(starts.current().unwrap().to_string(), "860:959");
+        let err = starts.set_option(StartOption::Black, b"-2").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "SP960_BlackStart must be -1 (as white) or 0..959, not '-2'"
+        );
+        let err = starts.set_option(StartOption::White, b"960 ").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "SP960_Start must be -2 (random), -1 (off) or 0..959, not '960'"
+        );
+        assert_eq!(
+            starts.current().unwrap().to_string(),
+            "860:959",
+            "unchanged"
+        );
+        assert_eq!(
+            starts.set_option(StartOption::White, b"-2"),
+            Ok(Some(
+                "random starts chosen by the GUI, seed 4 (repeat with --seed 4)".to_owned()
+            ))
+        );
+        let mut random = StartSelector::new(
+            StartChoice::Random {
+                seed: 1,
+                dfrc: false,
+            },
+            4,
+        );
+        assert_eq!(random.set_option(StartOption::White, b"-2"), Ok(None));
     }
 
     #[test]

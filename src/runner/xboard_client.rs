@@ -5,18 +5,20 @@
 //!
 //! Moves are sent king takes rook (`c1e1`), which Sjaak II, Fairy-Stockfish, polyglot and
 //! the built-in engine all read; bare, or with `usermove ` when the engine asks for it.
-//! Moves are read in coordinates (either castling dialect, [`crate::castling::parse_move`])
-//! or SAN, `O-O`/`O-O-O` included (what Sjaak II sends).
+//! Moves are read and written with the XBoard proxy's [`crate::xboard::moves`]: read in
+//! coordinates (either castling dialect) or SAN, `O-O`/`O-O-O` included (what Sjaak II
+//! sends).
 
 use std::time::Duration;
 
 use shakmaty::{Chess, Position};
 
 use super::client::{ClientEvent, GoRequest, Limits, illegal_move};
-use crate::castling::{CastlingDialect, move_text, parse_move};
+use crate::castling::CastlingDialect;
 use crate::game::EngineChess;
 use crate::notation::CastlingNotation;
 use crate::proxy::first_token;
+use crate::xboard::moves::{CastlingForm, parse_xboard_move, xboard_move_text};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -119,15 +121,12 @@ impl XboardClient {
                 self.phase = Phase::Idle;
                 let position = self.asked.take()?;
                 let text = line.split_whitespace().nth(1).unwrap_or_default();
-                let read = parse_move(&position, text.as_bytes())
-                    .ok()
-                    .or_else(|| crate::engine::game::parse_move(&position, text).ok());
-                Some(match read {
-                    Some(m) => {
+                Some(match parse_xboard_move(&position, text.as_bytes()) {
+                    Ok(m) => {
                         self.synced += 1;
                         ClientEvent::Move(m)
                     }
-                    None => illegal_move(text, &position),
+                    Err(_) => illegal_move(text, &position),
                 })
             }
             (Phase::Thinking, b"resign") => {
@@ -234,7 +233,7 @@ impl XboardClient {
             out.push(format!("otim {}", centiseconds(clocks.of(!turn))));
         }
         for m in game.moves.iter().skip(self.synced) {
-            let text = move_text(m, CastlingDialect::Chess960);
+            let text = xboard_move_text(m, CastlingForm::Coordinate(CastlingDialect::Chess960));
             out.push(if self.features.usermove {
                 format!("usermove {text}")
             } else {

@@ -23,15 +23,11 @@ use crate::castling::{CastlingDialect, CastlingFilter, parse_move, translate_mov
 use crate::exit_code;
 use crate::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
 use crate::notation::CastlingNotation;
-use crate::proxy::starts::{StartChoice, StartSelector, StartSetting, parse_black_setting};
-use crate::proxy::{Action, Mark, Peer, Session, first_token, tokens};
-
-/// Name of the option the proxy adds for the start position (white's, and black's too
-/// unless [`BLACK_START_OPTION`] is set): -2 = random, -1 = off, 0..=959 = that SP; its
-/// default is the command line's `--sp`.
-pub const START_OPTION: &str = "SP960_Start";
-/// Name of the option for double Fischer Random: black's SP, -1 = the same as white's.
-pub const BLACK_START_OPTION: &str = "SP960_BlackStart";
+pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
+use crate::proxy::starts::{StartChoice, StartOption, StartSelector};
+use crate::proxy::{
+    Action, Mark, Peer, Session, first_token, forward_unless_changed, is_chess960_variant, tokens,
+};
 
 /// How the UCI proxy behaves (the command-line options).
 #[derive(Debug, Clone, Default)]
@@ -260,7 +256,7 @@ impl UciSession {
                 translate_moves(&after, [*ponder], dialect, &mut out);
             }
         }
-        push_line(actions, Peer::Gui, line, out);
+        forward_unless_changed(actions, Peer::Gui, line, out);
     }
 
     fn engine_info(&mut self, line: &[u8], actions: &mut Vec<Action>) {
@@ -278,7 +274,7 @@ impl UciSession {
             _ => return actions.push(Action::Forward),
         };
         let out = translate_info(root, line, self.gui_dialect());
-        push_line(actions, Peer::Gui, line, out);
+        forward_unless_changed(actions, Peer::Gui, line, out);
     }
 
     // ---- GUI side ----
@@ -291,41 +287,15 @@ impl UciSession {
             .position(|w| *w == b"value")
             .map(|index| words[index + 1..].join(&b' '))
             .unwrap_or_default();
-        if name.eq_ignore_ascii_case(START_OPTION.as_bytes())
-            || name.eq_ignore_ascii_case(BLACK_START_OPTION.as_bytes())
-        {
-            let white = name.eq_ignore_ascii_case(START_OPTION.as_bytes());
-            let accepted = if white {
-                StartSetting::parse(&value).map(|setting| {
-                    if setting == StartSetting::Random
-                        && !matches!(self.config.start, StartChoice::Random { .. })
-                    {
-                        let seed = self.config.random_seed;
-                        actions.push(Action::Warn(format!(
-                            "proxy: random starts chosen by the GUI, seed {seed} (repeat with \
-                             --seed {seed})"
-                        )));
+        if let Some(option) = StartOption::from_name(&name) {
+            match self.starts.set_option(option, &value) {
+                Ok(note) => {
+                    if let Some(note) = note {
+                        actions.push(Action::Warn(format!("proxy: {note}")));
                     }
-                    self.starts.set_white(setting)
-                })
-            } else {
-                parse_black_setting(&value).map(|sp| self.starts.set_black(sp))
-            };
-            match accepted {
-                Some(()) => self.prepare_engine_for_start(actions),
-                None => Self::info_to_gui(
-                    actions,
-                    &format!(
-                        "{} must be {} or 0..959, not '{}': ignored",
-                        String::from_utf8_lossy(&name),
-                        if white {
-                            "-2 (random), -1 (off)"
-                        } else {
-                            "-1 (as white)"
-                        },
-                        String::from_utf8_lossy(&value)
-                    ),
-                ),
+                    self.prepare_engine_for_start(actions);
+                }
+                Err(err) => Self::info_to_gui(actions, &format!("{err}: ignored")),
             }
         } else if name.eq_ignore_ascii_case(b"UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
@@ -438,7 +408,7 @@ impl UciSession {
             out.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
         }
         GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut out);
-        push_line(actions, Peer::Engine, original, out);
+        forward_unless_changed(actions, Peer::Engine, original, out);
     }
 
     fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
@@ -470,7 +440,7 @@ impl UciSession {
                 out.extend_from_slice(word);
             }
         }
-        push_line(actions, Peer::Engine, line, out);
+        forward_unless_changed(actions, Peer::Engine, line, out);
     }
 
     /// A GUI line once the engine's options are known.
@@ -538,7 +508,7 @@ const INFO_KEYWORDS: [&[u8]; 22] = [
 /// An `info` line with the moves after `pv`, `currmove`, `refutation` and `currline`
 /// written in `dialect`; everything from `string` on is copied verbatim.
 pub fn translate_info(root: &Chess, line: &[u8], dialect: CastlingDialect) -> Vec<u8> {
-    let line = trim_end(line);
+    let line = line.trim_ascii_end();
     let mut out = Vec::with_capacity(line.len() + 8);
     let mut words = token_spans(line).peekable();
     let mut first = true;
@@ -596,24 +566,6 @@ fn token_spans(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     })
 }
 
-fn trim_end(line: &[u8]) -> &[u8] {
-    let end = line
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(0, |i| i + 1);
-    &line[..end]
-}
-
-/// Forward when the rewrite changed nothing (byte for byte, whitespace included), else
-/// send the rewrite.
-fn push_line(actions: &mut Vec<Action>, to: Peer, original: &[u8], rewritten: Vec<u8>) {
-    if trim_end(original) == rewritten.as_slice() && !original.starts_with(b" ") {
-        actions.push(Action::Forward);
-    } else {
-        actions.push(Action::send(to, rewritten, Mark::Rewritten));
-    }
-}
-
 /// The name of `option name <words> type ...` or `setoption name <words> value ...`.
 fn option_name(words: &[&[u8]], until: &[u8]) -> Vec<u8> {
     let Some(start) = words.iter().position(|w| *w == b"name") else {
@@ -626,12 +578,6 @@ fn option_name(words: &[&[u8]], until: &[u8]) -> Vec<u8> {
     words[start + 1..end].join(&b' ')
 }
 
-fn is_chess960_variant(value: &[u8]) -> bool {
-    [&b"chess960"[..], b"fischerandom", b"960", b"frc"]
-        .iter()
-        .any(|name| value.eq_ignore_ascii_case(name))
-}
-
 impl Session for UciSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
@@ -641,7 +587,7 @@ impl Session for UciSession {
             }
             // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
             // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
-            _ if self.awaiting_uciok => self.held.push(trim_end(line).to_vec()),
+            _ if self.awaiting_uciok => self.held.push(line.trim_ascii_end().to_vec()),
             _ => self.gui_line(line, actions),
         }
     }
@@ -676,36 +622,7 @@ impl Session for UciSession {
 mod tests {
     use super::*;
 
-    /// Feeds a transcript to a session: lines starting `gui: ` come from the GUI,
-    /// `engine: ` from the engine. Returns what the proxy sends, one string per line:
-    /// `engine< text` / `gui< text`, with ` [rewritten]` etc. for lines it changed.
-    fn play(session: &mut UciSession, script: &[&str]) -> Vec<String> {
-        let mut out = Vec::new();
-        for line in script {
-            let mut actions = Vec::new();
-            let (from, text) = if let Some(text) = line.strip_prefix("gui: ") {
-                session.on_gui_line(text.as_bytes(), &mut actions);
-                (Peer::Gui, text)
-            } else {
-                let text = line.strip_prefix("engine: ").expect("gui: or engine:");
-                session.on_engine_line(text.as_bytes(), &mut actions);
-                (Peer::Engine, text)
-            };
-            for action in actions {
-                let name = |peer: Peer| if peer == Peer::Gui { "gui" } else { "engine" };
-                out.push(match action {
-                    Action::Forward => format!("{}< {text}", name(from.other())),
-                    Action::Send { to, line, mark } => format!(
-                        "{}< {} [{mark:?}]",
-                        name(to),
-                        String::from_utf8(line).unwrap()
-                    ),
-                    other => format!("{other:?}"),
-                });
-            }
-        }
-        out
-    }
+    use crate::proxy::script::play;
 
     fn fixed(start: &str) -> UciConfig {
         UciConfig {
