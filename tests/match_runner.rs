@@ -1,5 +1,5 @@
 //! `sp960 match` with the real Debian engines (/usr/games) and python-chess as the oracle:
-//! every game is replayed by tests/match/check_pgn.py (legal moves, PlyCount, result
+//! every game is replayed by tests/python/match_check_pgn.py (legal moves, PlyCount, result
 //! against the final board), and every FEN tag must identify back to the game's start.
 
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ const SJAAK: &str = "/usr/games/sjaakii";
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/match")
+        .join("tests/python")
         .join(name)
 }
 
@@ -44,7 +44,7 @@ struct Checked {
 
 fn python_check(pgn: &Path) -> Vec<Checked> {
     let output = Command::new("python3")
-        .arg(fixture("check_pgn.py"))
+        .arg(fixture("match_check_pgn.py"))
         .arg(pgn)
         .output()
         .expect("python3 runs");
@@ -148,7 +148,7 @@ fn stockfish_vs_sjaak_ii_xboard() {
 }
 
 fn scripted_engine() -> String {
-    format!("python3 {}", fixture("scripted_engine.py").display())
+    format!("python3 {}", fixture("match_scripted_engine.py").display())
 }
 
 #[test]
@@ -355,4 +355,39 @@ fn random_starts_rounds_and_max_plies() {
         assert_eq!(game.result, "1/2-1/2");
         assert_eq!(game.comment, "Draw by adjudication: --max-plies reached");
     }
+}
+
+#[test]
+fn an_interrupted_match_keeps_every_finished_game_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let mut child = Command::cargo_bin("sp960")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["match", "--sp", "0-9", "--depth", "2", "--concurrency", "2"])
+        .args(["--pgn", "games.pgn"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let begin = std::time::Instant::now();
+    while std::fs::read_to_string(&pgn)
+        .unwrap_or_default()
+        .matches("[Event ")
+        .count()
+        < 3
+    {
+        assert!(begin.elapsed().as_secs() < 60, "no games written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "interrupted before the 20 games ended");
+    let games = python_check(&pgn);
+    assert!((3..20).contains(&games.len()), "{} games", games.len());
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.ends_with("\n\n"), "the last entry is complete");
 }
