@@ -275,6 +275,11 @@ fn bad_arguments_are_refused_with_the_reason() {
         ),
         (&["--sp", "0", "--tc", "fast"][..], 2, "time control 'fast'"),
         (
+            &["--sp", "0", "--pgn", "."][..],
+            2,
+            "sp960: match: PGN file '.': ",
+        ),
+        (
             &["--engine", "proto=uci2 stockfish", "--sp", "0"][..],
             2,
             "sp960: match: engine 1: proto=uci2: expected uci or xboard",

@@ -812,6 +812,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             }
         }
     }
+    // Opened once the engines work, so a failed start leaves no empty file behind.
     let pgn_error = |source| MatchError::Pgn {
         path: config.pgn.display().to_string(),
         source,
