@@ -200,6 +200,15 @@ impl Client {
         }
     }
 
+    /// Why this engine cannot play Chess960 at all, if it cannot (checked once after the
+    /// handshake, before any game).
+    pub fn chess960_support(&self) -> Result<(), String> {
+        match self {
+            Client::Xboard(client) => client.chess960_support(),
+            Client::Detecting | Client::Uci(_) => Ok(()),
+        }
+    }
+
     /// The lines that end the conversation.
     pub fn quit(&self, out: &mut Vec<String>) {
         out.push("quit".to_owned());

@@ -684,6 +684,7 @@ fn probe(engines: &[MatchEngine; 2]) -> Result<[(Protocol, String); 2], MatchErr
             other => fail(spawn_failure(&other)),
         })?;
         let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
+        player.client.chess960_support().map_err(fail)?;
         let protocol = player.client.protocol().expect("known after the handshake");
         let name = engine
             .name

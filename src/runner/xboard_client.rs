@@ -164,6 +164,23 @@ impl XboardClient {
         ClientEvent::Ready
     }
 
+    /// Whether the engine's features allow Chess960 games: `setboard=1` and
+    /// `fischerandom` among its variants.
+    pub fn chess960_support(&self) -> Result<(), String> {
+        if !self.features.setboard {
+            return Err("no feature setboard=1: cannot set up a Chess960 start".to_owned());
+        }
+        let fischerandom = self
+            .features
+            .variants
+            .as_deref()
+            .is_some_and(|v| v.split(',').any(|v| v.trim() == "fischerandom"));
+        if !fischerandom {
+            return Err("variant fischerandom is not among the engine's variants".to_owned());
+        }
+        Ok(())
+    }
+
     /// Sets up a game from `root` with `limits`; [`ClientEvent::Ready`] follows a `ping`
     /// or is returned at once.
     pub fn new_game(
@@ -172,20 +189,8 @@ impl XboardClient {
         limits: &Limits,
         out: &mut Vec<String>,
     ) -> Option<ClientEvent> {
-        if !self.features.setboard {
-            return Some(ClientEvent::Failed(
-                "no feature setboard=1: cannot set up a Chess960 start".to_owned(),
-            ));
-        }
-        let fischerandom = self
-            .features
-            .variants
-            .as_deref()
-            .is_some_and(|v| v.split(',').any(|v| v.trim() == "fischerandom"));
-        if !fischerandom {
-            return Some(ClientEvent::Failed(
-                "variant fischerandom is not among the engine's variants".to_owned(),
-            ));
+        if let Err(reason) = self.chess960_support() {
+            return Some(ClientEvent::Failed(reason));
         }
         if limits.nodes.is_some() {
             return Some(ClientEvent::Failed(
