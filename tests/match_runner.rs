@@ -289,7 +289,11 @@ fn bad_arguments_are_refused_with_the_reason() {
             3,
             "sp960: match: engine 1: the engine exited unexpectedly with status 1",
         ),
-        (&["--sp", "960"][..], 2, "960"),
+        (
+            &["--sp", "960"][..],
+            1,
+            "sp960: match: SPEC '960': start position 960 is out of range",
+        ),
         (
             &[
                 "--engine", "a", "--engine", "b", "--engine", "c", "--sp", "0",

@@ -182,10 +182,7 @@ impl MatchRequest {
             }
             None => 0,
         };
-        let starts = self
-            .starts
-            .starts()
-            .map_err(|err| MatchError::Usage(err.to_string()))?;
+        let starts = self.starts.starts()?;
         let clock = match &self.tc {
             Some(text) => Some(text.parse().map_err(
                 |err: crate::tournament::TournamentError| MatchError::Usage(err.to_string()),

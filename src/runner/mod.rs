@@ -78,7 +78,10 @@ pub enum MatchError {
     /// A thread could not be started.
     #[error("cannot start a worker thread: {0}")]
     Thread(io::Error),
-    /// Bad arguments (SPECs, time control, engine count).
+    /// The starts asked for are invalid (a bad SPEC): invalid data, as in `sp960 fen`.
+    #[error(transparent)]
+    Starts(#[from] crate::book::BookError),
+    /// Bad arguments (`--engine` text, time control, engine count).
     #[error("{0}")]
     Usage(String),
     /// The summary cannot be written.
@@ -87,12 +90,14 @@ pub enum MatchError {
 }
 
 impl MatchError {
-    /// The process exit code: usage errors 2, engines that are missing 127 or
-    /// unusable 3.
+    /// The process exit code: invalid SPECs 1, usage errors 2, engines that are missing
+    /// 127 or unusable 3.
     pub fn exit_code(&self) -> u8 {
         match self {
             MatchError::EngineNotFound { .. } => crate::exit_code::ENGINE_NOT_FOUND,
             MatchError::Engine { .. } => crate::exit_code::ENGINE_UNSUITABLE,
+            MatchError::Starts(crate::book::BookError::Empty) => crate::exit_code::USAGE,
+            MatchError::Starts(_) => crate::exit_code::INVALID_DATA,
             _ => crate::exit_code::USAGE,
         }
     }
