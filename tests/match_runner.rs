@@ -400,3 +400,42 @@ fn an_interrupted_match_keeps_every_finished_game_whole() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert!(text.ends_with("\n\n"), "the last entry is complete");
 }
+
+#[test]
+fn built_in_engine_over_xboard_with_a_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let xboard = format!(
+        "proto=xboard name=xb {} engine",
+        env!("CARGO_BIN_EXE_sp960")
+    );
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            &xboard,
+            "--sp",
+            "860",
+            "--sp",
+            "0:959",
+            "--depth",
+            "2",
+            "--tc",
+            "20+0.1",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert_eq!(game.termination, "normal", "{game:?}");
+        assert!(game.white == "xb" || game.black == "xb");
+    }
+    let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[TimeControl \"20+0.1\"]").count(), 4);
+}

@@ -418,6 +418,26 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_engines_features_with_done_0() {
+        let mut out = Vec::new();
+        let mut client = XboardClient::start(Vec::new(), &mut out);
+        let mut events = Vec::new();
+        for line in crate::engine::xboard::feature_lines() {
+            events.extend(client.on_line(&line, &mut out));
+        }
+        assert_eq!(events, [ClientEvent::Ready]);
+        assert_eq!(client.name(), Some(crate::engine::ENGINE_NAME));
+        assert_eq!(client.chess960_support(), Ok(()));
+        // Before done=1 a time-out would not have ended the handshake.
+        let mut waiting = XboardClient::start(Vec::new(), &mut out);
+        waiting.on_line("feature done=0", &mut out);
+        assert!(matches!(
+            waiting.on_timeout(&mut out),
+            Some(ClientEvent::Failed(_))
+        ));
+    }
+
+    #[test]
     fn usermove_prefix_ping_less_engines_and_missing_features() {
         let mut out = Vec::new();
         let mut client = XboardClient::start(Vec::new(), &mut out);
