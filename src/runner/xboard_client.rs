@@ -304,9 +304,10 @@ fn seconds(time: Duration) -> String {
     }
 }
 
-/// `level`'s base time: minutes, or `M:SS`.
+/// `level`'s base time: minutes, or `M:SS`, in whole seconds rounded up (`time` tells
+/// the engine its exact clock before every move).
 fn minutes(time: Duration) -> String {
-    let secs = time.as_secs();
+    let secs = time.as_millis().div_ceil(1000) as u64;
     if secs.is_multiple_of(60) {
         format!("{}", secs / 60)
     } else {
@@ -415,6 +416,15 @@ mod tests {
             panic!()
         };
         assert!(reason.contains("refused the legal move 'c2c3'"), "{reason}");
+    }
+
+    #[test]
+    fn level_base_times() {
+        assert_eq!(minutes(Duration::from_secs(120)), "2");
+        assert_eq!(minutes(Duration::from_secs(90)), "1:30");
+        assert_eq!(minutes(Duration::from_millis(500)), "0:01");
+        assert_eq!(seconds(Duration::from_millis(600)), "0.6");
+        assert_eq!(seconds(Duration::from_secs(2)), "2");
     }
 
     #[test]
