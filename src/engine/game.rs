@@ -3,9 +3,11 @@
 //! included.
 
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, Chess, File, Move, Position, Square};
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use crate::castling::{CastlingDialect, is_standard_castling, move_text};
+use crate::notation::{CastlingNotation, position_fen};
+use crate::xboard::moves::{self, CastlingForm, parse_xboard_move};
 
 use super::search::{Limits, SearchJob, position_hash};
 
@@ -45,80 +47,42 @@ pub fn position_from_fen(text: &str) -> Result<Chess, FenError> {
 
 /// Reads a move in any notation a GUI sends: UCI coordinates (castling as king-takes-rook,
 /// or king-to-destination `e1g1`/`c1g1` when that is unambiguous), `O-O`/`O-O-O` (also
-/// with zeros, `+` or `#`), or SAN.
+/// with zeros, `+` or `#`), or SAN. The proxy's XBoard move reader does the work: one
+/// reading of every castling form in the whole crate.
 pub fn parse_move(position: &Chess, text: &str) -> Result<Move, IllegalMove> {
-    let illegal = || IllegalMove {
+    parse_xboard_move(position, text.trim().as_bytes()).map_err(|_| IllegalMove {
         text: text.to_owned(),
-        fen: crate::notation::position_fen(position, crate::notation::CastlingNotation::Shredder),
-    };
-    let bare = text.trim().trim_end_matches(['+', '#']);
-    let side = match bare {
-        "O-O" | "0-0" => Some(CastlingSide::KingSide),
-        "O-O-O" | "0-0-0" => Some(CastlingSide::QueenSide),
-        _ => None,
-    };
-    if let Some(side) = side {
-        return position
-            .castling_moves(side)
-            .first()
-            .copied()
-            .ok_or_else(illegal);
-    }
-    if let Ok(uci) = UciMove::from_ascii(bare.as_bytes()) {
-        if let Ok(m) = uci.to_move(position) {
-            return Ok(m);
-        }
-        if let UciMove::Normal {
-            from,
-            to,
-            promotion: None,
-        } = uci
-        {
-            let king_to_destination = position.legal_moves().into_iter().find(|m| match *m {
-                Move::Castle { king, rook } => {
-                    let side = CastlingSide::from_king_side(king < rook);
-                    king == from && Square::from_coords(side.king_to_file(), king.rank()) == to
-                }
-                _ => false,
-            });
-            return king_to_destination.ok_or_else(illegal);
-        }
-        return Err(illegal());
-    }
-    San::from_ascii(bare.as_bytes())
-        .ok()
-        .and_then(|san| san.to_move(position).ok())
-        .ok_or_else(illegal)
+        fen: position_fen(position, CastlingNotation::Shredder),
+    })
 }
 
 /// True for a castling move of the classic setup (king on e, rook on a or h), the only
 /// kind standard notation (`e1g1`) names unambiguously.
 pub fn is_classic_castle(m: Move) -> bool {
-    matches!(m, Move::Castle { king, rook }
-        if king.file() == File::E && matches!(rook.file(), File::A | File::H))
+    m.is_castle() && is_standard_castling(&m)
 }
 
 /// The UCI text of a move: castling as king-takes-rook when `chess960` (`UCI_Chess960`) is
 /// on; otherwise king-to-destination (`e1g1`) for classic castling, and king-takes-rook
-/// for Chess960 castling, which standard notation cannot name unambiguously.
+/// for Chess960 castling, as python-chess writes it with `chess960=False`.
 pub fn uci_move_text(m: Move, chess960: bool) -> String {
-    let mode = if chess960 || !is_classic_castle(m) {
-        CastlingMode::Chess960
+    let dialect = if chess960 || !is_classic_castle(m) {
+        CastlingDialect::Chess960
     } else {
-        CastlingMode::Standard
+        CastlingDialect::Standard
     };
-    UciMove::from_move(m, mode).to_string()
+    move_text(&m, dialect)
 }
 
 /// The XBoard text of a move: coordinates (`e2e4`, `e7e8q`), castling as `O-O`/`O-O-O`
 /// in variant fischerandom and whenever it is not classic castling, `e1g1` otherwise.
 pub fn xboard_move_text(m: Move, fischerandom: bool) -> String {
-    match m {
-        Move::Castle { king, rook } if fischerandom || !is_classic_castle(m) => {
-            if king < rook { "O-O" } else { "O-O-O" }.to_owned()
-        }
-        _ => UciMove::from_move(m, CastlingMode::Standard).to_string(),
-    }
+    let form = if fischerandom || (m.is_castle() && !is_classic_castle(m)) {
+        CastlingForm::OO
+    } else {
+        CastlingForm::Coordinate(CastlingDialect::Standard)
+    };
+    moves::xboard_move_text(&m, form)
 }
 
 /// A game: a start position and the moves played since.
@@ -192,6 +156,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Square;
 
     /// SP 860 after six moves each: both castlings legal (O-O = c1e1, O-O-O = c1a1).
     const SP860_CASTLES: &str =
