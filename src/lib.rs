@@ -25,6 +25,7 @@ pub mod numbering;
 pub mod proxy;
 pub mod record;
 pub mod records;
+pub mod runner;
 pub mod start;
 pub mod tournament;
 pub mod uci;

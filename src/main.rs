@@ -14,6 +14,7 @@ use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
 use sp960::proxy::detect::{EngineCastlingArg, Protocol, ProxyConfig};
 use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::record::{CheckOptions, Mode, Rules};
+use sp960::runner::{MatchRequest, match_command};
 use sp960::start::{RandomStarts, parse_spec};
 use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
 use sp960::uci::StartChoice;
@@ -204,6 +205,60 @@ enum Command {
         after_help = "Examples:\n  printf 'uci\\nposition startpos\\ngo depth 5\\n' | sp960 engine\n  xboard -fcp 'sp960 engine' -fd . -variant fischerandom\n  python: chess.engine.SimpleEngine.popen_uci(['sp960', 'engine'])"
     )]
     Engine,
+    /// Play a match between two engines from numbered starts, both colours, saved as PGN.
+    ///
+    /// Each start is played twice per round, colours swapped. With one --engine or none,
+    /// the built-in engine (`sp960 engine`) plays the missing side. Finished games are
+    /// appended to the PGN file one by one; a live progress line goes to stderr and the
+    /// final table (or --json) to stdout.
+    #[command(
+        name = "match",
+        after_help = "--engine takes one argument, split as a shell would: the command and its arguments,\nplus proto=uci|xboard (default: detected), name=NAME and option.NAME=VALUE anywhere.\n\nExamples:\n  sp960 match --sp 860\n  sp960 match --engine /usr/games/stockfish --engine /usr/games/ethereal-chess --sp 0,959 --sp 0:959 --nodes 20000 --pgn games.pgn\n  sp960 match --engine 'proto=xboard name=\"Sjaak II\" /usr/games/sjaakii' --sp random --count 10 --seed 7 --tc 40/60+0.6"
+    )]
+    Match {
+        /// One engine: its command line, with proto=, name=, option.NAME=VALUE (twice for two engines).
+        #[arg(long, value_name = "'CMD ...'")]
+        engine: Vec<String>,
+        /// Starts: SPECs as in `sp960 fen` (N, A-B, all, W:B, lists), or `random` (see --count).
+        #[arg(long = "sp", required = true, value_name = "SPEC")]
+        specs: Vec<String>,
+        /// How many random starts each `random` SPEC stands for.
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Seed for `random` SPECs (otherwise one is drawn and told on stderr).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Search depth per move.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Nodes per move (UCI engines).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Milliseconds per move [default when no limit is given: 100].
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+        /// Clock per side, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT]; a flag fall loses.
+        #[arg(long, value_name = "TC")]
+        tc: Option<String>,
+        /// Games at once [default: one per core].
+        #[arg(long, value_name = "K")]
+        concurrency: Option<usize>,
+        /// How many times to play the whole schedule.
+        #[arg(long, default_value_t = 1)]
+        rounds: u32,
+        /// Adjudicate a draw after this many plies.
+        #[arg(long, value_name = "N")]
+        max_plies: Option<u32>,
+        /// The PGN file finished games are appended to.
+        #[arg(long, value_name = "FILE", default_value = "sp960-match.pgn")]
+        pgn: std::path::PathBuf,
+        /// Without --tc: seconds a move may take (beyond --movetime) before the engine loses by time-out.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        timeout: f64,
+        /// Print the summary as JSON instead of the table (and no progress line).
+        #[arg(long)]
+        json: bool,
+    },
     /// Check every FEN/EPD record of files, directories or stdin; report each invalid one.
     ///
     /// One record per line: a FEN (6 fields) or an EPD (4 fields and operations). Blank
@@ -419,6 +474,42 @@ fn main() -> ExitCode {
             tournament(request, seed)
         }
         Command::Engine => engine(),
+        Command::Match {
+            engine,
+            specs,
+            count,
+            seed,
+            depth,
+            nodes,
+            movetime,
+            tc,
+            concurrency,
+            rounds,
+            max_plies,
+            pgn,
+            timeout,
+            json,
+        } => play_match(MatchRequest {
+            engines: engine,
+            builtin: std::env::current_exe().unwrap_or_else(|_| "sp960".into()),
+            starts: BookRequest {
+                specs,
+                count,
+                dfrc_sample: 0,
+                seed: 0,
+            },
+            seed,
+            depth,
+            nodes,
+            movetime,
+            tc,
+            concurrency,
+            rounds,
+            max_plies,
+            pgn,
+            move_timeout: timeout,
+            json,
+        }),
         Command::Validate {
             paths,
             check,
@@ -606,6 +697,14 @@ fn tournament(mut request: TournamentRequest, seed: Option<u64>) -> Result<(), F
     for note in notes {
         eprintln!("sp960: tournament: {note}");
     }
+    Ok(())
+}
+
+fn play_match(request: MatchRequest) -> Result<(), Failure> {
+    match_command(request, &mut io::stdout().lock()).map_err(|err| Failure {
+        code: err.exit_code(),
+        message: Some(format!("match: {err}")),
+    })?;
     Ok(())
 }
 

@@ -293,6 +293,34 @@ impl std::str::FromStr for TimeControl {
     }
 }
 
+impl TimeControl {
+    /// Moves per period (`40` in `40/60+0.6`); `None`: the whole game.
+    pub fn moves(&self) -> Option<u32> {
+        self.moves
+    }
+
+    /// The time of a period.
+    pub fn base(&self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(self.seconds)
+    }
+
+    /// The increment per move (zero when none was given).
+    pub fn increment(&self) -> std::time::Duration {
+        let seconds = self
+            .increment
+            .as_deref()
+            .map_or(0.0, |i| i.parse().unwrap_or(0.0));
+        std::time::Duration::from_secs_f64(seconds)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The text as the user wrote it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// A tournament to write a command line for.
 #[derive(Debug, Clone)]
 pub struct Tournament {

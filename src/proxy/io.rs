@@ -139,14 +139,17 @@ fn forward_signals_to(pid: u32) {
     }
 }
 
-fn spawn(command: &EngineCommand) -> Result<Child, ShellError> {
+/// Starts `command` with piped stdin and stdout and the given `stderr`. On Linux the
+/// engine gets SIGTERM when we die, so a killed proxy or match runner leaves no engine
+/// behind. Shared by the proxy and `sp960 match`.
+pub fn spawn_engine(command: &EngineCommand, stderr: Stdio) -> Result<Child, ShellError> {
     let name = command.program.to_string_lossy().into_owned();
     let mut process = Command::new(&command.program);
     process
         .args(&command.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
+        .stderr(stderr);
     #[cfg(target_os = "linux")]
     // SAFETY: prctl is async-signal-safe; the closure allocates nothing.
     unsafe {
@@ -183,7 +186,7 @@ pub fn run<S: Session + 'static>(
     // Raw descriptors: std's stdout is line-buffered, and we decide when to flush.
     let gui_in = File::from(io::stdin().as_fd().try_clone_to_owned()?);
     let gui_out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
-    let mut child = spawn(command)?;
+    let mut child = spawn_engine(command, Stdio::inherit())?;
     forward_signals_to(child.id());
     let engine_in = child.stdin.take().expect("piped");
     let engine_out = child.stdout.take().expect("piped");
@@ -254,7 +257,7 @@ fn supervise<S: Session>(
         }
         Event::EngineEof => {
             let status = wait_bounded(child, quit_timeout);
-            let how = describe(status);
+            let how = describe_exit(status);
             eprintln!("sp960: proxy: the engine {how}");
             record(shared, Entry::Event, format!("the engine {how}").as_bytes());
             let mut actions = Vec::new();
@@ -286,7 +289,7 @@ fn drain_engine_output(received: &Receiver<Event>) {
 }
 
 /// Waits up to `timeout` for the engine to exit, then kills it; always reaps it.
-fn wait_bounded(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+pub fn wait_bounded(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
     let deadline = Instant::now() + timeout;
     loop {
         match child.try_wait() {
@@ -313,7 +316,9 @@ fn status_code(status: Option<ExitStatus>) -> u8 {
     }
 }
 
-fn describe(status: Option<ExitStatus>) -> String {
+/// How an engine ended, in words: "exited unexpectedly with status 1", "died
+/// unexpectedly from signal 11".
+pub fn describe_exit(status: Option<ExitStatus>) -> String {
     match status {
         Some(status) => match (status.code(), status.signal()) {
             (Some(code), _) => format!("exited unexpectedly with status {code}"),

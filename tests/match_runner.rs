@@ -1,0 +1,441 @@
+//! `sp960 match` with the real Debian engines (/usr/games) and python-chess as the oracle:
+//! every game is replayed by tests/python/match_check_pgn.py (legal moves, PlyCount, result
+//! against the final board), and every FEN tag must identify back to the game's start.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use assert_cmd::cargo::CommandCargoExt;
+use sp960::identify::identify;
+use sp960::start::Start;
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+const ETHEREAL: &str = "/usr/games/ethereal-chess";
+const SJAAK: &str = "/usr/games/sjaakii";
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(name)
+}
+
+fn sp960_match(dir: &Path, args: &[&str]) -> Output {
+    Command::cargo_bin("sp960")
+        .unwrap()
+        .current_dir(dir)
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// One game as python-chess read it back.
+#[derive(Debug, serde::Deserialize)]
+struct Checked {
+    round: usize,
+    fen: String,
+    white: String,
+    black: String,
+    result: String,
+    termination: String,
+    comment: String,
+    plies: usize,
+}
+
+fn python_check(pgn: &Path) -> Vec<Checked> {
+    let output = Command::new("python3")
+        .arg(fixture("match_check_pgn.py"))
+        .arg(pgn)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "python-chess rejects the PGN: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut games: Vec<Checked> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    games.sort_by_key(|g| g.round);
+    games
+}
+
+/// Plays `engines` from SP 0, 959, 860 and DFRC 0:959 and checks everything.
+fn four_starts_both_colours(engines: [&str; 2], names: [&str; 2], limit: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["--engine", engines[0], "--engine", engines[1]];
+    args.extend([
+        "--sp",
+        "0,959",
+        "--sp",
+        "860",
+        "--sp",
+        "0:959",
+        "--json",
+        "--pgn",
+        "games.pgn",
+    ]);
+    args.extend(limit);
+    let output = sp960_match(dir.path(), &args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 8, "{games:?}");
+    let starts: Vec<Start> = ["0", "959", "860", "0:959"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let mut first_engine_points = 0.0;
+    for game in &games {
+        let expected = starts[(game.round - 1) / 2];
+        assert_eq!(
+            identify(&game.fen).unwrap(),
+            expected,
+            "round {}",
+            game.round
+        );
+        // Odd rounds: the first engine has white.
+        let (white, black) = if game.round % 2 == 1 {
+            (names[0], names[1])
+        } else {
+            (names[1], names[0])
+        };
+        assert_eq!((game.white.as_str(), game.black.as_str()), (white, black));
+        assert!(!game.comment.is_empty());
+        let white_points = match game.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        };
+        first_engine_points += if game.round % 2 == 1 {
+            white_points
+        } else {
+            1.0 - white_points
+        };
+        assert_eq!(game.termination, "normal", "{game:?}");
+    }
+    let score = &summary["score"];
+    let wins = score["wins"].as_f64().unwrap();
+    let draws = score["draws"].as_f64().unwrap();
+    assert_eq!(wins + draws / 2.0, first_engine_points);
+    assert_eq!(summary["games"].as_array().unwrap().len(), 8);
+    assert_eq!(summary["engines"][0], names[0]);
+}
+
+#[test]
+fn stockfish_vs_ethereal_uci() {
+    four_starts_both_colours(
+        [STOCKFISH, ETHEREAL],
+        ["Stockfish 15.1", "Ethereal 12.00"],
+        &["--depth", "3"],
+    );
+}
+
+#[test]
+fn stockfish_vs_sjaak_ii_xboard() {
+    // Sjaak II speaks UCI too: proto=xboard makes it an XBoard engine (bare moves, `move O-O`).
+    four_starts_both_colours(
+        [STOCKFISH, &format!("proto=xboard 'name=Sjaak II' {SJAAK}")],
+        ["Stockfish 15.1", "Sjaak II"],
+        &["--depth", "3"],
+    );
+}
+
+fn scripted_engine() -> String {
+    format!("python3 {}", fixture("match_scripted_engine.py").display())
+}
+
+#[test]
+fn crash_hang_and_illegal_move_lose_that_game_and_the_match_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            &scripted_engine(),
+            "--sp",
+            "0,860,959,1",
+            "--depth",
+            "2",
+            "--timeout",
+            "1",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 8, "every game is in the PGN: {games:?}");
+    for game in &games {
+        let scripted_white = game.round % 2 == 1;
+        let side = if scripted_white { "White" } else { "Black" };
+        let (termination, reason) = match game.round.div_ceil(2) {
+            1 => {
+                assert_eq!(game.termination, "normal", "{game:?}");
+                continue;
+            }
+            2 => (
+                "abandoned",
+                format!("{side} disconnects: the engine died unexpectedly from signal 9"),
+            ),
+            3 => (
+                "stalled connection",
+                format!("{side} times out: no move within 1.0 s"),
+            ),
+            _ => (
+                "illegal move",
+                format!("{side} makes an illegal move: illegal move 'e1e8' in "),
+            ),
+        };
+        assert_eq!(game.termination, termination, "{game:?}");
+        assert_eq!(game.result, if scripted_white { "0-1" } else { "1-0" });
+        assert!(game.comment.starts_with(&reason), "{game:?}");
+    }
+    let table = String::from_utf8(output.stdout).unwrap();
+    let row: Vec<&str> = table
+        .lines()
+        .find(|line| line.starts_with("Crasher"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row, ["Crasher", "8", "0", "0", "8", "0.0%"], "{table}");
+}
+
+#[test]
+fn a_flag_fall_loses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            &scripted_engine(),
+            "--sp",
+            "959",
+            "--tc",
+            "0.5+0",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(output.status.success());
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.termination, "time forfeit", "{game:?}");
+        assert!(
+            game.comment.contains("loses on time: no move within 0."),
+            "{game:?}"
+        );
+    }
+    let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
+    assert!(pgn.contains("[TimeControl \"0.5+0\"]"));
+}
+
+#[test]
+fn no_engine_plays_the_built_in_engine_against_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(dir.path(), &["--sp", "860", "--depth", "2"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = python_check(&dir.path().join("sp960-match.pgn"));
+    assert_eq!(games.len(), 2);
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(games[0].white, format!("sp960 {version}"));
+    assert_eq!(games[0].black, format!("sp960 {version} (2)"));
+    for game in &games {
+        assert_eq!(identify(&game.fen).unwrap(), "860".parse().unwrap());
+    }
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("game 2/2"), "progress on stderr: {stderr}");
+    let table = String::from_utf8(output.stdout).unwrap();
+    assert!(table.contains("Elo difference"), "{table}");
+}
+
+#[test]
+fn bad_arguments_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, code, message) in [
+        (
+            &["--engine", "/nonexistent/engine", "--sp", "0"][..],
+            127,
+            "sp960: match: engine 1: '/nonexistent/engine' not found",
+        ),
+        (&["--sp", "0", "--tc", "fast"][..], 2, "time control 'fast'"),
+        (
+            &["--sp", "0", "--pgn", "."][..],
+            2,
+            "sp960: match: PGN file '.': ",
+        ),
+        (
+            &["--engine", "proto=uci2 stockfish", "--sp", "0"][..],
+            2,
+            "sp960: match: engine 1: proto=uci2: expected uci or xboard",
+        ),
+        (
+            &["--engine", "/bin/false", "--sp", "0"][..],
+            3,
+            "sp960: match: engine 1: the engine exited unexpectedly with status 1",
+        ),
+        (
+            &["--sp", "960"][..],
+            1,
+            "sp960: match: SPEC '960': start position 960 is out of range",
+        ),
+        (
+            &[
+                "--engine", "a", "--engine", "b", "--engine", "c", "--sp", "0",
+            ][..],
+            2,
+            "3 engines given",
+        ),
+        (
+            &[
+                "--engine",
+                &format!("proto=xboard {SJAAK}"),
+                "--sp",
+                "0",
+                "--nodes",
+                "100",
+            ][..],
+            2,
+            "XBoard has no node limit",
+        ),
+    ] {
+        let output = sp960_match(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert!(
+        !dir.path().join("sp960-match.pgn").exists(),
+        "no PGN for refused matches"
+    );
+}
+
+#[test]
+fn random_starts_rounds_and_max_plies() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--sp",
+            "random",
+            "--count",
+            "2",
+            "--seed",
+            "7",
+            "--rounds",
+            "2",
+            "--max-plies",
+            "10",
+            "--depth",
+            "1",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 8, "2 starts x 2 colours x 2 rounds");
+    let expected: Vec<Start> = sp960::start::RandomStarts::new(7, false).take(2).collect();
+    for game in &games {
+        // Rounds 1-4 and 5-8 repeat the schedule: start, start swapped, next start, ...
+        let start = expected[((game.round - 1) / 2) % 2];
+        assert_eq!(identify(&game.fen).unwrap(), start, "{game:?}");
+        assert_eq!(game.termination, "adjudication", "{game:?}");
+        assert_eq!(game.plies, 10);
+        assert_eq!(game.result, "1/2-1/2");
+        assert_eq!(game.comment, "Draw by adjudication: --max-plies reached");
+    }
+}
+
+#[test]
+fn an_interrupted_match_keeps_every_finished_game_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let mut child = Command::cargo_bin("sp960")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["match", "--sp", "0-9", "--depth", "2", "--concurrency", "2"])
+        .args(["--pgn", "games.pgn"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let begin = std::time::Instant::now();
+    while std::fs::read_to_string(&pgn)
+        .unwrap_or_default()
+        .matches("[Event ")
+        .count()
+        < 3
+    {
+        assert!(begin.elapsed().as_secs() < 60, "no games written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "interrupted before the 20 games ended");
+    let games = python_check(&pgn);
+    assert!((3..20).contains(&games.len()), "{} games", games.len());
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.ends_with("\n\n"), "the last entry is complete");
+}
+
+#[test]
+fn built_in_engine_over_xboard_with_a_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let xboard = format!(
+        "proto=xboard name=xb {} engine",
+        env!("CARGO_BIN_EXE_sp960")
+    );
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            &xboard,
+            "--sp",
+            "860",
+            "--sp",
+            "0:959",
+            "--depth",
+            "2",
+            "--tc",
+            "20+0.1",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert_eq!(game.termination, "normal", "{game:?}");
+        assert!(game.white == "xb" || game.black == "xb");
+    }
+    let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[TimeControl \"20+0.1\"]").count(), 4);
+}

@@ -1,0 +1,67 @@
+"""Replays every game of an `sp960 match` PGN with python-chess (the oracle) and checks
+that each move is legal, PlyCount is right and the result agrees with the final board.
+Prints one JSON object per game; exits 1 with a message on the first problem."""
+import json
+import sys
+
+import chess
+import chess.pgn
+
+
+def fail(game, message):
+    print(f"round {game.headers.get('Round')}: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main(path):
+    with open(path) as pgn:
+        while (game := chess.pgn.read_game(pgn)) is not None:
+            headers = game.headers
+            if game.errors:
+                fail(game, f"python-chess could not replay: {game.errors}")
+            for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Result",
+                        "Variant", "SetUp", "FEN", "PlyCount", "Termination", "TimeControl"):
+                if tag not in headers:
+                    fail(game, f"no {tag} tag")
+            if headers["Variant"] != "Chess960" or headers["SetUp"] != "1":
+                fail(game, "not tagged as a Chess960 setup")
+            board = game.board()
+            if not board.chess960:
+                fail(game, "python-chess did not read a Chess960 board")
+            plies = 0
+            for move in game.mainline_moves():
+                if not board.is_legal(move):
+                    fail(game, f"illegal move {move} in {board.fen()}")
+                board.push(move)
+                plies += 1
+            if plies != int(headers["PlyCount"]):
+                fail(game, f"PlyCount {headers['PlyCount']} but {plies} moves")
+            result, termination = headers["Result"], headers["Termination"]
+            if termination == "normal":
+                if board.is_checkmate():
+                    expected = "0-1" if board.turn == chess.WHITE else "1-0"
+                elif (board.is_stalemate() or board.is_insufficient_material()
+                      or board.halfmove_clock >= 100 or board.is_repetition(3)):
+                    expected = "1/2-1/2"
+                else:
+                    fail(game, f"'normal' end but the board is not over: {board.fen()}")
+                if result != expected:
+                    fail(game, f"result {result} but the board says {expected}")
+            elif termination == "adjudication":
+                if result != "1/2-1/2":
+                    fail(game, f"adjudicated {result}")
+            elif result not in ("1-0", "0-1", "1/2-1/2"):
+                fail(game, f"result {result}")
+            print(json.dumps({
+                "round": int(headers["Round"]),
+                "fen": headers["FEN"],
+                "white": headers["White"],
+                "black": headers["Black"],
+                "result": result,
+                "termination": termination,
+                "comment": game.end().comment,
+                "plies": plies,
+            }))
+
+
+main(sys.argv[1])
