@@ -52,22 +52,25 @@ impl StartPosition {
         let mut rank: [Option<Role>; 8] = [None; 8];
         rank[2 * (n % 4) + 1] = Some(Role::Bishop);
         rank[2 * ((n / 4) % 4)] = Some(Role::Bishop);
-        let free = |rank: &[Option<Role>; 8]| -> Vec<usize> {
-            (0..8).filter(|&file| rank[file].is_none()).collect()
-        };
-        rank[free(&rank)[(n / 16) % 6]] = Some(Role::Queen);
+        place_on_free_square(&mut rank, (n / 16) % 6, Role::Queen);
         let (first, second) = knight_pair(n / 96);
-        let five = free(&rank);
-        rank[five[first]] = Some(Role::Knight);
-        rank[five[second]] = Some(Role::Knight);
-        for (file, role) in free(&rank)
-            .into_iter()
-            .zip([Role::Rook, Role::King, Role::Rook])
-        {
-            rank[file] = Some(role);
+        // The second knight's index counts the five free squares before the first is placed.
+        place_on_free_square(&mut rank, second, Role::Knight);
+        place_on_free_square(&mut rank, first, Role::Knight);
+        for role in [Role::Rook, Role::King, Role::Rook] {
+            place_on_free_square(&mut rank, 0, role);
         }
         BackRank(rank.map(|role| role.expect("every file is filled")))
     }
+}
+
+/// Puts `role` on the `index`-th (0-based) still empty file of `rank`.
+fn place_on_free_square(rank: &mut [Option<Role>; 8], index: usize, role: Role) {
+    let file = (0..8)
+        .filter(|&file| rank[file].is_none())
+        .nth(index)
+        .expect("a free square for every piece");
+    rank[file] = Some(role);
 }
 
 impl fmt::Display for StartPosition {
