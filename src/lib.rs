@@ -14,6 +14,7 @@
 
 pub mod book;
 pub mod castling;
+pub mod commands;
 pub mod engine;
 pub mod game;
 pub mod identify;

@@ -1,21 +1,21 @@
 //! The `sp960` command: parses arguments, calls the library, maps errors to exit codes.
 
-use std::io::{self, BufRead, Write};
+use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use sp960::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
 use sp960::castling::CastlingDialect;
+use sp960::commands::{CommandError, identify_inputs, print_random, print_starts};
 use sp960::exit_code;
-use sp960::identify::identify;
 use sp960::inputs::DEFAULT_GLOBS;
 use sp960::normalize::NormalizeOptions;
-use sp960::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
+use sp960::notation::{CastlingNotation, RecordFormat};
 use sp960::proxy::detect::{EngineCastlingArg, Protocol, ProxyConfig};
 use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::record::{CheckOptions, Mode, Rules};
 use sp960::runner::{MatchRequest, match_command};
-use sp960::start::{RandomStarts, parse_spec};
+use sp960::start::RandomStarts;
 use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
 use sp960::uci::StartChoice;
 use sp960::validate::{OutputFormat, ValidateOptions};
@@ -414,14 +414,39 @@ fn main() -> ExitCode {
             specs,
             castling,
             format,
-        } => fen(&specs, castling, format),
-        Command::Identify { inputs } => identify_all(&inputs),
+        } => command_result(
+            "fen",
+            print_starts(
+                &specs,
+                castling,
+                format,
+                &mut io::BufWriter::new(io::stdout().lock()),
+            ),
+        ),
+        Command::Identify { inputs } => command_result(
+            "identify",
+            identify_inputs(
+                &inputs,
+                io::stdin().lock(),
+                &mut io::BufWriter::new(io::stdout().lock()),
+                &mut io::stderr().lock(),
+            ),
+        ),
         Command::Random {
             count,
             seed,
             dfrc,
             castling,
-        } => random(count, seed, dfrc, castling),
+        } => command_result(
+            "random",
+            print_random(
+                count,
+                seed_or_fresh(seed),
+                dfrc,
+                castling,
+                &mut io::BufWriter::new(io::stdout().lock()),
+            ),
+        ),
         Command::Book {
             specs,
             count,
@@ -573,67 +598,6 @@ fn exit_with(result: io::Result<u8>) -> Result<(), Failure> {
     }
 }
 
-fn fen(specs: &[String], castling: CastlingNotation, format: RecordFormat) -> Result<(), Failure> {
-    // Every SPEC is read before anything is printed: a bad one prints nothing at all.
-    let mut starts = Vec::new();
-    for spec in specs {
-        starts.extend(parse_spec(spec).map_err(|err| Failure::invalid(format!("fen: {err}")))?);
-    }
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    for start in starts {
-        let record = start_record(start, castling, format)
-            .map_err(|err| Failure::invalid(err.to_string()))?;
-        writeln!(out, "{record}")?;
-    }
-    out.flush()?;
-    Ok(())
-}
-
-fn identify_all(inputs: &[String]) -> Result<(), Failure> {
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let mut all_identified = true;
-    for input in inputs {
-        if input != "-" {
-            all_identified &= report_identity(&format!("'{input}'"), Ok(input), &mut out)?;
-            continue;
-        }
-        for (index, line) in io::stdin().lock().split(b'\n').enumerate() {
-            let line = line?;
-            let text = std::str::from_utf8(&line).map_err(|err| format!("not UTF-8 text ({err})"));
-            if text.as_ref().is_ok_and(|text| text.trim().is_empty()) {
-                continue;
-            }
-            all_identified &= report_identity(&format!("<stdin>:{}", index + 1), text, &mut out)?;
-        }
-    }
-    out.flush()?;
-    if all_identified {
-        Ok(())
-    } else {
-        Err(Failure {
-            code: exit_code::INVALID_DATA,
-            message: None,
-        })
-    }
-}
-
-/// Prints the start `text` is, or tells stderr why it is none; true when identified.
-fn report_identity(
-    name: &str,
-    text: Result<&str, String>,
-    out: &mut impl Write,
-) -> io::Result<bool> {
-    match text.and_then(|text| identify(text).map_err(|err| err.to_string())) {
-        Ok(start) => writeln!(out, "{start}").map(|()| true),
-        Err(reason) => {
-            // Keep stdout and stderr in input order when both go to a terminal.
-            out.flush()?;
-            eprintln!("sp960: identify: {name}: {reason}");
-            Ok(false)
-        }
-    }
-}
-
 /// The given seed, or for a request that draws random starts a fresh one, told on stderr.
 fn resolve_seed(request: &BookRequest, seed: Option<u64>, command: &str) -> u64 {
     match seed {
@@ -713,24 +677,26 @@ fn engine() -> Result<(), Failure> {
     Ok(())
 }
 
-fn random(
-    count: u64,
-    seed: Option<u64>,
-    dfrc: bool,
-    castling: CastlingNotation,
-) -> Result<(), Failure> {
-    let seed = seed.unwrap_or_else(|| {
+/// The seed given, or one drawn and told on stderr so the run can be repeated.
+fn seed_or_fresh(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
         let seed = RandomStarts::fresh_seed();
         eprintln!("sp960: random seed {seed} (repeat with --seed {seed})");
         seed
-    });
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    for start in RandomStarts::new(seed, dfrc).take(count as usize) {
-        let fen = start_fen(start, castling).map_err(|err| Failure::invalid(err.to_string()))?;
-        writeln!(out, "{start} {fen}")?;
+    })
+}
+
+/// Maps a core command's outcome: bad data exits 1 (already reported when identifying).
+fn command_result(command: &str, result: Result<(), CommandError>) -> Result<(), Failure> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(CommandError::Io(err)) => Err(Failure::from(err)),
+        Err(CommandError::Unidentified(_)) => Err(Failure {
+            code: exit_code::INVALID_DATA,
+            message: None,
+        }),
+        Err(err) => Err(Failure::invalid(format!("{command}: {err}"))),
     }
-    out.flush()?;
-    Ok(())
 }
 
 /// `sp960 proxy`: reads the arguments, runs the library's proxy, exits with its code.
