@@ -588,8 +588,10 @@ fn main() -> ExitCode {
 }
 
 /// A library command's exit code as a result.
+/// A checking command (validate, normalize) whose output closed early exits 1: not every
+/// record was reported, so success cannot be claimed.
 fn exit_with(result: io::Result<u8>) -> Result<(), Failure> {
-    match result? {
+    match result.map_err(output_cut_short)? {
         exit_code::SUCCESS => Ok(()),
         code => Err(Failure {
             code,
@@ -677,6 +679,16 @@ fn engine() -> Result<(), Failure> {
     Ok(())
 }
 
+/// An I/O error of a command that checks its inputs: a closed stdout (`| head`) is exit 1
+/// with a note, not the quiet success it is for commands that only print.
+fn output_cut_short(err: io::Error) -> Failure {
+    if err.kind() == io::ErrorKind::BrokenPipe {
+        Failure::invalid("output closed before every input was checked and reported")
+    } else {
+        Failure::from(err)
+    }
+}
+
 /// The seed given, or one drawn and told on stderr so the run can be repeated.
 fn seed_or_fresh(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(|| {
@@ -690,6 +702,7 @@ fn seed_or_fresh(seed: Option<u64>) -> u64 {
 fn command_result(command: &str, result: Result<(), CommandError>) -> Result<(), Failure> {
     match result {
         Ok(()) => Ok(()),
+        Err(CommandError::Io(err)) if command == "identify" => Err(output_cut_short(err)),
         Err(CommandError::Io(err)) => Err(Failure::from(err)),
         Err(CommandError::Unidentified(_)) => Err(Failure {
             code: exit_code::INVALID_DATA,
@@ -706,7 +719,7 @@ fn proxy(args: ProxyArgs) -> ExitCode {
         Ok(choice) => choice,
         Err(err) => {
             eprintln!("sp960: proxy: --sp: {err}");
-            return ExitCode::from(exit_code::USAGE);
+            return ExitCode::from(exit_code::INVALID_DATA);
         }
     };
     if let (StartChoice::Random { .. }, None) = (start, args.seed) {

@@ -144,6 +144,12 @@ pub enum SpecError {
     /// A number above 959.
     #[error(transparent)]
     OutOfRange(#[from] OutOfRange),
+    /// Not one start where exactly one is wanted (`sp960 proxy --sp`).
+    #[error("'{0}' is not one start (expected N from 0 to 959, a double-FRC pair W:B, or random)")]
+    NotOneStart(String),
+    /// A number too long even to read (more digits than any machine integer holds).
+    #[error("start position {0} is out of range (Chess960 numbers are 0 to 959)")]
+    Huge(String),
     /// `A-B` with A greater than B.
     #[error("range {0}-{1} runs backwards")]
     Backwards(u16, u16),
@@ -176,7 +182,7 @@ fn parse_number(text: &str, whole: &str) -> Result<StartPosition, SpecError> {
     if !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(SpecError::Malformed(whole.to_owned()));
     }
-    let n: u64 = text.parse().map_err(|_| OutOfRange(u64::MAX))?;
+    let n: u64 = text.parse().map_err(|_| SpecError::Huge(text.to_owned()))?;
     Ok(StartPosition::new(n)?)
 }
 
@@ -296,10 +302,12 @@ mod tests {
             Err(SpecError::Malformed("1:2:3".into()))
         );
         assert_eq!(parse_spec("+5"), Err(SpecError::Malformed("+5".into())));
-        assert!(matches!(
-            parse_spec("99999999999999999999999"),
-            Err(SpecError::OutOfRange(_))
-        ));
+        let huge = parse_spec("99999999999999999999999").unwrap_err();
+        assert_eq!(huge, SpecError::Huge("99999999999999999999999".into()));
+        assert!(
+            huge.to_string()
+                .contains("99999999999999999999999 is out of range")
+        );
         // Every error has a message that names the problem.
         assert!(SpecError::Backwards(9, 3).to_string().contains("9-3"));
     }

@@ -265,3 +265,51 @@ fn all_960_agree_with_python_chess() {
         .success()
         .stdout(String::from_utf8(xfen.stdout).unwrap());
 }
+
+/// A checking command whose reader leaves early must not claim success: `sp960 validate
+/// broken.fen | head -n 1` in a CI step with pipefail has to fail.
+#[test]
+fn checking_commands_cut_short_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.fen");
+    std::fs::write(&bad, "8/8/8/8/8/8/8/8 w - - 0 1\n".repeat(50_000)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("sp960");
+    for pipeline in [
+        format!(
+            "'{}' validate '{}' | head -n 1",
+            bin.display(),
+            bad.display()
+        ),
+        format!(
+            "'{0}' fen all all all all | '{0}' identify - | head -n 1",
+            bin.display()
+        ),
+    ] {
+        let output = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!("set -o pipefail; {pipeline}"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{pipeline}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("output closed"),
+            "{pipeline}"
+        );
+    }
+}
+
+#[test]
+fn proxy_start_must_be_one_start() {
+    for (sp, reason) in [
+        ("960", "out of range"),
+        ("all", "is not one start"),
+        ("1,2", "is not one start"),
+    ] {
+        sp960()
+            .args(["proxy", "--sp", sp, "--", "/bin/true"])
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains(reason));
+    }
+}

@@ -108,7 +108,13 @@ impl StartChoice {
             Some(text) if text.trim().eq_ignore_ascii_case("random") => {
                 Ok(StartChoice::Random { seed, dfrc })
             }
-            Some(text) => Ok(StartChoice::Fixed(text.parse::<Start>()?)),
+            Some(text) => text
+                .parse::<Start>()
+                .map(StartChoice::Fixed)
+                .map_err(|err| match err {
+                    SpecError::Malformed(text) => SpecError::NotOneStart(text),
+                    other => other,
+                }),
         }
     }
 }
@@ -411,5 +417,14 @@ mod tests {
             }
         );
         assert!(StartChoice::from_arguments(Some("961"), 0, false).is_err());
+        // A list or `all` is no single start, and the message says what one is.
+        for text in ["all", "1,2", "0-9"] {
+            let err = StartChoice::from_arguments(Some(text), 0, false).unwrap_err();
+            assert_eq!(err, SpecError::NotOneStart(text.into()));
+            assert!(
+                err.to_string().contains("expected N from 0 to 959"),
+                "{err}"
+            );
+        }
     }
 }

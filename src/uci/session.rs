@@ -587,7 +587,7 @@ impl Session for UciSession {
             }
             // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
             // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
-            _ if self.awaiting_uciok => self.held.push(line.trim_ascii_end().to_vec()),
+            _ if self.awaiting_uciok => self.held.push(line.to_vec()),
             _ => self.gui_line(line, actions),
         }
     }
@@ -652,6 +652,33 @@ mod tests {
                 "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
                 "gui< uciok",
             ]
+        );
+    }
+
+    #[test]
+    fn held_lines_are_released_byte_for_byte() {
+        let mut session = UciSession::new(fixed("860"));
+        let mut actions = Vec::new();
+        session.on_gui_line(b"uci", &mut actions);
+        for line in [&b"foo  bar \r"[..], b"isready \t", b"\xff odd bytes"] {
+            session.on_gui_line(line, &mut actions);
+        }
+        actions.clear();
+        session.on_engine_line(b"uciok", &mut actions);
+        let held: Vec<&[u8]> = actions
+            .iter()
+            .filter_map(|action| match action {
+                Action::Send {
+                    to: Peer::Engine,
+                    line,
+                    mark: Mark::Held,
+                } => Some(&line[..]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            held,
+            [&b"foo  bar \r"[..], b"isready \t", b"\xff odd bytes"]
         );
     }
 
