@@ -731,10 +731,13 @@ pub fn rejected_command(line: &[u8]) -> Option<&[u8]> {
 impl Session for XboardSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
-        if self.in_edit {
+        // Edit mode lasts until `.`; a command that cannot be an edit line (`setboard`,
+        // `new`, `quit`) ends it, so it is checked like any other.
+        if self.in_edit && !matches!(first, b"setboard" | b"new" | b"quit") {
             self.in_edit = first != b".";
             return actions.push(Action::Forward);
         }
+        self.in_edit = false;
         match first {
             b"new" => self.gui_new(actions),
             b"variant" => self.gui_variant(line, actions),
@@ -869,6 +872,24 @@ mod tests {
                 "engine< accepted done"
             ]
         );
+    }
+
+    #[test]
+    fn a_bad_setboard_after_edit_is_still_refused() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &SJAAK);
+        let out = play(
+            &mut session,
+            &[
+                "gui: edit",
+                "gui: Pa4",
+                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
+            ],
+        );
+        assert_eq!(out[..2], ["engine< edit", "engine< Pa4"]);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(out[2].starts_with("gui< Error ("), "{out:?}");
+        assert!(!out.iter().any(|line| line.starts_with("engine< setboard")));
     }
 
     #[test]
