@@ -40,6 +40,9 @@ struct Checked {
     termination: String,
     comment: String,
     plies: usize,
+    /// The TimeControl tag as python-chess parses it: null for `-`, else
+    /// `[[moves, seconds, increment], ...]`.
+    time_control: serde_json::Value,
 }
 
 fn python_check(pgn: &Path) -> Vec<Checked> {
@@ -274,6 +277,53 @@ fn bad_arguments_are_refused_with_the_reason() {
             "sp960: match: engine 1: '/nonexistent/engine' not found",
         ),
         (&["--sp", "0", "--tc", "fast"][..], 2, "time control 'fast'"),
+        // Times too long for a clock: refused when parsed, naming the value, no panic.
+        (
+            &["--sp", "0", "--depth", "1", "--tc", "1e308"][..],
+            2,
+            "time control '1e308': 1e308 seconds is out of range",
+        ),
+        (
+            &["--sp", "0", "--tc", "99999999999999999999"][..],
+            2,
+            "time control '99999999999999999999': 99999999999999999999 seconds is out of range",
+        ),
+        (
+            &["--sp", "0", "--tc", "10+1e20"][..],
+            2,
+            "time control '10+1e20': 1e20 seconds is out of range",
+        ),
+        (
+            &["--sp", "0", "--tc", "99999999999999/10"][..],
+            2,
+            "time control '99999999999999/10': expected [MOVES/]",
+        ),
+        (
+            &["--sp", "0", "--tc", "1:99999999999999999999"][..],
+            2,
+            "time control '1:99999999999999999999': 1:99999999999999999999 seconds is out of range",
+        ),
+        (
+            &["--sp", "0", "--timeout", "1e300"][..],
+            2,
+            "--timeout 1e300: expected a positive number of seconds",
+        ),
+        (
+            &["--sp", "0", "--movetime", "18446744073709551615"][..],
+            2,
+            "--movetime 18446744073709551615: too long",
+        ),
+        // A count that would exhaust memory is refused before anything is drawn.
+        (
+            &["--sp", "random", "--count", "99999999999999999"][..],
+            2,
+            "--count 99999999999999999: too many games (at most 1000000 games",
+        ),
+        (
+            &["--sp", "0-959", "--rounds", "4000000"][..],
+            2,
+            "960 starts × 2 colours × 4000000 rounds = 7680000000 games: too many",
+        ),
         (
             &["--sp", "0", "--pgn", "."][..],
             2,
@@ -438,4 +488,43 @@ fn built_in_engine_over_xboard_with_a_clock() {
     }
     let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
     assert_eq!(pgn.matches("[TimeControl \"20+0.1\"]").count(), 4);
+    for game in &games {
+        assert_eq!(game.time_control, serde_json::json!([[0, 20, 0.1]]));
+    }
+}
+
+#[test]
+fn time_control_tag_is_pgn_seconds_that_python_chess_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    for (tc, tag, parsed) in [
+        (
+            Some("40/1:30+1"),
+            "40/90+1",
+            serde_json::json!([[40, 90, 1.0]]),
+        ),
+        (
+            Some("1:00+0.6"),
+            "60+0.6",
+            serde_json::json!([[0, 60, 0.6]]),
+        ),
+        (None, "-", serde_json::Value::Null),
+    ] {
+        let pgn = dir.path().join(format!("{tag}.pgn").replace('/', "_"));
+        let mut args = vec!["--sp", "0", "--depth", "1", "--max-plies", "4", "--pgn"];
+        args.push(pgn.to_str().unwrap());
+        if let Some(tc) = tc {
+            args.extend(["--tc", tc]);
+        }
+        let output = sp960_match(dir.path(), &args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(text.matches(&format!("[TimeControl \"{tag}\"]")).count(), 2);
+        for game in python_check(&pgn) {
+            assert_eq!(game.time_control, parsed, "{tc:?}");
+        }
+    }
 }

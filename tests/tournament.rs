@@ -460,6 +460,28 @@ fn engines_that_cannot_play_are_refused_and_nothing_is_written() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("time control 'fast'"));
+    // A base too long for a clock is refused, not written as `-tc 307445734561825860:15`.
+    sp960()
+        .current_dir(dir.path())
+        .args([
+            "tournament",
+            "--emit",
+            "xboard",
+            "--engine",
+            "cmd=a",
+            "--engine",
+            "cmd=b",
+            "--sp",
+            "0",
+            "--tc",
+            "1e300",
+        ])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "time control '1e300': 1e300 seconds is out of range",
+        ));
 }
 
 /// Runs an emitted xboard command under Xvfb, made quick (no GUI, short pauses, shallow

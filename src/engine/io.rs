@@ -184,6 +184,25 @@ mod tests {
     }
 
     #[test]
+    fn go_right_after_stop_starts_once_the_stopped_search_has_answered() {
+        let (output, elapsed) = run_piped(
+            "uci\nposition startpos\ngo depth 50",
+            "stop\nposition startpos moves e2e4\ngo depth 1",
+            true,
+        );
+        assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+        assert!(!output.contains("error"), "{output}");
+        let best: Vec<&str> = output
+            .lines()
+            .filter(|line| line.starts_with("bestmove "))
+            .collect();
+        assert_eq!(best.len(), 2, "{output}");
+        // The second answer is for Black after 1. e4.
+        let reply = best[1].split_whitespace().nth(1).unwrap();
+        assert!(reply.ends_with('6') || reply.ends_with('5'), "{output}");
+    }
+
+    #[test]
     fn quit_ends_an_infinite_search_at_once() {
         let (output, elapsed) = run_piped("uci\ngo infinite", "quit", false);
         assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");

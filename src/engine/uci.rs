@@ -12,7 +12,7 @@ use std::time::Duration;
 use shakmaty::{Color, Position};
 
 use super::game::{Game, parse_move, position_from_fen, uci_move_text};
-use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchResult, TimeBudget};
+use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchJob, SearchResult, TimeBudget};
 use super::{Action, ENGINE_NAME, Session};
 
 /// The option line python-chess and GUIs look for; `default false` in lower case matters
@@ -26,6 +26,9 @@ pub struct UciSession {
     /// `None` after a rejected `position` command.
     game: Option<Game>,
     search: Option<PendingSearch>,
+    /// A `go` that came after `stop` but before the stopped search's `bestmove`: it
+    /// starts once that `bestmove` is written, as GUIs expect.
+    queued: Option<(PendingSearch, Box<SearchJob>)>,
     next_id: u64,
 }
 
@@ -46,6 +49,7 @@ impl Default for UciSession {
             chess960: false,
             game: Some(Game::default()),
             search: None,
+            queued: None,
             next_id: 1,
         }
     }
@@ -198,9 +202,14 @@ impl UciSession {
     }
 
     fn go(&mut self, args: &[&str]) -> Vec<Action> {
-        if self.search.is_some() {
-            return vec![error("go: already searching (send 'stop' first)")];
-        }
+        // After `stop`, the stopped search still owes its `bestmove`: this `go` waits
+        // for it (see `finish`). Without `stop` (or with a `go` already waiting), the
+        // GUI has broken the protocol.
+        let wait = match &self.search {
+            None => false,
+            Some(search) if search.stop_requested && self.queued.is_none() => true,
+            Some(_) => return vec![error("go: already searching (send 'stop' first)")],
+        };
         let Some(game) = &self.game else {
             return vec![
                 error("go: no position (the last 'position' command was rejected)"),
@@ -220,13 +229,18 @@ impl UciSession {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.search = Some(PendingSearch {
+        let pending = PendingSearch {
             id,
             infinite: go.infinite,
             stop_requested: false,
             held: None,
             quit_when_done: false,
-        });
+        };
+        if wait {
+            self.queued = Some((pending, Box::new(job)));
+            return Vec::new();
+        }
+        self.search = Some(pending);
         vec![Action::Search {
             id,
             job: Box::new(job),
@@ -234,6 +248,12 @@ impl UciSession {
     }
 
     fn stop(&mut self) -> Vec<Action> {
+        if let Some((queued, _)) = &mut self.queued {
+            // Stops the `go` waiting for its turn: it starts and is stopped at once,
+            // so it still answers with a `bestmove`.
+            queued.stop_requested = true;
+            return Vec::new();
+        }
         let Some(search) = &mut self.search else {
             return Vec::new();
         };
@@ -244,7 +264,8 @@ impl UciSession {
         }
     }
 
-    /// The `bestmove` line for a finished search, and a quit if one is due.
+    /// The `bestmove` line for a finished search, then a quit if one is due, else the
+    /// search of a `go` that was waiting for this one.
     fn finish(&mut self, result: SearchResult) -> Vec<Action> {
         let quit = self
             .search
@@ -264,6 +285,12 @@ impl UciSession {
         let mut actions = vec![send(line)];
         if quit {
             actions.push(Action::Quit);
+        } else if let Some((next, job)) = self.queued.take() {
+            actions.push(Action::Search { id: next.id, job });
+            if next.stop_requested {
+                actions.push(Action::Stop);
+            }
+            self.search = Some(next);
         }
         actions
     }
@@ -365,6 +392,13 @@ impl Session for UciSession {
     }
 
     fn on_end_of_input(&mut self) -> Vec<Action> {
+        if let Some((queued, _)) = &mut self.queued {
+            // The waiting `go` is the last search asked for: it runs, then the session
+            // ends (an infinite one is stopped as soon as it starts).
+            queued.quit_when_done = true;
+            queued.stop_requested |= queued.infinite;
+            return Vec::new();
+        }
         let Some(search) = &mut self.search else {
             return vec![Action::Quit];
         };
@@ -641,6 +675,67 @@ mod tests {
         let out = session.on_done(id, result);
         assert!(
             matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            "{out:?}"
+        );
+    }
+
+    /// Runs `job` to its end (`stopped`: as if `stop` came at once).
+    fn search_now(job: &SearchJob, stopped: bool) -> SearchResult {
+        crate::engine::search::search(
+            job,
+            &std::sync::atomic::AtomicBool::new(stopped),
+            &mut |_| {},
+        )
+    }
+
+    #[test]
+    fn go_after_stop_waits_for_the_stopped_search_then_starts() {
+        let mut session = UciSession::default();
+        let Action::Search { id, job } = session.on_line("go depth 50").remove(0) else {
+            panic!()
+        };
+        assert!(matches!(session.on_line("stop")[..], [Action::Stop]));
+        // The stopped search has not answered yet: the new `go` waits, no error.
+        assert!(session.on_line("position startpos moves e2e4").is_empty());
+        assert!(session.on_line("go depth 1").is_empty());
+        assert_eq!(session.on_line("isready").len(), 1);
+        let out = session.on_done(id, search_now(&job, true));
+        let [Action::Send(first), Action::Search { id: next, job }] = &out[..] else {
+            panic!("{out:?}")
+        };
+        assert!(first.starts_with("bestmove "), "{first}");
+        assert_ne!(*next, id);
+        // The waiting search is on the position given after `stop`, with its own limits.
+        assert_eq!(job.limits.depth, Some(1));
+        assert_eq!(job.position.turn(), Color::Black);
+        let out = session.on_done(*next, search_now(job, false));
+        assert!(
+            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            "{out:?}"
+        );
+        // A third `go` while one waits is refused, as is a `go` without `stop`.
+        let Action::Search { id, job } = session.on_line("go depth 50").remove(0) else {
+            panic!()
+        };
+        assert!(
+            matches!(session.on_line("go depth 2")[..], [Action::Send(ref e)] if e.contains("already searching"))
+        );
+        session.on_line("stop");
+        assert!(session.on_line("go depth 2").is_empty());
+        assert!(
+            matches!(session.on_line("go depth 3")[..], [Action::Send(ref e)] if e.contains("already searching"))
+        );
+        // `stop` for the waiting search: it starts and is stopped at once; end of
+        // input after it: its bestmove, then quit.
+        assert!(session.on_line("stop").is_empty());
+        assert!(session.on_end_of_input().is_empty());
+        let out = session.on_done(id, search_now(&job, true));
+        let [Action::Send(_), Action::Search { id, job }, Action::Stop] = &out[..] else {
+            panic!("{out:?}")
+        };
+        let out = session.on_done(*id, search_now(job, true));
+        assert!(
+            matches!(&out[..], [Action::Send(line), Action::Quit] if line.starts_with("bestmove ")),
             "{out:?}"
         );
     }

@@ -157,6 +157,14 @@ pub struct MatchRequest {
 /// Without any limit: 100 ms a move.
 pub const DEFAULT_MOVETIME_MS: u64 = 100;
 
+/// The longest `--timeout` and `--movetime`, in seconds (as for `--tc`: one year).
+pub const MAX_TIMEOUT_SECONDS: u64 = crate::tournament::MAX_TIME_CONTROL_SECONDS;
+
+/// The most games a match may schedule (starts × 2 × rounds): the schedule is made
+/// up front, so a mistyped `--count` or `--rounds` is refused rather than exhausting
+/// memory.
+pub const MAX_GAMES: u64 = 1_000_000;
+
 impl MatchRequest {
     /// Checks the arguments and builds the match.
     pub fn resolve(mut self) -> Result<MatchConfig, MatchError> {
@@ -173,6 +181,20 @@ impl MatchRequest {
         while engines.len() < 2 {
             engines.push(MatchEngine::builtin(self.builtin.clone()));
         }
+        // Checked before the starts are drawn: `random` allocates `--count` of them.
+        let random_specs = self
+            .starts
+            .specs
+            .iter()
+            .filter(|spec| spec.trim().eq_ignore_ascii_case("random"))
+            .count() as u64;
+        if random_specs.saturating_mul(self.starts.count) > MAX_GAMES / 2 {
+            return Err(MatchError::Usage(format!(
+                "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
+                self.starts.count,
+                MAX_GAMES / 2
+            )));
+        }
         self.starts.seed = match self.seed {
             Some(seed) => seed,
             None if self.starts.is_random() => {
@@ -183,6 +205,24 @@ impl MatchRequest {
             None => 0,
         };
         let starts = self.starts.starts()?;
+        let rounds = self.rounds.max(1);
+        let games = (starts.len() as u64)
+            .saturating_mul(2)
+            .saturating_mul(u64::from(rounds));
+        if games > MAX_GAMES {
+            return Err(MatchError::Usage(format!(
+                "{} starts × 2 colours × {rounds} rounds = {games} games: too many (at most {MAX_GAMES})",
+                starts.len()
+            )));
+        }
+        if let Some(ms) = self.movetime
+            && ms / 1000 >= MAX_TIMEOUT_SECONDS
+        {
+            return Err(MatchError::Usage(format!(
+                "--movetime {ms}: too long (below {} ms, one year)",
+                MAX_TIMEOUT_SECONDS * 1000
+            )));
+        }
         let clock = match &self.tc {
             Some(text) => Some(text.parse().map_err(
                 |err: crate::tournament::TournamentError| MatchError::Usage(err.to_string()),
@@ -198,24 +238,27 @@ impl MatchRequest {
         if limits == Limits::default() {
             limits.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
         }
-        if !(self.move_timeout.is_finite() && self.move_timeout > 0.0) {
-            return Err(MatchError::Usage(format!(
-                "--timeout {}: expected a positive number of seconds",
-                self.move_timeout
-            )));
-        }
+        let move_timeout = Duration::try_from_secs_f64(self.move_timeout)
+            .ok()
+            .filter(|t| !t.is_zero() && t.as_secs() < MAX_TIMEOUT_SECONDS)
+            .ok_or_else(|| {
+                MatchError::Usage(format!(
+                    "--timeout {:?}: expected a positive number of seconds, below {MAX_TIMEOUT_SECONDS}",
+                    self.move_timeout
+                ))
+            })?;
         let engines: [MatchEngine; 2] = engines.try_into().expect("two engines");
         Ok(MatchConfig {
             engines,
             starts,
-            rounds: self.rounds.max(1),
+            rounds,
             limits,
             concurrency: self.concurrency.unwrap_or_else(|| {
                 thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),
             max_plies: self.max_plies,
             pgn: self.pgn,
-            move_timeout: Duration::from_secs_f64(self.move_timeout),
+            move_timeout,
             event: "sp960 match".to_owned(),
             quiet: self.json,
         })

@@ -175,7 +175,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         .limits
         .clock
         .as_ref()
-        .map_or_else(|| "-".to_owned(), ToString::to_string);
+        .map_or_else(|| "-".to_owned(), crate::tournament::TimeControl::pgn_tag);
     let progress = Progress::new(schedule.len(), config.quiet);
     let mut score = Score::default();
     let mut games = Vec::new();

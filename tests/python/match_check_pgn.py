@@ -53,6 +53,7 @@ def main(path):
             elif result not in ("1-0", "0-1", "1/2-1/2"):
                 fail(game, f"result {result}")
             print(json.dumps({
+                "time_control": time_control(game),
                 "round": int(headers["Round"]),
                 "fen": headers["FEN"],
                 "white": headers["White"],
@@ -62,6 +63,23 @@ def main(path):
                 "comment": game.end().comment,
                 "plies": plies,
             }))
+
+
+def time_control(game):
+    """The TimeControl tag as python-chess parses it: None for '-' (no clock), else
+    [[moves, seconds, increment], ...]. A sub-second base, which PGN cannot express
+    and sp960 writes as a decimal (as cutechess does), is returned as the text."""
+    tag = game.headers["TimeControl"]
+    try:
+        control = game.time_control()
+    except ValueError as error:
+        base = tag.split("/")[-1].split("+")[0]
+        if "." in base:
+            return tag
+        fail(game, f"python-chess cannot read [TimeControl \"{tag}\"]: {error}")
+    if control.type == chess.pgn.TimeControlType.UNLIMITED:
+        return None
+    return [[part.moves, part.time, part.increment] for part in control.parts]
 
 
 main(sys.argv[1])
