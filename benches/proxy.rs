@@ -6,7 +6,10 @@
 //!    proxy: line-flushed (one write per line, as engines do) and block-buffered.
 //!
 //! Run: `cargo bench --bench proxy` (ROUNDS=N round trips per protocol, default 5000;
-//! RUNS=N floods each, default 5, 0 skips them; STOCKFISH=path, default
+//! RUNS=N floods each, default 5, 0 skips them; GAP_US=N, a pause before each round
+//! trip, default 0 (more than the proxy's spin window, 200 us: the GUI's request finds
+//! the proxy asleep, as after a GUI's think); SP960=path, another sp960 build to
+//! compare; STOCKFISH=path, default
 //! /usr/games/stockfish; SJAAK=path, default /usr/games/sjaakii).
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -130,6 +133,7 @@ fn round_trips(
     null_relay: &str,
     sp960: &str,
     rounds: usize,
+    gap: Duration,
 ) {
     let mut engines = [
         Engine::start(protocol, engine, &[]),
@@ -139,6 +143,9 @@ fn round_trips(
     let mut samples = [Vec::new(), Vec::new(), Vec::new()];
     for round in 1..=rounds + 200 {
         for (engine, samples) in engines.iter_mut().zip(&mut samples) {
+            if !gap.is_zero() {
+                std::thread::sleep(gap);
+            }
             let took = engine.round_trip(round);
             if round > 200 {
                 samples.push(took);
@@ -148,7 +155,10 @@ fn round_trips(
     for engine in engines {
         engine.quit();
     }
-    println!("{title}, {rounds} round trips each, interleaved:");
+    println!(
+        "{title}, {rounds} round trips each, interleaved, {} us apart:",
+        gap.as_micros()
+    );
     let direct_median = median(&mut samples[0]);
     for (name, samples) in ["direct", "null relay (floor)", "through sp960 proxy"]
         .iter()
@@ -212,7 +222,8 @@ fn flood_time(program: &str, args: &[&str], prelude: &str) -> Duration {
 }
 
 fn main() {
-    let sp960 = env!("CARGO_BIN_EXE_sp960");
+    let sp960 = std::env::var("SP960").unwrap_or_else(|_| env!("CARGO_BIN_EXE_sp960").to_owned());
+    let sp960 = sp960.as_str();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let built = Command::new(cargo)
         .args([
@@ -227,7 +238,7 @@ fn main() {
         .status()
         .unwrap();
     assert!(built.success());
-    let fake: PathBuf = PathBuf::from(sp960)
+    let fake: PathBuf = PathBuf::from(env!("CARGO_BIN_EXE_sp960"))
         .parent()
         .unwrap()
         .join("examples")
@@ -238,6 +249,7 @@ fn main() {
     let sjaak = std::env::var("SJAAK").unwrap_or_else(|_| "/usr/games/sjaakii".into());
     let rounds = env_number("ROUNDS", 5000);
     let runs = env_number("RUNS", 5);
+    let gap = Duration::from_micros(env_number("GAP_US", 0) as u64);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("load average before: {}", load.trim());
 
@@ -248,6 +260,7 @@ fn main() {
         &null_relay,
         sp960,
         rounds,
+        gap,
     );
     round_trips(
         "XBoard ping N -> pong N, Sjaak II",
@@ -256,6 +269,7 @@ fn main() {
         &null_relay,
         sp960,
         rounds,
+        gap,
     );
 
     let castling_on = [
