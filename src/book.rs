@@ -66,6 +66,15 @@ pub enum BookError {
     /// Nothing asked for.
     #[error("no starts: give a SPEC, `random --count K` or --dfrc-sample K")]
     Empty,
+    /// More random starts than a book may hold.
+    #[error(
+        "{requested} random starts asked for (--count times each `random`, plus --dfrc-sample); \
+         a book holds at most {MAX_RANDOM_STARTS}"
+    )]
+    TooManyRandom {
+        /// The random starts asked for (saturating).
+        requested: u64,
+    },
     /// A start shakmaty refused (a bug).
     #[error(transparent)]
     Invalid(#[from] InvalidStart),
@@ -74,6 +83,18 @@ pub enum BookError {
 impl BookRequest {
     /// Expands the request into starts, every SPEC checked before anything is produced.
     pub fn starts(&self) -> Result<Vec<Start>, BookError> {
+        let randoms = self
+            .specs
+            .iter()
+            .filter(|spec| spec.trim().eq_ignore_ascii_case("random"))
+            .count() as u64;
+        let requested = self
+            .count
+            .saturating_mul(randoms)
+            .saturating_add(self.dfrc_sample);
+        if requested > MAX_RANDOM_STARTS {
+            return Err(BookError::TooManyRandom { requested });
+        }
         let mut starts = Vec::new();
         let mut random = RandomStarts::new(self.seed, false);
         for spec in &self.specs {
@@ -105,6 +126,10 @@ impl BookRequest {
                 .any(|spec| spec.trim().eq_ignore_ascii_case("random"))
     }
 }
+
+/// The most random starts a book is made of: far more than any match plays (there are
+/// 921,600 DFRC pairs), and the book is built in memory.
+pub const MAX_RANDOM_STARTS: u64 = 1_000_000;
 
 /// Distinguishes the DFRC sample's random stream from the classic one for the same seed.
 const DFRC_STREAM: u64 = 0x0dfc_0dfc_0dfc_0dfc;
@@ -306,6 +331,42 @@ mod tests {
             "SPEC '960': start position 960 is out of range (Chess960 numbers are 0 to 959)"
         );
         assert!(matches!(request(&[]).starts(), Err(BookError::Empty)));
+        // A huge count is refused before anything is allocated (it used to abort).
+        let huge = BookRequest {
+            count: 99_999_999_999_999_999,
+            seed: 1,
+            ..request(&["random"])
+        };
+        let err = huge.starts().unwrap_err();
+        assert_eq!(
+            err,
+            BookError::TooManyRandom {
+                requested: 99_999_999_999_999_999
+            }
+        );
+        assert!(err.to_string().contains("at most 1000000"), "{err}");
+        let sample = BookRequest {
+            dfrc_sample: u64::MAX,
+            ..request(&[])
+        };
+        assert!(matches!(
+            sample.starts(),
+            Err(BookError::TooManyRandom { .. })
+        ));
+        let twice = BookRequest {
+            count: MAX_RANDOM_STARTS,
+            ..request(&["random", "random"])
+        };
+        assert!(matches!(
+            twice.starts(),
+            Err(BookError::TooManyRandom { .. })
+        ));
+        let at_limit = BookRequest {
+            count: MAX_RANDOM_STARTS - 1,
+            dfrc_sample: 1,
+            ..request(&["random"])
+        };
+        assert_eq!(at_limit.starts().unwrap().len(), 1_000_000);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use thiserror::Error;
 
 use crate::identify::identify;
 use crate::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
+use crate::records::BOM;
 use crate::start::{InvalidStart, RandomStarts, SpecError, parse_spec};
 
 /// Why a core command stopped.
@@ -71,7 +72,12 @@ pub fn identify_inputs(
         let Some(lines) = stdin.take() else { continue };
         for (index, line) in lines.split(b'\n').enumerate() {
             let line = line?;
-            let text = std::str::from_utf8(&line).map_err(|e| format!("not UTF-8 text ({e})"));
+            // A byte-order mark at the start of stdin, as `validate` accepts one.
+            let line = match index {
+                0 => line.strip_prefix(BOM).unwrap_or(&line),
+                _ => &line,
+            };
+            let text = std::str::from_utf8(line).map_err(|e| format!("not UTF-8 text ({e})"));
             if text.as_ref().is_ok_and(|text| text.trim().is_empty()) {
                 continue;
             }
@@ -142,6 +148,20 @@ mod tests {
         assert_eq!(out, "860\n0\n");
         assert!(err.contains("<stdin>:3: "), "{err}");
         assert!(err.contains("'xx': "), "{err}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_on_stdin_is_skipped() {
+        let (result, out, err) = identify_text(
+            &["-"],
+            b"\xEF\xBB\xBFrbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\r\nBBQNNRKR\n",
+        );
+        assert!(result.is_ok(), "{err}");
+        assert_eq!(out, "860\n0\n");
+        // Only at the very start: a mark on a later line is an error.
+        let (result, _, err) = identify_text(&["-"], b"RBKNRNBQ\n\xEF\xBB\xBFBBQNNRKR\n");
+        assert!(matches!(result, Err(CommandError::Unidentified(1))));
+        assert!(err.contains("<stdin>:2: "), "{err}");
     }
 
     #[test]

@@ -5,8 +5,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// The patterns directories are searched for by default.
-pub const DEFAULT_GLOBS: [&str; 3] = ["*.fen", "*.epd", "*.txt"];
+/// The patterns directories are searched for by default: FEN and EPD fixtures, text files,
+/// and PGN files (books and game collections; their `[FEN "…"]` tags are the records).
+pub const DEFAULT_GLOBS: [&str; 4] = ["*.fen", "*.epd", "*.txt", "*.pgn"];
 
 /// One input to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +150,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::create_dir(root.join("sub")).unwrap();
-        for name in ["b.fen", "a.epd", "notes.md", "sub/c.txt"] {
+        for name in ["b.fen", "a.epd", "notes.md", "sub/c.txt", "sub/d.pgn"] {
             fs::write(root.join(name), "").unwrap();
         }
         let globs: Vec<String> = DEFAULT_GLOBS.iter().map(|g| g.to_string()).collect();
@@ -162,7 +163,7 @@ mod tests {
                 Input::Stdin => "-".to_owned(),
             })
             .collect();
-        assert_eq!(names, ["a.epd", "b.fen", "sub/c.txt"]);
+        assert_eq!(names, ["a.epd", "b.fen", "sub/c.txt", "sub/d.pgn"]);
         // A link to a file counts, a link to a directory is not followed (no loops), a
         // dangling link is an error, not a silent skip.
         std::os::unix::fs::symlink(root.join("b.fen"), root.join("sub/link.fen")).unwrap();
@@ -170,8 +171,9 @@ mod tests {
         std::os::unix::fs::symlink(root.join("gone"), root.join("sub/dangling.epd")).unwrap();
         let (inputs, errors) = expand(&[root.join("sub").display().to_string()], &globs);
         let names: Vec<_> = inputs.iter().map(Input::name).collect();
-        assert_eq!(names.len(), 2, "{names:?}");
-        assert!(names[0].ends_with("sub/c.txt") && names[1].ends_with("sub/link.fen"));
+        assert_eq!(names.len(), 3, "{names:?}");
+        assert!(names[0].ends_with("sub/c.txt") && names[1].ends_with("sub/d.pgn"));
+        assert!(names[2].ends_with("sub/link.fen"));
         assert_eq!(errors.len(), 1);
         assert!(errors[0].path.ends_with("sub/dangling.epd"));
         let (inputs, errors) = expand(&["-".to_owned(), "/no/such/file".to_owned()], &globs);

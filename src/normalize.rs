@@ -12,7 +12,7 @@ use shakmaty::{EnPassantMode, Position};
 use crate::exit_code;
 use crate::inputs::Input;
 use crate::notation::{CastlingNotation, epd_fields, fen};
-use crate::record::{CheckOptions, Line, Problem, RecordKind, ValidRecord, check_line};
+use crate::record::{CheckOptions, Line, Problem, RecordKind, Syntax, ValidRecord, check_line};
 use crate::records::{BOM, Block, LineBlocks, MAX_LINE_BYTES, lines, strip_bom};
 
 /// Everything `sp960 normalize` is told.
@@ -53,6 +53,7 @@ fn normalize_stream(
     let mut blocks = LineBlocks::new(reader);
     let mut line_number = 0u64;
     let mut invalid = 0u64;
+    let mut syntax = None;
     let mut report = |line: u64, problem: &Problem, err: &mut dyn Write| {
         invalid += 1;
         writeln!(
@@ -80,21 +81,33 @@ fn normalize_stream(
                 )?;
             }
             Block::Lines(data) => {
+                let syntax = *syntax.get_or_insert_with(|| Syntax::detect(name, &data));
                 for line in lines(&data) {
                     line_number += 1;
-                    match check_line(line.text, &options.check) {
-                        Line::Record(Ok(record)) => {
-                            out.write_all(canonical(&record, options.castling).as_bytes())
+                    // A PGN `[FEN "…"]` tag is rewritten inside the tag; other lines that
+                    // hold no record are copied.
+                    let span = syntax.record_span(line.text).unwrap_or(0..0);
+                    let (before, record, after) = (
+                        &line.text[..span.start],
+                        &line.text[span.clone()],
+                        &line.text[span.end..],
+                    );
+                    out.write_all(before).map_err(StreamError::Write)?;
+                    match check_line(record, &options.check) {
+                        Line::Record(Ok(valid)) => {
+                            out.write_all(canonical(&valid, options.castling).as_bytes())
                                 .map_err(StreamError::Write)?;
                         }
-                        Line::Record(Err(problem)) => {
+                        Line::Record(Err(mut problem)) => {
+                            problem.column += span.start;
                             report(line_number, &problem, err)?;
-                            out.write_all(line.text).map_err(StreamError::Write)?;
+                            out.write_all(record).map_err(StreamError::Write)?;
                         }
                         Line::Blank | Line::Comment => {
-                            out.write_all(line.text).map_err(StreamError::Write)?;
+                            out.write_all(record).map_err(StreamError::Write)?;
                         }
                     }
+                    out.write_all(after).map_err(StreamError::Write)?;
                     out.write_all(line.end).map_err(StreamError::Write)?;
                 }
             }
@@ -196,7 +209,8 @@ pub fn run(
 }
 
 /// Normalizes `file` into a temporary file beside it, then renames that over `path`; with
-/// an invalid record the temporary file is dropped and `path` is not touched.
+/// an invalid record the temporary file is dropped and `path` is not touched. A symbolic
+/// link is followed: the file it leads to is rewritten and the link stays a link.
 fn normalize_in_place(
     file: File,
     path: &Path,
@@ -204,6 +218,8 @@ fn normalize_in_place(
     options: &NormalizeOptions,
     err: &mut dyn Write,
 ) -> Result<(u64, bool), StreamError> {
+    let target = fs::canonicalize(path).map_err(StreamError::Read)?;
+    let path = target.as_path();
     let dir = path
         .parent()
         .filter(|dir| !dir.as_os_str().is_empty())
@@ -277,6 +293,65 @@ mod tests {
         assert_eq!(
             out,
             b"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1\n"
+        );
+    }
+
+    #[test]
+    fn in_place_through_a_symlink_rewrites_the_target_and_keeps_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.fen");
+        let link = dir.path().join("link.fen");
+        fs::write(
+            &target,
+            "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1\n",
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("target.fen", &link).unwrap();
+        let options = NormalizeOptions {
+            check: CheckOptions::default(),
+            castling: CastlingNotation::Shredder,
+            in_place: true,
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run(&[link.display().to_string()], &options, &mut out, &mut err).unwrap();
+        assert_eq!(
+            code,
+            exit_code::SUCCESS,
+            "{}",
+            String::from_utf8_lossy(&err)
+        );
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_link(&link).unwrap(), Path::new("target.fen"));
+        assert_eq!(
+            fs::read_to_string(&target).unwrap(),
+            "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\n"
+        );
+        let leftovers = fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 2, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn pgn_fen_tags_are_rewritten_in_place_and_the_rest_is_kept() {
+        let input = b"[Event \"SP 860\"]\r\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ  w KQkq - 0 1\"]\r\n\r\n1. e4 *\r\n";
+        let options = NormalizeOptions {
+            check: CheckOptions::default(),
+            castling: CastlingNotation::Shredder,
+            in_place: false,
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let invalid = match normalize_stream(&input[..], "b.pgn", &options, &mut out, &mut err) {
+            Ok(invalid) => invalid,
+            Err(_) => panic!("I/O error"),
+        };
+        assert_eq!(invalid, 0, "{}", String::from_utf8_lossy(&err));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "[Event \"SP 860\"]\r\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\r\n\r\n1. e4 *\r\n"
         );
     }
 

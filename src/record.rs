@@ -13,6 +13,8 @@
 //! [`crate::legality`] for the two places where [`Rules::PythonChess`] (the default) is
 //! laxer than shakmaty, as python-chess is, and [`Rules::Strict`] is not.
 
+use std::ops::Range;
+
 use shakmaty::{
     Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, File, FromSetup, Piece,
     PositionError, Rank, Setup, Square,
@@ -219,6 +221,86 @@ pub fn validate_line(line: &[u8], options: &CheckOptions) -> Verdict {
             Err(problem) => Verdict::Invalid(problem),
         },
     }
+}
+
+/// How the lines of an input are read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Syntax {
+    /// One FEN or EPD record per line. A line that is a PGN tag is read as one: a
+    /// `[FEN "…"]` tag is a record, any other tag is skipped.
+    #[default]
+    Records,
+    /// PGN: each `[FEN "…"]` tag is a record; other tags, movetext, comments and blank
+    /// lines are skipped.
+    Pgn,
+}
+
+impl Syntax {
+    /// PGN for an input named `*.pgn` (any case) or whose first non-blank line is a PGN tag
+    /// (`head` is the start of the input); one record per line otherwise.
+    pub fn detect(name: &str, head: &[u8]) -> Syntax {
+        let pgn_name = name
+            .rsplit_once('.')
+            .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("pgn"));
+        let first_line = head
+            .split(|&byte| byte == b'\n')
+            .find(|line| line.iter().any(|&byte| !is_blank(byte) && byte != b'\r'));
+        if pgn_name || first_line.is_some_and(|line| pgn_tag(line).is_some()) {
+            Syntax::Pgn
+        } else {
+            Syntax::Records
+        }
+    }
+
+    /// The bytes of `line` that hold its record: the whole line, the value of a
+    /// `[FEN "…"]` tag, or `None` for a line that holds none (another PGN tag; in PGN,
+    /// anything but a FEN tag). Problems found in the span have columns from its start.
+    pub fn record_span(self, line: &[u8]) -> Option<Range<usize>> {
+        let first = line.iter().position(|&byte| !is_blank(byte));
+        if first.is_none_or(|first| line[first] != b'[') {
+            return (self == Syntax::Records).then_some(0..line.len());
+        }
+        match pgn_tag(line) {
+            Some((name, value)) if &line[name.clone()] == b"FEN" => Some(value),
+            Some(_) => None,
+            // Not a well-formed tag: a FEN tag is still checked (and reported), anything
+            // else is a record line that is wrong, or in PGN text to skip.
+            None if self == Syntax::Records || is_fen_tag_start(line) => Some(0..line.len()),
+            None => None,
+        }
+    }
+}
+
+/// Whether `line` starts like a FEN tag (`[FEN`, after blanks).
+fn is_fen_tag_start(line: &[u8]) -> bool {
+    let start = line.iter().position(|&byte| !is_blank(byte)).unwrap_or(0);
+    line[start..].starts_with(b"[FEN")
+}
+
+/// A PGN tag pair alone on its line, `[Name "value"]`: where the name and the value (without
+/// quotes) are.
+fn pgn_tag(line: &[u8]) -> Option<(Range<usize>, Range<usize>)> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let open = line.iter().position(|&byte| !is_blank(byte))?;
+    let close = line.iter().rposition(|&byte| !is_blank(byte))?;
+    if line[open] != b'[' || line[close] != b']' {
+        return None;
+    }
+    let name_end = open
+        + 1
+        + line[open + 1..close]
+            .iter()
+            .position(|&byte| !(byte.is_ascii_alphanumeric() || byte == b'_'))?;
+    let quote = name_end
+        + line[name_end..close]
+            .iter()
+            .position(|&byte| !is_blank(byte))?;
+    let end_quote = line[..close].iter().rposition(|&byte| !is_blank(byte))?;
+    if name_end == open + 1 || line[quote] != b'"' || line[end_quote] != b'"' || end_quote == quote
+    {
+        return None;
+    }
+    Some((open + 1..name_end, quote + 1..end_quote))
 }
 
 /// A line that holds no record.
@@ -904,6 +986,42 @@ mod tests {
 
     fn problem(line: &str) -> Problem {
         verdict(line).expect_err(line)
+    }
+
+    #[test]
+    fn pgn_fen_tags_are_records_and_other_pgn_lines_are_not() {
+        let fen = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
+        let tag = format!("[FEN \"{fen}\"]\r");
+        let span = Syntax::Pgn.record_span(tag.as_bytes()).unwrap();
+        assert_eq!(&tag[span.clone()], fen);
+        assert_eq!(Syntax::Records.record_span(tag.as_bytes()), Some(span));
+        for skipped in ["[Event \"SP 860\"]", "  [SetUp \"1\"] ", "[Fen \"x\"]"] {
+            assert_eq!(
+                Syntax::Pgn.record_span(skipped.as_bytes()),
+                None,
+                "{skipped}"
+            );
+            assert_eq!(
+                Syntax::Records.record_span(skipped.as_bytes()),
+                None,
+                "{skipped}"
+            );
+        }
+        for movetext in ["*", "1. e4 e5 *", "{ [FEN \"x\"] }", "", "[not a tag"] {
+            assert_eq!(
+                Syntax::Pgn.record_span(movetext.as_bytes()),
+                None,
+                "{movetext}"
+            );
+            let whole = Syntax::Records.record_span(movetext.as_bytes());
+            assert_eq!(whole, Some(0..movetext.len()), "{movetext}");
+        }
+        // A broken FEN tag is still a record, so that it is reported, not skipped.
+        assert_eq!(Syntax::Pgn.record_span(b"[FEN \"x"), Some(0..7));
+        assert_eq!(Syntax::detect("b-960.PGN", b""), Syntax::Pgn);
+        assert_eq!(Syntax::detect("-", b"\r\n  [Event \"x\"]\n"), Syntax::Pgn);
+        assert_eq!(Syntax::detect("x.pgn.epd", fen.as_bytes()), Syntax::Records);
+        assert_eq!(Syntax::detect("-", b"[oops\n"), Syntax::Records);
     }
 
     #[test]

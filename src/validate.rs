@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::exit_code;
 use crate::inputs::{Input, expand};
-use crate::record::{CheckOptions, Field, Problem, Verdict, validate_line};
+use crate::record::{CheckOptions, Field, Problem, Syntax, Verdict, validate_line};
 use crate::records::{Block, LineBlocks, MAX_LINE_BYTES, lines, strip_bom};
 use crate::start::Start;
 
@@ -85,6 +85,14 @@ struct JsonDiagnostic<'a> {
     error: &'a str,
 }
 
+/// One valid start in `--format json` with `--start-positions`: `start` is `518` or `0:959`.
+#[derive(Serialize)]
+struct JsonStart<'a> {
+    path: &'a str,
+    line: u64,
+    start: &'a str,
+}
+
 /// What checking one block found.
 #[derive(Debug, Default)]
 struct BlockReport {
@@ -97,7 +105,7 @@ struct BlockReport {
     starts: Vec<(u64, Start)>,
 }
 
-fn check_block(block: &Block, options: &CheckOptions) -> BlockReport {
+fn check_block(block: &Block, options: &CheckOptions, syntax: Syntax) -> BlockReport {
     let mut report = BlockReport::default();
     match block {
         Block::Overlong(length) => {
@@ -112,7 +120,11 @@ fn check_block(block: &Block, options: &CheckOptions) -> BlockReport {
             report.bytes = data.len() as u64;
             for line in lines(data) {
                 report.lines += 1;
-                match validate_line(line.text, options) {
+                let Some(span) = syntax.record_span(line.text) else {
+                    continue;
+                };
+                let offset = span.start;
+                match validate_line(&line.text[span], options) {
                     Verdict::Skipped => {}
                     Verdict::Valid(start) => {
                         report.records += 1;
@@ -120,7 +132,8 @@ fn check_block(block: &Block, options: &CheckOptions) -> BlockReport {
                             report.starts.push((report.lines, start));
                         }
                     }
-                    Verdict::Invalid(problem) => {
+                    Verdict::Invalid(mut problem) => {
+                        problem.column += offset;
                         report.records += 1;
                         report.problems.push((report.lines, problem));
                     }
@@ -165,9 +178,22 @@ impl Reporter<'_> {
                 }
                 _ => {
                     let (line, start) = starts.next().expect("peeked");
-                    if self.options.format == OutputFormat::Text {
-                        let kind = start.kind_name();
-                        writeln!(self.text, "{name}:{}: {kind} {start}", first_line + line)?;
+                    let line = first_line + line;
+                    match self.options.format {
+                        OutputFormat::Text => {
+                            let kind = start.kind_name();
+                            writeln!(self.text, "{name}:{line}: {kind} {start}")?;
+                        }
+                        OutputFormat::Json => {
+                            let start = start.to_string();
+                            let record = JsonStart {
+                                path: name,
+                                line,
+                                start: &start,
+                            };
+                            serde_json::to_writer(&mut self.text, &record)?;
+                            self.text.push(b'\n');
+                        }
                     }
                 }
             }
@@ -237,6 +263,11 @@ fn validate_stream<R: Read + Send>(
     };
     let options = reporter.options.check;
     let mut batch = read_batch(&mut blocks).map_err(StreamError::Read)?;
+    let head = match batch.first() {
+        Some(Block::Lines(data)) => &data[..],
+        _ => &[],
+    };
+    let syntax = Syntax::detect(name, head);
     let mut first_line = 0;
     while !batch.is_empty() {
         let (next, reports) = rayon::join(
@@ -244,7 +275,7 @@ fn validate_stream<R: Read + Send>(
             || {
                 batch
                     .par_iter()
-                    .map(|block| check_block(block, &options))
+                    .map(|block| check_block(block, &options, syntax))
                     .collect::<Vec<_>>()
             },
         );

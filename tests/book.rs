@@ -264,3 +264,89 @@ fn bad_specs_write_nothing() {
             "cannot write /nonexistent-dir/x-FRC.epd",
         ));
 }
+
+/// Issue 6.2: a book in either format passes `validate --start-positions`, which reports
+/// the same starts back, in the order written (for PGN, one per `[FEN "…"]` tag).
+#[test]
+fn validate_start_positions_reports_the_starts_of_epd_and_pgn_books() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "860,0:959,0-3,518";
+    let expected = ["860", "0:959", "0", "1", "2", "3", "518"];
+    for format in ["epd", "pgn"] {
+        let path = dir.path().join(format!("b-960.{format}"));
+        sp960()
+            .args(["book", spec, "--format", format, "-o"])
+            .arg(&path)
+            .assert()
+            .success();
+        let output = sp960()
+            .args(["validate", "--start-positions", "--format", "json"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{format}: {output:?}");
+        let objects: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        let starts: Vec<&str> = objects
+            .iter()
+            .filter_map(|object| object["start"].as_str())
+            .collect();
+        assert_eq!(starts, expected, "{format}");
+        assert_eq!(objects.last().unwrap()["summary"]["valid"], 7, "{format}");
+        // The same book piped in (no file name to go by) reads the same.
+        let text = std::fs::read(&path).unwrap();
+        let piped = sp960()
+            .args(["validate", "--start-positions"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        assert!(piped.status.success(), "{format}: {piped:?}");
+        let piped: Vec<String> = String::from_utf8(piped.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| line.rsplit(' ').next().unwrap().to_owned())
+            .collect();
+        assert_eq!(piped, expected, "{format} on stdin");
+    }
+    // A wrong FEN tag is reported with the column inside the tag's value.
+    let bad = dir.path().join("bad-960.pgn");
+    std::fs::write(
+        &bad,
+        "[Event \"SP 860\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 x\"]\n\n*\n",
+    )
+    .unwrap();
+    sp960()
+        .args(["validate", "--start-positions"])
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::ends_with(
+            "bad-960.pgn:2:62: error: fullmove number: expected a number (digits 0-9), found `x`\n",
+        ));
+}
+
+#[test]
+fn a_huge_random_count_is_refused_not_allocated() {
+    for args in [
+        &[
+            "book",
+            "random",
+            "--count",
+            "99999999999999999",
+            "--seed",
+            "1",
+        ][..],
+        &["book", "--dfrc-sample", "99999999999999999", "--seed", "1"],
+    ] {
+        sp960()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains("a book holds at most 1000000"));
+    }
+}
