@@ -33,7 +33,7 @@ Examples:
   sp960 tournament --emit cutechess --engine cmd=stockfish --engine cmd=ethereal-chess --sp 0-9
                                      the cutechess-cli command (and book) for SP 0-9, both colours
   sp960 engine                       the built-in engine on stdin/stdout (UCI or XBoard)
-  sp960 validate fixtures/           check every *.fen, *.epd, *.txt below a directory
+  sp960 validate fixtures/           check every *.fen, *.epd, *.txt, *.pgn below
   sp960 normalize --in-place a.epd   rewrite records with Shredder castling
   sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
 
