@@ -129,15 +129,8 @@ enum Command {
         /// Start positions: N, A-B, all, W:B, lists like 0,5-7, or `random`.
         #[arg(value_name = "SPEC")]
         specs: Vec<String>,
-        /// How many random starts each `random` SPEC stands for.
-        #[arg(long, default_value_t = 1)]
-        count: u64,
-        /// Add K random double-FRC pairs at the end.
-        #[arg(long, value_name = "K", default_value_t = 0)]
-        dfrc_sample: u64,
-        /// Seed for `random` and --dfrc-sample (otherwise one is drawn and told on stderr).
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        draws: RandomDraws,
         /// Book format: EPD with `id "SP n";`, moveless PGN games, or bare FENs (xboard).
         #[arg(long, value_enum, default_value_t)]
         format: BookFormat,
@@ -166,15 +159,8 @@ enum Command {
         /// Starts to play: SPECs as in `sp960 fen`, or `random` (see --count).
         #[arg(long = "sp", required = true, value_name = "SPEC")]
         specs: Vec<String>,
-        /// How many random starts each `random` SPEC stands for.
-        #[arg(long, default_value_t = 1)]
-        count: u64,
-        /// Add K random double-FRC pairs.
-        #[arg(long, value_name = "K", default_value_t = 0)]
-        dfrc_sample: u64,
-        /// Seed for `random` and --dfrc-sample.
-        #[arg(long)]
-        seed: Option<u64>,
+        #[command(flatten)]
+        draws: RandomDraws,
         /// Time control, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT].
         #[arg(long, default_value = "10+0.1")]
         tc: String,
@@ -313,6 +299,39 @@ enum Command {
     Proxy(ProxyArgs),
 }
 
+/// The random parts of a book's starts, shared by `book` and `tournament`.
+#[derive(clap::Args)]
+struct RandomDraws {
+    /// How many random starts each `random` SPEC stands for.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Add K random double-FRC pairs at the end.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    dfrc_sample: u64,
+    /// Seed for `random` and --dfrc-sample (otherwise one is drawn and told on stderr).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl RandomDraws {
+    /// The book request for `specs`; a request that draws without a seed gets a fresh one,
+    /// told on stderr so the run can be repeated.
+    fn request(self, specs: Vec<String>, command: &str) -> BookRequest {
+        let mut request = BookRequest {
+            specs,
+            count: self.count,
+            dfrc_sample: self.dfrc_sample,
+            seed: self.seed.unwrap_or(0),
+        };
+        if self.seed.is_none() && request.is_random() {
+            request.seed = RandomStarts::fresh_seed();
+            let seed = request.seed;
+            eprintln!("sp960: {command}: random seed {seed} (repeat with --seed {seed})");
+        }
+        request
+    }
+}
+
 /// How records are judged, shared by validate and normalize.
 #[derive(clap::Args)]
 struct CheckArgs {
@@ -449,28 +468,21 @@ fn main() -> ExitCode {
         ),
         Command::Book {
             specs,
-            count,
-            dfrc_sample,
-            seed,
+            draws,
             format,
             castling,
             output,
-        } => {
-            let request = BookRequest {
-                specs,
-                count,
-                dfrc_sample,
-                seed: 0,
-            };
-            book(request, seed, format, castling, output.as_deref())
-        }
+        } => book(
+            &draws.request(specs, "book"),
+            format,
+            castling,
+            output.as_deref(),
+        ),
         Command::Tournament {
             emit,
             engine,
             specs,
-            count,
-            dfrc_sample,
-            seed,
+            draws,
             tc,
             book,
             book_format,
@@ -482,12 +494,7 @@ fn main() -> ExitCode {
             let request = TournamentRequest {
                 tool: emit,
                 engines: engine,
-                starts: BookRequest {
-                    specs,
-                    count,
-                    dfrc_sample,
-                    seed: 0,
-                },
+                starts: draws.request(specs, "tournament"),
                 time_control: tc,
                 book,
                 book_format,
@@ -496,7 +503,7 @@ fn main() -> ExitCode {
                 concurrency,
                 sp960,
             };
-            tournament(request, seed)
+            tournament(request)
         }
         Command::Engine => engine(),
         Command::Match {
@@ -600,19 +607,6 @@ fn exit_with(result: io::Result<u8>) -> Result<(), Failure> {
     }
 }
 
-/// The given seed, or for a request that draws random starts a fresh one, told on stderr.
-fn resolve_seed(request: &BookRequest, seed: Option<u64>, command: &str) -> u64 {
-    match seed {
-        Some(seed) => seed,
-        None if request.is_random() => {
-            let seed = RandomStarts::fresh_seed();
-            eprintln!("sp960: {command}: random seed {seed} (repeat with --seed {seed})");
-            seed
-        }
-        None => 0,
-    }
-}
-
 fn book_failure(err: BookError) -> Failure {
     match err {
         BookError::Empty => Failure {
@@ -624,14 +618,12 @@ fn book_failure(err: BookError) -> Failure {
 }
 
 fn book(
-    mut request: BookRequest,
-    seed: Option<u64>,
+    request: &BookRequest,
     format: BookFormat,
     castling: CastlingNotation,
     output: Option<&std::path::Path>,
 ) -> Result<(), Failure> {
-    request.seed = resolve_seed(&request, seed, "book");
-    let warnings = write_book(&request, format, castling, output, &mut io::stdout().lock())
+    let warnings = write_book(request, format, castling, output, &mut io::stdout().lock())
         .map_err(|err| match err {
             WriteBookError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
                 Failure::from(source)
@@ -648,8 +640,7 @@ fn book(
     Ok(())
 }
 
-fn tournament(mut request: TournamentRequest, seed: Option<u64>) -> Result<(), Failure> {
-    request.starts.seed = resolve_seed(&request.starts, seed, "tournament");
+fn tournament(request: TournamentRequest) -> Result<(), Failure> {
     let notes = write_tournament(request, &mut io::stdout().lock()).map_err(|err| match err {
         WriteTournamentError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
             Failure::from(source)
