@@ -30,23 +30,30 @@ Examples:
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
   sp960 book all -o all-FRC.epd      an opening book of all 960 for cutechess-cli/fastchess
-  sp960 tournament --emit cutechess --engine cmd=stockfish --engine cmd=ethereal-chess --sp 0-9
+  sp960 tournament --emit cutechess --engine stockfish --engine ethereal-chess --sp 0-9
                                      the cutechess-cli command (and book) for SP 0-9, both colours
   sp960 engine                       the built-in engine on stdin/stdout (UCI or XBoard)
   sp960 validate fixtures/           check every *.fen, *.epd, *.txt, *.pgn below
   sp960 normalize --in-place a.epd   rewrite records with Shredder castling
   sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
 
-Exit codes: 0 success, 1 invalid chess data (bad SP, arrangement or FEN), 2 usage or I/O error.
-proxy: the engine's exit status; 3 engine unsuitable (--require-chess960), 4 engine exited
-unasked with status 0, 126 engine not executable, 127 engine not found.";
+Exit codes (every subcommand):
+  0         success
+  1         invalid chess data: a bad SP or SPEC, arrangement, FEN or record
+  2         usage error (a bad option, --engine key, time control or limit) or I/O error
+  3         an engine that cannot do what was asked (proxy --require-chess960; match: fails
+            its handshake; tournament: the tool cannot drive it)
+  4         proxy: the engine exited with status 0 unasked (other exits: its own status)
+  126, 127  the engine program cannot be executed, or is not found (proxy, match)";
 
 const PROXY_HELP: &str =
     "The GUI starts this command as if it were the engine. Every line either way is
 forwarded byte for byte, except what the proxy deliberately changes: with a start
 (--sp, or the GUI options SP960_Start: -2 random, -1 off, 0-959, and SP960_BlackStart),
 `position startpos` becomes the start's FEN and the engine is put into UCI_Chess960
-mode; castling moves are translated between the GUI's and the engine's notation;
+mode (the start replaces `startpos` only: a GUI or runner that keeps its own board sends
+its own start, so give it a book: sp960 book / sp960 tournament); castling moves are
+translated between the GUI's and the engine's notation;
 broken FENs and illegal moves never reach the engine (the GUI gets `info string`, the
 next `go` gets `bestmove 0000`).
 
@@ -61,7 +68,8 @@ Examples:
   sp960 proxy --sp 0:959 --log game.log -- /usr/games/fairy-stockfish
   sp960 proxy --sp random --seed 7 -- ethereal-chess
   sp960 proxy -- glaurung                      shield and translate only
-  xboard -variant fischerandom -fcp \"sp960 proxy --sp 860 -- /usr/games/fairy-stockfish\"";
+  sp960 proxy --offer-chess960 -- toga2        an engine without UCI_Chess960 in a runner
+  xboard -variant fischerandom -fcp \"sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish\"";
 
 /// Chess960 start positions for GUIs and engines: numbers to FENs and back.
 #[derive(Parser)]
@@ -147,7 +155,7 @@ enum Command {
     /// `sp960 proxy -- ...`; engines that cannot play Chess960 are refused with the reason.
     /// The command goes to stdout, notes to stderr, the book to --book.
     #[command(
-        after_help = "Engine items (one --engine argument, shell-quoted inside): cmd=PROGRAM (required) name=NAME proto=uci|xboard arg=ARG\n  dir=DIR option.NAME=VALUE castling=shredder|xfen (UCI FEN) or oo|kxr (XBoard moves)\n  chess960=yes|no (has UCI_Chess960) proxy=auto|yes|no\n\nExamples:\n  sp960 tournament --emit cutechess --engine cmd=/usr/games/stockfish --engine cmd=/usr/games/fairy-stockfish --sp 0,518,959\n  sp960 tournament --emit fastchess --engine 'cmd=stockfish option.Hash=16' --engine cmd=ethereal-chess --sp all --tc 10+0.1\n  sp960 tournament --emit xboard --engine 'cmd=/usr/games/sjaakii proto=xboard' --engine 'cmd=/usr/games/fairy-stockfish proto=xboard' --sp 860"
+        after_help = "--engine: one argument, split as a shell would: the command (or cmd=PROGRAM) and its\narguments (or arg=ARG), and cutechess-cli's keys dir= name= proto=uci|xboard option.NAME=VALUE\ninitstr= restart=auto|on|off tc= st= depth= nodes=, plus castling=shredder|xfen (UCI FEN) or\noo|kxr (XBoard moves), chess960=yes|no (has UCI_Chess960), proxy=auto|yes|no. An unknown\nkey is an error, never an engine argument.\n\nExamples:\n  sp960 tournament --emit cutechess --engine /usr/games/stockfish --engine /usr/games/fairy-stockfish --sp 0,518,959\n  sp960 tournament --emit fastchess --engine 'stockfish option.Hash=16' --engine ethereal-chess --sp all --tc 10+0.1\n  sp960 tournament --emit xboard --engine '/usr/games/sjaakii proto=xboard' --engine '/usr/games/fairy-stockfish proto=xboard' --sp 860"
     )]
     Tournament {
         /// The match runner to write for.
@@ -199,7 +207,7 @@ enum Command {
     /// final table (or --json) to stdout.
     #[command(
         name = "match",
-        after_help = "--engine takes one argument, split as a shell would: the command and its arguments,\nplus proto=uci|xboard (default: detected), name=NAME and option.NAME=VALUE anywhere.\n\nExamples:\n  sp960 match --sp 860\n  sp960 match --engine /usr/games/stockfish --engine /usr/games/ethereal-chess --sp 0,959 --sp 0:959 --nodes 20000 --pgn games.pgn\n  sp960 match --engine 'proto=xboard name=\"Sjaak II\" /usr/games/sjaakii' --sp random --count 10 --seed 7 --tc 40/60+0.6"
+        after_help = "--engine takes one argument, split as a shell would: the command (or cmd=) and its\narguments (or arg=), and cutechess-cli's keys dir= name= proto=uci|xboard (default: detected)\noption.NAME=VALUE initstr= restart=on and the engine's own st= depth= nodes=. An unknown key\nis an error, never an engine argument.\n\nExamples:\n  sp960 match --sp 860\n  sp960 match --engine /usr/games/stockfish --engine /usr/games/ethereal-chess --sp 0,959 --sp 0:959 --nodes 20000 --pgn games.pgn\n  sp960 match --engine 'proto=xboard name=\"Sjaak II\" /usr/games/sjaakii' --sp random --count 10 --seed 7 --tc 40/60+0.6"
     )]
     Match {
         /// One engine: its command line, with proto=, name=, option.NAME=VALUE (twice for two engines).
@@ -383,6 +391,11 @@ struct ProxyArgs {
     /// UCI_Chess960 option (UCI) or does not list fischerandom in its variants (XBoard).
     #[arg(long)]
     require_chess960: bool,
+    /// UCI: list UCI_Chess960 to the GUI for an engine that has no such option (Toga II),
+    /// so that runners play Chess960 with it: it gets each position as standard chess,
+    /// plays legal moves, and never castles where Chess960 castling differs.
+    #[arg(long)]
+    offer_chess960: bool,
     /// Write a timestamped transcript of both directions to FILE.
     #[arg(long, value_name = "FILE")]
     log: Option<std::path::PathBuf>,
@@ -649,7 +662,10 @@ fn tournament(request: TournamentRequest) -> Result<(), Failure> {
             code: exit_code::USAGE,
             message: Some(format!("tournament: {err}")),
         },
-        WriteTournamentError::Plan(err) => Failure::invalid(format!("tournament: {err}")),
+        WriteTournamentError::Plan(err) => Failure {
+            code: err.exit_code(),
+            message: Some(format!("tournament: {err}")),
+        },
     })?;
     for note in notes {
         eprintln!("sp960: tournament: {note}");
@@ -719,6 +735,7 @@ fn proxy(args: ProxyArgs) -> ExitCode {
     let mut config = ProxyConfig::new(start, random_seed, args.require_chess960);
     config.protocol = args.protocol;
     config.uci.gui_castling = args.gui_castling;
+    config.uci.offer_chess960 = args.offer_chess960;
     if let Some(value) = args.engine_castling {
         config.set_engine_castling(value);
     }
@@ -726,6 +743,7 @@ fn proxy(args: ProxyArgs) -> ExitCode {
     let command = EngineCommand {
         program: engine.next().expect("clap requires the engine"),
         args: engine.collect(),
+        dir: None,
     };
     let shell = ShellOptions {
         log: args.log,

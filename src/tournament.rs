@@ -6,15 +6,15 @@
 //! Everything here is pure: [`plan`] turns a [`Tournament`] into an argv and a book text;
 //! [`shell_line`] renders the argv for a POSIX shell.
 
-use std::fmt;
 use std::path::Path;
-use std::time::Duration;
 
 use thiserror::Error;
 
 use crate::book::{BookError, BookFormat, BookRequest, render};
+use crate::engine_spec::{EngineSpec, EngineSpecError, Protocol, ProxyChoice, Restart};
 use crate::notation::CastlingNotation;
 use crate::start::{InvalidStart, Start};
+use crate::time_control::{TimeControl, TimeControlError};
 
 /// The match runner to write a command line for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -27,88 +27,15 @@ pub enum Tool {
     Xboard,
 }
 
-/// The protocol an engine speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// Universal Chess Interface.
-    Uci,
-    /// XBoard/CECP.
-    Xboard,
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Protocol::Uci => "uci",
-            Protocol::Xboard => "xboard",
-        })
-    }
-}
-
-/// Whether to wrap an engine in `sp960 proxy`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum ProxyChoice {
-    /// Wrap when the engine needs it (see README, "Which engines are wrapped").
-    #[default]
-    Auto,
-    /// Always wrap.
-    Always,
-    /// Never wrap.
-    Never,
-}
-
-/// One engine as given on the command line: `cmd=PATH name=NAME proto=uci|xboard
-/// arg=ARG dir=DIR option.NAME=VALUE castling=... chess960=yes|no proxy=auto|yes|no`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// The program to run.
-    pub cmd: String,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// The name in the PGN (default: the program's file name).
-    pub name: Option<String>,
-    /// Its protocol (default UCI).
-    pub protocol: Protocol,
-    /// Working directory.
-    pub dir: Option<String>,
-    /// Engine options, in order.
-    pub options: Vec<(String, String)>,
-    /// What the engine takes: FEN castling `shredder`|`xfen` (UCI), castling moves
-    /// `oo`|`kxr` (XBoard). Unset: known engines' needs, otherwise what the tool sends.
-    pub castling: Option<String>,
-    /// Whether a UCI engine has `UCI_Chess960` (unset: known engines, otherwise yes).
-    pub chess960: Option<bool>,
-    /// Whether to wrap it in the proxy.
-    pub proxy: ProxyChoice,
-}
-
 /// Why no tournament command could be written.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TournamentError {
-    /// A malformed `--engine` item.
-    #[error("engine {engine}: {reason}")]
-    Engine {
-        /// Which `--engine` (1-based).
-        engine: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A malformed time control.
-    #[error(
-        "time control '{0}': expected [MOVES/]SECONDS[+INCREMENT] or [MOVES/]M:SS[+INCREMENT], e.g. 10+0.1 or 40/1:00+0.6"
-    )]
-    TimeControl(String),
-    /// A time (base or increment) too long to keep a clock with.
-    #[error(
-        "time control '{text}': {value} seconds is out of range (at most {max} seconds, one year)",
-        max = MAX_TIME_CONTROL_SECONDS
-    )]
-    TimeControlRange {
-        /// The time control as written.
-        text: String,
-        /// The time as written.
-        value: String,
-    },
+    /// A malformed `--engine`, or a key the tool does not take.
+    #[error(transparent)]
+    Engine(#[from] EngineSpecError),
+    /// A malformed or out-of-range time control.
+    #[error(transparent)]
+    TimeControl(#[from] TimeControlError),
     /// An engine that cannot play Chess960 in this tool, wrapped or not.
     #[error("engine '{name}' cannot play Chess960 under {tool}: {reason}")]
     CannotPlay {
@@ -119,6 +46,9 @@ pub enum TournamentError {
         /// Why, and what would happen.
         reason: String,
     },
+    /// A base time xboard cannot take.
+    #[error("time control '{0}': xboard takes whole seconds of base time")]
+    XboardTime(String),
     /// Too few or too many engines for the tool.
     #[error("{0}")]
     EngineCount(String),
@@ -130,117 +60,17 @@ pub enum TournamentError {
     Invalid(#[from] InvalidStart),
 }
 
-impl EngineSpec {
-    /// Parses the KEY=VALUE items of one `--engine` (`index` is 1-based, for messages).
-    pub fn parse(index: usize, items: &[String]) -> Result<EngineSpec, TournamentError> {
-        let fail = |reason: String| TournamentError::Engine {
-            engine: index,
-            reason,
-        };
-        let mut spec = EngineSpec {
-            cmd: String::new(),
-            args: Vec::new(),
-            name: None,
-            protocol: Protocol::Uci,
-            dir: None,
-            options: Vec::new(),
-            castling: None,
-            chess960: None,
-            proxy: ProxyChoice::Auto,
-        };
-        for item in items {
-            let Some((key, value)) = item.split_once('=') else {
-                return Err(fail(format!("'{item}' is not KEY=VALUE")));
-            };
-            match key {
-                "cmd" => spec.cmd = value.to_owned(),
-                "arg" => spec.args.push(value.to_owned()),
-                "name" => spec.name = Some(value.to_owned()),
-                "dir" => spec.dir = Some(value.to_owned()),
-                "proto" => {
-                    spec.protocol = match value {
-                        "uci" => Protocol::Uci,
-                        "xboard" => Protocol::Xboard,
-                        _ => return Err(fail(format!("proto={value}: expected uci or xboard"))),
-                    }
-                }
-                "castling" => spec.castling = Some(value.to_owned()),
-                "chess960" => {
-                    spec.chess960 = Some(match value {
-                        "yes" | "true" => true,
-                        "no" | "false" => false,
-                        _ => return Err(fail(format!("chess960={value}: expected yes or no"))),
-                    })
-                }
-                "proxy" => {
-                    spec.proxy = match value {
-                        "auto" => ProxyChoice::Auto,
-                        "yes" | "always" => ProxyChoice::Always,
-                        "no" | "never" => ProxyChoice::Never,
-                        _ => {
-                            return Err(fail(format!("proxy={value}: expected auto, yes or no")));
-                        }
-                    }
-                }
-                _ => match key.strip_prefix("option.") {
-                    Some(name) if !name.is_empty() => {
-                        spec.options.push((name.to_owned(), value.to_owned()));
-                    }
-                    _ => {
-                        return Err(fail(format!(
-                            "unknown key '{key}' (expected cmd, arg, name, dir, proto, \
-                             option.NAME, castling, chess960 or proxy)"
-                        )));
-                    }
-                },
-            }
-        }
-        if spec.cmd.is_empty() {
-            return Err(fail("cmd=PROGRAM is missing".to_owned()));
-        }
-        let allowed: &[&str] = match spec.protocol {
-            Protocol::Uci => &["shredder", "xfen"],
-            Protocol::Xboard => &["oo", "kxr"],
-        };
-        if let Some(castling) = &spec.castling
-            && !allowed.contains(&castling.as_str())
-        {
-            return Err(fail(format!(
-                "castling={castling}: a {} engine takes {}",
-                spec.protocol,
-                allowed.join(" or ")
-            )));
-        }
-        Ok(spec)
-    }
-
-    /// Parses one `--engine` argument: KEY=VALUE items separated by spaces, quoted as in a
-    /// POSIX shell where a value holds spaces (`'name=Sjaak II'`).
-    pub fn parse_line(index: usize, line: &str) -> Result<EngineSpec, TournamentError> {
-        let items = shlex::split(line).ok_or_else(|| TournamentError::Engine {
-            engine: index,
-            reason: format!("unbalanced quotes in '{line}'"),
-        })?;
-        EngineSpec::parse(index, &items)
-    }
-
-    /// The program's file name, which the table of known engines is keyed on.
-    fn program(&self) -> &str {
-        Path::new(&self.cmd)
-            .file_name()
-            .and_then(|name| name.to_str())
-            .unwrap_or(&self.cmd)
-    }
-}
-
-/// What sp960 knows about a Debian engine from running it (see /README.md).
+/// What sp960 knows about a Debian engine, each fact seen by running it in the tool
+/// (tests/tournament.rs plays every row of README's engine table).
 struct Known {
-    /// UCI engine without a `UCI_Chess960` option.
+    /// UCI engine without a `UCI_Chess960` option (Toga II 3.0).
     no_uci_chess960: bool,
     /// Lists `fischerandom` in its `UCI_Variant` combo: cutechess-cli then sends
-    /// `UCI_Variant chess960`, which the engine ignores.
+    /// `UCI_Variant chess960` instead of `UCI_Chess960`, the engine stays in standard
+    /// chess and plays `c1c1` or moves of a desynchronised board (Fairy-Stockfish 11.1).
     uci_variant_fischerandom: bool,
-    /// In XBoard mode it rejects `O-O` and wants king-takes-rook.
+    /// In XBoard mode it rejects `O-O`, which xboard and cutechess-cli send it, and wants
+    /// king-takes-rook (Fairy-Stockfish: `Error (unkown command): O-O-o`, then a stall).
     xboard_kxr: bool,
 }
 
@@ -254,115 +84,20 @@ fn known(program: &str) -> Known {
     }
 }
 
-/// The longest time a time control may give, base or increment, in seconds: one year.
-/// Longer values are refused when parsed (they overflow clocks and `Duration`).
-pub const MAX_TIME_CONTROL_SECONDS: u64 = 365 * 24 * 60 * 60;
-
-/// A time control in cutechess syntax: `[MOVES/]TIME[+INCREMENT]`, TIME in seconds or
-/// `M:SS`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimeControl {
-    text: String,
-    moves: Option<u32>,
-    seconds: f64,
-    base: Duration,
-    increment_text: Option<String>,
-    increment: Duration,
-}
-
-/// `value` seconds (written `written` in `text`) as a `Duration`: a range error above
-/// [`MAX_TIME_CONTROL_SECONDS`], never a panic.
-fn time_control_seconds(
-    text: &str,
-    written: &str,
-    value: f64,
-) -> Result<Duration, TournamentError> {
-    let too_long = || TournamentError::TimeControlRange {
-        text: text.to_owned(),
-        value: written.to_owned(),
-    };
-    if value > MAX_TIME_CONTROL_SECONDS as f64 {
-        return Err(too_long());
-    }
-    Duration::try_from_secs_f64(value).map_err(|_| too_long())
-}
-
-impl std::str::FromStr for TimeControl {
-    type Err = TournamentError;
-
-    fn from_str(text: &str) -> Result<TimeControl, TournamentError> {
-        let fail = || TournamentError::TimeControl(text.to_owned());
-        let (moves, rest) = match text.split_once('/') {
-            Some((moves, rest)) => (Some(moves.parse::<u32>().map_err(|_| fail())?), rest),
-            None => (None, text),
-        };
-        let number = |s: &str| s.parse::<f64>().ok().filter(|n| *n >= 0.0 && n.is_finite());
-        let (time, increment_text, increment) = match rest.split_once('+') {
-            Some((time, increment)) => {
-                let seconds = number(increment).ok_or_else(fail)?;
-                let duration = time_control_seconds(text, increment, seconds)?;
-                (time, Some(increment.to_owned()), duration)
-            }
-            None => (rest, None, Duration::ZERO),
-        };
-        let seconds = match time.split_once(':') {
-            Some((minutes, seconds)) => {
-                let minutes = minutes.parse::<u32>().map_err(|_| fail())?;
-                f64::from(minutes) * 60.0 + number(seconds).ok_or_else(fail)?
-            }
-            None => number(time).ok_or_else(fail)?,
-        };
-        if seconds <= 0.0 {
-            return Err(fail());
+impl TournamentError {
+    /// The exit code (README's table): a usage error 2, bad starts 1, an engine that
+    /// cannot play in the tool 3.
+    pub fn exit_code(&self) -> u8 {
+        use crate::exit_code::{ENGINE_UNSUITABLE, INVALID_DATA, USAGE};
+        match self {
+            TournamentError::CannotPlay { .. } => ENGINE_UNSUITABLE,
+            TournamentError::Starts(BookError::Empty) => USAGE,
+            TournamentError::Starts(_) | TournamentError::Invalid(_) => INVALID_DATA,
+            TournamentError::Engine(_)
+            | TournamentError::TimeControl(_)
+            | TournamentError::XboardTime(_)
+            | TournamentError::EngineCount(_) => USAGE,
         }
-        let base = time_control_seconds(text, time, seconds)?;
-        Ok(TimeControl {
-            text: text.to_owned(),
-            moves,
-            seconds,
-            base,
-            increment_text,
-            increment,
-        })
-    }
-}
-
-impl TimeControl {
-    /// Moves per period (`40` in `40/60+0.6`); `None`: the whole game.
-    pub fn moves(&self) -> Option<u32> {
-        self.moves
-    }
-
-    /// The time of a period.
-    pub fn base(&self) -> Duration {
-        self.base
-    }
-
-    /// The increment per move (zero when none was given).
-    pub fn increment(&self) -> Duration {
-        self.increment
-    }
-
-    /// The PGN `TimeControl` tag value: seconds, as the PGN standard writes them
-    /// (`1:30+1` is `90+1`, `40/1:00+0.6` is `40/60+0.6`). A fractional base, which the
-    /// standard cannot express, is written as a decimal (`0.5+0.1`), as cutechess does.
-    pub fn pgn_tag(&self) -> String {
-        let mut tag = String::new();
-        if let Some(moves) = self.moves.filter(|m| *m > 0) {
-            tag.push_str(&format!("{moves}/"));
-        }
-        tag.push_str(&format!("{}", self.seconds));
-        if self.increment_text.is_some() {
-            tag.push_str(&format!("+{}", self.increment.as_secs_f64()));
-        }
-        tag
-    }
-}
-
-impl fmt::Display for TimeControl {
-    /// The text as the user wrote it.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
     }
 }
 
@@ -421,12 +156,12 @@ impl TournamentRequest {
     /// Reads the engines, starts and time control; the first error is returned.
     pub fn resolve(self) -> Result<Tournament, TournamentError> {
         let starts = self.starts.starts()?;
-        let engines = self
-            .engines
-            .iter()
-            .enumerate()
-            .map(|(index, line)| EngineSpec::parse_line(index + 1, line))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut engines = Vec::new();
+        for (index, line) in self.engines.iter().enumerate() {
+            let engine = EngineSpec::parse(index + 1, line)?;
+            engine.refuse(unsupported_keys(self.tool))?;
+            engines.push(engine);
+        }
         Ok(Tournament {
             tool: self.tool,
             engines,
@@ -441,6 +176,34 @@ impl TournamentRequest {
             concurrency: self.concurrency,
             sp960: self.sp960,
         })
+    }
+}
+
+/// The engine keys a tool cannot be given, with the reason.
+fn unsupported_keys(tool: Tool) -> &'static [(&'static str, &'static str)] {
+    match tool {
+        Tool::Cutechess => &[],
+        Tool::Fastchess => &[(
+            "initstr",
+            "by fastchess (it has no initstr; send options with option.NAME=VALUE)",
+        )],
+        Tool::Xboard => &[
+            (
+                "initstr",
+                "by xboard (it has no per-engine initialisation lines)",
+            ),
+            ("restart", "by xboard (it restarts engines itself)"),
+            (
+                "tc",
+                "by xboard (one time control for both engines: use --tc)",
+            ),
+            (
+                "st",
+                "by xboard (one time control for both engines: use --tc)",
+            ),
+            ("depth", "by xboard (one limit for both engines)"),
+            ("nodes", "by xboard (it has no per-engine node limit)"),
+        ],
     }
 }
 
@@ -542,81 +305,59 @@ fn launch(
         Tool::Fastchess => "fastchess",
         Tool::Xboard => "xboard",
     };
-    let cannot = |reason: &str| TournamentError::CannotPlay {
-        name: name.clone(),
-        tool: tool_name,
-        reason: reason.to_owned(),
-    };
     let known = known(engine.program());
-    if tool == Tool::Fastchess && engine.protocol == Protocol::Xboard {
-        return Err(cannot(
-            "fastchess speaks only UCI, and sp960 proxy does not translate between protocols; \
-             use --emit cutechess or --emit xboard",
-        ));
-    }
-    let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
-    if engine.protocol == Protocol::Uci && !has_chess960 {
-        let what_happens = match tool {
-            Tool::Cutechess => {
-                "cutechess-cli refuses to start the match, as the engine lists no UCI_Chess960 \
-                 and so no fischerandom variant"
-            }
-            Tool::Fastchess => {
-                "fastchess sends `setoption name UCI_Chess960 value true` anyway, which the \
-                 engine ignores, then a Shredder FEN (Toga II 3.0 exits on it: `bad FEN`)"
-            }
-            Tool::Xboard => {
-                "polyglot announces only `variants=\"normal\"` for it, and xboard stops with \
-                 `engine does not play this`"
-            }
-        };
-        return Err(cannot(&format!(
-            "it has no UCI_Chess960 option: {what_happens}. sp960 proxy cannot help: it fixes \
-             notation, not rules, and with an X-FEN the engine would castle by capturing its \
-             own rook"
-        )));
+    let protocol = engine.protocol_or_uci();
+    if tool == Tool::Fastchess && protocol == Protocol::Xboard {
+        return Err(TournamentError::CannotPlay {
+            name,
+            tool: tool_name,
+            reason: "fastchess speaks only UCI, and sp960 proxy does not translate between \
+                     protocols; use --emit cutechess or --emit xboard"
+                .to_owned(),
+        });
     }
     let mut proxy_args: Vec<String> = Vec::new();
     let mut reasons: Vec<String> = Vec::new();
-    match engine.protocol {
+    match protocol {
         Protocol::Uci => {
+            let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
+            if !has_chess960 {
+                proxy_args.push("--offer-chess960".to_owned());
+                reasons.push(format!(
+                    "it has no UCI_Chess960 option, so {} would not play Chess960 with it \
+                     (the proxy offers the option and gives it each position as standard \
+                     chess: it plays legal moves but never castles where Chess960 castling \
+                     differs from standard castling)",
+                    tool_name
+                ));
+            }
             if engine.castling.as_deref() == Some("xfen") {
                 proxy_args.extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
-                reasons.push("it takes X-FEN castling (KQkq) and the tool sends Shredder".into());
+                reasons.push(format!(
+                    "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
+                ));
             }
-            if tool == Tool::Cutechess && known.uci_variant_fischerandom {
+            if tool == Tool::Cutechess && known.uci_variant_fischerandom && has_chess960 {
                 reasons.push(
                     "cutechess-cli sends it `UCI_Variant chess960` instead of UCI_Chess960, \
-                     which it ignores and so plays standard castling"
+                     so it stays in standard chess (castling `c1c1`, illegal moves)"
                         .into(),
                 );
             }
         }
         Protocol::Xboard => {
-            // xboard sends castling as O-O/O-O-O; cutechess-cli sends king-takes-rook in
-            // Chess960 (its LAN for random variants). Wrap where the engine wants the other.
+            // xboard and cutechess-cli both send castling to XBoard engines as O-O/O-O-O
+            // in fischerandom: wrap the engines that want king-takes-rook.
             let takes = engine
                 .castling
                 .as_deref()
                 .or(known.xboard_kxr.then_some("kxr"));
-            match (tool, takes) {
-                (Tool::Xboard, Some("kxr")) => {
-                    proxy_args.extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
-                    reasons.push(
-                        "xboard sends castling as O-O/O-O-O, which it rejects (it takes \
-                         king-takes-rook)"
-                            .into(),
-                    );
-                }
-                (Tool::Cutechess, Some("oo")) => {
-                    proxy_args.extend(["--engine-castling".to_owned(), "oo".to_owned()]);
-                    reasons.push(
-                        "cutechess-cli sends Chess960 castling as king-takes-rook, and it \
-                         takes only O-O/O-O-O"
-                            .into(),
-                    );
-                }
-                _ => {}
+            if takes == Some("kxr") {
+                proxy_args.extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
+                reasons.push(format!(
+                    "{tool_name} sends castling as O-O/O-O-O, which it rejects (it takes \
+                     king-takes-rook)"
+                ));
             }
         }
     }
@@ -650,7 +391,7 @@ fn launch(
         reasons.join("; and ")
     ));
     let mut args = vec!["proxy".to_owned()];
-    if engine.protocol == Protocol::Xboard {
+    if protocol == Protocol::Xboard {
         args.extend(["--protocol".to_owned(), "xboard".to_owned()]);
     }
     args.extend(proxy_args);
@@ -671,6 +412,9 @@ fn runner_command(
     plan: &mut Plan,
 ) -> Result<(), TournamentError> {
     let fastchess = tournament.tool == Tool::Fastchess;
+    // `-each` is applied after every `-engine` in both tools, so an engine with a time
+    // limit of its own gets every time limit on its own line instead.
+    let own_times = tournament.engines.iter().any(|e| e.limits.has_time());
     let argv = &mut plan.argv;
     argv.push(
         if fastchess {
@@ -687,7 +431,21 @@ fn runner_command(
         argv.push(format!("cmd={}", launch.program));
         if fastchess {
             if !launch.args.is_empty() {
-                // fastchess splits args= at spaces.
+                // fastchess splits args= at spaces itself.
+                if let Some(arg) = launch
+                    .args
+                    .iter()
+                    .find(|arg| arg.contains(char::is_whitespace))
+                {
+                    return Err(EngineSpecError {
+                        engine: engine.index,
+                        reason: format!(
+                            "argument '{arg}' holds a space, and fastchess splits args= at \
+                             spaces: use a wrapper script"
+                        ),
+                    }
+                    .into());
+                }
                 argv.push(format!("args={}", launch.args.join(" ")));
             }
         } else {
@@ -696,7 +454,31 @@ fn runner_command(
         if let Some(dir) = &engine.dir {
             argv.push(format!("dir={dir}"));
         }
-        argv.push(format!("proto={}", engine.protocol));
+        argv.push(format!("proto={}", engine.protocol_or_uci()));
+        argv.extend(
+            engine
+                .init_strings
+                .iter()
+                .map(|line| format!("initstr={line}")),
+        );
+        match engine.restart {
+            // fastchess knows only on and off; auto is both tools' default.
+            Some(Restart::Auto) | None => {}
+            Some(restart) => argv.push(format!("restart={restart}")),
+        }
+        let limits = &engine.limits;
+        match (&limits.tc, &limits.st) {
+            (_, Some((st, _))) => argv.push(format!("st={st}")),
+            (Some(tc), None) => argv.push(format!("tc={tc}")),
+            (None, None) if own_times => argv.push(format!("tc={}", tournament.time_control)),
+            (None, None) => {}
+        }
+        if let Some(depth) = limits.depth {
+            argv.push(format!("depth={depth}"));
+        }
+        if let Some(nodes) = limits.nodes {
+            argv.push(format!("nodes={nodes}"));
+        }
         argv.extend(
             engine
                 .options
@@ -704,11 +486,13 @@ fn runner_command(
                 .map(|(name, value)| format!("option.{name}={value}")),
         );
     }
-    plan.breaks.push(argv.len());
-    argv.extend([
-        "-each".to_owned(),
-        format!("tc={}", tournament.time_control.text),
-    ]);
+    if !own_times {
+        plan.breaks.push(argv.len());
+        argv.extend([
+            "-each".to_owned(),
+            format!("tc={}", tournament.time_control),
+        ]);
+    }
     plan.breaks.push(argv.len());
     argv.extend(["-variant".to_owned(), "fischerandom".to_owned()]);
     let format = match tournament.book_format {
@@ -740,6 +524,9 @@ fn runner_command(
     if let Some(concurrency) = tournament.concurrency {
         argv.extend(["-concurrency".to_owned(), concurrency.to_string()]);
     }
+    // Without -recover, one crashed or stalled engine ends the whole tournament in both
+    // tools; with it, that game is lost and the engine is restarted.
+    argv.push("-recover".to_owned());
     plan.breaks.push(argv.len());
     argv.push("-pgnout".to_owned());
     argv.push(if fastchess {
@@ -773,7 +560,7 @@ fn xboard_command(
         if let Some(dir) = &engine.dir {
             argv.extend([format!("-{letter}d"), dir.clone()]);
         }
-        if engine.protocol == Protocol::Uci {
+        if engine.protocol_or_uci() == Protocol::Uci {
             // xboard runs UCI engines through polyglot.
             argv.push(format!("-{letter}UCI"));
         }
@@ -811,12 +598,12 @@ fn xboard_command(
     argv.extend(["-matchGames".to_owned(), (2 * starts.len()).to_string()]);
     plan.breaks.push(argv.len());
     let tc = &tournament.time_control;
-    if let Some(moves) = tc.moves {
+    if let Some(moves) = tc.moves() {
         argv.extend(["-mps".to_owned(), moves.to_string()]);
     }
     argv.extend(["-tc".to_owned(), xboard_minutes(tc)?]);
-    if let Some(increment) = &tc.increment_text {
-        argv.extend(["-inc".to_owned(), increment.clone()]);
+    if let Some(increment) = tc.increment_text() {
+        argv.extend(["-inc".to_owned(), increment.to_owned()]);
     }
     plan.breaks.push(argv.len());
     argv.extend([
@@ -831,13 +618,10 @@ fn xboard_command(
 
 /// xboard's `-tc minutes[:seconds]` for a base time in whole seconds.
 fn xboard_minutes(tc: &TimeControl) -> Result<String, TournamentError> {
-    if tc.seconds.fract() != 0.0 {
-        return Err(TournamentError::TimeControl(format!(
-            "{} (xboard takes whole seconds of base time)",
-            tc.text
-        )));
+    if tc.seconds().fract() != 0.0 {
+        return Err(TournamentError::XboardTime(tc.to_string()));
     }
-    let seconds = tc.seconds as u64;
+    let seconds = tc.seconds() as u64;
     Ok(format!("{}:{:02}", seconds / 60, seconds % 60))
 }
 
@@ -928,7 +712,7 @@ mod tests {
     use super::*;
 
     fn engine(items: &str) -> EngineSpec {
-        EngineSpec::parse_line(1, items).unwrap()
+        EngineSpec::parse(1, items).unwrap()
     }
 
     fn tournament(tool: Tool, engines: &[&str], starts: &str) -> Tournament {
@@ -947,93 +731,16 @@ mod tests {
     }
 
     #[test]
-    fn engine_items_parse_and_bad_ones_are_named() {
-        let spec = engine("cmd=/usr/games/sjaakii proto=xboard arg=-x option.Hash=16 name=S");
-        assert_eq!(spec.protocol, Protocol::Xboard);
-        assert_eq!(spec.args, ["-x"]);
-        assert_eq!(spec.options, [("Hash".to_owned(), "16".to_owned())]);
-        let quoted = engine("cmd=x 'name=Sjaak II' option.Style='a b'");
-        assert_eq!(quoted.name.as_deref(), Some("Sjaak II"));
-        assert_eq!(quoted.options[0].1, "a b");
-        assert!(
-            EngineSpec::parse_line(3, "cmd='x")
-                .unwrap_err()
-                .to_string()
-                .contains("engine 3: unbalanced")
-        );
-        let err = |items: &[&str]| {
-            let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
-            EngineSpec::parse(2, &items).unwrap_err().to_string()
-        };
-        assert_eq!(err(&["name=x"]), "engine 2: cmd=PROGRAM is missing");
-        assert!(err(&["cmd=a", "colour=white"]).contains("unknown key 'colour'"));
-        assert!(err(&["cmd=a", "castling=kxr"]).contains("a uci engine takes shredder or xfen"));
-        assert!(err(&["cmd=a", "hash"]).contains("'hash' is not KEY=VALUE"));
-    }
-
-    #[test]
-    fn time_controls() {
+    fn xboard_time_controls_are_whole_seconds() {
         let tc: TimeControl = "40/1:00+0.6".parse().unwrap();
-        assert_eq!((tc.moves, tc.seconds), (Some(40), 60.0));
         assert_eq!(xboard_minutes(&tc).unwrap(), "1:00");
         assert_eq!(xboard_minutes(&"125".parse().unwrap()).unwrap(), "2:05");
-        for bad in ["", "x", "10+", "10+-1", "0", "/10", "1:xx"] {
-            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
-        }
-        assert!(xboard_minutes(&"0.5+0.1".parse().unwrap()).is_err());
-    }
-
-    #[test]
-    fn time_controls_too_long_for_a_clock_are_refused_naming_the_value() {
-        for (text, value) in [
-            ("1e308", "1e308"),
-            ("1e300", "1e300"),
-            ("99999999999999999999", "99999999999999999999"),
-            ("10+1e20", "1e20"),
-            ("1:99999999999999999999", "1:99999999999999999999"),
-            ("4294967295:00", "4294967295:00"),
-            ("31536000.5", "31536000.5"),
-        ] {
-            let err = text.parse::<TimeControl>().unwrap_err();
-            assert_eq!(
-                err,
-                TournamentError::TimeControlRange {
-                    text: text.to_owned(),
-                    value: value.to_owned()
-                }
-            );
-            assert!(
-                err.to_string()
-                    .contains(&format!("'{text}': {value} seconds is out of range")),
-                "{err}"
-            );
-        }
-        // The longest base and increment are accepted, and their Durations exact.
-        let tc: TimeControl = "31536000+31536000".parse().unwrap();
-        assert_eq!(tc.base(), Duration::from_secs(MAX_TIME_CONTROL_SECONDS));
         assert_eq!(
-            tc.increment(),
-            Duration::from_secs(MAX_TIME_CONTROL_SECONDS)
+            xboard_minutes(&"0.5+0.1".parse().unwrap())
+                .unwrap_err()
+                .to_string(),
+            "time control '0.5+0.1': xboard takes whole seconds of base time"
         );
-    }
-
-    #[test]
-    fn pgn_tag_writes_seconds() {
-        for (text, tag) in [
-            ("1:30+1", "90+1"),
-            ("40/1:00+0.6", "40/60+0.6"),
-            ("40/60+0.6", "40/60+0.6"),
-            ("10", "10"),
-            ("0:45", "45"),
-            ("2.0+1e-1", "2+0.1"),
-            ("0.5+0", "0.5+0"),
-            ("0/10", "10"),
-        ] {
-            let tc: TimeControl = text.parse().unwrap();
-            assert_eq!(tc.pgn_tag(), tag, "{text}");
-            // The text as written stays what Display shows (cutechess's tc=).
-            assert_eq!(tc.to_string(), text);
-        }
     }
 
     #[test]
@@ -1050,29 +757,28 @@ mod tests {
         // fastchess sets UCI_Chess960 itself: no wrapper.
         let fastchess = plan(&tournament(Tool::Fastchess, &uci, "0")).unwrap();
         assert!(!fastchess.argv.iter().any(|word| word.contains("sp960")));
-        let xboard = [
+        // xboard and cutechess-cli both send XBoard engines O-O: Fairy-Stockfish, which
+        // wants king-takes-rook, is wrapped in both; an O-O engine is not.
+        let xboard_engines = [
             "cmd=/usr/games/sjaakii proto=xboard",
             "cmd=/usr/games/fairy-stockfish proto=xboard",
         ];
-        let xboard = plan(&tournament(Tool::Xboard, &xboard, "860")).unwrap();
-        assert!(xboard.argv.contains(
-            &"sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish"
-                .to_owned()
-        ));
-        // cutechess-cli sends XBoard engines king-takes-rook: Fairy-Stockfish takes it as is,
-        // an engine that wants O-O is wrapped.
-        let xboard_engines = [
-            "cmd=/usr/games/fairy-stockfish proto=xboard",
-            "cmd=/opt/oo-engine proto=xboard castling=oo",
-        ];
+        let wrapped =
+            "sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish";
+        let xboard = plan(&tournament(Tool::Xboard, &xboard_engines, "860")).unwrap();
+        assert!(xboard.argv.contains(&wrapped.to_owned()));
         let cutechess = plan(&tournament(Tool::Cutechess, &xboard_engines, "0")).unwrap();
         assert!(
             cutechess
                 .argv
-                .contains(&"cmd=/usr/games/fairy-stockfish".to_owned())
+                .contains(&"cmd=/usr/games/sjaakii".to_owned())
         );
-        assert!(cutechess.argv.contains(&"arg=oo".to_owned()));
+        assert!(cutechess.argv.contains(&"arg=kxr".to_owned()));
         assert_eq!(cutechess.notes.len(), 1);
+        assert!(cutechess.notes[0].contains("cutechess-cli sends castling as O-O/O-O-O"));
+        let oo = ["cmd=a proto=xboard castling=oo", "cmd=b proto=xboard"];
+        let cutechess = plan(&tournament(Tool::Cutechess, &oo, "0")).unwrap();
+        assert!(!cutechess.argv.iter().any(|word| word.contains("sp960")));
         // Told not to wrap: done, with a note saying what to expect.
         let never = ["cmd=stockfish", "cmd=fairy-stockfish proxy=no"];
         let never = plan(&tournament(Tool::Cutechess, &never, "0")).unwrap();
@@ -1081,12 +787,24 @@ mod tests {
     }
 
     #[test]
-    fn engines_that_cannot_play_are_refused_with_the_reason() {
+    fn engines_without_uci_chess960_are_wrapped_with_the_option_offered() {
         let toga = ["cmd=stockfish", "cmd=/usr/games/toga2"];
         for tool in [Tool::Cutechess, Tool::Fastchess, Tool::Xboard] {
-            let err = plan(&tournament(tool, &toga, "0")).unwrap_err().to_string();
-            assert!(err.contains("no UCI_Chess960"), "{err}");
+            let plan = plan(&tournament(tool, &toga, "0")).unwrap();
+            let line = shell_line(&plan);
+            assert!(line.contains("--offer-chess960"), "{line}");
+            assert!(plan.notes[0].contains("never castles"), "{:?}", plan.notes);
         }
+        let declared = ["cmd=stockfish", "cmd=/opt/old chess960=no"];
+        let plan = plan(&tournament(Tool::Fastchess, &declared, "0")).unwrap();
+        assert!(
+            plan.argv
+                .contains(&"args=proxy --offer-chess960 -- /opt/old".to_owned())
+        );
+    }
+
+    #[test]
+    fn engines_that_cannot_play_are_refused_with_the_reason() {
         let xboard_engine = ["cmd=stockfish", "cmd=sjaakii proto=xboard"];
         let err = plan(&tournament(Tool::Fastchess, &xboard_engine, "0")).unwrap_err();
         assert!(err.to_string().contains("fastchess speaks only UCI"));
@@ -1094,6 +812,43 @@ mod tests {
         assert!(plan(&tournament(Tool::Xboard, &three, "0")).is_err());
         assert!(plan(&tournament(Tool::Cutechess, &three, "0")).is_ok());
         assert!(plan(&tournament(Tool::Cutechess, &["cmd=a"], "0")).is_err());
+    }
+
+    #[test]
+    fn runner_lines_recover_and_carry_each_engines_own_keys() {
+        for tool in [Tool::Cutechess, Tool::Fastchess] {
+            let plain = plan(&tournament(tool, &["a", "b"], "0")).unwrap();
+            assert!(plain.argv.contains(&"-recover".to_owned()));
+            assert!(plain.argv.contains(&"tc=10+0.1".to_owned()));
+            assert!(plain.argv.contains(&"-each".to_owned()));
+            // An engine's own time limit: every engine gets its limits on its own line.
+            let own = plan(&tournament(
+                tool,
+                &["a nodes=500 st=0.2 restart=on dir=/tmp", "b depth=3"],
+                "0",
+            ))
+            .unwrap();
+            let line = shell_line(&own);
+            assert!(!own.argv.contains(&"-each".to_owned()), "{line}");
+            assert!(
+                line.contains("cmd=a dir=/tmp proto=uci restart=on st=0.2 nodes=500"),
+                "{line}"
+            );
+            assert!(line.contains("cmd=b proto=uci tc=10+0.1 depth=3"), "{line}");
+        }
+        let init = ["a 'initstr=setoption name Hash value 8'", "b"];
+        let cutechess = plan(&tournament(Tool::Cutechess, &init, "0")).unwrap();
+        assert!(
+            cutechess
+                .argv
+                .contains(&"initstr=setoption name Hash value 8".to_owned())
+        );
+        let spaced = ["a 'arg=two words'", "b"];
+        let err = plan(&tournament(Tool::Fastchess, &spaced, "0")).unwrap_err();
+        assert!(
+            err.to_string().contains("fastchess splits args= at spaces"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -24,21 +24,20 @@ struct Case {
     book: &'static str,
 }
 
+/// README's worked example 1 (tests/runners.rs plays it in cutechess-cli).
 const CUTECHESS: Case = Case {
     golden: "cutechess.sh",
     args: &[
         "--emit",
         "cutechess",
         "--engine",
-        "cmd=/usr/games/stockfish option.Hash=16 option.Threads=1",
+        "/usr/games/stockfish option.Hash=16",
         "--engine",
-        "cmd=/usr/games/fairy-stockfish",
+        "/usr/games/sjaakii proto=xboard 'name=Sjaak II'",
         "--engine",
-        "cmd=/usr/games/sjaakii proto=xboard 'name=Sjaak II'",
-        "--engine",
-        "cmd=/usr/games/fairy-stockfish proto=xboard name=fairy-xboard",
+        "/usr/games/fairy-stockfish proto=xboard name=fairy-xboard",
         "--sp",
-        "0,518,959",
+        "860",
         "--sp",
         "0:959",
         "--tc",
@@ -50,25 +49,26 @@ const CUTECHESS: Case = Case {
         "--concurrency",
         "2",
     ],
-    book_args: &["0,518,959", "0:959"],
+    book_args: &["860", "0:959"],
     book: "book-FRC.epd",
 };
 
+/// README's worked example 2 (tests/runners.rs plays it in fastchess).
 const FASTCHESS: Case = Case {
     golden: "fastchess.sh",
     args: &[
         "--emit",
         "fastchess",
         "--engine",
-        "cmd=/usr/games/stockfish option.Hash=16",
+        "/usr/games/stockfish option.Hash=16",
         "--engine",
-        "cmd=/usr/games/ethereal-chess",
+        "/usr/games/ethereal-chess",
         "--engine",
-        "cmd=/usr/games/glaurung castling=xfen",
+        "/usr/games/toga2",
         "--sp",
-        "0-3",
+        "0",
         "--dfrc-sample",
-        "2",
+        "1",
         "--seed",
         "9",
         "--book-format",
@@ -76,15 +76,7 @@ const FASTCHESS: Case = Case {
         "--book",
         "book-FRC.pgn",
     ],
-    book_args: &[
-        "0-3",
-        "--dfrc-sample",
-        "2",
-        "--seed",
-        "9",
-        "--format",
-        "pgn",
-    ],
+    book_args: &["0", "--dfrc-sample", "1", "--seed", "9", "--format", "pgn"],
     book: "book-FRC.pgn",
 };
 
@@ -201,147 +193,24 @@ fn groups(argv: &[String]) -> Vec<(String, Vec<String>)> {
     groups
 }
 
-fn key_values(values: &[String]) -> Vec<(&str, &str)> {
-    values
-        .iter()
-        .map(|value| {
-            value
-                .split_once('=')
-                .unwrap_or_else(|| panic!("'{value}' is not key=value"))
-        })
-        .collect()
-}
-
-/// Checks a cutechess-cli or fastchess argv against the options each documents.
-fn check_runner(argv: &[String], fastchess: bool, starts: usize, book: &str, format: &str) {
-    assert_eq!(
-        argv[0],
-        if fastchess {
-            "fastchess"
-        } else {
-            "cutechess-cli"
-        }
-    );
-    let engine_keys: &[&str] = if fastchess {
-        &["cmd", "name", "args", "dir", "proto"]
-    } else {
-        &["cmd", "name", "arg", "dir", "proto"]
-    };
-    let mut seen = Vec::new();
-    let mut engines = 0;
-    for (option, values) in groups(argv) {
-        seen.push(option.clone());
-        match option.as_str() {
-            "-engine" => {
-                engines += 1;
-                let pairs = key_values(&values);
-                for (key, value) in &pairs {
-                    assert!(
-                        engine_keys.contains(key) || key.starts_with("option."),
-                        "engine key {key}"
-                    );
-                    if *key == "proto" {
-                        assert!(if fastchess {
-                            *value == "uci"
-                        } else {
-                            ["uci", "xboard"].contains(value)
-                        });
-                    }
-                }
-                for required in ["cmd", "name", "proto"] {
-                    assert!(
-                        pairs.iter().any(|(key, _)| *key == required),
-                        "{required} in {values:?}"
-                    );
-                }
-                // A wrapped engine runs `sp960 proxy [flags] -- ENGINE`.
-                if pairs.contains(&("cmd", "sp960")) {
-                    let args: Vec<&str> = if fastchess {
-                        pairs
-                            .iter()
-                            .find(|(key, _)| *key == "args")
-                            .unwrap()
-                            .1
-                            .split(' ')
-                            .collect()
-                    } else {
-                        pairs
-                            .iter()
-                            .filter(|(key, _)| *key == "arg")
-                            .map(|(_, v)| *v)
-                            .collect()
-                    };
-                    assert_eq!(args[0], "proxy");
-                    let dashes = args
-                        .iter()
-                        .position(|a| *a == "--")
-                        .expect("-- before the engine");
-                    assert!(args[dashes + 1].starts_with("/usr/games/"));
-                    for flag in args[1..dashes].chunks(2) {
-                        assert!(
-                            matches!(
-                                flag,
-                                ["--protocol", "uci" | "xboard"]
-                                    | ["--engine-castling", "shredder" | "xfen" | "oo" | "kxr"]
-                            ),
-                            "{flag:?}"
-                        );
-                    }
-                }
-            }
-            "-each" => assert!(key_values(&values).iter().all(|(key, _)| *key == "tc")),
-            "-variant" => assert_eq!(values, ["fischerandom"]),
-            "-openings" => {
-                let pairs = key_values(&values);
-                assert_eq!(
-                    pairs,
-                    [("file", book), ("format", format), ("order", "sequential")]
-                );
-            }
-            "-games" => assert_eq!(values, ["2"]),
-            "-rounds" => assert_eq!(values, [starts.to_string()]),
-            "-repeat" => assert!(values.is_empty()),
-            "-concurrency" => assert!(values[0].parse::<u32>().is_ok()),
-            "-pgnout" => {
-                assert_eq!(values.len(), 1);
-                assert_eq!(values[0].starts_with("file="), fastchess);
-            }
-            other => panic!("{other} is not an option sp960 means to emit"),
-        }
-    }
-    assert!(engines >= 2);
-    for required in [
-        "-each",
-        "-variant",
-        "-openings",
-        "-games",
-        "-rounds",
-        "-repeat",
-        "-pgnout",
-    ] {
-        assert!(seen.iter().any(|s| s == required), "{required} missing");
-    }
-}
-
 #[test]
 fn cutechess_command_line() {
     let (_dir, argv) = run(&CUTECHESS);
-    check_runner(&argv, false, 4, "book-FRC.epd", "epd");
-    // Fairy-Stockfish wrapped (cutechess would send UCI_Variant chess960), the others not.
+    // Fairy-Stockfish in XBoard mode wrapped (cutechess-cli sends it O-O), the others not;
+    // one bad engine does not end the tournament.
     assert!(argv.contains(&"arg=/usr/games/fairy-stockfish".to_owned()));
     assert!(argv.contains(&"cmd=/usr/games/stockfish".to_owned()));
     assert!(argv.contains(&"name=Sjaak II".to_owned()));
-    // cutechess-cli sends XBoard engines king-takes-rook, which Fairy-Stockfish takes.
-    assert!(argv.contains(&"cmd=/usr/games/fairy-stockfish".to_owned()));
     assert_eq!(argv.iter().filter(|word| *word == "cmd=sp960").count(), 1);
+    assert!(argv.contains(&"-recover".to_owned()));
 }
 
 #[test]
 fn fastchess_command_line() {
     let (_dir, argv) = run(&FASTCHESS);
-    check_runner(&argv, true, 6, "book-FRC.pgn", "pgn");
-    assert!(argv.contains(&"args=proxy --engine-castling xfen -- /usr/games/glaurung".to_owned()));
-    assert!(!argv.iter().any(|w| w.contains("fairy")));
+    assert!(argv.contains(&"args=proxy --offer-chess960 -- /usr/games/toga2".to_owned()));
+    assert!(argv.contains(&"cmd=/usr/games/ethereal-chess".to_owned()));
+    assert!(argv.contains(&"-recover".to_owned()));
 }
 
 /// Flags of `man xboard` (4.9.1) that sp960 emits, and whether each takes a value.
@@ -401,94 +270,230 @@ fn xboard_command_lines() {
     }
 }
 
-#[test]
-fn engines_that_cannot_play_are_refused_and_nothing_is_written() {
+/// `sp960 tournament ARGS` in an empty directory: its exit code and stderr, and that it
+/// wrote nothing (no book, no command line).
+fn refused(args: &[&str]) -> (i32, String) {
     let dir = tempfile::tempdir().unwrap();
-    sp960()
+    let output = sp960()
         .current_dir(dir.path())
-        .args([
-            "tournament",
-            "--emit",
-            "cutechess",
-            "--engine",
-            "cmd=/usr/games/stockfish",
-        ])
-        .args(["--engine", "cmd=/usr/games/toga2", "--sp", "0"])
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(
-            predicate::str::contains("'toga2' cannot play Chess960 under cutechess-cli")
-                .and(predicate::str::contains("UCI_Chess960")),
-        );
+        .arg("tournament")
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(output.stdout, b"", "{args:?}");
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
         0,
         "no book written"
     );
-    sp960()
-        .current_dir(dir.path())
-        .args([
-            "tournament",
+    (
+        output.status.code().unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn refusals_name_the_reason_with_the_exit_code_of_its_kind() {
+    let two = ["--engine", "a", "--engine", "b", "--sp", "0"];
+    // An engine the tool cannot drive: 3, as for `proxy --require-chess960` and `match`.
+    let (code, stderr) = refused(&[
+        "--emit",
+        "fastchess",
+        "--engine",
+        "a",
+        "--engine",
+        "b proto=xboard",
+        "--sp",
+        "0",
+    ]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("fastchess speaks only UCI"), "{stderr}");
+    // Usage errors: 2.
+    for (extra, message) in [
+        (&["--tc", "fast"][..], "time control 'fast'"),
+        (
+            &["--tc", "1e300"][..],
+            "time control '1e300': 1e300 seconds is out of range",
+        ),
+    ] {
+        let mut args = vec!["--emit", "xboard"];
+        args.extend(two);
+        args.extend(extra);
+        let (code, stderr) = refused(&args);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
+    for (engine, message) in [
+        (
+            "stockfish tc=1+0.1 ponder",
+            "'ponder' is cutechess-cli's switch",
+        ),
+        ("stockfish hash=16", "unknown key 'hash'"),
+        (
+            "stockfish initstr=x",
+            "initstr= is not supported by fastchess",
+        ),
+    ] {
+        let (code, stderr) = refused(&[
             "--emit",
             "fastchess",
             "--engine",
-            "cmd=a",
+            "a",
             "--engine",
-            "cmd=b proto=xboard",
+            engine,
             "--sp",
             "0",
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("fastchess speaks only UCI"));
-    sp960()
-        .current_dir(dir.path())
-        .args([
+        ]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(&format!("engine 2: {message}")) || stderr.contains(message),
+            "{stderr}"
+        );
+    }
+    let (code, stderr) = refused(&[
+        "--emit",
+        "xboard",
+        "--engine",
+        "a nodes=100",
+        "--engine",
+        "b",
+        "--sp",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("nodes= is not supported by xboard"),
+        "{stderr}"
+    );
+    // A bad SPEC is invalid data: 1.
+    let (code, stderr) = refused(&[
+        "--emit",
+        "cutechess",
+        "--engine",
+        "a",
+        "--engine",
+        "b",
+        "--sp",
+        "960",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+}
+
+/// The same kinds of error exit alike in `book`, `tournament` and `match`.
+#[test]
+fn book_tournament_and_match_share_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = |args: &[&str]| {
+        sp960()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+            .status
+            .code()
+            .unwrap()
+    };
+    // A bad SPEC: 1 everywhere.
+    assert_eq!(code(&["book", "960"]), 1);
+    assert_eq!(
+        code(&[
             "tournament",
             "--emit",
             "cutechess",
             "--engine",
-            "cmd=a",
+            "a",
             "--engine",
-            "cmd=b",
+            "b",
             "--sp",
-            "0",
-            "--tc",
-            "fast",
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("time control 'fast'"));
-    // A base too long for a clock is refused, not written as `-tc 307445734561825860:15`.
-    sp960()
-        .current_dir(dir.path())
-        .args([
+            "960"
+        ]),
+        1
+    );
+    assert_eq!(code(&["match", "--sp", "960"]), 1);
+    // A bad time control or engine key: 2 everywhere.
+    assert_eq!(
+        code(&[
             "tournament",
             "--emit",
-            "xboard",
+            "cutechess",
             "--engine",
-            "cmd=a",
+            "a",
             "--engine",
-            "cmd=b",
+            "b",
             "--sp",
             "0",
             "--tc",
-            "1e300",
-        ])
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(predicate::str::contains(
-            "time control '1e300': 1e300 seconds is out of range",
-        ));
+            "x"
+        ]),
+        2
+    );
+    assert_eq!(code(&["match", "--sp", "0", "--tc", "x"]), 2);
+    assert_eq!(
+        code(&[
+            "tournament",
+            "--emit",
+            "cutechess",
+            "--engine",
+            "a dir",
+            "--engine",
+            "b",
+            "--sp",
+            "0"
+        ]),
+        0
+    );
+    assert_eq!(
+        code(&[
+            "tournament",
+            "--emit",
+            "cutechess",
+            "--engine",
+            "a hash=1",
+            "--engine",
+            "b",
+            "--sp",
+            "0"
+        ]),
+        2
+    );
+    assert_eq!(code(&["match", "--engine", "a hash=1", "--sp", "0"]), 2);
+    // A missing engine program: 127 for match (tournament only writes the line).
+    assert_eq!(
+        code(&["match", "--engine", "/nonexistent/engine", "--sp", "0"]),
+        127
+    );
 }
+
+/// Toga II (no UCI_Chess960: wrapped, the option offered, through polyglot) against the
+/// built-in engine over XBoard, from an SP and a DFRC pair.
+const XBOARD_TOGA: Case = Case {
+    golden: "xboard-toga.sh",
+    args: &[
+        "--emit",
+        "xboard",
+        "--engine",
+        "/usr/games/toga2",
+        "--engine",
+        "sp960 engine proto=xboard",
+        "--sp",
+        "860,0:959",
+        "--tc",
+        "0:05+0.05",
+    ],
+    book_args: &["860,0:959", "--format", "fen"],
+    book: "sp960-FRC.fen",
+};
 
 /// Runs an emitted xboard command under Xvfb, made quick (no GUI, short pauses, shallow
 /// searches, short games); returns what python-chess replays: White, Black, FEN, moves.
 fn play_xboard(case: &Case) -> Vec<Vec<String>> {
     let (dir, argv) = run(case);
-    let path = format!("/usr/games:{}", std::env::var("PATH").unwrap_or_default());
+    let bin = Path::new(env!("CARGO_BIN_EXE_sp960")).parent().unwrap();
+    let path = format!(
+        "{}:/usr/games:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let output = Process::new("timeout")
         .args(["50", "xvfb-run", "-a"])
         .args(&argv)
@@ -554,10 +559,33 @@ fn xboard_plays_the_chosen_starts_with_both_colours() {
             "colours swap"
         );
     }
+    // README's worked example 3: Fairy-Stockfish wrapped for xboard's O-O, from SP 860.
+    let games = play_xboard(&XBOARD_PROXY);
+    assert_eq!(games.len(), 2, "{games:?}");
+    for game in &games {
+        assert_eq!(identify(&game[2]), "860");
+    }
+    assert_eq!((&games[0][0], &games[0][1]), (&games[1][1], &games[1][0]));
+    let games = play_xboard(&XBOARD_BOOK);
     assert!(games.iter().any(|game| game[0].contains("Stockfish")
         || game[1].contains("Stockfish")
         || game[0] == "stockfish"
         || game[1] == "stockfish"));
+}
+
+#[test]
+fn xboard_plays_toga_wrapped_and_the_builtin_engine() {
+    let games = play_xboard(&XBOARD_TOGA);
+    let starts: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
+    assert_eq!(starts, ["860", "860", "0:959", "0:959"]);
+    for pair in games.chunks(2) {
+        assert_eq!(
+            (&pair[0][0], &pair[0][1]),
+            (&pair[1][1], &pair[1][0]),
+            "colours swap"
+        );
+        assert!(pair[0][3].parse::<u32>().unwrap() > 0, "moves were played");
+    }
 }
 
 /// What the table in README claims for xboard's UCI path: Stockfish, Fairy-Stockfish and

@@ -35,6 +35,8 @@ pub struct EngineCommand {
     pub program: OsString,
     /// Its arguments.
     pub args: Vec<OsString>,
+    /// Its working directory (default: ours).
+    pub dir: Option<PathBuf>,
 }
 
 /// How the shell behaves.
@@ -150,6 +152,9 @@ pub fn spawn_engine(command: &EngineCommand, stderr: Stdio) -> Result<Child, She
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(stderr);
+    if let Some(dir) = &command.dir {
+        process.current_dir(dir);
+    }
     #[cfg(target_os = "linux")]
     // SAFETY: prctl is async-signal-safe; the closure allocates nothing.
     unsafe {

@@ -291,6 +291,51 @@ impl StartSelector {
     }
 }
 
+/// The notices about the proxy's start that go to the GUI and stderr once per game: when
+/// the GUI's own position replaces the start, and when the start is played for a GUI that
+/// has not enabled Chess960 (one that keeps its own board will reject the engine's moves).
+/// Both protocols' sessions keep one and reset it at each new game.
+#[derive(Debug, Default)]
+pub struct StartNotices {
+    replaced: bool,
+    standard_gui: bool,
+}
+
+impl StartNotices {
+    /// Forgets what was said: a new game.
+    pub fn new_game(&mut self) {
+        *self = StartNotices::default();
+    }
+
+    /// The first time in a game: the GUI's `command` (`position fen`, `setboard`)
+    /// replaces `start`.
+    pub fn replaced(&mut self, start: Start, command: &str) -> Option<String> {
+        if std::mem::replace(&mut self.replaced, true) {
+            return None;
+        }
+        Some(format!(
+            "the GUI's {command} replaces the start {} in this game: --sp and SP960_Start \
+             choose the start of `position startpos` and `new` only (a GUI or runner that \
+             keeps its own board needs a book of starts: sp960 book)",
+            start.label()
+        ))
+    }
+
+    /// The first time in a game: `played` (`position startpos`, `new`) is played from
+    /// `start` though the GUI did not `enable` Chess960.
+    pub fn standard_gui(&mut self, start: Start, played: &str, enable: &str) -> Option<String> {
+        if std::mem::replace(&mut self.standard_gui, true) {
+            return None;
+        }
+        Some(format!(
+            "{played} is played from {} but the GUI has not enabled {enable}: a GUI that \
+             keeps its own board will reject the engine's moves (give such a GUI a book of \
+             starts: sp960 book)",
+            start.label()
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,9 +15,10 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::uci_client::UciClient;
 use super::xboard_client::XboardClient;
+use crate::engine_spec::Protocol;
 use crate::game::GameLine;
 use crate::proxy::first_token;
-use crate::tournament::{Protocol, TimeControl};
+use crate::time_control::TimeControl;
 
 /// What each search is limited by (several may be combined).
 #[derive(Debug, Clone, Default, PartialEq)]

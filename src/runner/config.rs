@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use super::MatchError;
 use super::client::Limits;
+use crate::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
 use crate::proxy::io::EngineCommand;
 use crate::start::Start;
-use crate::tournament::{EngineSpec, Protocol};
 
 /// One engine of the match.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MatchEngine {
-    /// The program and its arguments.
+    /// The program, its arguments and working directory (`dir=`).
     pub command: EngineCommand,
     /// `name=`: the name in the PGN (default: what the engine calls itself).
     pub name: Option<String>,
@@ -22,53 +22,54 @@ pub struct MatchEngine {
     pub protocol: Option<Protocol>,
     /// `option.NAME=VALUE`, in order.
     pub options: Vec<(String, String)>,
+    /// `initstr=`: lines sent when the engine starts, before the protocol.
+    pub init_strings: Vec<String>,
+    /// `restart=on`: a fresh process for every game (otherwise only after a failure).
+    pub restart_every_game: bool,
+    /// `st=`, `depth=`, `nodes=`: the engine's own limits.
+    pub limits: EngineLimits,
 }
 
-/// Keys of `--engine` that are settings rather than words of the command.
-fn is_setting(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((key, _)) => {
-            matches!(key, "cmd" | "arg" | "name" | "proto")
-                || key
-                    .strip_prefix("option.")
-                    .is_some_and(|name| !name.is_empty())
-        }
-        None => false,
-    }
-}
+/// The `--engine` keys `sp960 match` does not take, and why.
+const UNSUPPORTED_KEYS: [(&str, &str); 4] = [
+    (
+        "tc",
+        "by sp960 match (one clock for both engines: use --tc; st=, depth= and nodes= may differ)",
+    ),
+    (
+        "castling",
+        "by sp960 match (it writes each engine's castling itself; castling= is for sp960 tournament)",
+    ),
+    (
+        "chess960",
+        "by sp960 match (it reads UCI_Chess960 from the engine; chess960= is for sp960 tournament)",
+    ),
+    (
+        "proxy",
+        "by sp960 match (it needs no proxy; proxy= is for sp960 tournament)",
+    ),
+];
 
 impl MatchEngine {
-    /// Parses one `--engine` (`index` 1-based, for messages): words split as a shell
-    /// would; `proto=`, `name=`, `option.NAME=VALUE` (and cutechess's `cmd=`, `arg=`)
-    /// anywhere; the other words are the command and its arguments.
+    /// Reads one `--engine` (`index` 1-based, for messages) with the crate's one
+    /// engine-spec reader ([`EngineSpec`]): a bare command or `cmd=`, and cutechess-cli's
+    /// keys.
     pub fn parse(index: usize, text: &str) -> Result<MatchEngine, MatchError> {
-        let fail = |reason: String| MatchError::Usage(format!("engine {index}: {reason}"));
-        let words =
-            shlex::split(text).ok_or_else(|| fail(format!("unbalanced quotes in '{text}'")))?;
-        let (settings, command): (Vec<String>, Vec<String>) =
-            words.into_iter().partition(|word| is_setting(word));
-        let mut items = Vec::new();
-        let mut command = command.into_iter();
-        if let Some(program) = command.next() {
-            items.push(format!("cmd={program}"));
-        }
-        items.extend(command.map(|arg| format!("arg={arg}")));
-        let explicit_protocol = settings.iter().any(|s| s.starts_with("proto="));
-        items.extend(settings);
-        let spec = EngineSpec::parse(index, &items).map_err(|err| {
-            fail(match err {
-                crate::tournament::TournamentError::Engine { reason, .. } => reason,
-                other => other.to_string(),
-            })
-        })?;
+        let usage = |err: EngineSpecError| MatchError::Usage(err.to_string());
+        let spec = EngineSpec::parse(index, text).map_err(usage)?;
+        spec.refuse(&UNSUPPORTED_KEYS).map_err(usage)?;
         Ok(MatchEngine {
             command: EngineCommand {
                 program: spec.cmd.into(),
                 args: spec.args.into_iter().map(Into::into).collect(),
+                dir: spec.dir.map(Into::into),
             },
             name: spec.name,
-            protocol: explicit_protocol.then_some(spec.protocol),
+            protocol: spec.protocol,
             options: spec.options,
+            init_strings: spec.init_strings,
+            restart_every_game: spec.restart == Some(Restart::On),
+            limits: spec.limits,
         })
     }
 
@@ -78,10 +79,14 @@ impl MatchEngine {
             command: EngineCommand {
                 program: program.into(),
                 args: vec!["engine".into()],
+                dir: None,
             },
             name: None,
             protocol: Some(Protocol::Uci),
             options: Vec::new(),
+            init_strings: Vec::new(),
+            restart_every_game: false,
+            limits: EngineLimits::default(),
         }
     }
 
@@ -104,8 +109,11 @@ pub struct MatchConfig {
     pub starts: Vec<Start>,
     /// How many times the schedule is played.
     pub rounds: u32,
-    /// The search limits.
+    /// The search limits given for the match (`--depth`, `--nodes`, `--movetime`, `--tc`).
     pub limits: Limits,
+    /// Each engine's limits: its own (`st=`, `depth=`, `nodes=`) over the match's, and
+    /// `--movetime 100` where neither gives any.
+    pub engine_limits: [Limits; 2],
     /// Games at once.
     pub concurrency: usize,
     /// Draw after this many plies.
@@ -158,7 +166,7 @@ pub struct MatchRequest {
 pub const DEFAULT_MOVETIME_MS: u64 = 100;
 
 /// The longest `--timeout` and `--movetime`, in seconds (as for `--tc`: one year).
-pub const MAX_TIMEOUT_SECONDS: u64 = crate::tournament::MAX_TIME_CONTROL_SECONDS;
+pub const MAX_TIMEOUT_SECONDS: u64 = crate::time_control::MAX_TIME_CONTROL_SECONDS;
 
 /// The most games a match may schedule (starts × 2 × rounds): the schedule is made
 /// up front, so a mistyped `--count` or `--rounds` is refused rather than exhausting
@@ -225,19 +233,29 @@ impl MatchRequest {
         }
         let clock = match &self.tc {
             Some(text) => Some(text.parse().map_err(
-                |err: crate::tournament::TournamentError| MatchError::Usage(err.to_string()),
+                |err: crate::time_control::TimeControlError| MatchError::Usage(err.to_string()),
             )?),
             None => None,
         };
-        let mut limits = Limits {
+        let limits = Limits {
             depth: self.depth,
             nodes: self.nodes,
             movetime: self.movetime.map(Duration::from_millis),
             clock,
         };
-        if limits == Limits::default() {
-            limits.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
-        }
+        let engine_limits = [0, 1].map(|index| {
+            let own = &engines[index].limits;
+            let mut merged = Limits {
+                depth: own.depth.or(limits.depth),
+                nodes: own.nodes.or(limits.nodes),
+                movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
+                clock: limits.clock.clone(),
+            };
+            if merged == Limits::default() {
+                merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
+            }
+            merged
+        });
         let move_timeout = Duration::try_from_secs_f64(self.move_timeout)
             .ok()
             .filter(|t| !t.is_zero() && t.as_secs() < MAX_TIMEOUT_SECONDS)
@@ -253,6 +271,7 @@ impl MatchRequest {
             starts,
             rounds,
             limits,
+            engine_limits,
             concurrency: self.concurrency.unwrap_or_else(|| {
                 thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),
@@ -293,5 +312,79 @@ mod tests {
         let err = MatchEngine::parse(1, "name=x").unwrap_err();
         assert_eq!(err.to_string(), "engine 1: cmd=PROGRAM is missing");
         assert!(MatchEngine::parse(1, "'unbalanced").is_err());
+    }
+
+    #[test]
+    fn cutechess_keys_are_settings_not_arguments() {
+        let engine = MatchEngine::parse(
+            1,
+            "cmd=/usr/games/stockfish dir=/tmp st=0.25 depth=3 nodes=500 restart=on \
+             initstr=debug",
+        )
+        .unwrap();
+        assert_eq!(engine.command.program, "/usr/games/stockfish");
+        assert_eq!(engine.command.args, Vec::<std::ffi::OsString>::new());
+        assert_eq!(engine.command.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(engine.limits.depth, Some(3));
+        assert_eq!(engine.limits.nodes, Some(500));
+        assert!(engine.restart_every_game);
+        assert_eq!(engine.init_strings, ["debug"]);
+        for (text, message) in [
+            ("stockfish tc=1+0.1", "tc= is not supported by sp960 match"),
+            ("stockfish ponder", "'ponder' is cutechess-cli's switch"),
+            (
+                "stockfish castling=xfen",
+                "castling= is not supported by sp960 match",
+            ),
+            ("stockfish hash=1", "unknown key 'hash'"),
+        ] {
+            let err = MatchEngine::parse(1, text).unwrap_err().to_string();
+            assert!(err.contains(message), "{text}: {err}");
+        }
+    }
+
+    fn request(engines: &[&str]) -> MatchRequest {
+        MatchRequest {
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            builtin: PathBuf::from("sp960"),
+            starts: crate::book::BookRequest {
+                specs: vec!["860".into()],
+                count: 1,
+                dfrc_sample: 0,
+                seed: 0,
+            },
+            seed: None,
+            depth: None,
+            nodes: Some(100),
+            movetime: None,
+            tc: None,
+            concurrency: Some(1),
+            rounds: 1,
+            max_plies: None,
+            pgn: PathBuf::from("x.pgn"),
+            move_timeout: 30.0,
+            json: false,
+        }
+    }
+
+    #[test]
+    fn an_engines_own_limits_replace_the_matchs() {
+        let config = request(&["a depth=4 st=0.5", "b"]).resolve().unwrap();
+        assert_eq!(config.engine_limits[0].depth, Some(4));
+        assert_eq!(config.engine_limits[0].nodes, Some(100));
+        assert_eq!(
+            config.engine_limits[0].movetime,
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(config.engine_limits[1], config.limits);
+        let mut bare = request(&["a nodes=7", "b"]);
+        bare.nodes = None;
+        let config = bare.resolve().unwrap();
+        assert_eq!(config.engine_limits[0].nodes, Some(7));
+        assert_eq!(config.engine_limits[0].movetime, None);
+        assert_eq!(
+            config.engine_limits[1].movetime,
+            Some(Duration::from_millis(DEFAULT_MOVETIME_MS))
+        );
     }
 }

@@ -42,8 +42,8 @@ use thiserror::Error;
 use self::player::{Finished, Scheduled, Seats, play_game, probe};
 use self::stats::Score;
 use self::summary::{Progress, cpu_seconds};
+use crate::engine_spec::Protocol;
 use crate::proxy::transcript::utc_timestamp;
-use crate::tournament::Protocol;
 
 /// Why a match could not be played.
 #[derive(Debug, Error)]
@@ -127,22 +127,21 @@ pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summa
 pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let started = Instant::now();
     let cpu_at_start = cpu_seconds();
-    if config.limits.nodes.is_some() {
-        for (index, engine) in config.engines.iter().enumerate() {
-            if engine.protocol == Some(Protocol::Xboard) {
-                return Err(MatchError::Limits(format!(
-                    "engine {}: XBoard has no node limit; use --depth, --movetime or --tc",
-                    index + 1
-                )));
-            }
+    for (index, engine) in config.engines.iter().enumerate() {
+        if config.engine_limits[index].nodes.is_some() && engine.protocol == Some(Protocol::Xboard)
+        {
+            return Err(MatchError::Limits(format!(
+                "engine {}: XBoard has no node limit; use --depth, --movetime or --tc",
+                index + 1
+            )));
         }
     }
     let probed = probe(&config.engines)?;
     let names = [probed[0].1.clone(), probed[1].1.clone()];
     let protocols = [probed[0].0, probed[1].0];
-    if config.limits.nodes.is_some()
-        && let Some(index) = protocols.iter().position(|p| *p == Protocol::Xboard)
-    {
+    if let Some(index) = (0..2).find(|index| {
+        config.engine_limits[*index].nodes.is_some() && protocols[*index] == Protocol::Xboard
+    }) {
         return Err(MatchError::Limits(format!(
             "engine {} speaks XBoard, which has no node limit; use --depth, --movetime or --tc",
             index + 1
@@ -175,7 +174,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         .limits
         .clock
         .as_ref()
-        .map_or_else(|| "-".to_owned(), crate::tournament::TimeControl::pgn_tag);
+        .map_or_else(|| "-".to_owned(), crate::time_control::TimeControl::pgn_tag);
     let progress = Progress::new(schedule.len(), config.quiet);
     let mut score = Score::default();
     let mut games = Vec::new();

@@ -12,9 +12,9 @@ use super::client::{Client, ClientEvent, GoRequest};
 use super::config::{MatchConfig, MatchEngine};
 use super::process::{EngineProcess, Received};
 use super::referee::{Ending, Forfeit, GameClock, Referee};
+use crate::engine_spec::Protocol;
 use crate::proxy::io::ShellError;
 use crate::start::Start;
-use crate::tournament::Protocol;
 
 /// One game of the schedule.
 #[derive(Debug, Clone, Copy)]
@@ -56,7 +56,13 @@ const FLAG_GRACE: Duration = Duration::from_millis(100);
 impl Player {
     /// Starts `engine` and completes the handshake.
     fn launch(engine: &MatchEngine, protocol: Option<Protocol>) -> Result<Player, String> {
-        let process = EngineProcess::spawn(&engine.command).map_err(|err| spawn_failure(&err))?;
+        let mut process =
+            EngineProcess::spawn(&engine.command).map_err(|err| spawn_failure(&err))?;
+        if !engine.init_strings.is_empty() {
+            process
+                .send(&engine.init_strings)
+                .map_err(|_| format!("the engine {}", process.exit_description()))?;
+        }
         Player::handshake(process, engine, protocol)
     }
 
@@ -179,6 +185,17 @@ impl Seats<'_> {
         }
     }
 
+    /// Before a game: the engines asked to restart every game (`restart=on`) quit.
+    fn restart_where_asked(&mut self) {
+        for (engine, seat) in self.engines.iter().zip(&mut self.players) {
+            if engine.restart_every_game
+                && let Some(player) = seat.take()
+            {
+                player.quit();
+            }
+        }
+    }
+
     fn player(&mut self, index: usize) -> Result<&mut Player, String> {
         if self.players[index].is_none() {
             let player = Player::launch(&self.engines[index], Some(self.protocols[index]))?;
@@ -204,6 +221,7 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
         .position()
         .expect("starts from the schedule are valid");
     let mut referee = Referee::new(root.clone(), config.max_plies);
+    seats.restart_where_asked();
     let index = |color: Color| {
         if color.is_white() {
             game.white
@@ -218,7 +236,8 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                 Err(reason) => break 'game forfeit(color, Forfeit::Start, reason),
             };
             let mut out = Vec::new();
-            let event = player.client.new_game(&root, &config.limits, &mut out);
+            let limits = &config.engine_limits[index(color)];
+            let event = player.client.new_game(&root, limits, &mut out);
             if let Err(reason) = player.send(&out) {
                 break 'game forfeit(color, Forfeit::Crash, reason);
             }
@@ -255,9 +274,10 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
             let player = seats.players[index(turn)]
                 .as_mut()
                 .expect("both players set up");
+            let limits = &config.engine_limits[index(turn)];
             let request = GoRequest {
                 game: referee.line(),
-                limits: &config.limits,
+                limits,
                 clocks: clock.as_ref().map(|c| c.clocks(turn)),
             };
             let mut out = Vec::new();
@@ -268,7 +288,7 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
             let started = Instant::now();
             let allowed = match &clock {
                 Some(clock) => clock.remaining(turn) + FLAG_GRACE,
-                None => config.limits.movetime.unwrap_or_default() + config.move_timeout,
+                None => limits.movetime.unwrap_or_default() + config.move_timeout,
             };
             match player.wait(started + allowed, false) {
                 Ok(ClientEvent::Move(m)) => {

@@ -9,7 +9,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::client::{Clocks, slot};
 use crate::game::GameLine;
-use crate::tournament::TimeControl;
+use crate::time_control::TimeControl;
 
 /// Why a side lost without being mated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

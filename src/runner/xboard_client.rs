@@ -351,7 +351,7 @@ mod tests {
         let mut client = sjaak();
         let (root, _) =
             parse_fen("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1").unwrap();
-        let tc: crate::tournament::TimeControl = "40/90+0.5".parse().unwrap();
+        let tc: crate::time_control::TimeControl = "40/90+0.5".parse().unwrap();
         let limits = Limits {
             clock: Some(tc),
             ..Limits::default()

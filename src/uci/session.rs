@@ -24,7 +24,7 @@ use crate::exit_code;
 use crate::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
 use crate::notation::CastlingNotation;
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
-use crate::proxy::starts::{StartChoice, StartOption, StartSelector};
+use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
 use crate::proxy::{
     Action, Mark, Peer, Session, first_token, forward_unless_changed, is_chess960_variant, tokens,
 };
@@ -44,6 +44,11 @@ pub struct UciConfig {
     /// Seed of the random starts the GUI may ask for (`SP960_Start` -2) when `start` is
     /// not random itself.
     pub random_seed: u64,
+    /// List `UCI_Chess960` to the GUI for an engine that has no such option, so that
+    /// GUIs and runners (cutechess-cli, fastchess, polyglot) play Chess960 with it: the
+    /// engine gets each position as standard chess, without the castling rights it
+    /// cannot express, and so never castles in a Chess960 start.
+    pub offer_chess960: bool,
 }
 
 /// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
@@ -72,6 +77,8 @@ pub struct UciSession {
     castling_filter: Option<CastlingFilter>,
     /// The proxy answered the last `go` itself: `stop`/`ponderhit` are not forwarded.
     answered_go: bool,
+    /// What the GUI was told about the start in this game (once per game).
+    told: StartNotices,
 }
 
 impl UciSession {
@@ -91,6 +98,7 @@ impl UciSession {
             search_root: None,
             castling_filter: None,
             answered_go: false,
+            told: StartNotices::default(),
         }
     }
 
@@ -211,6 +219,13 @@ impl UciSession {
         {
             return;
         }
+        if self.config.offer_chess960 && !self.engine_has_chess960 {
+            actions.push(Action::send(
+                Peer::Gui,
+                "option name UCI_Chess960 type check default false",
+                Mark::Injected,
+            ));
+        }
         for option in self.our_options() {
             actions.push(Action::send(Peer::Gui, option, Mark::Injected));
         }
@@ -299,7 +314,7 @@ impl UciSession {
             }
         } else if name.eq_ignore_ascii_case(b"UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
-            if self.start_active() {
+            if self.start_active() || (!self.engine_has_chess960 && self.config.offer_chess960) {
                 // The engine stays in Chess960 mode (in standard mode it would write O-O-O
                 // from SP 860 as `c1c1`); the value only selects the GUI's dialect.
                 return;
@@ -335,6 +350,7 @@ impl UciSession {
                 for note in notes {
                     Self::info_to_gui(actions, &note);
                 }
+                self.tell_about_the_start(line, actions);
                 self.refused = None;
                 self.send_position(line, &game, from_startpos, actions);
                 self.position = Some(game.current);
@@ -351,6 +367,28 @@ impl UciSession {
                 self.position = None;
             }
         }
+    }
+
+    /// Once per game: when the GUI's own `position fen` replaces the proxy's start, and
+    /// when `startpos` becomes the start for a GUI that has not enabled Chess960 (one
+    /// that keeps its own board will reject the engine's moves).
+    fn tell_about_the_start(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let Some(start) = self.starts.current() else {
+            return;
+        };
+        let message = if tokens(line).nth(1) == Some(b"fen") {
+            self.told.replaced(start, "position fen")
+        } else if !self.gui_chess960 {
+            self.told
+                .standard_gui(start, "position startpos", "UCI_Chess960")
+        } else {
+            None
+        };
+        let Some(message) = message else {
+            return;
+        };
+        Self::info_to_gui(actions, &message);
+        actions.push(Action::Warn(format!("proxy: {message}")));
     }
 
     /// The GUI's `position` as a checked line: (line, came from `startpos` with no start
@@ -449,6 +487,7 @@ impl UciSession {
             b"setoption" => self.gui_setoption(line, actions),
             b"ucinewgame" => {
                 self.starts.new_game();
+                self.told.new_game();
                 actions.push(Action::Forward);
             }
             b"position" => self.gui_position(line, actions),
@@ -622,7 +661,117 @@ impl Session for UciSession {
 mod tests {
     use super::*;
 
-    use crate::proxy::script::play;
+    use crate::proxy::script::play as play_all;
+
+    /// The once-per-game notices about the start (tested on their own in
+    /// `the_start_notices_come_once_per_game`).
+    fn is_start_notice(line: &str) -> bool {
+        line.contains("the GUI's position fen replaces the start")
+            || line.contains("but the GUI has not enabled UCI_Chess960")
+    }
+
+    /// The transcript without the start notices.
+    fn play(session: &mut UciSession, script: &[&str]) -> Vec<String> {
+        let mut out = play_all(session, script);
+        out.retain(|line| !is_start_notice(line));
+        out
+    }
+
+    #[test]
+    fn the_start_notices_come_once_per_game() {
+        let mut session = UciSession::new(fixed("860"));
+        play(&mut session, &HANDSHAKE);
+        let game = [
+            "gui: ucinewgame",
+            "gui: position startpos",
+            "gui: position startpos moves d1e3",
+            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3",
+        ];
+        for _ in 0..2 {
+            let out = play_all(&mut session, &game);
+            let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
+            assert_eq!(notices.len(), 4, "{out:?}");
+            assert_eq!(
+                notices[0],
+                "gui< info string sp960: position startpos is played from SP 860 but the GUI \
+                 has not enabled UCI_Chess960: a GUI that keeps its own board will reject the \
+                 engine's moves (give such a GUI a book of starts: sp960 book) [Injected]"
+            );
+            assert!(
+                notices[1].starts_with("Warn(\"proxy: position startpos is played from SP 860")
+            );
+            assert_eq!(
+                notices[2],
+                "gui< info string sp960: the GUI's position fen replaces the start SP 860 in \
+                 this game: --sp and SP960_Start choose the start of `position startpos` and \
+                 `new` only (a GUI or runner that keeps its own board needs a book of starts: sp960 book) \
+                 [Injected]"
+            );
+            assert!(notices[3].starts_with("Warn(\"proxy: the GUI's position fen replaces"));
+        }
+        // A GUI in Chess960 mode that sends startpos hears nothing; without a start of
+        // ours there is nothing to tell.
+        let out = play_all(
+            &mut session,
+            &[
+                "gui: setoption name UCI_Chess960 value true",
+                "gui: ucinewgame",
+                "gui: position startpos",
+            ],
+        );
+        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play_all(&mut session, &game);
+        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
+    }
+
+    #[test]
+    fn offer_chess960_lists_the_option_for_an_engine_without_it() {
+        let toga = [
+            "gui: uci",
+            "engine: id name Toga II 3.0",
+            "engine: uciok",
+            "gui: setoption name UCI_Chess960 value true",
+            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3",
+        ];
+        let mut session = UciSession::new(UciConfig {
+            offer_chess960: true,
+            ..UciConfig::default()
+        });
+        let out = play(&mut session, &toga);
+        assert_eq!(
+            out[2..5],
+            [
+                "gui< option name UCI_Chess960 type check default false [Injected]",
+                "gui< option name SP960_Start type spin default -1 min -2 max 959 [Injected]",
+                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
+            ]
+        );
+        // The GUI's UCI_Chess960 stays with the proxy; the engine gets standard chess
+        // and its castling comes back king-takes-rook.
+        assert_eq!(
+            out[6..],
+            [
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 moves d1e3 [Rewritten]"
+            ]
+        );
+        assert_eq!(session.gui_dialect(), CastlingDialect::Chess960);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
+                "gui: go depth 3",
+                "engine: bestmove e1g1",
+            ],
+        );
+        assert_eq!(out[2], "gui< bestmove e1h1 [Rewritten]", "{out:?}");
+        // Without the flag, the option is not offered.
+        let mut session = UciSession::new(UciConfig::default());
+        let out = play(&mut session, &toga[..3]);
+        assert!(!out.iter().any(|l| l.contains("UCI_Chess960")), "{out:?}");
+    }
 
     fn fixed(start: &str) -> UciConfig {
         UciConfig {

@@ -23,7 +23,7 @@ use crate::castling::{CastlingDialect, MoveError};
 use crate::exit_code;
 use crate::game::{GameLine, parse_fen, standard_rights_only};
 use crate::notation::{CastlingNotation, position_fen};
-use crate::proxy::starts::{StartChoice, StartOption, StartSelector};
+use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
 use crate::proxy::{
     Action, Mark, Peer, Session, first_token, forward_unless_changed, is_chess960_variant, tokens,
 };
@@ -148,6 +148,12 @@ pub struct XboardSession {
     /// Ignorable commands the GUI has sent.
     ignorable_sent: [bool; IGNORABLE.len()],
     warned_no_chess960: bool,
+    /// The engine's board is the proxy's start (set up at the GUI's last `new`).
+    on_our_start: bool,
+    /// The GUI sent `variant fischerandom` since its last `new`.
+    gui_variant_chess960: bool,
+    /// What the GUI was told about the start in this game.
+    told: StartNotices,
 }
 
 impl XboardSession {
@@ -170,6 +176,9 @@ impl XboardSession {
             in_edit: false,
             ignorable_sent: [false; IGNORABLE.len()],
             warned_no_chess960: false,
+            on_our_start: false,
+            gui_variant_chess960: false,
+            told: StartNotices::default(),
             config,
         }
     }
@@ -298,6 +307,27 @@ impl XboardSession {
         };
         self.send_position(&for_engine, notation, actions);
         self.board = Board::Tracked(Box::new(GameLine::new(position)));
+        self.on_our_start = true;
+    }
+
+    /// A notice for the GUI (a `#` comment, which GUIs ignore and log) and stderr.
+    fn notice(actions: &mut Vec<Action>, message: Option<String>) {
+        if let Some(message) = message {
+            Self::to_gui(actions, format!("# sp960: {message}"), Mark::Injected);
+            actions.push(Action::Warn(format!("proxy: {message}")));
+        }
+    }
+
+    /// Before the game's first move or `go` from the proxy's start: a GUI that did not
+    /// say `variant fischerandom` keeps a standard board (once per game).
+    fn tell_if_the_gui_plays_standard(&mut self, actions: &mut Vec<Action>) {
+        if self.on_our_start
+            && !self.gui_variant_chess960
+            && let Some(start) = self.starts.current()
+        {
+            let message = self.told.standard_gui(start, "new", "variant fischerandom");
+            Self::notice(actions, message);
+        }
     }
 
     /// The position to the engine: `setboard FEN`, or `edit` for engines without setboard.
@@ -445,6 +475,9 @@ impl XboardSession {
         self.last_gui_move = None;
         self.injected_variant = false;
         self.starts.new_game();
+        self.on_our_start = false;
+        self.gui_variant_chess960 = false;
+        self.told.new_game();
         self.board = Board::Tracked(Box::new(GameLine::new(Chess::default())));
         if self.start_active() {
             return self.set_up_start(actions);
@@ -467,6 +500,7 @@ impl XboardSession {
     fn gui_variant(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let name = tokens(line).nth(1).unwrap_or_default();
         let chess960 = is_chess960_variant(name);
+        self.gui_variant_chess960 = chess960;
         if self.injected_variant && (chess960 || name == b"normal") {
             // Our start is set up already: a GUI's `variant fischerandom` (or `normal`)
             // would reset the engine's board.
@@ -490,6 +524,12 @@ impl XboardSession {
             .trim()
             .to_owned();
         self.last_gui_move = None;
+        if std::mem::take(&mut self.on_our_start)
+            && let Some(start) = self.starts.current()
+        {
+            let message = self.told.replaced(start, "setboard");
+            Self::notice(actions, message);
+        }
         match parse_fen(&fen) {
             Ok((position, notes)) => {
                 for note in &notes {
@@ -535,6 +575,7 @@ impl XboardSession {
     }
 
     fn gui_move(&mut self, line: &[u8], text: &[u8], prefixed: bool, actions: &mut Vec<Action>) {
+        self.tell_if_the_gui_plays_standard(actions);
         let shown = String::from_utf8_lossy(text);
         let game = match &mut self.board {
             Board::Tracked(game) => game,
@@ -615,6 +656,7 @@ impl XboardSession {
                 Mark::Answered,
             );
         }
+        self.tell_if_the_gui_plays_standard(actions);
         self.force = false;
         actions.push(Action::Forward);
     }
@@ -804,7 +846,70 @@ impl Session for XboardSession {
 mod tests {
     use super::*;
 
-    use crate::proxy::script::play;
+    use crate::proxy::script::play as play_all;
+
+    /// The once-per-game notices about the start (tested on their own in
+    /// `the_start_notices_come_once_per_game`).
+    fn is_start_notice(line: &str) -> bool {
+        line.contains("the GUI's setboard replaces the start")
+            || line.contains("but the GUI has not enabled variant fischerandom")
+    }
+
+    /// The transcript without the start notices.
+    fn play(session: &mut XboardSession, script: &[&str]) -> Vec<String> {
+        let mut out = play_all(session, script);
+        out.retain(|line| !is_start_notice(line));
+        out
+    }
+
+    #[test]
+    fn the_start_notices_come_once_per_game() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &FAIRY);
+        let standard_gui = [
+            "gui: new",
+            "gui: force",
+            "gui: d1e3",
+            "gui: d8e6",
+            "gui: go",
+        ];
+        for _ in 0..2 {
+            let out = play_all(&mut session, &standard_gui);
+            let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
+            assert_eq!(
+                notices,
+                [
+                    "gui< # sp960: new is played from SP 860 but the GUI has not enabled \
+                     variant fischerandom: a GUI that keeps its own board will reject the \
+                     engine's moves (give such a GUI a book of starts: sp960 book) [Injected]",
+                    "Warn(\"proxy: new is played from SP 860 but the GUI has not enabled \
+                     variant fischerandom: a GUI that keeps its own board will reject the \
+                     engine's moves (give such a GUI a book of starts: sp960 book)\")",
+                ],
+                "{out:?}"
+            );
+        }
+        // A GUI that sets up its own position (cutechess-cli, xboard with a book).
+        let own = [
+            "gui: new",
+            "gui: variant fischerandom",
+            "gui: force",
+            "gui: setboard bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "gui: setboard bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "gui: b1c3",
+        ];
+        let out = play_all(&mut session, &own);
+        let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
+        assert_eq!(notices.len(), 2, "{out:?}");
+        assert!(notices[0].starts_with(
+            "gui< # sp960: the GUI's setboard replaces the start SP 860 in this game:"
+        ));
+        // Without a start of ours, nothing to tell.
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play_all(&mut session, &standard_gui);
+        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
+    }
 
     fn config(start: Option<&str>) -> XboardConfig {
         XboardConfig {

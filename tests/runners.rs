@@ -1,0 +1,484 @@
+//! Every line `sp960 tournament` writes, played in the real tool: cutechess-cli 1.5.1 and
+//! fastchess (built from `../shared/peers` by `.ci/run`), with Debian's engines, one test
+//! per engine class of README's engine table, and README's worked examples run as
+//! written there (with a shorter time control).
+//!
+//! Each tournament is checked game by game: python-chess replays it legally from its FEN
+//! and finds the runner's reason borne out by the final board (mate, stalemate, threefold
+//! repetition, fifty moves, insufficient material: no stall, disconnect, illegal move or
+//! time forfeit); `sp960 validate --start-positions` accepts the PGN and names a requested
+//! start for every game; every start is played with both colours.
+//!
+//! A runner missing from PATH skips its tests with a message, except when `CI` is set:
+//! then it is a failure.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Mutex;
+
+/// One tournament at a time: each plays two games at once on a 2-core machine.
+static RUNNING: Mutex<()> = Mutex::new(());
+
+fn sp960() -> &'static str {
+    env!("CARGO_BIN_EXE_sp960")
+}
+
+/// PATH for the runners: sp960 itself (wrapped engines call `sp960 proxy`), Debian's
+/// engines, and the runners where `.ci/run` builds them.
+fn search_path() -> String {
+    let bin = Path::new(sp960()).parent().unwrap().display().to_string();
+    let peers = std::env::var("HOME").map_or_else(
+        |_| String::new(),
+        |home| format!("{home}/.cache/sp960-peers/bin"),
+    );
+    format!(
+        "{bin}:/usr/games:{peers}:{}",
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// True when `tool` is on the search path; false (a skip, told on stderr) when it is
+/// not, unless `CI` is set, where its absence fails the test.
+fn have(tool: &str) -> bool {
+    let found = search_path()
+        .split(':')
+        .any(|dir| !dir.is_empty() && Path::new(dir).join(tool).is_file());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is not installed: .ci/run builds it with ../shared/peers/build.sh"
+        );
+        eprintln!("SKIPPED: {tool} is not installed (../shared/peers/build.sh DIR builds it)");
+    }
+    found
+}
+
+/// Runs `sp960 tournament ARGS` in `dir`; returns its stdout (the command line).
+fn emit(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new(sp960())
+        .arg("tournament")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "sp960 tournament {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Runs an emitted command line as a shell would, in `dir`, within a time limit.
+fn play(dir: &Path, line: &str) {
+    let output = Command::new("timeout")
+        .args(["600", "sh", "-c", line])
+        .env("PATH", search_path())
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let log = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{line}\nfailed: {log}");
+    for bad in [
+        "stalled / disconnected",
+        "Warning; Engine",
+        "Illegal move",
+        "crash",
+    ] {
+        assert!(
+            !log.contains(bad),
+            "{line}\nthe runner said '{bad}':\n{log}"
+        );
+    }
+}
+
+/// One game as python-chess sees it (tests/python/runner_games.py).
+#[derive(Debug, serde::Deserialize)]
+struct Game {
+    white: String,
+    black: String,
+    result: String,
+    moves: u32,
+    reason: String,
+    by_rules: bool,
+}
+
+/// Checks the games of `pgn`: `games` of them, each ended by the rules, legal in
+/// python-chess, from one of `starts` (sp960's labels: `860`, `0:959`) by
+/// `sp960 validate --start-positions`, each start and pairing with both colours.
+fn check_games(pgn: &Path, games: usize, starts: &[&str]) -> Vec<Game> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/runner_games.py");
+    let text = std::fs::read_to_string(pgn).unwrap_or_default();
+    let output = Command::new("python3")
+        .arg(script)
+        .arg(pgn)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "python-chess: {}\n{text}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let played: Vec<Game> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(played.len(), games, "{text}");
+    for game in &played {
+        assert!(
+            game.by_rules && ["1-0", "0-1", "1/2-1/2"].contains(&game.result.as_str()),
+            "not ended by the rules ({}): {game:?}\n{text}",
+            game.reason
+        );
+        assert!(game.moves > 0, "{game:?}");
+    }
+    // The starts, in PGN order, as sp960 reads them back.
+    let found = starts_in(pgn);
+    assert_eq!(found.len(), games);
+    // Both colours: (start, white, black) as often as (start, black, white).
+    let mut pairings: BTreeMap<(String, String, String), i32> = BTreeMap::new();
+    for (start, game) in found.iter().zip(&played) {
+        assert!(
+            starts.contains(&start.as_str()),
+            "start {start} was not asked for"
+        );
+        *pairings
+            .entry((start.clone(), game.white.clone(), game.black.clone()))
+            .or_default() += 1;
+        *pairings
+            .entry((start.clone(), game.black.clone(), game.white.clone()))
+            .or_default() -= 1;
+    }
+    assert!(
+        pairings.values().all(|n| *n == 0),
+        "colours not swapped: {pairings:?}"
+    );
+    for start in starts {
+        assert!(
+            found.iter().any(|s| s == start),
+            "start {start} never played"
+        );
+    }
+    played
+}
+
+/// SP 0 (`HFhf`), SP 860 (`EAea`) and the DFRC pair 0:959: three starts, six games.
+const STARTS: [&str; 3] = ["0", "860", "0:959"];
+
+/// Emits a tournament for `tool` between `engines` from [`STARTS`] at concurrency 2, plays
+/// it, and checks its games.
+fn tournament(tool: &str, engines: &[&str]) -> Vec<Game> {
+    let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["--emit", tool];
+    for engine in engines {
+        args.extend(["--engine", engine]);
+    }
+    args.extend(["--sp", "0,860", "--sp", "0:959", "--concurrency", "2"]);
+    args.extend(["--pgnout", "games-960.pgn"]);
+    let line = emit(dir.path(), &args);
+    play(dir.path(), &line);
+    let pairs = engines.len() * (engines.len() - 1) / 2;
+    check_games(
+        &dir.path().join("games-960.pgn"),
+        pairs * 2 * STARTS.len(),
+        &STARTS,
+    )
+}
+
+// ---- cutechess-cli ----
+
+#[test]
+fn cutechess_uci_engines_with_uci_chess960_play_direct() {
+    if !have("cutechess-cli") {
+        return;
+    }
+    tournament(
+        "cutechess",
+        &[
+            "/usr/games/stockfish nodes=2000",
+            "/usr/games/ethereal-chess nodes=2000",
+        ],
+    );
+}
+
+#[test]
+fn cutechess_fairy_stockfish_uci_wrapped_and_glaurung() {
+    if !have("cutechess-cli") {
+        return;
+    }
+    tournament(
+        "cutechess",
+        &[
+            "/usr/games/glaurung depth=5 option.Threads=1",
+            "/usr/games/fairy-stockfish nodes=2000",
+        ],
+    );
+}
+
+#[test]
+fn cutechess_xboard_engines_sjaak_direct_fairy_stockfish_wrapped() {
+    if !have("cutechess-cli") {
+        return;
+    }
+    let games = tournament(
+        "cutechess",
+        &[
+            "/usr/games/sjaakii proto=xboard depth=3",
+            "/usr/games/fairy-stockfish proto=xboard depth=4",
+        ],
+    );
+    assert!(games.iter().any(|g| g.white == "fairy-stockfish"));
+}
+
+#[test]
+fn cutechess_toga_wrapped_and_the_builtin_engine() {
+    if !have("cutechess-cli") {
+        return;
+    }
+    tournament(
+        "cutechess",
+        &["/usr/games/toga2 depth=4", "sp960 engine depth=3"],
+    );
+}
+
+// ---- fastchess ----
+
+#[test]
+fn fastchess_uci_engines_with_uci_chess960_play_direct() {
+    if !have("fastchess") {
+        return;
+    }
+    tournament(
+        "fastchess",
+        &[
+            "/usr/games/stockfish nodes=2000",
+            "/usr/games/ethereal-chess nodes=2000",
+        ],
+    );
+}
+
+#[test]
+fn fastchess_fairy_stockfish_uci_and_glaurung_play_direct() {
+    if !have("fastchess") {
+        return;
+    }
+    tournament(
+        "fastchess",
+        &[
+            "/usr/games/glaurung depth=5 option.Threads=1",
+            "/usr/games/fairy-stockfish nodes=2000",
+        ],
+    );
+}
+
+#[test]
+fn fastchess_toga_wrapped_and_the_builtin_engine() {
+    if !have("fastchess") {
+        return;
+    }
+    tournament(
+        "fastchess",
+        &["/usr/games/toga2 depth=4", "sp960 engine depth=3"],
+    );
+}
+
+// ---- README's worked examples ----
+
+/// The `$ sp960 tournament ...` commands of README's console blocks with what README
+/// says they print: (command, printed).
+fn readme_tournament_examples() -> Vec<(String, String)> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let mut examples = Vec::new();
+    let mut in_console = false;
+    let mut current: Option<(String, String)> = None;
+    let mut continued = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_console = line == "```console";
+            examples.extend(current.take());
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ ") {
+            examples.extend(current.take());
+            if command.starts_with("sp960 tournament") {
+                current = Some((command.to_owned(), String::new()));
+                continued = command.ends_with('\\');
+            }
+        } else if let Some((command, printed)) = &mut current {
+            if continued {
+                command.push('\n');
+                command.push_str(line);
+                continued = line.ends_with('\\');
+            } else {
+                printed.push_str(line);
+                printed.push('\n');
+            }
+        }
+    }
+    examples
+}
+
+/// README's tournament examples print what README says, and the lines they print play
+/// clean games in their tools (with `--tc 1+0.05` for speed).
+#[test]
+fn readme_worked_examples_play_in_their_tools() {
+    let examples = readme_tournament_examples();
+    assert!(examples.len() >= 3, "{examples:?}");
+    for (command, printed) in examples {
+        let tool = ["cutechess", "fastchess", "xboard"]
+            .into_iter()
+            .find(|tool| command.contains(&format!("--emit {tool}")))
+            .expect("an --emit");
+        let dir = tempfile::tempdir().unwrap();
+        let output = Command::new("sh")
+            .args(["-c", &format!("{command} 2>&1")])
+            .env("PATH", search_path())
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{command}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            printed,
+            "README's output for: {command}"
+        );
+        if tool == "xboard"
+            || !have(if tool == "cutechess" {
+                "cutechess-cli"
+            } else {
+                "fastchess"
+            })
+        {
+            // xboard's lines are played by tests/tournament.rs under Xvfb.
+            continue;
+        }
+        let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        let fast = command.replace("\\\n", " ");
+        let fast = match fast.find("--tc ") {
+            Some(at) => {
+                let end = fast[at + 5..].find(' ').map_or(fast.len(), |i| at + 5 + i);
+                format!("{}--tc 1+0.05{}", &fast[..at], &fast[end..])
+            }
+            None => format!("{fast} --tc 1+0.05"),
+        };
+        let output = Command::new("sh")
+            .args(["-c", &fast])
+            .env("PATH", search_path())
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{fast}");
+        let line = String::from_utf8(output.stdout).unwrap();
+        play(dir.path(), &line);
+        let words = shlex::split(&fast).unwrap();
+        let engines = words.iter().filter(|w| *w == "--engine").count();
+        let emitted = shlex::split(&line.replace("\\\n", "")).unwrap();
+        let after = |flag: &str| {
+            emitted
+                .iter()
+                .position(|w| w == flag)
+                .map(|i| &emitted[i + 1])
+        };
+        let book = after("-openings").unwrap().strip_prefix("file=").unwrap();
+        let pgn = after("-pgnout").unwrap();
+        let pgn = pgn.strip_prefix("file=").unwrap_or(pgn);
+        let starts = starts_in(&dir.path().join(book));
+        let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+        let pairs = engines * (engines - 1) / 2;
+        check_games(&dir.path().join(pgn), starts.len() * pairs * 2, &starts);
+    }
+}
+
+/// The starts of a book or a runner's PGN, in order, as `sp960 validate
+/// --start-positions` reads them (which must accept the file).
+fn starts_in(book: &Path) -> Vec<String> {
+    let output = Command::new(sp960())
+        .args(["validate", "--start-positions", "--format", "json"])
+        .arg(book)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "sp960 validate --start-positions refused {}: {}",
+        book.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|record| record.get("summary").is_none())
+        .map(|record| record["start"].as_str().expect("a start").to_owned())
+        .collect()
+}
+
+// ---- the proxy's own start inside a runner ----
+
+/// cutechess-cli keeps its own board: in Chess960 mode it sends the book's start, which
+/// replaces `sp960 proxy --sp 860`; in standard mode its board rejects the engine's first
+/// move from SP 860. Either way the proxy says so on stderr (cutechess-cli's `stderr=`).
+#[test]
+fn a_runner_that_keeps_its_own_board_overrides_the_proxys_start_and_is_told() {
+    if !have("cutechess-cli") {
+        return;
+    }
+    let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("book-FRC.epd"),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - id \"SP 0\";\n",
+    )
+    .unwrap();
+    let proxied = "-engine name=proxied cmd=sp960 arg=proxy arg=--sp arg=860 arg=-- \
+                   arg=/usr/games/stockfish stderr=proxy.err nodes=1000";
+    let plain = "-engine name=stockfish cmd=/usr/games/stockfish nodes=1000";
+    play(
+        dir.path(),
+        &format!(
+            "cutechess-cli {proxied} {plain} -each proto=uci tc=10+0.1 -variant fischerandom \
+             -openings file=book-FRC.epd format=epd -games 2 -repeat -recover -pgnout chess960.pgn"
+        ),
+    );
+    check_games(&dir.path().join("chess960.pgn"), 2, &["0"]);
+    let told = std::fs::read_to_string(dir.path().join("proxy.err")).unwrap();
+    assert!(
+        told.contains("the GUI's position fen replaces the start SP 860 in this game"),
+        "{told}"
+    );
+    // Standard chess: cutechess-cli's own board and the engine's SP 860 part at once.
+    let output = Command::new("timeout")
+        .args(["120", "sh", "-c"])
+        .arg(format!(
+            "cutechess-cli {proxied} {plain} -each proto=uci tc=10+0.1 -games 2 -recover \
+             -pgnout standard.pgn"
+        ))
+        .env("PATH", search_path())
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let pgn = std::fs::read_to_string(dir.path().join("standard.pgn")).unwrap();
+    assert_eq!(
+        pgn.matches("makes an illegal move").count(),
+        2,
+        "every game breaks at the engine's first move: {pgn}"
+    );
+    let told = std::fs::read_to_string(dir.path().join("proxy.err")).unwrap();
+    assert!(
+        told.contains(
+            "position startpos is played from SP 860 but the GUI has not enabled UCI_Chess960"
+        ),
+        "{told}"
+    );
+}
