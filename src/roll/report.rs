@@ -154,7 +154,10 @@ fn ways_text(analysis: &Analysis, plural: &str) -> String {
             if min == max {
                 format!("{min} in {length} {plural}")
             } else {
-                format!("{min} to {max} in {length} {plural}")
+                let sum: u128 = ways.iter().sum();
+                let average = Ratio::new(sum as i128, ways.len() as i128)
+                    .map_or_else(String::new, |average| format!(" ({average} on average)"));
+                format!("{min} to {max} in {length} {plural}{average}")
             }
         })
         .collect::<Vec<_>>()
