@@ -35,6 +35,9 @@ impl Procedure for CoinTosses {
     }
 
     fn take(&mut self, face: u32) -> Step {
+        if self.tossed >= TOSSES {
+            return Step::not_needed("toss", Device::Coin.show(face.min(1)));
+        }
         let bit = u16::from(face != 0);
         self.number = 2 * self.number + bit;
         self.tossed += 1;

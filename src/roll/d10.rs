@@ -97,8 +97,10 @@ impl Procedure for D10 {
     }
 
     fn take(&mut self, face: u32) -> Step {
-        let index = usize::from(self.read).min(3);
-        let (name, faces, worth) = DICE[index];
+        let index = usize::from(self.read);
+        let Some(&(name, faces, worth)) = DICE.get(index) else {
+            return Step::not_needed("die", (u64::from(face) + 1).to_string());
+        };
         let digit = (face as u16).min(u16::from(faces) - 1);
         self.sum += digit * worth;
         self.values[index] = digit as u8 + 1;
@@ -154,7 +156,7 @@ impl Procedure for D10 {
         };
         Step {
             label: name,
-            value: (face + 1).to_string(),
+            value: (u64::from(face) + 1).to_string(),
             reading: None,
             effect: Effect::Placed,
             placed,

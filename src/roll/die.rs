@@ -130,14 +130,7 @@ impl Procedure for PieceByPiece {
 
     fn take(&mut self, face: u32) -> Step {
         let Some(choice) = self.choice() else {
-            return Step {
-                label: "roll",
-                value: (face + 1).to_string(),
-                reading: None,
-                effect: Effect::Rerolled,
-                placed: Vec::new(),
-                text: "not needed: the start is complete".to_owned(),
-            };
+            return Step::not_needed("roll", (u64::from(face) + 1).to_string());
         };
         let device = self.device(choice.files.len());
         let value = face as usize + 1;

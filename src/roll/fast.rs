@@ -47,6 +47,9 @@ impl Procedure for Fast {
     }
 
     fn take(&mut self, face: u32) -> Step {
+        if self.sp.is_some() {
+            return Step::not_needed("roll", (face.min(5) + 1).to_string());
+        }
         let digit = (face as u16).min(5);
         let before = self.number;
         self.number = 6 * self.number + digit;

@@ -228,9 +228,9 @@ impl Device {
     /// The value of a face as typed: `4`, `TH`, `H`.
     pub fn show(self, face: u32) -> String {
         match self {
-            Device::Die(_) => (face + 1).to_string(),
+            Device::Die(_) => (u64::from(face) + 1).to_string(),
             Device::Coins(count) => {
-                let value = face + 1;
+                let value = face.saturating_add(1);
                 let third = value > 4;
                 let rest = value - if third { 4 } else { 0 };
                 let small = rest >= 3;
@@ -311,6 +311,20 @@ pub struct Step {
     pub text: String,
 }
 
+impl Step {
+    /// A value given after the start was complete: it decides nothing.
+    pub fn not_needed(label: &'static str, value: String) -> Step {
+        Step {
+            label,
+            value,
+            reading: None,
+            effect: Effect::Rerolled,
+            placed: Vec::new(),
+            text: "not needed: the start is complete".to_owned(),
+        }
+    }
+}
+
 /// A finished procedure: the arrangement, and the last words of the trace (the rooks and
 /// the king on the last three squares).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -327,7 +341,8 @@ pub trait Procedure: Clone + Eq + Hash {
     /// The next value wanted, or `None` once the start is drawn.
     fn ask(&self) -> Option<Ask>;
     /// Takes the next value, a face `0..ask().device.outcomes()`, and says what it did.
-    /// Called only while [`Procedure::ask`] is `Some`.
+    /// Meant for while [`Procedure::ask`] is `Some`: a value after the end changes nothing
+    /// ([`Step::not_needed`]), and a face out of range is clamped, never a panic.
     fn take(&mut self, face: u32) -> Step;
     /// The start, once drawn.
     fn done(&self) -> Option<Done>;
@@ -441,6 +456,26 @@ mod tests {
         assert_eq!(Device::Coins(2).read("HT"), Ok(2));
         assert_eq!(Device::Coins(3).read("hhh"), Ok(7));
         assert_eq!(Device::Die(10).read("0"), Ok(9));
+    }
+
+    #[test]
+    fn values_after_the_end_change_nothing() {
+        for method in Method::ALL {
+            for (name, mut procedure) in method.variants() {
+                let mut steps = 0;
+                while procedure.ask().is_some() {
+                    procedure.take(0);
+                    steps += 1;
+                    assert!(steps < 100, "{name} ends");
+                }
+                let done = procedure.done().unwrap();
+                for face in [0, 5, 1000] {
+                    let step = procedure.take(face);
+                    assert_eq!(step.text, "not needed: the start is complete", "{name}");
+                }
+                assert_eq!(procedure.done(), Some(done), "{name}");
+            }
+        }
     }
 
     #[test]

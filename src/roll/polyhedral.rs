@@ -146,7 +146,9 @@ impl Procedure for Polyhedral {
     }
 
     fn take(&mut self, face: u32) -> Step {
-        let die = self.next_die().unwrap_or("d20");
+        let Some(die) = self.next_die() else {
+            return Step::not_needed("die", (u64::from(face) + 1).to_string());
+        };
         let value = face as usize + 1;
         let mut step = Step {
             label: die,

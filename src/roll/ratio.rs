@@ -152,9 +152,38 @@ impl PartialOrd for Ratio {
 }
 
 impl Ord for Ratio {
+    /// Exact, without overflow: by whole parts, then the reciprocals of the remainders
+    /// (the continued fractions).
     fn cmp(&self, other: &Ratio) -> Ordering {
-        // Exact comparison for the values used here (fractions of counts well below 2^60).
-        (self.num * other.den).cmp(&(other.num * self.den))
+        let (mut a, mut b, mut c, mut d) = (self.num, self.den, other.num, other.den);
+        let mut flipped = false;
+        loop {
+            let (p, q) = (a.div_euclid(b), c.div_euclid(d));
+            if p != q {
+                let order = p.cmp(&q);
+                return if flipped { order.reverse() } else { order };
+            }
+            let (r, s) = (a.rem_euclid(b), c.rem_euclid(d));
+            match (r == 0, s == 0) {
+                (true, true) => return Ordering::Equal,
+                (true, false) => {
+                    return if flipped {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    };
+                }
+                (false, true) => {
+                    return if flipped {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    };
+                }
+                // r/b vs s/d equals d/s vs b/r with the order reversed.
+                (false, false) => (a, b, c, d, flipped) = (b, r, d, s, !flipped),
+            }
+        }
     }
 }
 
@@ -188,11 +217,35 @@ mod tests {
         assert_eq!(r(1, 3).checked_div(Ratio::ZERO), None);
         assert_eq!(Ratio::new(1, 0), None);
         assert!(r(1, 3) < r(1, 2));
+        assert!(r(-1, 3) < r(1, 1000));
+        assert!(r(-1, 2) < r(-1, 3));
+        assert!(r(5, 4608) > r(1, 1152) && r(1, 768) > r(5, 4608));
+        assert!(r(1, 3) < r(1, 3).checked_add(r(1, i128::MAX / 4)).unwrap());
+        assert_eq!(r(7, 5).cmp(&r(14, 10)), Ordering::Equal);
+        let big = Ratio::integer(i128::MAX / 2);
+        assert!(big > r(i128::MAX / 2 - 1, 1), "no overflow on large values");
         assert_eq!(
             Ratio::integer(i128::MAX).checked_add(Ratio::ONE),
             None,
             "overflow is reported, not wrapped"
         );
+    }
+
+    #[test]
+    fn comparison_agrees_with_cross_multiplication() {
+        for a in -12..=12 {
+            for b in 1..=12 {
+                for c in -12..=12 {
+                    for d in 1..=12 {
+                        assert_eq!(
+                            r(a, b).cmp(&r(c, d)),
+                            (a * d).cmp(&(c * b)),
+                            "{a}/{b} {c}/{d}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
