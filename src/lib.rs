@@ -10,13 +10,15 @@
 //! [`castling`] (castling moves in both coordinate dialects), [`game`] (a GUI's position
 //! and moves, checked), [`proxy`] (the protocol-neutral proxy: shell, session trait, start
 //! selection, protocol detection), [`uci`] (the UCI proxy session) and [`xboard`] (the
-//! XBoard proxy session).
+//! XBoard proxy session); [`explain`] (how the literature derives a start's number) and
+//! [`roll`] (dice rolls and coin tosses into a start, and the fairness proofs).
 
 pub mod book;
 pub mod castling;
 pub mod commands;
 pub mod engine;
 pub mod engine_spec;
+pub mod explain;
 pub mod game;
 pub mod identify;
 pub mod inputs;
@@ -27,6 +29,7 @@ pub mod numbering;
 pub mod proxy;
 pub mod record;
 pub mod records;
+pub mod roll;
 pub mod runner;
 pub mod start;
 pub mod time_control;

@@ -14,6 +14,8 @@ use sp960::notation::{CastlingNotation, RecordFormat};
 use sp960::proxy::detect::{EngineCastlingArg, Protocol, ProxyConfig};
 use sp960::proxy::io::{EngineCommand, ShellOptions};
 use sp960::record::{CheckOptions, Mode, Rules};
+use sp960::roll::Method;
+use sp960::roll::command::{RollCommandError, RollRequest};
 use sp960::runner::{MatchRequest, match_command};
 use sp960::start::RandomStarts;
 use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
@@ -29,6 +31,8 @@ Examples:
   sp960 identify RBKNRNBQ            -> 860
   sp960 fen all | sp960 identify -   reads FENs or arrangements from stdin
   sp960 random --count 3 --seed 7    three reproducible random starts
+  sp960 explain 860                  how SP 860 is derived (Scharnagl's tables, K-R-N method)
+  sp960 roll die 3 5 1 4 6 2 1       a start from die rolls; --fairness proves a method fair
   sp960 book all -o all-FRC.epd      an opening book of all 960 for cutechess-cli/fastchess
   sp960 tournament --emit cutechess --engine stockfish --engine ethereal-chess --sp 0-9
                                      the cutechess-cli command (and book) for SP 0-9, both colours
@@ -122,6 +126,47 @@ enum Command {
         /// Double Fischer Random: independent arrangements for white and black.
         #[arg(long)]
         dfrc: bool,
+        /// Castling field notation.
+        #[arg(long, value_enum, default_value_t)]
+        castling: CastlingNotation,
+        /// Draw with a physical procedure's seeded die or coin (see `sp960 roll`), printing
+        /// its values after the FEN: die, polyhedral, d10, coins, coin or fast.
+        #[arg(long, value_name = "METHOD")]
+        method: Option<Method>,
+    },
+    /// Explain a start's number: Scharnagl's tables, the direct derivation, the K-R-N method.
+    #[command(
+        after_help = "Examples:\n  sp960 explain 518\n  sp960 explain RBKNRNBQ --json\n  sp960 explain 0:959"
+    )]
+    Explain {
+        /// Starts: SPECs as in `sp960 fen`, 8-letter arrangements or FENs.
+        #[arg(required = true, value_name = "SPEC|ARRANGEMENT|FEN")]
+        inputs: Vec<String>,
+        /// One JSON object per start.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Turn dice rolls or coin tosses into a start, showing what each value decided.
+    ///
+    /// Methods: die (Althöfer: one d6, re-rolls), polyhedral d8=A d4=B d6=C d20=D [d12=E],
+    /// d10 light=A dark=B queen=C knights=D, coins (throws of 2 or 3 coins, TH ...), coin
+    /// (ten tosses, THTTHHHHTT), fast (one d6, fewest rolls). Without values and with a
+    /// terminal on stdin, each value is asked for.
+    #[command(
+        after_help = "Examples:\n  sp960 roll die 3 5 1 4 6 2 1\n  sp960 roll polyhedral d8=3 d4=3 d6=3 d20=7\n  sp960 roll coin THTTHHHHTT --json\n  sp960 roll fast --fairness"
+    )]
+    Roll {
+        /// die, polyhedral, d10, coins, coin or fast.
+        method: Method,
+        /// The rolls, throws or tosses, in order (NAME=VALUE for polyhedral and d10).
+        #[arg(value_name = "VALUE", conflicts_with = "fairness")]
+        values: Vec<String>,
+        /// Prove the method fair by exhaustive enumeration, in exact fractions.
+        #[arg(long)]
+        fairness: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
         /// Castling field notation.
         #[arg(long, value_enum, default_value_t)]
         castling: CastlingNotation,
@@ -469,16 +514,44 @@ fn main() -> ExitCode {
             seed,
             dfrc,
             castling,
-        } => command_result(
-            "random",
-            print_random(
-                count,
+            method,
+        } => {
+            let (seed, out) = (
                 seed_or_fresh(seed),
-                dfrc,
-                castling,
                 &mut io::BufWriter::new(io::stdout().lock()),
-            ),
-        ),
+            );
+            command_result(
+                "random",
+                match method {
+                    Some(method) => sp960::roll::simulate::print_random_rolls(
+                        count, seed, dfrc, method, castling, out,
+                    ),
+                    None => print_random(count, seed, dfrc, castling, out),
+                },
+            )
+        }
+        Command::Explain { inputs, json } => sp960::explain::print_explanations(
+            &inputs,
+            json,
+            &mut io::BufWriter::new(io::stdout().lock()),
+        )
+        .map_err(|err| match err {
+            sp960::explain::ExplainError::Io(err) => Failure::from(err),
+            err => Failure::invalid(err.to_string()),
+        }),
+        Command::Roll {
+            method,
+            values,
+            fairness,
+            json,
+            castling,
+        } => roll(&RollRequest {
+            method,
+            values,
+            json,
+            fairness,
+            castling,
+        }),
         Command::Book {
             specs,
             draws,
@@ -679,6 +752,27 @@ fn play_match(request: MatchRequest) -> Result<(), Failure> {
         message: Some(format!("match: {err}")),
     })?;
     Ok(())
+}
+
+/// `sp960 roll`: bad values are usage errors (exit 2); without values stdin is asked when
+/// it is a terminal.
+fn roll(request: &RollRequest) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    let stdin = io::stdin();
+    sp960::roll::command::roll(
+        request,
+        stdin.is_terminal(),
+        &mut stdin.lock(),
+        &mut io::BufWriter::new(io::stdout().lock()),
+        &mut io::stderr().lock(),
+    )
+    .map_err(|err| match err {
+        RollCommandError::Io(err) => Failure::from(err),
+        err => Failure {
+            code: err.exit_code(),
+            message: Some(err.to_string()),
+        },
+    })
 }
 
 fn engine() -> Result<(), Failure> {
