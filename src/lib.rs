@@ -1,42 +1,23 @@
 //! sp960: Chess960 (Fischer Random) start positions between chess GUIs and engines.
 //!
-//! One module per concept: [`numbering`] (Scharnagl's SP numbers and back-rank
-//! arrangements), [`start`] (a start, classic or double-FRC, and the SPEC lists users
-//! type), [`notation`] (FEN/EPD text and castling notation), [`identify`] (which start a
-//! FEN or arrangement is), [`engine`] (the built-in reference engine, `sp960 engine`),
-//! [`book`] and [`tournament`] (opening books and match-runner command lines), [`record`] (one line of a FEN/EPD fixture file, parsed and
-//! checked; [`legality`] says why a position is illegal), [`records`] (such files streamed in blocks of lines), [`inputs`] (paths and
-//! directories to read), [`validate`] and [`normalize`] (the commands over whole files),
-//! [`castling`] (castling moves in both coordinate dialects), [`game`] (a GUI's position
-//! and moves, checked), [`proxy`] (the protocol-neutral proxy: shell, session trait, start
-//! selection, protocol detection), [`uci`] (the UCI proxy session) and [`xboard`] (the
-//! XBoard proxy session); [`explain`] (how the literature derives a start's number) and
-//! [`roll`] (dice rolls and coin tosses into a start, and the fairness proofs).
+//! The rooms, one folder each (ARCHITECTURE.md walks through them):
+//! - [`starts`]: SP numbers, arrangements, starts, FENs, castling notation, identify,
+//!   explain and roll;
+//! - [`fixtures`]: FEN/EPD/PGN fixture files, `validate` and `normalize`;
+//! - [`protocol`]: the UCI and XBoard vocabulary the proxy, the match runner and the
+//!   built-in engine share;
+//! - [`proxy`]: `sp960 proxy`, its sans-IO sessions and the small I/O shell;
+//! - [`matches`](mod@matches): `sp960 match`, the runner (engine specs, clocks, referee, PGN, stats);
+//! - [`engine`]: the built-in engine, `sp960 engine`;
+//! - [`tournaments`]: books and the match runners' command lines.
 
-pub mod book;
-pub mod castling;
-pub mod commands;
 pub mod engine;
-pub mod engine_spec;
-pub mod explain;
-pub mod game;
-pub mod identify;
-pub mod inputs;
-pub mod legality;
-pub mod normalize;
-pub mod notation;
-pub mod numbering;
+pub mod fixtures;
+pub mod matches;
+pub mod protocol;
 pub mod proxy;
-pub mod record;
-pub mod records;
-pub mod roll;
-pub mod runner;
-pub mod start;
-pub mod time_control;
-pub mod tournament;
-pub mod uci;
-pub mod validate;
-pub mod xboard;
+pub mod starts;
+pub mod tournaments;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {

@@ -4,23 +4,25 @@ use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sp960::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
-use sp960::castling::CastlingDialect;
-use sp960::commands::{CommandError, identify_inputs, print_random, print_starts};
 use sp960::exit_code;
-use sp960::inputs::DEFAULT_GLOBS;
-use sp960::normalize::NormalizeOptions;
-use sp960::notation::{CastlingNotation, RecordFormat};
+use sp960::fixtures::inputs::DEFAULT_GLOBS;
+use sp960::fixtures::normalize::NormalizeOptions;
+use sp960::fixtures::record::{CheckOptions, Mode, Rules};
+use sp960::fixtures::validate::{OutputFormat, ValidateOptions};
+use sp960::matches::{MatchRequest, match_command};
 use sp960::proxy::detect::{EngineCastlingArg, Protocol, ProxyConfig};
 use sp960::proxy::io::{EngineCommand, ShellOptions};
-use sp960::record::{CheckOptions, Mode, Rules};
-use sp960::roll::Method;
-use sp960::roll::command::{RollCommandError, RollRequest};
-use sp960::runner::{MatchRequest, match_command};
-use sp960::start::RandomStarts;
-use sp960::tournament::{Tool, TournamentRequest, WriteTournamentError, write_tournament};
-use sp960::uci::StartChoice;
-use sp960::validate::{OutputFormat, ValidateOptions};
+use sp960::proxy::starts::StartChoice;
+use sp960::starts::castling::CastlingDialect;
+use sp960::starts::commands::{CommandError, identify_inputs, print_random, print_starts};
+use sp960::starts::notation::{CastlingNotation, RecordFormat};
+use sp960::starts::roll::Method;
+use sp960::starts::roll::command::{RollCommandError, RollRequest};
+use sp960::starts::start::RandomStarts;
+use sp960::tournaments::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
+use sp960::tournaments::tournament::{
+    Tool, TournamentRequest, WriteTournamentError, write_tournament,
+};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -523,20 +525,20 @@ fn main() -> ExitCode {
             command_result(
                 "random",
                 match method {
-                    Some(method) => sp960::roll::simulate::print_random_rolls(
+                    Some(method) => sp960::starts::roll::simulate::print_random_rolls(
                         count, seed, dfrc, method, castling, out,
                     ),
                     None => print_random(count, seed, dfrc, castling, out),
                 },
             )
         }
-        Command::Explain { inputs, json } => sp960::explain::print_explanations(
+        Command::Explain { inputs, json } => sp960::starts::explain::print_explanations(
             &inputs,
             json,
             &mut io::BufWriter::new(io::stdout().lock()),
         )
         .map_err(|err| match err {
-            sp960::explain::ExplainError::Io(err) => Failure::from(err),
+            sp960::starts::explain::ExplainError::Io(err) => Failure::from(err),
             err => Failure::invalid(err.to_string()),
         }),
         Command::Roll {
@@ -642,7 +644,7 @@ fn main() -> ExitCode {
                 quiet,
                 globs,
             };
-            exit_with(sp960::validate::run(
+            exit_with(sp960::fixtures::validate::run(
                 &paths,
                 &options,
                 &mut io::stdout().lock(),
@@ -660,7 +662,7 @@ fn main() -> ExitCode {
                 castling,
                 in_place,
             };
-            exit_with(sp960::normalize::run(
+            exit_with(sp960::fixtures::normalize::run(
                 &paths,
                 &options,
                 &mut io::BufWriter::new(io::stdout().lock()),
@@ -759,7 +761,7 @@ fn play_match(request: MatchRequest) -> Result<(), Failure> {
 fn roll(request: &RollRequest) -> Result<(), Failure> {
     use std::io::IsTerminal;
     let stdin = io::stdin();
-    sp960::roll::command::roll(
+    sp960::starts::roll::command::roll(
         request,
         stdin.is_terminal(),
         &mut stdin.lock(),

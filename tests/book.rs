@@ -5,7 +5,7 @@ use std::process::Command as Process;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use sp960::book::BookRequest;
+use sp960::tournaments::book::BookRequest;
 
 fn sp960() -> Command {
     Command::cargo_bin("sp960").expect("binary built")

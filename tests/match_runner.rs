@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use assert_cmd::cargo::CommandCargoExt;
-use sp960::identify::identify;
-use sp960::start::Start;
+use sp960::starts::identify::identify;
+use sp960::starts::start::Start;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const ETHEREAL: &str = "/usr/games/ethereal-chess";
@@ -404,7 +404,9 @@ fn random_starts_rounds_and_max_plies() {
     );
     let games = python_check(&dir.path().join("games.pgn"));
     assert_eq!(games.len(), 8, "2 starts x 2 colours x 2 rounds");
-    let expected: Vec<Start> = sp960::start::RandomStarts::new(7, false).take(2).collect();
+    let expected: Vec<Start> = sp960::starts::start::RandomStarts::new(7, false)
+        .take(2)
+        .collect();
     for game in &games {
         // Rounds 1-4 and 5-8 repeat the schedule: start, start swapped, next start, ...
         let start = expected[((game.round - 1) / 2) % 2];

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
-use sp960::castling::{CastlingDialect, move_text, parse_move};
-use sp960::start::Start;
+use sp960::starts::castling::{CastlingDialect, move_text, parse_move};
+use sp960::starts::start::Start;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const ETHEREAL: &str = "/usr/games/ethereal-chess";

@@ -9,9 +9,9 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 
 use shakmaty::{Chess, Move, Position};
-use sp960::game::parse_fen;
-use sp960::start::Start;
-use sp960::xboard::moves::parse_xboard_move;
+use sp960::protocol::game::parse_fen;
+use sp960::protocol::xboard::parse_xboard_move;
+use sp960::starts::start::Start;
 
 const SJAAK: &str = "/usr/games/sjaakii";
 const FAIRY: &str = "/usr/games/fairy-stockfish";

@@ -170,8 +170,8 @@ mod tests {
     #[test]
     fn symmetric_starts_evaluate_to_zero() {
         for number in [0, 518, 860, 959] {
-            let start = crate::start::Start::symmetric(
-                crate::numbering::StartPosition::new(number).unwrap(),
+            let start = crate::starts::start::Start::symmetric(
+                crate::starts::numbering::StartPosition::new(number).unwrap(),
             );
             assert_eq!(evaluate(&start.position().unwrap()), 0, "SP {number}");
         }

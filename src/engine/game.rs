@@ -5,9 +5,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::castling::{CastlingDialect, is_standard_castling, move_text};
-use crate::notation::{CastlingNotation, position_fen};
-use crate::xboard::moves::{self, CastlingForm, parse_xboard_move};
+use crate::protocol::xboard::{self, CastlingForm, parse_xboard_move};
+use crate::starts::castling::{CastlingDialect, is_standard_castling, move_text};
+use crate::starts::notation::{CastlingNotation, position_fen};
 
 use super::search::{Limits, SearchJob, position_hash};
 
@@ -82,7 +82,7 @@ pub fn xboard_move_text(m: Move, fischerandom: bool) -> String {
     } else {
         CastlingForm::Coordinate(CastlingDialect::Standard)
     };
-    moves::xboard_move_text(&m, form)
+    xboard::xboard_move_text(&m, form)
 }
 
 /// A game: a start position and the moves played since.

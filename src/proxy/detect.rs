@@ -4,10 +4,10 @@
 
 use super::io::{self, EngineCommand, ShellError, ShellOptions};
 use super::{Action, Mark, Peer, Session, first_token};
-use crate::notation::CastlingNotation;
 use crate::proxy::starts::StartChoice;
-use crate::uci::{UciConfig, UciSession};
-use crate::xboard::{EngineCastling, XboardConfig, XboardSession};
+use crate::proxy::uci::{UciConfig, UciSession};
+use crate::proxy::xboard::{EngineCastling, XboardConfig, XboardSession};
+use crate::starts::notation::CastlingNotation;
 
 /// The GUI's protocol (`--protocol`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]

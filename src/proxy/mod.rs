@@ -18,6 +18,8 @@ pub mod io;
 pub(crate) mod script;
 pub mod starts;
 pub mod transcript;
+pub mod uci;
+pub mod xboard;
 
 /// One side of the proxy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

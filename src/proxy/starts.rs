@@ -16,8 +16,8 @@
 
 use thiserror::Error;
 
-use crate::numbering::StartPosition;
-use crate::start::{RandomStarts, SpecError, Start};
+use crate::starts::numbering::StartPosition;
+use crate::starts::start::{RandomStarts, SpecError, Start};
 
 /// Name of the option for the start position (white's, and black's too unless
 /// [`BLACK_START_OPTION`] is set): -2 = random, -1 = off, 0..=959 = that SP; its default is

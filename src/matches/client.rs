@@ -1,0 +1,271 @@
+//! The runner's GUI side of an engine conversation, as a sans-IO state machine: lines
+//! from the engine in, lines for the engine and [`ClientEvent`]s out. [`Client`] starts
+//! out detecting the protocol (it sends `uci`; `id`/`option`/`uciok` mean UCI, `feature`,
+//! an error line or silence mean XBoard) and then is a [`UciClient`] or an
+//! [`XboardClient`].
+//!
+//! Moves are written and read with [`crate::starts::castling`] and positions rendered with
+//! [`crate::protocol::game`], the same code the proxies use: king takes rook for every engine in
+//! Chess960 mode, standard castling and [`GameLine::for_standard_engine`] for a UCI engine
+//! without `UCI_Chess960`.
+
+use std::time::Duration;
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::uci_client::UciClient;
+use super::xboard_client::XboardClient;
+use crate::matches::engine_spec::Protocol;
+use crate::matches::time_control::TimeControl;
+use crate::protocol::game::GameLine;
+use crate::proxy::first_token;
+
+/// What each search is limited by (several may be combined).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Limits {
+    /// `go depth N` / `sd N`.
+    pub depth: Option<u32>,
+    /// `go nodes N` (UCI only).
+    pub nodes: Option<u64>,
+    /// `go movetime MS` / `st S`.
+    pub movetime: Option<Duration>,
+    /// A clock the runner keeps for each side.
+    pub clock: Option<TimeControl>,
+}
+
+/// Both clocks when a move is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left, indexed white then black.
+    pub remaining: [Duration; 2],
+    /// Increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control, when periods have a move count.
+    pub moves_to_go: Option<u32>,
+}
+
+impl Clocks {
+    /// Time left for `color`.
+    pub fn of(&self, color: Color) -> Duration {
+        self.remaining[slot(color)]
+    }
+}
+
+/// Index of `color` in white-then-black arrays (shakmaty's `Color as usize` is 0 for
+/// black).
+pub fn slot(color: Color) -> usize {
+    usize::from(color.is_black())
+}
+
+/// Everything an engine is told when asked for a move.
+#[derive(Debug, Clone, Copy)]
+pub struct GoRequest<'a> {
+    /// The game so far; the engine plays the side to move.
+    pub game: &'a GameLine,
+    /// The search limits.
+    pub limits: &'a Limits,
+    /// The clocks, with `--tc`.
+    pub clocks: Option<Clocks>,
+}
+
+/// What the engine's lines amount to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientEvent {
+    /// The handshake or the new-game setup is done: the engine can be asked for a move.
+    Ready,
+    /// The engine's move, legal in the position it was asked about.
+    Move(Move),
+    /// The engine resigned.
+    Resign,
+    /// The engine broke the protocol or the rules: an illegal move, a refused move of
+    /// ours, a missing feature. The engine loses the game with this reason.
+    Failed(String),
+}
+
+/// A client for one engine process: detecting the protocol, or speaking one.
+#[derive(Debug)]
+pub enum Client {
+    /// `uci` sent, waiting for the first answer that tells the protocol.
+    Detecting,
+    /// Speaking UCI.
+    Uci(UciClient),
+    /// Speaking XBoard/CECP.
+    Xboard(XboardClient),
+}
+
+impl Client {
+    /// A client for `protocol` (or one that detects it), and the first lines to send.
+    pub fn start(
+        protocol: Option<Protocol>,
+        options: &[(String, String)],
+    ) -> (Client, Vec<String>) {
+        let mut out = Vec::new();
+        let client = match protocol {
+            Some(Protocol::Uci) => Client::Uci(UciClient::start(options.to_vec(), &mut out)),
+            Some(Protocol::Xboard) => {
+                Client::Xboard(XboardClient::start(options.to_vec(), &mut out))
+            }
+            None => {
+                out.push("uci".to_owned());
+                Client::Detecting
+            }
+        };
+        (client, out)
+    }
+
+    /// The protocol, once known.
+    pub fn protocol(&self) -> Option<Protocol> {
+        match self {
+            Client::Detecting => None,
+            Client::Uci(_) => Some(Protocol::Uci),
+            Client::Xboard(_) => Some(Protocol::Xboard),
+        }
+    }
+
+    /// The name the engine gave (`id name`, `myname`).
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Client::Detecting => None,
+            Client::Uci(client) => client.name(),
+            Client::Xboard(client) => client.name(),
+        }
+    }
+
+    /// One line from the engine (no line ending). `options` are the user's, applied
+    /// once the protocol is detected.
+    pub fn on_line(
+        &mut self,
+        line: &str,
+        options: &[(String, String)],
+        out: &mut Vec<String>,
+    ) -> Option<ClientEvent> {
+        match self {
+            Client::Detecting => match first_token(line.as_bytes()) {
+                b"id" | b"option" | b"uciok" => {
+                    *self = Client::Uci(UciClient::after_uci(options.to_vec()));
+                    self.on_line(line, options, out)
+                }
+                b"feature" | b"Error" | b"Illegal" | b"tellusererror" => {
+                    self.switch_to_xboard(options, out);
+                    self.on_line(line, options, out)
+                }
+                _ => None,
+            },
+            Client::Uci(client) => client.on_line(line, out),
+            Client::Xboard(client) => client.on_line(line, out),
+        }
+    }
+
+    /// Nothing came for a while: detection settles on XBoard; an XBoard handshake
+    /// without `feature done=0` is over.
+    pub fn on_timeout(
+        &mut self,
+        options: &[(String, String)],
+        out: &mut Vec<String>,
+    ) -> Option<ClientEvent> {
+        match self {
+            Client::Detecting => {
+                self.switch_to_xboard(options, out);
+                None
+            }
+            Client::Uci(_) => None,
+            Client::Xboard(client) => client.on_timeout(out),
+        }
+    }
+
+    fn switch_to_xboard(&mut self, options: &[(String, String)], out: &mut Vec<String>) {
+        *self = Client::Xboard(XboardClient::start(options.to_vec(), out));
+    }
+
+    /// Sets up a new game from `root`; [`ClientEvent::Ready`] follows (or is returned at
+    /// once when the protocol has nothing to wait for).
+    pub fn new_game(
+        &mut self,
+        root: &Chess,
+        limits: &Limits,
+        out: &mut Vec<String>,
+    ) -> Option<ClientEvent> {
+        match self {
+            Client::Detecting => Some(ClientEvent::Failed("protocol not detected yet".to_owned())),
+            Client::Uci(client) => client.new_game(out),
+            Client::Xboard(client) => client.new_game(root, limits, out),
+        }
+    }
+
+    /// Asks for a move in `request.game.current`.
+    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
+        match self {
+            Client::Detecting => {}
+            Client::Uci(client) => client.go(request, out),
+            Client::Xboard(client) => client.go(request, out),
+        }
+    }
+
+    /// Why this engine cannot play Chess960 at all, if it cannot (checked once after the
+    /// handshake, before any game).
+    pub fn chess960_support(&self) -> Result<(), String> {
+        match self {
+            Client::Xboard(client) => client.chess960_support(),
+            Client::Detecting | Client::Uci(_) => Ok(()),
+        }
+    }
+
+    /// The lines that end the conversation.
+    pub fn quit(&self, out: &mut Vec<String>) {
+        out.push("quit".to_owned());
+    }
+}
+
+/// `Failed` for a move text that is not legal in `position`.
+pub(crate) fn illegal_move(text: &str, position: &Chess) -> ClientEvent {
+    let fen = crate::starts::notation::position_fen(
+        position,
+        crate::starts::notation::CastlingNotation::Shredder,
+    );
+    ClientEvent::Failed(format!("illegal move '{text}' in {fen}"))
+}
+
+/// `Failed` for an engine that says it has no move where there are legal moves.
+pub(crate) fn no_move(text: &str, position: &Chess) -> ClientEvent {
+    let legal = position.legal_moves().len();
+    ClientEvent::Failed(format!(
+        "no move ('{text}') in a position with {legal} legal moves"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection_reads_uci_answers_and_xboard_errors() {
+        let (mut client, out) = Client::start(None, &[]);
+        assert_eq!(out, ["uci"]);
+        let mut out = Vec::new();
+        // A banner decides nothing.
+        assert_eq!(
+            client.on_line("Stockfish 15.1 by the Stockfish developers", &[], &mut out),
+            None
+        );
+        assert!(client.protocol().is_none());
+        client.on_line("id name Stockfish 15.1", &[], &mut out);
+        assert_eq!(client.protocol(), Some(Protocol::Uci));
+        assert_eq!(client.name(), Some("Stockfish 15.1"));
+
+        let (mut client, _) = Client::start(None, &[]);
+        let mut out = Vec::new();
+        client.on_line(
+            "Error (Illegal move or unknown command): uci",
+            &[],
+            &mut out,
+        );
+        assert_eq!(client.protocol(), Some(Protocol::Xboard));
+        assert_eq!(out, ["xboard", "protover 2"]);
+
+        let (mut client, _) = Client::start(None, &[]);
+        let mut out = Vec::new();
+        client.on_timeout(&[], &mut out);
+        assert_eq!(client.protocol(), Some(Protocol::Xboard));
+        assert_eq!(out, ["xboard", "protover 2"]);
+    }
+}

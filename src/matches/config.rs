@@ -1,0 +1,392 @@
+//! The match as the user asks for it ([`MatchRequest`]: `--engine` texts, SPECs, limits)
+//! and as it is played ([`MatchConfig`]: engines, starts, limits, concurrency).
+
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::Duration;
+
+use super::MatchError;
+use super::client::Limits;
+use crate::matches::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
+use crate::proxy::io::EngineCommand;
+use crate::starts::start::Start;
+
+/// One engine of the match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchEngine {
+    /// The program, its arguments and working directory (`dir=`).
+    pub command: EngineCommand,
+    /// `name=`: the name in the PGN (default: what the engine calls itself).
+    pub name: Option<String>,
+    /// `proto=`: the protocol (default: detected).
+    pub protocol: Option<Protocol>,
+    /// `option.NAME=VALUE`, in order.
+    pub options: Vec<(String, String)>,
+    /// `initstr=`: lines sent when the engine starts, before the protocol.
+    pub init_strings: Vec<String>,
+    /// `restart=on`: a fresh process for every game (otherwise only after a failure).
+    pub restart_every_game: bool,
+    /// `st=`, `depth=`, `nodes=`: the engine's own limits.
+    pub limits: EngineLimits,
+}
+
+/// The `--engine` keys `sp960 match` does not take, and why.
+const UNSUPPORTED_KEYS: [(&str, &str); 4] = [
+    (
+        "tc",
+        "by sp960 match (one clock for both engines: use --tc; st=, depth= and nodes= may differ)",
+    ),
+    (
+        "castling",
+        "by sp960 match (it writes each engine's castling itself; castling= is for sp960 tournament)",
+    ),
+    (
+        "chess960",
+        "by sp960 match (it reads UCI_Chess960 from the engine; chess960= is for sp960 tournament)",
+    ),
+    (
+        "proxy",
+        "by sp960 match (it needs no proxy; proxy= is for sp960 tournament)",
+    ),
+];
+
+impl MatchEngine {
+    /// Reads one `--engine` (`index` 1-based, for messages) with the crate's one
+    /// engine-spec reader ([`EngineSpec`]): a bare command or `cmd=`, and cutechess-cli's
+    /// keys.
+    pub fn parse(index: usize, text: &str) -> Result<MatchEngine, MatchError> {
+        let usage = |err: EngineSpecError| MatchError::Usage(err.to_string());
+        let spec = EngineSpec::parse(index, text).map_err(usage)?;
+        spec.refuse(&UNSUPPORTED_KEYS).map_err(usage)?;
+        Ok(MatchEngine {
+            command: EngineCommand {
+                program: spec.cmd.into(),
+                args: spec.args.into_iter().map(Into::into).collect(),
+                dir: spec.dir.map(Into::into),
+            },
+            name: spec.name,
+            protocol: spec.protocol,
+            options: spec.options,
+            init_strings: spec.init_strings,
+            restart_every_game: spec.restart == Some(Restart::On),
+            limits: spec.limits,
+        })
+    }
+
+    /// The built-in engine: `program engine` (`program` is normally this executable).
+    pub fn builtin(program: PathBuf) -> MatchEngine {
+        MatchEngine {
+            command: EngineCommand {
+                program: program.into(),
+                args: vec!["engine".into()],
+                dir: None,
+            },
+            name: None,
+            protocol: Some(Protocol::Uci),
+            options: Vec::new(),
+            init_strings: Vec::new(),
+            restart_every_game: false,
+            limits: EngineLimits::default(),
+        }
+    }
+
+    /// The program's file name (the name of last resort).
+    pub(crate) fn program_name(&self) -> String {
+        Path::new(&self.command.program)
+            .file_name()
+            .unwrap_or(self.command.program.as_os_str())
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+/// A whole match.
+#[derive(Debug, Clone)]
+pub struct MatchConfig {
+    /// The two engines; the score is the first one's.
+    pub engines: [MatchEngine; 2],
+    /// The starts; each is played twice per round, colours swapped.
+    pub starts: Vec<Start>,
+    /// How many times the schedule is played.
+    pub rounds: u32,
+    /// The search limits given for the match (`--depth`, `--nodes`, `--movetime`, `--tc`).
+    pub limits: Limits,
+    /// Each engine's limits: its own (`st=`, `depth=`, `nodes=`) over the match's, and
+    /// `--movetime 100` where neither gives any.
+    pub engine_limits: [Limits; 2],
+    /// Games at once.
+    pub concurrency: usize,
+    /// Draw after this many plies.
+    pub max_plies: Option<u32>,
+    /// The PGN file games are appended to.
+    pub pgn: PathBuf,
+    /// Without a clock: how long past `--movetime` (if any) an engine may take for a
+    /// move before it loses by time-out.
+    pub move_timeout: Duration,
+    /// The PGN `Event`.
+    pub event: String,
+    /// `--json`: no progress line (the summary is for a script).
+    pub quiet: bool,
+}
+
+/// `sp960 match` as typed: the arguments before they are checked.
+#[derive(Debug, Clone)]
+pub struct MatchRequest {
+    /// `--engine` texts (zero, one or two; the built-in engine fills in).
+    pub engines: Vec<String>,
+    /// The built-in engine's program (normally this executable).
+    pub builtin: PathBuf,
+    /// `--sp` SPECs, and `random` (see `count`, `seed`).
+    pub starts: crate::tournaments::book::BookRequest,
+    /// `--seed`: `None` draws one (and tells stderr) when a SPEC is `random`.
+    pub seed: Option<u64>,
+    /// `--depth`.
+    pub depth: Option<u32>,
+    /// `--nodes`.
+    pub nodes: Option<u64>,
+    /// `--movetime` in milliseconds.
+    pub movetime: Option<u64>,
+    /// `--tc`.
+    pub tc: Option<String>,
+    /// `--concurrency` (default: one game per core).
+    pub concurrency: Option<usize>,
+    /// `--rounds`.
+    pub rounds: u32,
+    /// `--max-plies`.
+    pub max_plies: Option<u32>,
+    /// `--pgn`.
+    pub pgn: PathBuf,
+    /// `--timeout`: seconds a move may take without a clock (beyond `--movetime`).
+    pub move_timeout: f64,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// Without any limit: 100 ms a move.
+pub const DEFAULT_MOVETIME_MS: u64 = 100;
+
+/// The longest `--timeout` and `--movetime`, in seconds (as for `--tc`: one year).
+pub const MAX_TIMEOUT_SECONDS: u64 = crate::matches::time_control::MAX_TIME_CONTROL_SECONDS;
+
+/// The most games a match may schedule (starts × 2 × rounds): the schedule is made
+/// up front, so a mistyped `--count` or `--rounds` is refused rather than exhausting
+/// memory.
+pub const MAX_GAMES: u64 = 1_000_000;
+
+impl MatchRequest {
+    /// Checks the arguments and builds the match.
+    pub fn resolve(mut self) -> Result<MatchConfig, MatchError> {
+        if self.engines.len() > 2 {
+            return Err(MatchError::Usage(format!(
+                "{} engines given: a match is between two (give one or none to play the built-in engine)",
+                self.engines.len()
+            )));
+        }
+        let mut engines = Vec::new();
+        for (index, text) in self.engines.iter().enumerate() {
+            engines.push(MatchEngine::parse(index + 1, text)?);
+        }
+        while engines.len() < 2 {
+            engines.push(MatchEngine::builtin(self.builtin.clone()));
+        }
+        // Checked before the starts are drawn: `random` allocates `--count` of them.
+        let random_specs = self
+            .starts
+            .specs
+            .iter()
+            .filter(|spec| spec.trim().eq_ignore_ascii_case("random"))
+            .count() as u64;
+        if random_specs.saturating_mul(self.starts.count) > MAX_GAMES / 2 {
+            return Err(MatchError::Usage(format!(
+                "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
+                self.starts.count,
+                MAX_GAMES / 2
+            )));
+        }
+        self.starts.seed = match self.seed {
+            Some(seed) => seed,
+            None if self.starts.is_random() => {
+                let seed = crate::starts::start::RandomStarts::fresh_seed();
+                eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
+                seed
+            }
+            None => 0,
+        };
+        let starts = self.starts.starts()?;
+        let rounds = self.rounds.max(1);
+        let games = (starts.len() as u64)
+            .saturating_mul(2)
+            .saturating_mul(u64::from(rounds));
+        if games > MAX_GAMES {
+            return Err(MatchError::Usage(format!(
+                "{} starts × 2 colours × {rounds} rounds = {games} games: too many (at most {MAX_GAMES})",
+                starts.len()
+            )));
+        }
+        if let Some(ms) = self.movetime
+            && ms / 1000 >= MAX_TIMEOUT_SECONDS
+        {
+            return Err(MatchError::Usage(format!(
+                "--movetime {ms}: too long (below {} ms, one year)",
+                MAX_TIMEOUT_SECONDS * 1000
+            )));
+        }
+        let clock = match &self.tc {
+            Some(text) => Some(text.parse().map_err(
+                |err: crate::matches::time_control::TimeControlError| {
+                    MatchError::Usage(err.to_string())
+                },
+            )?),
+            None => None,
+        };
+        let limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            clock,
+        };
+        let engine_limits = [0, 1].map(|index| {
+            let own = &engines[index].limits;
+            let mut merged = Limits {
+                depth: own.depth.or(limits.depth),
+                nodes: own.nodes.or(limits.nodes),
+                movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
+                clock: limits.clock.clone(),
+            };
+            if merged == Limits::default() {
+                merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
+            }
+            merged
+        });
+        let move_timeout = Duration::try_from_secs_f64(self.move_timeout)
+            .ok()
+            .filter(|t| !t.is_zero() && t.as_secs() < MAX_TIMEOUT_SECONDS)
+            .ok_or_else(|| {
+                MatchError::Usage(format!(
+                    "--timeout {:?}: expected a positive number of seconds, below {MAX_TIMEOUT_SECONDS}",
+                    self.move_timeout
+                ))
+            })?;
+        let engines: [MatchEngine; 2] = engines.try_into().expect("two engines");
+        Ok(MatchConfig {
+            engines,
+            starts,
+            rounds,
+            limits,
+            engine_limits,
+            concurrency: self.concurrency.unwrap_or_else(|| {
+                thread::available_parallelism().map_or(1, std::num::NonZero::get)
+            }),
+            max_plies: self.max_plies,
+            pgn: self.pgn,
+            move_timeout,
+            event: "sp960 match".to_owned(),
+            quiet: self.json,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_words_and_settings() {
+        let engine = MatchEngine::parse(
+            1,
+            "proto=xboard '/usr/games/sjaakii' -x 'name=Sjaak II' option.Hash=16",
+        )
+        .unwrap();
+        assert_eq!(engine.command.program, "/usr/games/sjaakii");
+        assert_eq!(engine.command.args, ["-x"]);
+        assert_eq!(engine.name.as_deref(), Some("Sjaak II"));
+        assert_eq!(engine.protocol, Some(Protocol::Xboard));
+        assert_eq!(engine.options, [("Hash".to_owned(), "16".to_owned())]);
+        // Without proto= the protocol is detected; an argument with '=' is an argument.
+        let engine = MatchEngine::parse(2, "stockfish --threads=2").unwrap();
+        assert_eq!(engine.protocol, None);
+        assert_eq!(engine.command.args, ["--threads=2"]);
+        let err = MatchEngine::parse(2, "proto=cecp stockfish").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "engine 2: proto=cecp: expected uci or xboard"
+        );
+        let err = MatchEngine::parse(1, "name=x").unwrap_err();
+        assert_eq!(err.to_string(), "engine 1: cmd=PROGRAM is missing");
+        assert!(MatchEngine::parse(1, "'unbalanced").is_err());
+    }
+
+    #[test]
+    fn cutechess_keys_are_settings_not_arguments() {
+        let engine = MatchEngine::parse(
+            1,
+            "cmd=/usr/games/stockfish dir=/tmp st=0.25 depth=3 nodes=500 restart=on \
+             initstr=debug",
+        )
+        .unwrap();
+        assert_eq!(engine.command.program, "/usr/games/stockfish");
+        assert_eq!(engine.command.args, Vec::<std::ffi::OsString>::new());
+        assert_eq!(engine.command.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(engine.limits.depth, Some(3));
+        assert_eq!(engine.limits.nodes, Some(500));
+        assert!(engine.restart_every_game);
+        assert_eq!(engine.init_strings, ["debug"]);
+        for (text, message) in [
+            ("stockfish tc=1+0.1", "tc= is not supported by sp960 match"),
+            ("stockfish ponder", "'ponder' is cutechess-cli's switch"),
+            (
+                "stockfish castling=xfen",
+                "castling= is not supported by sp960 match",
+            ),
+            ("stockfish hash=1", "unknown key 'hash'"),
+        ] {
+            let err = MatchEngine::parse(1, text).unwrap_err().to_string();
+            assert!(err.contains(message), "{text}: {err}");
+        }
+    }
+
+    fn request(engines: &[&str]) -> MatchRequest {
+        MatchRequest {
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            builtin: PathBuf::from("sp960"),
+            starts: crate::tournaments::book::BookRequest {
+                specs: vec!["860".into()],
+                count: 1,
+                dfrc_sample: 0,
+                seed: 0,
+            },
+            seed: None,
+            depth: None,
+            nodes: Some(100),
+            movetime: None,
+            tc: None,
+            concurrency: Some(1),
+            rounds: 1,
+            max_plies: None,
+            pgn: PathBuf::from("x.pgn"),
+            move_timeout: 30.0,
+            json: false,
+        }
+    }
+
+    #[test]
+    fn an_engines_own_limits_replace_the_matchs() {
+        let config = request(&["a depth=4 st=0.5", "b"]).resolve().unwrap();
+        assert_eq!(config.engine_limits[0].depth, Some(4));
+        assert_eq!(config.engine_limits[0].nodes, Some(100));
+        assert_eq!(
+            config.engine_limits[0].movetime,
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(config.engine_limits[1], config.limits);
+        let mut bare = request(&["a nodes=7", "b"]);
+        bare.nodes = None;
+        let config = bare.resolve().unwrap();
+        assert_eq!(config.engine_limits[0].nodes, Some(7));
+        assert_eq!(config.engine_limits[0].movetime, None);
+        assert_eq!(
+            config.engine_limits[1].movetime,
+            Some(Duration::from_millis(DEFAULT_MOVETIME_MS))
+        );
+    }
+}

@@ -1,0 +1,280 @@
+//! `sp960 match`: games between two engines from numbered Chess960 starts, each start
+//! played twice with colours swapped, saved as PGN one finished game at a time.
+//!
+//! Layers:
+//! - [`client`] ([`uci_client`], [`xboard_client`]): the GUI side of each protocol as a
+//!   sans-IO state machine (engine lines in; lines to send and [`client::ClientEvent`]s
+//!   out), unit-tested on transcripts of the real engines.
+//! - [`referee`]: the rules (shakmaty) and the clocks; [`pgn`], [`stats`] and [`summary`]:
+//!   the output; [`config`]: the request as typed and the match as played.
+//! - [`process`]: the I/O driver of one engine (`poll(2)` on its stdout, reads with
+//!   deadlines); [`player`]: one game between two engine processes; this module: the
+//!   workers that play games concurrently and the PGN file.
+//!
+//! Castling, FENs and move checking are the proxies' own ([`crate::starts::castling`],
+//! [`crate::protocol::game`], [`crate::protocol::xboard`]); see README "sp960 match" for why the
+//! runner speaks to engines directly rather than through a proxy session.
+
+pub mod client;
+pub mod config;
+pub mod engine_spec;
+pub mod pgn;
+pub mod player;
+pub mod process;
+pub mod referee;
+pub mod stats;
+pub mod summary;
+pub mod time_control;
+pub mod uci_client;
+pub mod xboard_client;
+
+pub use config::{DEFAULT_MOVETIME_MS, MatchConfig, MatchEngine, MatchRequest};
+pub use summary::{GameSummary, Summary, summary_table};
+
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Instant, SystemTime};
+
+use shakmaty::Color;
+use thiserror::Error;
+
+use self::player::{Finished, Scheduled, Seats, play_game, probe};
+use self::stats::Score;
+use self::summary::{Progress, cpu_seconds};
+use crate::matches::engine_spec::Protocol;
+use crate::proxy::transcript::utc_timestamp;
+
+/// Why a match could not be played.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// An engine's program does not exist.
+    #[error("engine {engine}: '{program}' not found")]
+    EngineNotFound {
+        /// Which engine (1-based).
+        engine: usize,
+        /// The program as given.
+        program: String,
+    },
+    /// An engine does not start or does not complete its handshake.
+    #[error("engine {engine}: {reason}")]
+    Engine {
+        /// Which engine (1-based).
+        engine: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Limits an engine cannot be given.
+    #[error("{0}")]
+    Limits(String),
+    /// The PGN file cannot be written.
+    #[error("PGN file '{path}': {source}")]
+    Pgn {
+        /// The file.
+        path: String,
+        /// The error.
+        source: io::Error,
+    },
+    /// A thread could not be started.
+    #[error("cannot start a worker thread: {0}")]
+    Thread(io::Error),
+    /// The starts asked for are invalid (a bad SPEC): invalid data, as in `sp960 fen`.
+    #[error(transparent)]
+    Starts(#[from] crate::tournaments::book::BookError),
+    /// Bad arguments (`--engine` text, time control, engine count).
+    #[error("{0}")]
+    Usage(String),
+    /// The summary cannot be written.
+    #[error("cannot write the summary: {0}")]
+    Output(io::Error),
+}
+
+impl MatchError {
+    /// The process exit code: invalid SPECs 1, usage errors 2, engines that are missing
+    /// 127 or unusable 3.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            MatchError::EngineNotFound { .. } => crate::exit_code::ENGINE_NOT_FOUND,
+            MatchError::Engine { .. } => crate::exit_code::ENGINE_UNSUITABLE,
+            MatchError::Starts(crate::tournaments::book::BookError::Empty) => {
+                crate::exit_code::USAGE
+            }
+            MatchError::Starts(_) => crate::exit_code::INVALID_DATA,
+            _ => crate::exit_code::USAGE,
+        }
+    }
+}
+
+/// `sp960 match`: resolves the request, plays the match, and writes the table (or the
+/// `--json` summary) to `out`.
+pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summary, MatchError> {
+    let json = request.json;
+    let config = request.resolve()?;
+    let summary = run(&config)?;
+    let text = if json {
+        let mut text = serde_json::to_string_pretty(&summary).expect("plain data");
+        text.push('\n');
+        text
+    } else {
+        summary_table(&summary)
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(MatchError::Output)?;
+    Ok(summary)
+}
+
+/// Plays the match: every start twice per round, `concurrency` games at once, each
+/// finished game appended to the PGN file with one write and flushed.
+pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
+    let started = Instant::now();
+    let cpu_at_start = cpu_seconds();
+    for (index, engine) in config.engines.iter().enumerate() {
+        if config.engine_limits[index].nodes.is_some() && engine.protocol == Some(Protocol::Xboard)
+        {
+            return Err(MatchError::Limits(format!(
+                "engine {}: XBoard has no node limit; use --depth, --movetime or --tc",
+                index + 1
+            )));
+        }
+    }
+    let probed = probe(&config.engines)?;
+    let names = [probed[0].1.clone(), probed[1].1.clone()];
+    let protocols = [probed[0].0, probed[1].0];
+    if let Some(index) = (0..2).find(|index| {
+        config.engine_limits[*index].nodes.is_some() && protocols[*index] == Protocol::Xboard
+    }) {
+        return Err(MatchError::Limits(format!(
+            "engine {} speaks XBoard, which has no node limit; use --depth, --movetime or --tc",
+            index + 1
+        )));
+    }
+    let mut schedule = Vec::new();
+    for _ in 0..config.rounds {
+        for start in &config.starts {
+            for white in [0, 1] {
+                schedule.push(Scheduled {
+                    number: schedule.len() + 1,
+                    start: *start,
+                    white,
+                });
+            }
+        }
+    }
+    // Opened once the engines work, so a failed start leaves no empty file behind.
+    let pgn_error = |source| MatchError::Pgn {
+        path: config.pgn.display().to_string(),
+        source,
+    };
+    let mut pgn_file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&config.pgn)
+        .map_err(pgn_error)?;
+    let date = utc_timestamp(SystemTime::now())[..10].replace('-', ".");
+    let time_control = config.limits.clock.as_ref().map_or_else(
+        || "-".to_owned(),
+        crate::matches::time_control::TimeControl::pgn_tag,
+    );
+    let progress = Progress::new(schedule.len(), config.quiet);
+    let mut score = Score::default();
+    let mut games = Vec::new();
+    let next = AtomicUsize::new(0);
+    let workers = config.concurrency.clamp(1, schedule.len().max(1));
+    let written = thread::scope(|scope| -> Result<(), MatchError> {
+        let (sender, finished) = mpsc::channel::<Finished>();
+        for worker in 0..workers {
+            let sender = sender.clone();
+            let (schedule, next) = (&schedule, &next);
+            thread::Builder::new()
+                .name(format!("match-worker-{worker}"))
+                .spawn_scoped(scope, move || {
+                    let mut seats = Seats::new(&config.engines, protocols);
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(game) = schedule.get(index) else {
+                            break;
+                        };
+                        let finished = play_game(&mut seats, *game, config);
+                        if sender.send(finished).is_err() {
+                            break;
+                        }
+                    }
+                    seats.close();
+                })
+                .map_err(MatchError::Thread)?;
+        }
+        drop(sender);
+        let mut failure = None;
+        for done in finished {
+            let (white, black) = if done.game.white == 0 {
+                (&names[0], &names[1])
+            } else {
+                (&names[1], &names[0])
+            };
+            let result = done.ending.result(done.turn);
+            let comment = done.ending.comment(done.turn);
+            let entry = pgn::pgn_entry(&pgn::GameRecord {
+                event: &config.event,
+                date: &date,
+                round: done.game.number.to_string(),
+                white,
+                black,
+                time_control: &time_control,
+                root: &done.root,
+                moves: &done.moves,
+                result,
+                termination: done.ending.termination(),
+                comment: &comment,
+            });
+            if failure.is_none()
+                && let Err(err) = pgn_file
+                    .write_all(entry.as_bytes())
+                    .and_then(|()| pgn_file.flush())
+            {
+                // Stop handing out games; the ones being played finish.
+                next.store(usize::MAX / 2, Ordering::Relaxed);
+                failure = Some(pgn_error(err));
+            }
+            let first_engine_color = if done.game.white == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            match done.ending.winner(done.turn) {
+                Some(color) if color == first_engine_color => score.wins += 1,
+                Some(_) => score.losses += 1,
+                None => score.draws += 1,
+            }
+            let summary = GameSummary {
+                round: done.game.number,
+                start: done.game.start.to_string(),
+                white: white.clone(),
+                black: black.clone(),
+                result: result.to_owned(),
+                termination: done.ending.termination().to_owned(),
+                reason: comment,
+                plies: done.moves.len(),
+            };
+            progress.update(games.len() + 1, &names, &score, &summary);
+            games.push(summary);
+        }
+        failure.map_or(Ok(()), Err)
+    });
+    progress.finish();
+    written?;
+    let finite = |x: f64| x.is_finite().then_some(x);
+    Ok(Summary {
+        score_fraction: score.fraction(),
+        elo: finite(score.elo_difference()),
+        elo_margin: finite(score.elo_margin()),
+        engines: names,
+        score,
+        games,
+        pgn: config.pgn.display().to_string(),
+        wall_seconds: started.elapsed().as_secs_f64(),
+        runner_cpu_seconds: cpu_seconds() - cpu_at_start,
+    })
+}

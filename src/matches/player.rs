@@ -1,0 +1,393 @@
+//! Playing one game: the two engine processes of a worker (`Seats`), their handshakes
+//! and new-game setup, the move loop with clocks and time-outs, and the verdict
+//! ([`Ending`]). A side that broke down is killed and started afresh for its next game.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Color, Position};
+
+use super::MatchError;
+use super::client::{Client, ClientEvent, GoRequest};
+use super::config::{MatchConfig, MatchEngine};
+use super::process::{EngineProcess, Received};
+use super::referee::{Ending, Forfeit, GameClock, Referee};
+use crate::matches::engine_spec::Protocol;
+use crate::proxy::io::ShellError;
+use crate::starts::start::Start;
+
+/// One game of the schedule.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scheduled {
+    /// 1-based, in schedule order.
+    pub number: usize,
+    /// The start.
+    pub start: Start,
+    /// Index of the engine that plays white.
+    pub white: usize,
+}
+
+/// A player: an engine process and the conversation with it.
+struct Player {
+    process: EngineProcess,
+    client: Client,
+}
+
+fn spawn_failure(err: &ShellError) -> String {
+    match err {
+        ShellError::NotFound(name) => format!("'{name}' not found"),
+        ShellError::NotExecutable(name) => format!("'{name}' is not executable"),
+        other => other.to_string(),
+    }
+}
+
+/// How an exchange with an engine went wrong.
+enum Trouble {
+    Closed(String),
+    Timeout,
+}
+
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long detection waits for a UCI answer, and an XBoard handshake for `done=1`.
+const FEATURE_WAIT: Duration = Duration::from_secs(2);
+/// Past a clock's last millisecond: the flag has surely fallen.
+const FLAG_GRACE: Duration = Duration::from_millis(100);
+
+impl Player {
+    /// Starts `engine` and completes the handshake.
+    fn launch(engine: &MatchEngine, protocol: Option<Protocol>) -> Result<Player, String> {
+        let mut process =
+            EngineProcess::spawn(&engine.command).map_err(|err| spawn_failure(&err))?;
+        if !engine.init_strings.is_empty() {
+            process
+                .send(&engine.init_strings)
+                .map_err(|_| format!("the engine {}", process.exit_description()))?;
+        }
+        Player::handshake(process, engine, protocol)
+    }
+
+    /// Sends the first lines and reads until the client is ready.
+    fn handshake(
+        process: EngineProcess,
+        engine: &MatchEngine,
+        protocol: Option<Protocol>,
+    ) -> Result<Player, String> {
+        let (client, first) = Client::start(protocol, &engine.options);
+        let mut player = Player { process, client };
+        player.send(&first)?;
+        let overall = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut short = Some(Instant::now() + FEATURE_WAIT);
+        loop {
+            let deadline = short.map_or(overall, |s| s.min(overall));
+            let mut out = Vec::new();
+            let event = match player.process.receive(deadline) {
+                Received::Line(line) => player.client.on_line(&line, &engine.options, &mut out),
+                Received::Closed => {
+                    return Err(format!(
+                        "the engine {} during the handshake",
+                        player.process.exit_description()
+                    ));
+                }
+                Received::Timeout if Instant::now() >= overall => {
+                    return Err(format!(
+                        "no answer to the handshake in {} s",
+                        HANDSHAKE_TIMEOUT.as_secs()
+                    ));
+                }
+                Received::Timeout => {
+                    let detecting = player.client.protocol().is_none();
+                    let event = player.client.on_timeout(&engine.options, &mut out);
+                    // Detection settled on XBoard: its handshake gets its own wait.
+                    short = detecting.then(|| Instant::now() + FEATURE_WAIT);
+                    event
+                }
+            };
+            player.send(&out)?;
+            match event {
+                Some(ClientEvent::Ready) => return Ok(player),
+                Some(ClientEvent::Failed(reason)) => return Err(reason),
+                _ => {}
+            }
+        }
+    }
+
+    fn send(&mut self, lines: &[String]) -> Result<(), String> {
+        self.process
+            .send(lines)
+            .map_err(|_| format!("the engine {}", self.process.exit_description()))
+    }
+
+    /// Reads until the client reports an event other than `Ready` (or `Ready` when
+    /// `want_ready`).
+    fn wait(&mut self, deadline: Instant, want_ready: bool) -> Result<ClientEvent, Trouble> {
+        loop {
+            match self.process.receive(deadline) {
+                Received::Line(line) => {
+                    let mut out = Vec::new();
+                    let event = self.client.on_line(&line, &[], &mut out);
+                    if self.process.send(&out).is_err() {
+                        return Err(Trouble::Closed(self.process.exit_description()));
+                    }
+                    match event {
+                        Some(ClientEvent::Ready) if !want_ready => {}
+                        Some(event) => return Ok(event),
+                        None => {}
+                    }
+                }
+                Received::Closed => return Err(Trouble::Closed(self.process.exit_description())),
+                Received::Timeout => return Err(Trouble::Timeout),
+            }
+        }
+    }
+
+    fn quit(self) {
+        let mut out = Vec::new();
+        self.client.quit(&mut out);
+        self.process.stop(&out, Duration::from_millis(500));
+    }
+}
+
+/// A finished game, from a worker to the writer.
+pub(crate) struct Finished {
+    /// Which game.
+    pub game: Scheduled,
+    /// Its start position.
+    pub root: Chess,
+    /// The moves played.
+    pub moves: Vec<shakmaty::Move>,
+    /// How it ended.
+    pub ending: Ending,
+    /// The side to move at the end.
+    pub turn: Color,
+}
+
+/// The per-worker engines, by engine index.
+pub(crate) struct Seats<'a> {
+    engines: &'a [MatchEngine; 2],
+    protocols: [Protocol; 2],
+    players: [Option<Player>; 2],
+}
+
+impl Seats<'_> {
+    /// No engine started yet: each starts at its first game.
+    pub(crate) fn new(engines: &[MatchEngine; 2], protocols: [Protocol; 2]) -> Seats<'_> {
+        Seats {
+            engines,
+            protocols,
+            players: [None, None],
+        }
+    }
+
+    /// Tells the engines to quit (they are killed if they do not).
+    pub(crate) fn close(self) {
+        for player in self.players.into_iter().flatten() {
+            player.quit();
+        }
+    }
+
+    /// Before a game: the engines asked to restart every game (`restart=on`) quit.
+    fn restart_where_asked(&mut self) {
+        for (engine, seat) in self.engines.iter().zip(&mut self.players) {
+            if engine.restart_every_game
+                && let Some(player) = seat.take()
+            {
+                player.quit();
+            }
+        }
+    }
+
+    fn player(&mut self, index: usize) -> Result<&mut Player, String> {
+        if self.players[index].is_none() {
+            let player = Player::launch(&self.engines[index], Some(self.protocols[index]))?;
+            self.players[index] = Some(player);
+        }
+        Ok(self.players[index].as_mut().expect("just launched"))
+    }
+}
+
+fn forfeit(loser: Color, kind: Forfeit, detail: String) -> Ending {
+    Ending::Forfeit {
+        loser,
+        kind,
+        detail,
+    }
+}
+
+/// Plays one game; the engines of a side that misbehaved are dropped (killed) so the
+/// next game starts them afresh.
+pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchConfig) -> Finished {
+    let root = game
+        .start
+        .position()
+        .expect("starts from the schedule are valid");
+    let mut referee = Referee::new(root.clone(), config.max_plies);
+    seats.restart_where_asked();
+    let index = |color: Color| {
+        if color.is_white() {
+            game.white
+        } else {
+            1 - game.white
+        }
+    };
+    let ending = 'game: {
+        for color in Color::ALL {
+            let player = match seats.player(index(color)) {
+                Ok(player) => player,
+                Err(reason) => break 'game forfeit(color, Forfeit::Start, reason),
+            };
+            let mut out = Vec::new();
+            let limits = &config.engine_limits[index(color)];
+            let event = player.client.new_game(&root, limits, &mut out);
+            if let Err(reason) = player.send(&out) {
+                break 'game forfeit(color, Forfeit::Crash, reason);
+            }
+            let event = match event {
+                Some(event) => Ok(event),
+                None => player.wait(Instant::now() + HANDSHAKE_TIMEOUT, true),
+            };
+            match event {
+                Ok(ClientEvent::Ready) => {}
+                Ok(ClientEvent::Failed(reason)) => {
+                    break 'game forfeit(color, Forfeit::Start, reason);
+                }
+                Ok(other) => {
+                    break 'game forfeit(color, Forfeit::Start, format!("unexpected {other:?}"));
+                }
+                Err(Trouble::Closed(how)) => {
+                    break 'game forfeit(color, Forfeit::Crash, format!("the engine {how}"));
+                }
+                Err(Trouble::Timeout) => {
+                    break 'game forfeit(
+                        color,
+                        Forfeit::Timeout,
+                        "not ready for a new game".into(),
+                    );
+                }
+            }
+        }
+        let mut clock = config.limits.clock.clone().map(GameClock::new);
+        loop {
+            if let Some(ending) = referee.ending() {
+                break 'game ending;
+            }
+            let turn = referee.line().current.turn();
+            let player = seats.players[index(turn)]
+                .as_mut()
+                .expect("both players set up");
+            let limits = &config.engine_limits[index(turn)];
+            let request = GoRequest {
+                game: referee.line(),
+                limits,
+                clocks: clock.as_ref().map(|c| c.clocks(turn)),
+            };
+            let mut out = Vec::new();
+            player.client.go(request, &mut out);
+            if let Err(reason) = player.send(&out) {
+                break 'game forfeit(turn, Forfeit::Crash, reason);
+            }
+            let started = Instant::now();
+            let allowed = match &clock {
+                Some(clock) => clock.remaining(turn) + FLAG_GRACE,
+                None => limits.movetime.unwrap_or_default() + config.move_timeout,
+            };
+            match player.wait(started + allowed, false) {
+                Ok(ClientEvent::Move(m)) => {
+                    let used = started.elapsed();
+                    if let Some(clock) = &mut clock {
+                        let left = clock.remaining(turn);
+                        if !clock.record(turn, used) {
+                            break 'game referee.flag_fall(
+                                turn,
+                                format!(
+                                    "{:.3} s used, {:.3} s left",
+                                    used.as_secs_f64(),
+                                    left.as_secs_f64()
+                                ),
+                            );
+                        }
+                    }
+                    referee.play(m);
+                }
+                Ok(ClientEvent::Resign) => {
+                    break 'game forfeit(turn, Forfeit::Resign, String::new());
+                }
+                Ok(ClientEvent::Failed(reason)) => {
+                    break 'game forfeit(turn, Forfeit::IllegalMove, reason);
+                }
+                Ok(ClientEvent::Ready) => unreachable!("wait() skips Ready"),
+                Err(Trouble::Closed(how)) => {
+                    break 'game forfeit(turn, Forfeit::Crash, format!("the engine {how}"));
+                }
+                Err(Trouble::Timeout) => match clock {
+                    Some(_) => {
+                        break 'game referee.flag_fall(
+                            turn,
+                            format!("no move within {:.3} s", allowed.as_secs_f64()),
+                        );
+                    }
+                    None => {
+                        break 'game forfeit(
+                            turn,
+                            Forfeit::Timeout,
+                            format!("no move within {:.1} s", allowed.as_secs_f64()),
+                        );
+                    }
+                },
+            }
+        }
+    };
+    // A side that broke down is restarted for its next game.
+    let culprit = match &ending {
+        Ending::Forfeit { loser, kind, .. } if *kind != Forfeit::Resign => Some(*loser),
+        Ending::TimeoutVsInsufficient(color) => Some(*color),
+        _ => None,
+    };
+    if let Some(color) = culprit {
+        seats.players[index(color)] = None;
+    }
+    Finished {
+        game,
+        turn: referee.line().current.turn(),
+        root,
+        moves: referee.line().moves.clone(),
+        ending,
+    }
+}
+
+/// Checks that each engine starts, learns its protocol and name, and stops it again.
+pub(crate) fn probe(engines: &[MatchEngine; 2]) -> Result<[(Protocol, String); 2], MatchError> {
+    let probe_one = |index: usize| -> Result<(Protocol, String), MatchError> {
+        let engine = &engines[index];
+        let fail = |reason| MatchError::Engine {
+            engine: index + 1,
+            reason,
+        };
+        let process = EngineProcess::spawn(&engine.command).map_err(|err| match err {
+            ShellError::NotFound(program) => MatchError::EngineNotFound {
+                engine: index + 1,
+                program,
+            },
+            other => fail(spawn_failure(&other)),
+        })?;
+        let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
+        player.client.chess960_support().map_err(fail)?;
+        let protocol = player.client.protocol().expect("known after the handshake");
+        let name = engine
+            .name
+            .clone()
+            .or_else(|| player.client.name().map(str::to_owned))
+            .unwrap_or_else(|| engine.program_name());
+        player.quit();
+        Ok((protocol, name))
+    };
+    let (first, second) = thread::scope(|scope| {
+        let first = scope.spawn(|| probe_one(0));
+        let second = probe_one(1);
+        (first.join().expect("probe thread"), second)
+    });
+    let (first, mut second) = (first?, second?);
+    if first.1 == second.1 {
+        second.1.push_str(" (2)");
+    }
+    Ok([first, second])
+}

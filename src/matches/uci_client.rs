@@ -1,0 +1,299 @@
+//! The runner's UCI client: `uci`, options, `isready`; per game `ucinewgame`; per move
+//! `position fen ... moves ...` and `go`, answered by `bestmove`.
+//!
+//! An engine with `UCI_Chess960` gets it switched on, Shredder-FEN castling fields and
+//! king-takes-rook castling. One without it (Toga II) gets the game as
+//! [`GameLine::for_standard_engine`] renders it, the same as the proxy gives it: it just
+//! never castles where standard chess would not.
+
+use shakmaty::Chess;
+
+use super::client::{ClientEvent, GoRequest, illegal_move, no_move};
+use crate::protocol::game::{EngineChess, GameLine};
+use crate::proxy::{first_token, tokens};
+use crate::starts::castling::parse_move;
+use crate::starts::notation::CastlingNotation;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// `uci` sent.
+    Handshake,
+    /// `isready` sent.
+    Syncing,
+    /// Nothing asked.
+    Idle,
+    /// `go` sent.
+    Thinking,
+}
+
+/// The UCI conversation with one engine.
+#[derive(Debug)]
+pub struct UciClient {
+    phase: Phase,
+    name: Option<String>,
+    chess960_option: bool,
+    options: Vec<(String, String)>,
+    /// The position of the last `go`.
+    asked: Option<Chess>,
+}
+
+impl UciClient {
+    /// A client that sends `uci` now.
+    pub fn start(options: Vec<(String, String)>, out: &mut Vec<String>) -> UciClient {
+        out.push("uci".to_owned());
+        UciClient::after_uci(options)
+    }
+
+    /// A client whose `uci` was already sent.
+    pub fn after_uci(options: Vec<(String, String)>) -> UciClient {
+        UciClient {
+            phase: Phase::Handshake,
+            name: None,
+            chess960_option: false,
+            options,
+            asked: None,
+        }
+    }
+
+    /// `id name`, once read.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Whether the engine offers `UCI_Chess960`.
+    pub fn has_chess960(&self) -> bool {
+        self.chess960_option
+    }
+
+    /// One line from the engine.
+    pub fn on_line(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {
+        let first = first_token(line.as_bytes());
+        match (self.phase, first) {
+            (Phase::Handshake, b"id") => {
+                let rest = line.trim_start().strip_prefix("id")?.trim_start();
+                if let Some(name) = rest.strip_prefix("name") {
+                    self.name = Some(name.trim().to_owned());
+                }
+                None
+            }
+            (Phase::Handshake, b"option") => {
+                let mut words = tokens(line.as_bytes());
+                if words.nth(1) == Some(b"name") && words.next() == Some(b"UCI_Chess960") {
+                    self.chess960_option = true;
+                }
+                None
+            }
+            (Phase::Handshake, b"uciok") => {
+                for (name, value) in &self.options {
+                    out.push(format!("setoption name {name} value {value}"));
+                }
+                if self.chess960_option {
+                    out.push("setoption name UCI_Chess960 value true".to_owned());
+                }
+                out.push("isready".to_owned());
+                self.phase = Phase::Syncing;
+                None
+            }
+            (Phase::Syncing, b"readyok") => {
+                self.phase = Phase::Idle;
+                Some(ClientEvent::Ready)
+            }
+            (Phase::Thinking, b"bestmove") => {
+                self.phase = Phase::Idle;
+                let position = self.asked.take()?;
+                let text = tokens(line.as_bytes()).nth(1).unwrap_or_default();
+                let text = String::from_utf8_lossy(text);
+                if matches!(&*text, "" | "(none)" | "0000" | "a1a1" | "NULL") {
+                    return Some(no_move(&text, &position));
+                }
+                Some(match parse_move(&position, text.as_bytes()) {
+                    Ok(m) => ClientEvent::Move(m),
+                    Err(_) => illegal_move(&text, &position),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `ucinewgame` and `isready`; [`ClientEvent::Ready`] follows.
+    pub fn new_game(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {
+        out.push("ucinewgame".to_owned());
+        out.push("isready".to_owned());
+        self.phase = Phase::Syncing;
+        None
+    }
+
+    /// `position` and `go`.
+    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
+        let (engine, line) = if self.chess960_option {
+            (EngineChess::Chess960(CastlingNotation::Shredder), None)
+        } else {
+            (
+                EngineChess::Standard,
+                Some(request.game.for_standard_engine()),
+            )
+        };
+        let line = line.as_ref().unwrap_or(request.game);
+        let mut position = format!("position fen {}", engine.fen(&line.root)).into_bytes();
+        GameLine::write_moves(&line.moves, engine.dialect(), &mut position);
+        out.push(String::from_utf8(position).expect("FEN and moves are ASCII"));
+        let mut go = String::from("go");
+        let limits = request.limits;
+        if let Some(clocks) = request.clocks {
+            let increment = clocks.increment.as_millis();
+            go.push_str(&format!(
+                " wtime {} btime {} winc {increment} binc {increment}",
+                clocks.remaining[0].as_millis(),
+                clocks.remaining[1].as_millis()
+            ));
+            if let Some(moves) = clocks.moves_to_go {
+                go.push_str(&format!(" movestogo {moves}"));
+            }
+        }
+        if let Some(depth) = limits.depth {
+            go.push_str(&format!(" depth {depth}"));
+        }
+        if let Some(nodes) = limits.nodes {
+            go.push_str(&format!(" nodes {nodes}"));
+        }
+        if let Some(movetime) = limits.movetime {
+            go.push_str(&format!(" movetime {}", movetime.as_millis()));
+        }
+        out.push(go);
+        self.asked = Some(request.game.current.clone());
+        self.phase = Phase::Thinking;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::super::client::{Clocks, Limits};
+    use super::*;
+    use crate::protocol::game::parse_fen;
+
+    fn handshake(client: &mut UciClient, engine: &[&str]) -> (Vec<String>, Vec<ClientEvent>) {
+        let mut out = Vec::new();
+        let events = engine
+            .iter()
+            .filter_map(|line| client.on_line(line, &mut out))
+            .collect();
+        (out, events)
+    }
+
+    #[test]
+    fn stockfish_handshake_turns_chess960_on_after_the_users_options() {
+        let mut out = Vec::new();
+        let mut client = UciClient::start(vec![("Hash".into(), "16".into())], &mut out);
+        assert_eq!(out, ["uci"]);
+        let (out, events) = handshake(
+            &mut client,
+            &[
+                "Stockfish 15.1 by the Stockfish developers (see AUTHORS file)",
+                "id name Stockfish 15.1",
+                "id author the Stockfish developers (see AUTHORS file)",
+                "",
+                "option name Hash type spin default 16 min 1 max 33554432",
+                "option name UCI_Chess960 type check default false",
+                "uciok",
+                "readyok",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "setoption name Hash value 16",
+                "setoption name UCI_Chess960 value true",
+                "isready"
+            ]
+        );
+        assert_eq!(events, [ClientEvent::Ready]);
+        assert_eq!(client.name(), Some("Stockfish 15.1"));
+    }
+
+    #[test]
+    fn sp_860_castling_is_sent_and_read_king_takes_rook() {
+        let mut client = UciClient::after_uci(Vec::new());
+        handshake(
+            &mut client,
+            &[
+                "option name UCI_Chess960 type check default false",
+                "uciok",
+                "readyok",
+            ],
+        );
+        let (root, _) =
+            parse_fen("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1").unwrap();
+        let mut game = GameLine::new(root);
+        for m in "d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c1e1".split(' ') {
+            game.push_text(m.as_bytes()).unwrap();
+        }
+        let limits = Limits {
+            depth: Some(3),
+            clock: None,
+            ..Limits::default()
+        };
+        let clocks = Clocks {
+            remaining: [Duration::from_millis(900), Duration::from_millis(1500)],
+            increment: Duration::from_millis(100),
+            moves_to_go: Some(7),
+        };
+        let mut out = Vec::new();
+        client.go(
+            GoRequest {
+                game: &game,
+                limits: &limits,
+                clocks: Some(clocks),
+            },
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            [
+                "position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c1e1",
+                "go wtime 900 btime 1500 winc 100 binc 100 movestogo 7 depth 3"
+            ]
+        );
+        // Black castles O-O: c8e8 (Ethereal's trailing space included).
+        let event = client.on_line("bestmove c8e8 ", &mut out);
+        let Some(ClientEvent::Move(m)) = event else {
+            panic!("{event:?}")
+        };
+        assert!(m.is_castle());
+    }
+
+    #[test]
+    fn illegal_and_missing_moves_fail_with_the_text() {
+        let mut client = UciClient::after_uci(Vec::new());
+        handshake(&mut client, &["uciok", "readyok"]);
+        let game = GameLine::new(Chess::default());
+        let limits = Limits::default();
+        let request = GoRequest {
+            game: &game,
+            limits: &limits,
+            clocks: None,
+        };
+        let mut out = Vec::new();
+        client.go(request, &mut out);
+        // No UCI_Chess960: X-FEN castling field.
+        assert_eq!(
+            out[0],
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        let Some(ClientEvent::Failed(reason)) = client.on_line("bestmove e2e5", &mut out) else {
+            panic!()
+        };
+        assert!(reason.contains("illegal move 'e2e5'"), "{reason}");
+        client.go(request, &mut out);
+        let Some(ClientEvent::Failed(reason)) = client.on_line("bestmove a1a1 ", &mut out) else {
+            panic!()
+        };
+        assert!(
+            reason.contains("no move ('a1a1') in a position with 20 legal moves"),
+            "{reason}"
+        );
+        // A stray bestmove when nothing was asked is no event.
+        assert_eq!(client.on_line("bestmove e2e4", &mut out), None);
+    }
+}

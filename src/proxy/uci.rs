@@ -1,0 +1,1221 @@
+//! The UCI proxy's sans-IO state machine: lines in, [`Action`]s out.
+//!
+//! Only a line's first token decides whether it needs work. Untouched lines (most `info`
+//! lines, `id`, `readyok`, unknown commands, vendor extensions) are answered with
+//! [`Action::Forward`] and go through byte for byte. The lines that get work:
+//!
+//! | from | first token | what happens |
+//! |---|---|---|
+//! | engine | `option` | `UCI_Chess960` noted; its `default False` rewritten to `default false` |
+//! | engine | `uciok` | `setoption name UCI_Chess960 value true` to the engine first (start active), then our two options and `uciok` to the GUI |
+//! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root) |
+//! | GUI | `setoption` | our options consumed; `UCI_Chess960` and `UCI_Variant chess960` set the GUI's dialect (consumed or rewritten, see README) |
+//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; refused if broken |
+//! | GUI | `go` | answered `bestmove 0000` after a refused position; `searchmoves` translated |
+//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself |
+//! | GUI | `quit` | forwarded, then [`Action::Shutdown`] |
+//! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
+
+use memchr::memmem;
+use shakmaty::Chess;
+
+use crate::exit_code;
+use crate::protocol::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
+pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
+use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
+use crate::proxy::{
+    Action, Mark, Peer, Session, first_token, forward_unless_changed, is_chess960_variant, tokens,
+};
+use crate::starts::castling::{
+    CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
+};
+use crate::starts::notation::CastlingNotation;
+
+/// How the UCI proxy behaves (the command-line options).
+#[derive(Debug, Clone, Default)]
+pub struct UciConfig {
+    /// The start of the games.
+    pub start: StartChoice,
+    /// The GUI's castling dialect; `None`: Chess960 once the GUI enables `UCI_Chess960`
+    /// (or `UCI_Variant` chess960/fischerandom), standard before.
+    pub gui_castling: Option<CastlingDialect>,
+    /// The castling field of FENs for an engine in Chess960 mode.
+    pub engine_castling: CastlingNotation,
+    /// Fail when a start is active and the engine has no `UCI_Chess960`.
+    pub require_chess960: bool,
+    /// Seed of the random starts the GUI may ask for (`SP960_Start` -2) when `start` is
+    /// not random itself.
+    pub random_seed: u64,
+    /// List `UCI_Chess960` to the GUI for an engine that has no such option, so that
+    /// GUIs and runners (cutechess-cli, fastchess, polyglot) play Chess960 with it: the
+    /// engine gets each position as standard chess, without the castling rights it
+    /// cannot express, and so never castles in a Chess960 start.
+    pub offer_chess960: bool,
+}
+
+/// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
+pub const NO_CHESS960_EXIT: u8 = exit_code::ENGINE_UNSUITABLE;
+
+/// The UCI proxy session.
+pub struct UciSession {
+    config: UciConfig,
+    /// The start of the games (command line and `SP960_Start` / `SP960_BlackStart`).
+    starts: StartSelector,
+    engine_has_chess960: bool,
+    engine_chess960_on: bool,
+    warned_no_chess960: bool,
+    gui_chess960: bool,
+    /// The reason the last `position` was refused; `go` is answered while set.
+    refused: Option<String>,
+    /// The GUI sent `uci`, the engine has not answered `uciok` yet.
+    awaiting_uciok: bool,
+    /// GUI lines read while `awaiting_uciok`, handled at `uciok`.
+    held: Vec<Vec<u8>>,
+    /// The GUI's current position, once a `position` was accepted.
+    position: Option<Chess>,
+    /// Root of the engine's current or last search, for translating its output.
+    search_root: Option<Chess>,
+    /// Finds castling texts of `search_root` in engine output.
+    castling_filter: Option<CastlingFilter>,
+    /// The proxy answered the last `go` itself: `stop`/`ponderhit` are not forwarded.
+    answered_go: bool,
+    /// What the GUI was told about the start in this game (once per game).
+    told: StartNotices,
+}
+
+impl UciSession {
+    /// A session before the engine's `uciok`.
+    pub fn new(config: UciConfig) -> UciSession {
+        UciSession {
+            starts: StartSelector::new(config.start, config.random_seed),
+            config,
+            engine_has_chess960: false,
+            engine_chess960_on: false,
+            warned_no_chess960: false,
+            gui_chess960: false,
+            refused: None,
+            awaiting_uciok: false,
+            held: Vec::new(),
+            position: None,
+            search_root: None,
+            castling_filter: None,
+            answered_go: false,
+            told: StartNotices::default(),
+        }
+    }
+
+    /// The castling dialect the GUI speaks now.
+    pub fn gui_dialect(&self) -> CastlingDialect {
+        self.config.gui_castling.unwrap_or(if self.gui_chess960 {
+            CastlingDialect::Chess960
+        } else {
+            CastlingDialect::Standard
+        })
+    }
+
+    /// How the engine takes positions now.
+    pub fn engine_chess(&self) -> EngineChess {
+        if self.engine_chess960_on {
+            EngineChess::Chess960(self.config.engine_castling)
+        } else {
+            EngineChess::Standard
+        }
+    }
+
+    /// True when games start from a start of ours (command line or GUI option).
+    pub fn start_active(&self) -> bool {
+        self.starts.active()
+    }
+
+    fn translation_needed(&self) -> bool {
+        self.gui_dialect() != self.engine_chess().dialect()
+    }
+
+    fn info_to_gui(actions: &mut Vec<Action>, text: &str) {
+        actions.push(Action::send(
+            Peer::Gui,
+            format!("info string sp960: {text}"),
+            Mark::Injected,
+        ));
+    }
+
+    /// Puts the engine into Chess960 mode if it can be and is not.
+    fn enable_engine_chess960(&mut self, actions: &mut Vec<Action>) {
+        if self.engine_has_chess960 && !self.engine_chess960_on {
+            actions.push(Action::send(
+                Peer::Engine,
+                "setoption name UCI_Chess960 value true",
+                Mark::Injected,
+            ));
+            self.engine_chess960_on = true;
+        }
+    }
+
+    /// After `uciok` or when the GUI picks a start: the engine into Chess960 mode, or
+    /// the warning (or failure) when it has no such mode.
+    fn prepare_engine_for_start(&mut self, actions: &mut Vec<Action>) {
+        if !self.start_active() {
+            return;
+        }
+        if self.engine_has_chess960 {
+            self.enable_engine_chess960(actions);
+            return;
+        }
+        let message = "the engine has no UCI_Chess960 option: it plays the start as standard \
+                       chess without castling (after a Chess960 castling move it gets the \
+                       position from there on)";
+        if self.config.require_chess960 {
+            Self::info_to_gui(actions, "the engine has no UCI_Chess960 option");
+            actions.push(Action::Fail {
+                code: NO_CHESS960_EXIT,
+                message: "proxy: the engine has no UCI_Chess960 option and --require-chess960 \
+                          was given"
+                    .to_owned(),
+            });
+        } else if !self.warned_no_chess960 {
+            self.warned_no_chess960 = true;
+            Self::info_to_gui(actions, message);
+            actions.push(Action::Warn(format!("proxy: {message}")));
+        }
+    }
+
+    fn our_options(&self) -> [String; 2] {
+        let (white, black) = self.starts.option_defaults();
+        [
+            format!("option name {START_OPTION} type spin default {white} min -2 max 959"),
+            format!("option name {BLACK_START_OPTION} type spin default {black} min -1 max 959"),
+        ]
+    }
+
+    // ---- engine side ----
+
+    fn engine_option(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let words: Vec<&[u8]> = tokens(line).collect();
+        let name = option_name(&words, b"type");
+        if name.eq_ignore_ascii_case(b"UCI_Chess960") {
+            self.engine_has_chess960 = true;
+            // python-chess reads `default False` as true and then never enables the
+            // option: give GUIs the lowercase spelling.
+            if let Some(index) = words.iter().position(|w| *w == b"default")
+                && let Some(value) = words.get(index + 1)
+                && value.eq_ignore_ascii_case(b"false")
+                && *value != b"false"
+            {
+                let mut fixed = words.clone();
+                fixed[index + 1] = b"false";
+                actions.push(Action::send(Peer::Gui, fixed.join(&b' '), Mark::Rewritten));
+                return;
+            }
+        }
+        actions.push(Action::Forward);
+    }
+
+    fn engine_uciok(&mut self, actions: &mut Vec<Action>) {
+        // The engine hears `UCI_Chess960 true` before the GUI can hear `uciok`, so before
+        // anything the GUI sends after it.
+        let first = actions.len();
+        self.prepare_engine_for_start(actions);
+        if actions[first..]
+            .iter()
+            .any(|a| matches!(a, Action::Fail { .. }))
+        {
+            return;
+        }
+        if self.config.offer_chess960 && !self.engine_has_chess960 {
+            actions.push(Action::send(
+                Peer::Gui,
+                "option name UCI_Chess960 type check default false",
+                Mark::Injected,
+            ));
+        }
+        for option in self.our_options() {
+            actions.push(Action::send(Peer::Gui, option, Mark::Injected));
+        }
+        actions.push(Action::Forward);
+        // Lines the GUI sent too early now go, read with the engine's options known.
+        self.release_held(actions);
+    }
+
+    /// Handles the GUI lines held while waiting for `uciok`.
+    fn release_held(&mut self, actions: &mut Vec<Action>) {
+        self.awaiting_uciok = false;
+        for line in std::mem::take(&mut self.held) {
+            let mut replies = Vec::new();
+            self.gui_line(&line, &mut replies);
+            actions.extend(replies.into_iter().map(|action| match action {
+                Action::Forward => Action::send(Peer::Engine, line.clone(), Mark::Held),
+                other => other,
+            }));
+        }
+    }
+
+    fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let words: Vec<&[u8]> = tokens(line).collect();
+        let (Some(root), true) = (&self.search_root, self.translation_needed()) else {
+            return actions.push(Action::Forward);
+        };
+        let Some(best) = words.get(1).and_then(|text| parse_move(root, text).ok()) else {
+            return actions.push(Action::Forward);
+        };
+        let dialect = self.gui_dialect();
+        let mut out = b"bestmove ".to_vec();
+        write_move(&best, dialect, &mut out);
+        let mut rest = words[2..].iter();
+        while let Some(word) = rest.next() {
+            out.push(b' ');
+            out.extend_from_slice(word);
+            if *word == b"ponder"
+                && let Some(ponder) = rest.next()
+            {
+                out.push(b' ');
+                let mut after = root.clone();
+                shakmaty::Position::play_unchecked(&mut after, best);
+                translate_moves(&after, [*ponder], dialect, &mut out);
+            }
+        }
+        forward_unless_changed(actions, Peer::Gui, line, out);
+    }
+
+    fn engine_info(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        // Cheapest test first: with both sides in one dialect, no line needs a look.
+        let root = match &self.search_root {
+            Some(root)
+                if self.translation_needed()
+                    && self
+                        .castling_filter
+                        .as_ref()
+                        .is_some_and(|filter| filter.might_match(line)) =>
+            {
+                root
+            }
+            _ => return actions.push(Action::Forward),
+        };
+        let out = translate_info(root, line, self.gui_dialect());
+        forward_unless_changed(actions, Peer::Gui, line, out);
+    }
+
+    // ---- GUI side ----
+
+    fn gui_setoption(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let words: Vec<&[u8]> = tokens(line).collect();
+        let name = option_name(&words, b"value");
+        let value = words
+            .iter()
+            .position(|w| *w == b"value")
+            .map(|index| words[index + 1..].join(&b' '))
+            .unwrap_or_default();
+        if let Some(option) = StartOption::from_name(&name) {
+            match self.starts.set_option(option, &value) {
+                Ok(note) => {
+                    if let Some(note) = note {
+                        actions.push(Action::Warn(format!("proxy: {note}")));
+                    }
+                    self.prepare_engine_for_start(actions);
+                }
+                Err(err) => Self::info_to_gui(actions, &format!("{err}: ignored")),
+            }
+        } else if name.eq_ignore_ascii_case(b"UCI_Chess960") {
+            self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
+            if self.start_active() || (!self.engine_has_chess960 && self.config.offer_chess960) {
+                // The engine stays in Chess960 mode (in standard mode it would write O-O-O
+                // from SP 860 as `c1c1`); the value only selects the GUI's dialect.
+                return;
+            }
+            if self.engine_has_chess960 {
+                self.engine_chess960_on = self.gui_chess960;
+            }
+            actions.push(Action::Forward);
+        } else if name.eq_ignore_ascii_case(b"UCI_Variant") && is_chess960_variant(&value) {
+            // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
+            // chess with it): UCI_Chess960 is what engines understand.
+            self.gui_chess960 = true;
+            if !self.engine_has_chess960 {
+                // Its own UCI_Variant may know the name.
+                actions.push(Action::Forward);
+            } else if !self.engine_chess960_on {
+                self.engine_chess960_on = true;
+                actions.push(Action::send(
+                    Peer::Engine,
+                    "setoption name UCI_Chess960 value true",
+                    Mark::Rewritten,
+                ));
+            }
+        } else {
+            actions.push(Action::Forward);
+        }
+    }
+
+    fn gui_position(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        self.answered_go = false;
+        match self.read_position(line) {
+            Ok((game, from_startpos, notes)) => {
+                for note in notes {
+                    Self::info_to_gui(actions, &note);
+                }
+                self.tell_about_the_start(line, actions);
+                self.refused = None;
+                self.send_position(line, &game, from_startpos, actions);
+                self.position = Some(game.current);
+            }
+            Err(reason) => {
+                Self::info_to_gui(
+                    actions,
+                    &format!(
+                        "refused position ({reason}); not sent to the engine, the next go gets \
+                         bestmove 0000"
+                    ),
+                );
+                self.refused = Some(reason);
+                self.position = None;
+            }
+        }
+    }
+
+    /// Once per game: when the GUI's own `position fen` replaces the proxy's start, and
+    /// when `startpos` becomes the start for a GUI that has not enabled Chess960 (one
+    /// that keeps its own board will reject the engine's moves).
+    fn tell_about_the_start(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let Some(start) = self.starts.current() else {
+            return;
+        };
+        let message = if tokens(line).nth(1) == Some(b"fen") {
+            self.told.replaced(start, "position fen")
+        } else if !self.gui_chess960 {
+            self.told
+                .standard_gui(start, "position startpos", "UCI_Chess960")
+        } else {
+            None
+        };
+        let Some(message) = message else {
+            return;
+        };
+        Self::info_to_gui(actions, &message);
+        actions.push(Action::Warn(format!("proxy: {message}")));
+    }
+
+    /// The GUI's `position` as a checked line: (line, came from `startpos` with no start
+    /// of ours, notes about repaired FEN parts).
+    fn read_position(&mut self, line: &[u8]) -> Result<(GameLine, bool, Vec<String>), String> {
+        let words: Vec<&[u8]> = tokens(line).collect();
+        let moves_at = words
+            .iter()
+            .position(|w| *w == b"moves")
+            .unwrap_or(words.len());
+        let (root, plain_startpos, notes) = match words.get(1).copied() {
+            Some(b"startpos") => match self.starts.current() {
+                Some(start) => (
+                    start.position().map_err(|err| err.to_string())?,
+                    false,
+                    Vec::new(),
+                ),
+                None => (Chess::default(), true, Vec::new()),
+            },
+            Some(b"fen") => {
+                let fen =
+                    String::from_utf8_lossy(&words[2..moves_at.max(2)].join(&b' ')).into_owned();
+                let (root, notes) = parse_fen(&fen).map_err(|err| err.to_string())?;
+                (root, false, notes)
+            }
+            _ => return Err("expected 'startpos' or 'fen' after 'position'".to_owned()),
+        };
+        let mut game = GameLine::new(root);
+        for text in words.iter().skip(moves_at + 1) {
+            game.push_text(text).map_err(|err| err.to_string())?;
+        }
+        Ok((game, plain_startpos, notes))
+    }
+
+    fn send_position(
+        &mut self,
+        original: &[u8],
+        game: &GameLine,
+        plain_startpos: bool,
+        actions: &mut Vec<Action>,
+    ) {
+        if has_chess960_castling(&game.root) {
+            self.enable_engine_chess960(actions);
+        }
+        let engine = self.engine_chess();
+        let for_engine = match engine {
+            EngineChess::Standard => game.for_standard_engine(),
+            EngineChess::Chess960(_) => game.clone(),
+        };
+        let mut out = b"position ".to_vec();
+        if plain_startpos && for_engine.root == Chess::default() {
+            out.extend_from_slice(b"startpos");
+        } else {
+            out.extend_from_slice(b"fen ");
+            out.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
+        }
+        GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut out);
+        forward_unless_changed(actions, Peer::Engine, original, out);
+    }
+
+    fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if self.refused.is_some() {
+            self.answered_go = true;
+            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
+            return;
+        }
+        self.answered_go = false;
+        self.search_root = self.position.clone();
+        self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
+        let root = match &self.search_root {
+            Some(root) if memmem::find(line, b"searchmoves").is_some() => root,
+            _ => return actions.push(Action::Forward),
+        };
+        let dialect = self.engine_chess().dialect();
+        let mut out = Vec::with_capacity(line.len());
+        let mut in_searchmoves = false;
+        for (index, word) in tokens(line).enumerate() {
+            if index > 0 {
+                out.push(b' ');
+            }
+            if GO_KEYWORDS.contains(&word) {
+                in_searchmoves = word == b"searchmoves";
+                out.extend_from_slice(word);
+            } else if in_searchmoves {
+                translate_moves(root, [word], dialect, &mut out);
+            } else {
+                out.extend_from_slice(word);
+            }
+        }
+        forward_unless_changed(actions, Peer::Engine, line, out);
+    }
+
+    /// A GUI line once the engine's options are known.
+    fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        match first_token(line) {
+            b"setoption" => self.gui_setoption(line, actions),
+            b"ucinewgame" => {
+                self.starts.new_game();
+                self.told.new_game();
+                actions.push(Action::Forward);
+            }
+            b"position" => self.gui_position(line, actions),
+            b"go" => self.gui_go(line, actions),
+            b"stop" | b"ponderhit" if self.answered_go => {}
+            b"quit" => {
+                actions.push(Action::Forward);
+                actions.push(Action::Shutdown);
+            }
+            _ => actions.push(Action::Forward),
+        }
+    }
+}
+
+/// Keywords of `go` (those that end a `searchmoves` list).
+const GO_KEYWORDS: [&[u8]; 12] = [
+    b"searchmoves",
+    b"ponder",
+    b"wtime",
+    b"btime",
+    b"winc",
+    b"binc",
+    b"movestogo",
+    b"depth",
+    b"nodes",
+    b"mate",
+    b"movetime",
+    b"infinite",
+];
+
+/// Keywords of `info` (those that end a move list).
+const INFO_KEYWORDS: [&[u8]; 22] = [
+    b"depth",
+    b"seldepth",
+    b"time",
+    b"nodes",
+    b"pv",
+    b"multipv",
+    b"score",
+    b"cp",
+    b"mate",
+    b"lowerbound",
+    b"upperbound",
+    b"currmove",
+    b"currmovenumber",
+    b"hashfull",
+    b"nps",
+    b"tbhits",
+    b"sbhits",
+    b"cpuload",
+    b"string",
+    b"refutation",
+    b"currline",
+    b"wdl",
+];
+
+/// An `info` line with the moves after `pv`, `currmove`, `refutation` and `currline`
+/// written in `dialect`; everything from `string` on is copied verbatim.
+pub fn translate_info(root: &Chess, line: &[u8], dialect: CastlingDialect) -> Vec<u8> {
+    let line = line.trim_ascii_end();
+    let mut out = Vec::with_capacity(line.len() + 8);
+    let mut words = token_spans(line).peekable();
+    let mut first = true;
+    while let Some((start, word)) = words.next() {
+        if !first {
+            out.push(b' ');
+        }
+        first = false;
+        if word == b"string" {
+            out.extend_from_slice(&line[start..]);
+            break;
+        }
+        out.extend_from_slice(word);
+        if !matches!(word, b"pv" | b"currmove" | b"refutation" | b"currline") {
+            continue;
+        }
+        if word == b"currline"
+            && let Some((_, cpu)) = words.peek()
+            && cpu.iter().all(u8::is_ascii_digit)
+        {
+            out.push(b' ');
+            out.extend_from_slice(cpu);
+            words.next();
+        }
+        let mut moves = Vec::new();
+        while let Some((_, next)) = words.peek() {
+            if INFO_KEYWORDS.contains(next) || (word == b"currmove" && !moves.is_empty()) {
+                break;
+            }
+            moves.push(*next);
+            words.next();
+        }
+        if !moves.is_empty() {
+            out.push(b' ');
+            translate_moves(root, moves, dialect, &mut out);
+        }
+    }
+    out
+}
+
+fn token_spans(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < line.len() && line[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if at == line.len() {
+            return None;
+        }
+        let start = at;
+        while at < line.len() && !line[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        Some((start, &line[start..at]))
+    })
+}
+
+/// The name of `option name <words> type ...` or `setoption name <words> value ...`.
+fn option_name(words: &[&[u8]], until: &[u8]) -> Vec<u8> {
+    let Some(start) = words.iter().position(|w| *w == b"name") else {
+        return Vec::new();
+    };
+    let end = words[start..]
+        .iter()
+        .position(|w| *w == until)
+        .map_or(words.len(), |i| start + i);
+    words[start + 1..end].join(&b' ')
+}
+
+impl Session for UciSession {
+    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        match first_token(line) {
+            b"uci" => {
+                self.awaiting_uciok = true;
+                actions.push(Action::Forward);
+            }
+            // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
+            // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
+            _ if self.awaiting_uciok => self.held.push(line.to_vec()),
+            _ => self.gui_line(line, actions),
+        }
+    }
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        match first_token(line) {
+            b"info" => self.engine_info(line, actions),
+            b"bestmove" => self.engine_bestmove(line, actions),
+            b"option" => self.engine_option(line, actions),
+            b"uciok" => self.engine_uciok(actions),
+            _ => actions.push(Action::Forward),
+        }
+    }
+
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+        if self.awaiting_uciok {
+            // Held lines go at `uciok`, then a quit (the shell waits a bounded time).
+            if !self.held.iter().any(|line| first_token(line) == b"quit") {
+                self.held.push(b"quit".to_vec());
+            }
+            return;
+        }
+        actions.push(Action::send(Peer::Engine, "quit", Mark::Injected));
+        actions.push(Action::Shutdown);
+    }
+
+    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+        Self::info_to_gui(actions, &format!("the engine {how}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::proxy::script::play as play_all;
+
+    /// The once-per-game notices about the start (tested on their own in
+    /// `the_start_notices_come_once_per_game`).
+    fn is_start_notice(line: &str) -> bool {
+        line.contains("the GUI's position fen replaces the start")
+            || line.contains("but the GUI has not enabled UCI_Chess960")
+    }
+
+    /// The transcript without the start notices.
+    fn play(session: &mut UciSession, script: &[&str]) -> Vec<String> {
+        let mut out = play_all(session, script);
+        out.retain(|line| !is_start_notice(line));
+        out
+    }
+
+    #[test]
+    fn the_start_notices_come_once_per_game() {
+        let mut session = UciSession::new(fixed("860"));
+        play(&mut session, &HANDSHAKE);
+        let game = [
+            "gui: ucinewgame",
+            "gui: position startpos",
+            "gui: position startpos moves d1e3",
+            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3",
+        ];
+        for _ in 0..2 {
+            let out = play_all(&mut session, &game);
+            let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
+            assert_eq!(notices.len(), 4, "{out:?}");
+            assert_eq!(
+                notices[0],
+                "gui< info string sp960: position startpos is played from SP 860 but the GUI \
+                 has not enabled UCI_Chess960: a GUI that keeps its own board will reject the \
+                 engine's moves (give such a GUI a book of starts: sp960 book) [Injected]"
+            );
+            assert!(
+                notices[1].starts_with("Warn(\"proxy: position startpos is played from SP 860")
+            );
+            assert_eq!(
+                notices[2],
+                "gui< info string sp960: the GUI's position fen replaces the start SP 860 in \
+                 this game: --sp and SP960_Start choose the start of `position startpos` and \
+                 `new` only (a GUI or runner that keeps its own board needs a book of starts: sp960 book) \
+                 [Injected]"
+            );
+            assert!(notices[3].starts_with("Warn(\"proxy: the GUI's position fen replaces"));
+        }
+        // A GUI in Chess960 mode that sends startpos hears nothing; without a start of
+        // ours there is nothing to tell.
+        let out = play_all(
+            &mut session,
+            &[
+                "gui: setoption name UCI_Chess960 value true",
+                "gui: ucinewgame",
+                "gui: position startpos",
+            ],
+        );
+        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play_all(&mut session, &game);
+        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
+    }
+
+    #[test]
+    fn offer_chess960_lists_the_option_for_an_engine_without_it() {
+        let toga = [
+            "gui: uci",
+            "engine: id name Toga II 3.0",
+            "engine: uciok",
+            "gui: setoption name UCI_Chess960 value true",
+            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3",
+        ];
+        let mut session = UciSession::new(UciConfig {
+            offer_chess960: true,
+            ..UciConfig::default()
+        });
+        let out = play(&mut session, &toga);
+        assert_eq!(
+            out[2..5],
+            [
+                "gui< option name UCI_Chess960 type check default false [Injected]",
+                "gui< option name SP960_Start type spin default -1 min -2 max 959 [Injected]",
+                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
+            ]
+        );
+        // The GUI's UCI_Chess960 stays with the proxy; the engine gets standard chess
+        // and its castling comes back king-takes-rook.
+        assert_eq!(
+            out[6..],
+            [
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 moves d1e3 [Rewritten]"
+            ]
+        );
+        assert_eq!(session.gui_dialect(), CastlingDialect::Chess960);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
+                "gui: go depth 3",
+                "engine: bestmove e1g1",
+            ],
+        );
+        assert_eq!(out[2], "gui< bestmove e1h1 [Rewritten]", "{out:?}");
+        // Without the flag, the option is not offered.
+        let mut session = UciSession::new(UciConfig::default());
+        let out = play(&mut session, &toga[..3]);
+        assert!(!out.iter().any(|l| l.contains("UCI_Chess960")), "{out:?}");
+    }
+
+    fn fixed(start: &str) -> UciConfig {
+        UciConfig {
+            start: StartChoice::Fixed(start.parse().unwrap()),
+            ..UciConfig::default()
+        }
+    }
+
+    const HANDSHAKE: [&str; 4] = [
+        "gui: uci",
+        "engine: id name Stockfish 15.1",
+        "engine: option name UCI_Chess960 type check default false",
+        "engine: uciok",
+    ];
+
+    #[test]
+    fn handshake_adds_options_and_enables_chess960_before_uciok() {
+        let mut session = UciSession::new(fixed("860"));
+        assert_eq!(
+            play(&mut session, &HANDSHAKE),
+            [
+                "engine< uci",
+                "gui< id name Stockfish 15.1",
+                "gui< option name UCI_Chess960 type check default false",
+                "engine< setoption name UCI_Chess960 value true [Injected]",
+                "gui< option name SP960_Start type spin default 860 min -2 max 959 [Injected]",
+                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
+                "gui< uciok",
+            ]
+        );
+    }
+
+    #[test]
+    fn held_lines_are_released_byte_for_byte() {
+        let mut session = UciSession::new(fixed("860"));
+        let mut actions = Vec::new();
+        session.on_gui_line(b"uci", &mut actions);
+        for line in [&b"foo  bar \r"[..], b"isready \t", b"\xff odd bytes"] {
+            session.on_gui_line(line, &mut actions);
+        }
+        actions.clear();
+        session.on_engine_line(b"uciok", &mut actions);
+        let held: Vec<&[u8]> = actions
+            .iter()
+            .filter_map(|action| match action {
+                Action::Send {
+                    to: Peer::Engine,
+                    line,
+                    mark: Mark::Held,
+                } => Some(&line[..]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            held,
+            [&b"foo  bar \r"[..], b"isready \t", b"\xff odd bytes"]
+        );
+    }
+
+    #[test]
+    fn lines_sent_before_uciok_are_held_until_the_engine_options_are_known() {
+        let mut session = UciSession::new(fixed("860"));
+        let out = play(
+            &mut session,
+            &[
+                "gui: uci",
+                "gui: isready",
+                "gui: position startpos",
+                "gui: go depth 5",
+                "engine: option name UCI_Chess960 type check default false",
+                "engine: uciok",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< uci",
+                "gui< option name UCI_Chess960 type check default false",
+                "engine< setoption name UCI_Chess960 value true [Injected]",
+                "gui< option name SP960_Start type spin default 860 min -2 max 959 [Injected]",
+                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
+                "gui< uciok",
+                "engine< isready [Held]",
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Rewritten]",
+                "engine< go depth 5 [Held]",
+            ]
+        );
+        // Held in order: quit too, and the quit for the end of input.
+        let mut session = UciSession::new(fixed("860"));
+        let out = play(&mut session, &["gui: uci", "gui: isready", "gui: quit"]);
+        assert_eq!(out, ["engine< uci"]);
+        let mut eof = Vec::new();
+        session.on_gui_eof(&mut eof);
+        assert!(eof.is_empty());
+        let out = play(&mut session, &["engine: uciok"]);
+        assert_eq!(
+            out[out.len() - 4..],
+            [
+                "gui< uciok",
+                "engine< isready [Held]",
+                "engine< quit [Held]",
+                "Shutdown"
+            ]
+        );
+    }
+
+    #[test]
+    fn startpos_becomes_the_start_and_castling_is_translated_both_ways() {
+        let mut session = UciSession::new(fixed("860"));
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6",
+                "gui: go depth 5 searchmoves c1g1 c1a1",
+                "engine: info depth 5 seldepth 4 multipv 1 score cp -97 nodes 93 pv c1e1 g6f4 g3f5",
+                "engine: info depth 5 score cp -97 nodes 93 pv d3f5",
+                "engine: bestmove c1e1 ponder g6f4",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6 [Rewritten]",
+                "engine< go depth 5 searchmoves c1e1 c1a1 [Rewritten]",
+                "gui< info depth 5 seldepth 4 multipv 1 score cp -97 nodes 93 pv c1g1 g6f4 g3f5 [Rewritten]",
+                "gui< info depth 5 score cp -97 nodes 93 pv d3f5",
+                "gui< bestmove c1g1 ponder g6f4 [Rewritten]",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_chess960_gui_gets_king_takes_rook_untouched() {
+        let mut session = UciSession::new(fixed("860"));
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: setoption name UCI_Chess960 value true",
+                "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6",
+                "gui: go depth 5 searchmoves c1e1",
+                "engine: info depth 5 pv c1e1 g6f4 g3f5",
+                "engine: bestmove c1e1 ponder g6f4 ",
+            ],
+        );
+        // UCI_Chess960 true is consumed (the engine already has it); everything else
+        // goes through byte for byte, Ethereal's trailing space included.
+        assert_eq!(out.len(), 4, "{out:?}");
+        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
+        assert_eq!(out[3], "gui< bestmove c1e1 ponder g6f4 ");
+    }
+
+    #[test]
+    fn gui_turning_chess960_off_only_changes_its_dialect() {
+        let mut session = UciSession::new(fixed("518"));
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: setoption name UCI_Chess960 value false",
+                "gui: position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
+                "gui: go depth 3 searchmoves e1g1",
+                "engine: bestmove e1h1",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1 moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 [Rewritten]",
+                "engine< go depth 3 searchmoves e1h1 [Rewritten]",
+                "gui< bestmove e1g1 [Rewritten]",
+            ]
+        );
+    }
+
+    #[test]
+    fn broken_positions_are_refused_and_go_is_answered() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        for bad in [
+            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+            "position fen garbage",
+            "position fen",
+            "position startpos moves e2e4 xyz",
+            "position",
+        ] {
+            let out = play(
+                &mut session,
+                &[
+                    &format!("gui: {bad}"),
+                    "gui: go depth 1",
+                    "gui: stop",
+                    "gui: isready",
+                ],
+            );
+            assert_eq!(out.len(), 3, "{bad}: {out:?}");
+            assert!(
+                out[0].starts_with("gui< info string sp960: refused position ("),
+                "{out:?}"
+            );
+            assert_eq!(out[1], "gui< bestmove 0000 [Answered]");
+            assert_eq!(
+                out[2], "engine< isready",
+                "stop swallowed, isready forwarded"
+            );
+        }
+        let out = play(
+            &mut session,
+            &["gui: position startpos moves e2e4 e7e5", "gui: go depth 1"],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos moves e2e4 e7e5",
+                "engine< go depth 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_problem() {
+        let mut session = UciSession::new(UciConfig::default());
+        let out = play(
+            &mut session,
+            &["gui: position startpos moves e2e4 e7e5 e1e2 xyz"],
+        );
+        assert!(out[0].contains("move 4 of the list: 'xyz'"), "{out:?}");
+        let out = play(
+            &mut session,
+            &["gui: position fen 4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"],
+        );
+        assert!(out[0].contains("opposite check"), "{out:?}");
+    }
+
+    #[test]
+    fn our_options_are_consumed_and_select_the_start() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: setoption name SP960_Start value 0",
+                "gui: setoption name sp960_blackstart value 959",
+                "gui: position startpos",
+                "gui: setoption name SP960_Start value 960",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< setoption name UCI_Chess960 value true [Injected]",
+                "engine< position fen rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - 0 1 [Rewritten]",
+                "gui< info string sp960: SP960_Start must be -2 (random), -1 (off) or 0..959, not '960': ignored [Injected]",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_start_option_turns_off_and_random() {
+        let mut session = UciSession::new(UciConfig {
+            random_seed: 11,
+            ..fixed("860")
+        });
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: setoption name SP960_Start value -1",
+                "gui: position startpos moves e2e4",
+                "gui: setoption name SP960_Start value -2",
+            ],
+        );
+        assert_eq!(out[0], "engine< position startpos moves e2e4");
+        assert_eq!(
+            out[1],
+            "Warn(\"proxy: random starts chosen by the GUI, seed 11 (repeat with --seed 11)\")"
+        );
+        let out = play(&mut session, &["gui: position startpos"]);
+        assert!(out[0].starts_with("engine< position fen "), "{out:?}");
+        assert!(
+            !out[0].contains("RBKNRNBQ"),
+            "a random start, not 860: {out:?}"
+        );
+    }
+
+    #[test]
+    fn engines_without_chess960_get_standard_positions_or_fail() {
+        let toga = ["gui: uci", "engine: id name Toga II 3.0", "engine: uciok"];
+        let mut session = UciSession::new(fixed("860"));
+        let out = play(&mut session, &toga);
+        assert!(out[2].starts_with("gui< info string sp960: the engine has no UCI_Chess960"));
+        assert!(out.iter().any(|line| line.starts_with("Warn(")));
+        let out = play(&mut session, &["gui: position startpos moves d1e3"]);
+        assert_eq!(
+            out,
+            [
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 moves d1e3 [Rewritten]"
+            ]
+        );
+        let mut session = UciSession::new(UciConfig {
+            require_chess960: true,
+            ..fixed("860")
+        });
+        let out = play(&mut session, &toga);
+        assert!(out.last().unwrap().starts_with("Fail { code: 3"), "{out:?}");
+        assert!(!out.iter().any(|line| line == "gui< uciok"));
+    }
+
+    #[test]
+    fn engine_castling_xfen_gives_kqkq_or_file_letters() {
+        let mut session = UciSession::new(UciConfig {
+            engine_castling: CastlingNotation::Xfen,
+            ..fixed("0:959")
+        });
+        play(&mut session, &HANDSHAKE);
+        let out = play(&mut session, &["gui: position startpos"]);
+        assert_eq!(
+            out,
+            [
+                "engine< position fen rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1 [Rewritten]"
+            ]
+        );
+    }
+
+    #[test]
+    fn without_a_start_chess960_positions_turn_the_engine_mode_on() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos moves e2e4",
+                "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos moves e2e4",
+                "engine< setoption name UCI_Chess960 value true [Injected]",
+                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Rewritten]",
+            ]
+        );
+    }
+
+    #[test]
+    fn lowercase_default_false_is_given_to_the_gui() {
+        let mut session = UciSession::new(UciConfig::default());
+        let out = play(
+            &mut session,
+            &["engine: option name UCI_Chess960 type check default False"],
+        );
+        assert_eq!(
+            out,
+            ["gui< option name UCI_Chess960 type check default false [Rewritten]"]
+        );
+    }
+
+    #[test]
+    fn cutechess_variant_chess960_enables_uci_chess960() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &["gui: setoption name UCI_Variant value chess960"],
+        );
+        assert_eq!(
+            out,
+            ["engine< setoption name UCI_Chess960 value true [Rewritten]"]
+        );
+        assert_eq!(session.gui_dialect(), CastlingDialect::Chess960);
+        // An engine without UCI_Chess960 gets the line as it is.
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &["gui: uci", "engine: uciok"]);
+        let out = play(
+            &mut session,
+            &["gui: setoption name UCI_Variant value fischerandom"],
+        );
+        assert_eq!(
+            out,
+            ["engine< setoption name UCI_Variant value fischerandom"]
+        );
+    }
+
+    #[test]
+    fn unrelated_lines_pass_untouched() {
+        let mut session = UciSession::new(fixed("860"));
+        play(&mut session, &HANDSHAKE);
+        for line in [
+            "engine: info string hello c1e1 pv",
+            "engine:   weird   vendor   line\r",
+            "engine: readyok",
+            "gui: debug on",
+            "gui: xyzzy 1 2 3",
+            "gui:  isready ",
+        ] {
+            let out = play(&mut session, &[line]);
+            assert_eq!(out.len(), 1, "{line}");
+            assert!(!out[0].contains('['), "{line}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn random_starts_change_at_ucinewgame_and_repeat_with_the_seed() {
+        let config = UciConfig {
+            start: StartChoice::Random {
+                seed: 7,
+                dfrc: false,
+            },
+            ..UciConfig::default()
+        };
+        let starts = |session: &mut UciSession| -> Vec<String> {
+            let mut fens = Vec::new();
+            for _ in 0..3 {
+                play(session, &["gui: ucinewgame"]);
+                fens.push(
+                    play(
+                        session,
+                        &["gui: position startpos", "gui: position startpos"],
+                    )
+                    .concat(),
+                );
+            }
+            fens
+        };
+        let mut a = UciSession::new(config.clone());
+        let mut b = UciSession::new(config);
+        let (first, second) = (starts(&mut a), starts(&mut b));
+        assert_eq!(first, second);
+        assert_ne!(first[0], first[1]);
+    }
+
+    #[test]
+    fn info_lines_translate_every_move_field() {
+        let (root, _) =
+            parse_fen("r1k1r2q/pp1ppbpp/2pbn1n1/5p2/5P2/2PBN1N1/PP1PPBPP/R1K1R2Q w EAea - 2 7")
+                .unwrap();
+        let line = b"info depth 3 currmove c1e1 currmovenumber 1 refutation c1a1 g6f4 currline 1 c1e1 g6f4 pv c1e1 g6f4 string c1e1";
+        assert_eq!(
+            String::from_utf8(translate_info(&root, line, CastlingDialect::Standard)).unwrap(),
+            "info depth 3 currmove c1g1 currmovenumber 1 refutation c1a1 g6f4 currline 1 c1g1 g6f4 pv c1g1 g6f4 string c1e1"
+        );
+    }
+}

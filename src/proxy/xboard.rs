@@ -1,0 +1,1421 @@
+//! The XBoard (CECP) proxy's sans-IO state machine: lines in, [`Action`]s out.
+//!
+//! Only a line's first token decides whether it needs work; everything else (thinking
+//! output, `pong`, `telluser`, unknown commands, vendor lines) is [`Action::Forward`]ed
+//! byte for byte. The lines that get work:
+//!
+//! | from | first token | what happens |
+//! |---|---|---|
+//! | engine | `feature` | `setboard`, `usermove`, `san`, `variants`, `ping`, `myname`, `done` learned; before `done=1` our two `feature option=` lines go to the GUI |
+//! | engine | `move` | checked and played on the proxy's board; castling rewritten into the GUI's form |
+//! | engine | `Error`, `Illegal move` | dropped when it answers a command the protocol lets engines ignore (`nopost`, `random`, ...); when it rejects the GUI's last move, that move is taken back on the proxy's board |
+//! | GUI | `new` | with a start: `new`, `variant fischerandom`, `setboard <start>` (or `edit` ... `.`) to the engine |
+//! | GUI | `variant` | followed; a duplicate `variant fischerandom` after our own is dropped |
+//! | GUI | `setboard` | checked with shakmaty (Chess960 mode); refused with `Error (...)` when broken |
+//! | GUI | `usermove X`, bare moves | checked; castling rewritten into the engine's form; refused with `Illegal move (...)` |
+//! | GUI | `undo`, `remove`, `force`, `go`, `playother`, `edit` | followed (`remove` in force mode becomes two `undo`s) |
+//! | GUI | `option`, `accepted option` | our start options consumed ([`crate::proxy::starts`]); a bad value answered `Error (...)` |
+//! | GUI | `quit` | forwarded, then [`Action::Shutdown`] |
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::exit_code;
+use crate::protocol::game::{GameLine, parse_fen, standard_rights_only};
+use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
+use crate::proxy::{
+    Action, Mark, Peer, Session, first_token, forward_unless_changed, is_chess960_variant, tokens,
+};
+use crate::starts::castling::{CastlingDialect, MoveError};
+use crate::starts::notation::{CastlingNotation, position_fen};
+
+use crate::protocol::xboard::{
+    CastlingForm, castling_form_of, parse_xboard_move, write_xboard_move,
+};
+
+/// The castling form an engine takes (`--engine-castling oo|kxr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EngineCastling {
+    /// `O-O` / `O-O-O` (Sjaak II, and what xboard sends every engine).
+    OO,
+    /// King takes rook (`e1h1`) in Chess960, king to destination (`e1g1`) in normal chess
+    /// (Fairy-Stockfish 11.1).
+    KingTakesRook,
+}
+
+/// How the XBoard proxy behaves (the command-line options).
+#[derive(Debug, Clone, Default)]
+pub struct XboardConfig {
+    /// The start of the games.
+    pub start: StartChoice,
+    /// The castling form the engine takes; `None`: learned (known engines by name, then
+    /// the form of the engine's own castling moves, `O-O` until then).
+    pub engine_castling: Option<EngineCastling>,
+    /// The castling field of the FENs the engine gets; `None`: Shredder for the proxy's
+    /// own starts, and the GUI's `setboard` passed as written.
+    pub fen_castling: Option<CastlingNotation>,
+    /// Fail when a start is active and the engine does not list `fischerandom`.
+    pub require_chess960: bool,
+    /// Seed of the random starts the GUI may ask for (`SP960_Start` -2) when `start` is
+    /// not random itself.
+    pub random_seed: u64,
+}
+
+/// Commands the protocol lets an engine ignore: an engine's `Error` reply to one of them
+/// (Fairy-Stockfish 11.1 answers `Error (unkown command): nopost`) is not passed on,
+/// because python-chess and other clients treat any `Error` line as fatal.
+const IGNORABLE: [&[u8]; 11] = [
+    b"random",
+    b"post",
+    b"nopost",
+    b"computer",
+    b"name",
+    b"rating",
+    b"ics",
+    b"hard",
+    b"easy",
+    b"cores",
+    b"memory",
+];
+
+/// What the engine announced with `feature`.
+#[derive(Debug, Clone, Default)]
+pub struct EngineFeatures {
+    /// `setboard=1` / `setboard=0`, if said.
+    pub setboard: Option<bool>,
+    /// `usermove=1`.
+    pub usermove: bool,
+    /// `san=1`.
+    pub san: bool,
+    /// `ping=1`.
+    pub ping: bool,
+    /// `done=1` seen.
+    pub done: bool,
+    /// The `variants` list, if any.
+    pub variants: Option<Vec<String>>,
+    /// `myname`.
+    pub myname: Option<String>,
+}
+
+impl EngineFeatures {
+    /// False when the engine said `setboard=0`, or finished its features without
+    /// `setboard=1` (the protocol's default): then positions go with `edit`. Before the
+    /// engine's features are done, `setboard` is assumed (GUIs wait for `done=1` anyway).
+    pub fn takes_setboard(&self) -> bool {
+        self.setboard.unwrap_or(!self.done)
+    }
+
+    /// True when the engine listed a Chess960 variant (or listed no variants at all).
+    pub fn chess960_possible(&self) -> bool {
+        self.variants.as_ref().is_none_or(|variants| {
+            variants
+                .iter()
+                .any(|name| is_chess960_variant(name.as_bytes()))
+        })
+    }
+}
+
+/// Whether and how the proxy follows the game.
+#[derive(Debug, Clone)]
+enum Board {
+    /// The position is known: moves are checked and castling translated.
+    Tracked(Box<GameLine>),
+    /// Unknown (the GUI used `edit`, or a variant the proxy does not follow): lines pass.
+    Untracked,
+    /// The GUI's last `setboard` was refused (the reason): moves and `go` are refused.
+    Refused(String),
+}
+
+/// The XBoard proxy session.
+pub struct XboardSession {
+    config: XboardConfig,
+    starts: StartSelector,
+    features: EngineFeatures,
+    options_sent: bool,
+    option_replies_to_drop: usize,
+    gui_accepts_san: bool,
+    /// The engine's form: given, or learned (and whether it was given).
+    engine_castling: EngineCastling,
+    engine_castling_fixed: bool,
+    /// The form the GUI wrote its last castling move in.
+    gui_castling: Option<CastlingForm>,
+    /// The engine was last told a Chess960 variant.
+    engine_chess960: bool,
+    /// We told the engine `variant fischerandom` since the GUI's last `new`.
+    injected_variant: bool,
+    board: Board,
+    /// The text of the GUI's last move as the engine got it (to notice its rejection).
+    last_gui_move: Option<Vec<u8>>,
+    force: bool,
+    in_edit: bool,
+    /// Ignorable commands the GUI has sent.
+    ignorable_sent: [bool; IGNORABLE.len()],
+    warned_no_chess960: bool,
+    /// The engine's board is the proxy's start (set up at the GUI's last `new`).
+    on_our_start: bool,
+    /// The GUI sent `variant fischerandom` since its last `new`.
+    gui_variant_chess960: bool,
+    /// What the GUI was told about the start in this game.
+    told: StartNotices,
+}
+
+impl XboardSession {
+    /// A session before the handshake.
+    pub fn new(config: XboardConfig) -> XboardSession {
+        XboardSession {
+            starts: StartSelector::new(config.start, config.random_seed),
+            features: EngineFeatures::default(),
+            options_sent: false,
+            option_replies_to_drop: 0,
+            gui_accepts_san: false,
+            engine_castling: config.engine_castling.unwrap_or(EngineCastling::OO),
+            engine_castling_fixed: config.engine_castling.is_some(),
+            gui_castling: None,
+            engine_chess960: false,
+            injected_variant: false,
+            board: Board::Tracked(Box::new(GameLine::new(Chess::default()))),
+            last_gui_move: None,
+            force: false,
+            in_edit: false,
+            ignorable_sent: [false; IGNORABLE.len()],
+            warned_no_chess960: false,
+            on_our_start: false,
+            gui_variant_chess960: false,
+            told: StartNotices::default(),
+            config,
+        }
+    }
+
+    /// What the engine announced so far.
+    pub fn features(&self) -> &EngineFeatures {
+        &self.features
+    }
+
+    /// The castling form the engine gets now.
+    pub fn engine_castling_form(&self) -> CastlingForm {
+        if self.features.san && self.gui_accepts_san {
+            return CastlingForm::OO;
+        }
+        match self.engine_castling {
+            EngineCastling::OO => CastlingForm::OO,
+            EngineCastling::KingTakesRook if self.engine_chess960 => {
+                CastlingForm::Coordinate(CastlingDialect::Chess960)
+            }
+            EngineCastling::KingTakesRook => CastlingForm::Coordinate(CastlingDialect::Standard),
+        }
+    }
+
+    /// The position the proxy follows, if any.
+    pub fn position(&self) -> Option<&Chess> {
+        match &self.board {
+            Board::Tracked(line) => Some(&line.current),
+            _ => None,
+        }
+    }
+
+    /// True when games start from a start of ours (command line or GUI option).
+    pub fn start_active(&self) -> bool {
+        self.starts.active()
+    }
+
+    fn our_options(&self) -> [String; 2] {
+        let (white, black) = self.starts.option_defaults();
+        [(StartOption::White, white), (StartOption::Black, black)].map(|(option, default)| {
+            format!(
+                "feature option=\"{} -spin {default} {} 959\"",
+                option.name(),
+                option.min()
+            )
+        })
+    }
+
+    fn to_engine(actions: &mut Vec<Action>, line: impl Into<Vec<u8>>, mark: Mark) {
+        actions.push(Action::send(Peer::Engine, line, mark));
+    }
+
+    fn to_gui(actions: &mut Vec<Action>, line: impl Into<Vec<u8>>, mark: Mark) {
+        actions.push(Action::send(Peer::Gui, line, mark));
+    }
+
+    /// Tells the user: `telluser` for the GUI, and stderr.
+    fn tell_user(actions: &mut Vec<Action>, message: &str) {
+        Self::to_gui(
+            actions,
+            format!("telluser sp960: {message}"),
+            Mark::Injected,
+        );
+        actions.push(Action::Warn(format!("proxy: {message}")));
+    }
+
+    /// When the engine cannot play Chess960: a warning once, or the failure with
+    /// `--require-chess960`. True when the proxy goes on.
+    fn check_chess960(&mut self, actions: &mut Vec<Action>) -> bool {
+        if self.features.chess960_possible() {
+            return true;
+        }
+        let message = "the engine does not list fischerandom in its variants: it cannot play \
+                       Chess960 (a start of the proxy reaches it as normal chess, without \
+                       castling)";
+        if self.config.require_chess960 {
+            Self::to_gui(
+                actions,
+                "tellusererror sp960: the engine does not play fischerandom",
+                Mark::Injected,
+            );
+            actions.push(Action::Fail {
+                code: exit_code::ENGINE_UNSUITABLE,
+                message: "proxy: the engine does not list fischerandom in its variants and \
+                          --require-chess960 was given"
+                    .to_owned(),
+            });
+            return false;
+        }
+        if !self.warned_no_chess960 {
+            self.warned_no_chess960 = true;
+            Self::tell_user(actions, message);
+        }
+        true
+    }
+
+    /// Puts the engine into the current start: `variant fischerandom` (when it has it) and
+    /// the position by `setboard` or `edit`.
+    fn set_up_start(&mut self, actions: &mut Vec<Action>) {
+        let Some(start) = self.starts.current() else {
+            return;
+        };
+        if !self.check_chess960(actions) {
+            return;
+        }
+        let position = match start.position() {
+            Ok(position) => position,
+            Err(err) => {
+                Self::tell_user(actions, &format!("start {start}: {err}"));
+                return;
+            }
+        };
+        let chess960 = self.features.chess960_possible();
+        if chess960 {
+            Self::to_engine(actions, "variant fischerandom", Mark::Injected);
+            self.engine_chess960 = true;
+            self.injected_variant = true;
+        }
+        let for_engine = if chess960 {
+            position.clone()
+        } else {
+            standard_rights_only(&position)
+        };
+        let notation = match (chess960, self.config.fen_castling) {
+            (false, _) => CastlingNotation::Xfen,
+            (true, notation) => notation.unwrap_or(CastlingNotation::Shredder),
+        };
+        self.send_position(&for_engine, notation, actions);
+        self.board = Board::Tracked(Box::new(GameLine::new(position)));
+        self.on_our_start = true;
+    }
+
+    /// A notice for the GUI (a `#` comment, which GUIs ignore and log) and stderr.
+    fn notice(actions: &mut Vec<Action>, message: Option<String>) {
+        if let Some(message) = message {
+            Self::to_gui(actions, format!("# sp960: {message}"), Mark::Injected);
+            actions.push(Action::Warn(format!("proxy: {message}")));
+        }
+    }
+
+    /// Before the game's first move or `go` from the proxy's start: a GUI that did not
+    /// say `variant fischerandom` keeps a standard board (once per game).
+    fn tell_if_the_gui_plays_standard(&mut self, actions: &mut Vec<Action>) {
+        if self.on_our_start
+            && !self.gui_variant_chess960
+            && let Some(start) = self.starts.current()
+        {
+            let message = self.told.standard_gui(start, "new", "variant fischerandom");
+            Self::notice(actions, message);
+        }
+    }
+
+    /// The position to the engine: `setboard FEN`, or `edit` for engines without setboard.
+    fn send_position(
+        &self,
+        position: &Chess,
+        notation: CastlingNotation,
+        actions: &mut Vec<Action>,
+    ) {
+        if self.features.takes_setboard() {
+            Self::to_engine(
+                actions,
+                format!("setboard {}", position_fen(position, notation)),
+                Mark::Injected,
+            );
+        } else {
+            for line in edit_commands(position) {
+                Self::to_engine(actions, line, Mark::Injected);
+            }
+        }
+    }
+
+    // ---- engine side ----
+
+    fn engine_feature(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let mut done = false;
+        for (key, value) in feature_pairs(line) {
+            let on = value == b"1";
+            match key {
+                b"setboard" => self.features.setboard = Some(on),
+                b"usermove" => self.features.usermove = on,
+                b"san" => self.features.san = on,
+                b"ping" => self.features.ping = on,
+                b"variants" => {
+                    self.features.variants = Some(
+                        String::from_utf8_lossy(value)
+                            .split(',')
+                            .map(|name| name.trim().to_owned())
+                            .collect(),
+                    );
+                }
+                b"myname" => {
+                    let name = String::from_utf8_lossy(value).into_owned();
+                    if !self.engine_castling_fixed
+                        && name.to_ascii_lowercase().contains("fairy-stockfish")
+                    {
+                        self.engine_castling = EngineCastling::KingTakesRook;
+                    }
+                    self.features.myname = Some(name);
+                }
+                b"done" => done = on,
+                _ => {}
+            }
+        }
+        if done && !self.options_sent {
+            self.options_sent = true;
+            self.features.done = true;
+            self.features.setboard.get_or_insert(false);
+            if !self.check_chess960(actions) {
+                return;
+            }
+            for option in self.our_options() {
+                Self::to_gui(actions, option, Mark::Injected);
+                self.option_replies_to_drop += 1;
+            }
+        }
+        actions.push(Action::Forward);
+    }
+
+    fn engine_move(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let Some(text) = tokens(line).nth(1) else {
+            return actions.push(Action::Forward);
+        };
+        let Board::Tracked(game) = &mut self.board else {
+            return actions.push(Action::Forward);
+        };
+        let Ok(m) = parse_xboard_move(&game.current, text) else {
+            actions.push(Action::Warn(format!(
+                "proxy: the engine's move '{}' is not legal on the proxy's board; no longer \
+                 checking this game",
+                String::from_utf8_lossy(text)
+            )));
+            self.board = Board::Untracked;
+            return actions.push(Action::Forward);
+        };
+        game.push(m);
+        let Some(engine_form) = castling_form_of(&m, text) else {
+            return actions.push(Action::Forward);
+        };
+        if !self.engine_castling_fixed {
+            match engine_form {
+                CastlingForm::OO => self.engine_castling = EngineCastling::OO,
+                CastlingForm::Coordinate(CastlingDialect::Chess960) => {
+                    self.engine_castling = EngineCastling::KingTakesRook;
+                }
+                CastlingForm::Coordinate(CastlingDialect::Standard) => {}
+            }
+        }
+        let gui_form = match (self.gui_castling, engine_form) {
+            (Some(form), _) => form,
+            // O-O and king takes rook are read by every XBoard GUI; king to destination
+            // only in normal chess.
+            (None, CastlingForm::Coordinate(CastlingDialect::Standard)) if self.engine_chess960 => {
+                CastlingForm::OO
+            }
+            (None, form) => form,
+        };
+        if gui_form == engine_form {
+            // Already in the GUI's form (`O-O#` keeps its `#`).
+            return actions.push(Action::Forward);
+        }
+        let mut out = b"move ".to_vec();
+        write_xboard_move(&m, gui_form, &mut out);
+        forward_unless_changed(actions, Peer::Gui, line, out);
+    }
+
+    /// `Error (...): CMD` / `Illegal move (...): MOVE` from the engine.
+    fn engine_error(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let Some(command) = rejected_command(line) else {
+            return actions.push(Action::Forward);
+        };
+        let first = first_token(command);
+        if let Some(index) = IGNORABLE.iter().position(|c| *c == first)
+            && self.ignorable_sent[index]
+        {
+            // Dropped (the transcript still shows it).
+            return;
+        }
+        let rejected = command.strip_prefix(b"usermove ").unwrap_or(command);
+        if let (Some(last), Board::Tracked(game)) = (&self.last_gui_move, &mut self.board)
+            && rejected.trim_ascii().eq_ignore_ascii_case(last)
+            && game.take_back(1)
+        {
+            self.last_gui_move = None;
+        }
+        actions.push(Action::Forward);
+    }
+
+    // ---- GUI side ----
+
+    fn gui_new(&mut self, actions: &mut Vec<Action>) {
+        actions.push(Action::Forward);
+        self.force = false;
+        self.in_edit = false;
+        self.last_gui_move = None;
+        self.injected_variant = false;
+        self.starts.new_game();
+        self.on_our_start = false;
+        self.gui_variant_chess960 = false;
+        self.told.new_game();
+        self.board = Board::Tracked(Box::new(GameLine::new(Chess::default())));
+        if self.start_active() {
+            return self.set_up_start(actions);
+        }
+        // `new` means normal chess, but Fairy-Stockfish stays in Chess960 mode after a
+        // `variant fischerandom` until it hears `variant normal`.
+        if self.engine_chess960 {
+            self.engine_chess960 = false;
+            let knows_normal = self
+                .features
+                .variants
+                .as_ref()
+                .is_some_and(|variants| variants.iter().any(|name| name == "normal"));
+            if knows_normal {
+                Self::to_engine(actions, "variant normal", Mark::Injected);
+            }
+        }
+    }
+
+    fn gui_variant(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let name = tokens(line).nth(1).unwrap_or_default();
+        let chess960 = is_chess960_variant(name);
+        self.gui_variant_chess960 = chess960;
+        if self.injected_variant && (chess960 || name == b"normal") {
+            // Our start is set up already: a GUI's `variant fischerandom` (or `normal`)
+            // would reset the engine's board.
+            return;
+        }
+        actions.push(Action::Forward);
+        self.engine_chess960 = chess960;
+        self.board = if chess960 || name == b"normal" {
+            Board::Tracked(Box::new(GameLine::new(Chess::default())))
+        } else {
+            Board::Untracked
+        };
+    }
+
+    fn gui_setboard(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let start = line
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(0, |i| i + b"setboard".len());
+        let fen = String::from_utf8_lossy(line.get(start..).unwrap_or_default())
+            .trim()
+            .to_owned();
+        self.last_gui_move = None;
+        if std::mem::take(&mut self.on_our_start)
+            && let Some(start) = self.starts.current()
+        {
+            let message = self.told.replaced(start, "setboard");
+            Self::notice(actions, message);
+        }
+        match parse_fen(&fen) {
+            Ok((position, notes)) => {
+                for note in &notes {
+                    Self::to_gui(actions, format!("# sp960: {note}"), Mark::Injected);
+                }
+                // Rewritten only when asked to, or when parts had to be dropped.
+                let notation = self.config.fen_castling.or_else(|| {
+                    (!notes.is_empty()).then_some(if self.engine_chess960 {
+                        CastlingNotation::Shredder
+                    } else {
+                        CastlingNotation::Xfen
+                    })
+                });
+                match (notation, self.features.takes_setboard()) {
+                    (None, true) => actions.push(Action::Forward),
+                    (Some(notation), true) => forward_unless_changed(
+                        actions,
+                        Peer::Engine,
+                        line,
+                        format!("setboard {}", position_fen(&position, notation)).into_bytes(),
+                    ),
+                    (_, false) => {
+                        for edit in edit_commands(&position) {
+                            Self::to_engine(actions, edit, Mark::Rewritten);
+                        }
+                    }
+                }
+                self.board = Board::Tracked(Box::new(GameLine::new(position)));
+            }
+            Err(err) => {
+                let reason = err.to_string().replace(['(', ')'], "'");
+                Self::to_gui(
+                    actions,
+                    format!(
+                        "Error (illegal position, not sent to the engine: {reason}): {}",
+                        String::from_utf8_lossy(line.trim_ascii())
+                    ),
+                    Mark::Answered,
+                );
+                self.board = Board::Refused(reason);
+            }
+        }
+    }
+
+    fn gui_move(&mut self, line: &[u8], text: &[u8], prefixed: bool, actions: &mut Vec<Action>) {
+        self.tell_if_the_gui_plays_standard(actions);
+        let shown = String::from_utf8_lossy(text);
+        let game = match &mut self.board {
+            Board::Tracked(game) => game,
+            Board::Untracked => return actions.push(Action::Forward),
+            Board::Refused(_) => {
+                return Self::to_gui(
+                    actions,
+                    format!("Illegal move (no position: the last setboard was refused): {shown}"),
+                    Mark::Answered,
+                );
+            }
+        };
+        let m = match parse_xboard_move(&game.current, text) {
+            Ok(m) => m,
+            Err(err) => {
+                let reason = match err {
+                    MoveError::Syntax(_) => "not a move".to_owned(),
+                    MoveError::Null => "null move".to_owned(),
+                    MoveError::Illegal(_) => {
+                        format!(
+                            "not legal in {}",
+                            position_fen(&game.current, CastlingNotation::Shredder)
+                        )
+                    }
+                };
+                return Self::to_gui(
+                    actions,
+                    format!("Illegal move ({reason}): {shown}"),
+                    Mark::Answered,
+                );
+            }
+        };
+        game.push(m);
+        let mut out = Vec::with_capacity(line.len());
+        if prefixed {
+            out.extend_from_slice(b"usermove ");
+        }
+        match castling_form_of(&m, text) {
+            Some(form) if form != self.engine_castling_form() => {
+                self.gui_castling = Some(form);
+                write_xboard_move(&m, self.engine_castling_form(), &mut out);
+            }
+            Some(form) => {
+                self.gui_castling = Some(form);
+                out.extend_from_slice(text);
+            }
+            None => out.extend_from_slice(text),
+        }
+        self.last_gui_move = Some(out[usize::from(prefixed) * b"usermove ".len()..].to_vec());
+        forward_unless_changed(actions, Peer::Engine, line, out);
+    }
+
+    fn gui_take_back(&mut self, plies: usize, line: &[u8], actions: &mut Vec<Action>) {
+        self.last_gui_move = None;
+        if let Board::Tracked(game) = &mut self.board
+            && !game.take_back(plies)
+        {
+            self.board = Board::Untracked;
+        }
+        if plies == 2 && self.force {
+            // Same meaning in force mode, and Fairy-Stockfish 11.1 knows only `undo`.
+            Self::to_engine(actions, "undo", Mark::Rewritten);
+            Self::to_engine(actions, "undo", Mark::Rewritten);
+        } else {
+            let _ = line;
+            actions.push(Action::Forward);
+        }
+    }
+
+    fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if let Board::Refused(reason) = &self.board {
+            return Self::to_gui(
+                actions,
+                format!(
+                    "Error (no position, the last setboard was refused: {reason}): {}",
+                    String::from_utf8_lossy(line.trim_ascii())
+                ),
+                Mark::Answered,
+            );
+        }
+        self.tell_if_the_gui_plays_standard(actions);
+        self.force = false;
+        actions.push(Action::Forward);
+    }
+
+    fn gui_option(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let rest = line
+            .trim_ascii()
+            .get(b"option".len()..)
+            .unwrap_or_default()
+            .trim_ascii();
+        let (name, value) = match rest.iter().position(|b| *b == b'=') {
+            Some(at) => (rest[..at].trim_ascii(), rest[at + 1..].trim_ascii()),
+            None => (rest, &b""[..]),
+        };
+        let Some(option) = StartOption::from_name(name) else {
+            return actions.push(Action::Forward);
+        };
+        match self.starts.set_option(option, value) {
+            Ok(note) => actions.extend(note.map(|note| Action::Warn(format!("proxy: {note}")))),
+            // XBoard's `Error (TYPE): COMMAND` has no room for parentheses in TYPE.
+            Err(err) => Self::to_gui(
+                actions,
+                format!(
+                    "Error ({}): {}",
+                    err.to_string().replace(['(', ')'], "'"),
+                    String::from_utf8_lossy(line.trim_ascii())
+                ),
+                Mark::Answered,
+            ),
+        }
+    }
+
+    fn gui_reply(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let mut words = tokens(line);
+        let accepted = words.next() == Some(b"accepted");
+        match words.next() {
+            Some(b"option") if self.option_replies_to_drop > 0 => {
+                self.option_replies_to_drop -= 1;
+                return;
+            }
+            Some(b"san") => self.gui_accepts_san = accepted,
+            _ => {}
+        }
+        actions.push(Action::Forward);
+    }
+}
+
+/// The position as `edit` mode commands (for engines without `setboard`): `edit`, `#`,
+/// white's pieces, `c`, black's pieces, `.`. Edit mode has no side to move and no castling
+/// rights (engines assume castling where king and rooks stand on their start squares), so
+/// this is for positions with white to move, such as starts.
+pub fn edit_commands(position: &Chess) -> Vec<String> {
+    let board = position.board();
+    let mut lines = vec!["edit".to_owned(), "#".to_owned()];
+    for color in Color::ALL {
+        if color == Color::Black {
+            lines.push("c".to_owned());
+        }
+        for square in board.by_color(color) {
+            let role = board.role_at(square).expect("occupied");
+            lines.push(format!("{}{}", role.upper_char(), square));
+        }
+    }
+    lines.push(".".to_owned());
+    lines
+}
+
+/// The `key=value` pairs of a `feature` line; values may be quoted (`myname="Sjaak II"`).
+pub fn feature_pairs(line: &[u8]) -> Vec<(&[u8], &[u8])> {
+    let mut pairs = Vec::new();
+    let mut rest = line.trim_ascii();
+    rest = rest.strip_prefix(b"feature").unwrap_or(rest);
+    loop {
+        rest = rest.trim_ascii_start();
+        let Some(eq) = rest.iter().position(|b| *b == b'=') else {
+            break;
+        };
+        let key = rest[..eq].trim_ascii();
+        let after = &rest[eq + 1..];
+        let (value, next) = if let Some(quoted) = after.strip_prefix(b"\"") {
+            let end = quoted
+                .iter()
+                .position(|b| *b == b'"')
+                .unwrap_or(quoted.len());
+            (&quoted[..end], quoted.get(end + 1..).unwrap_or_default())
+        } else {
+            let end = after
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        pairs.push((key, value));
+        rest = next;
+    }
+    pairs
+}
+
+/// The command an engine's `Error (TYPE): COMMAND` or `Illegal move (REASON): MOVE` line
+/// names, if the line has that shape.
+pub fn rejected_command(line: &[u8]) -> Option<&[u8]> {
+    let line = line.trim_ascii();
+    let rest = line
+        .strip_prefix(b"Error")
+        .or_else(|| line.strip_prefix(b"Illegal move"))?
+        .trim_ascii_start();
+    let rest = match rest.strip_prefix(b"(") {
+        Some(inside) => &inside[inside.iter().position(|b| *b == b')')? + 1..],
+        None => rest,
+    };
+    Some(rest.trim_ascii_start().strip_prefix(b":")?.trim_ascii())
+}
+
+impl Session for XboardSession {
+    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let first = first_token(line);
+        // Edit mode lasts until `.`; a command that cannot be an edit line (`setboard`,
+        // `new`, `quit`) ends it, so it is checked like any other.
+        if self.in_edit && !matches!(first, b"setboard" | b"new" | b"quit") {
+            self.in_edit = first != b".";
+            return actions.push(Action::Forward);
+        }
+        self.in_edit = false;
+        match first {
+            b"new" => self.gui_new(actions),
+            b"variant" => self.gui_variant(line, actions),
+            b"setboard" => self.gui_setboard(line, actions),
+            b"usermove" => match tokens(line).nth(1) {
+                Some(text) => self.gui_move(line, text, true, actions),
+                None => actions.push(Action::Forward),
+            },
+            b"undo" => self.gui_take_back(1, line, actions),
+            b"remove" => self.gui_take_back(2, line, actions),
+            b"force" => {
+                self.force = true;
+                actions.push(Action::Forward);
+            }
+            b"go" | b"playother" => self.gui_go(line, actions),
+            b"option" => self.gui_option(line, actions),
+            b"accepted" | b"rejected" => self.gui_reply(line, actions),
+            b"edit" => {
+                self.in_edit = true;
+                self.board = Board::Untracked;
+                actions.push(Action::Forward);
+            }
+            b"quit" => {
+                actions.push(Action::Forward);
+                actions.push(Action::Shutdown);
+            }
+            _ => {
+                if let Some(index) = IGNORABLE.iter().position(|c| *c == first) {
+                    self.ignorable_sent[index] = true;
+                    actions.push(Action::Forward);
+                } else if crate::protocol::xboard::looks_like_move(first) {
+                    self.gui_move(line, first, false, actions);
+                } else {
+                    actions.push(Action::Forward);
+                }
+            }
+        }
+    }
+
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        match first_token(line) {
+            b"move" => self.engine_move(line, actions),
+            b"feature" => self.engine_feature(line, actions),
+            b"Error" | b"Illegal" => self.engine_error(line, actions),
+            _ => actions.push(Action::Forward),
+        }
+    }
+
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+        Self::to_engine(actions, "quit", Mark::Injected);
+        actions.push(Action::Shutdown);
+    }
+
+    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+        Self::to_gui(
+            actions,
+            format!("tellusererror sp960: the engine {how}"),
+            Mark::Injected,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::proxy::script::play as play_all;
+
+    /// The once-per-game notices about the start (tested on their own in
+    /// `the_start_notices_come_once_per_game`).
+    fn is_start_notice(line: &str) -> bool {
+        line.contains("the GUI's setboard replaces the start")
+            || line.contains("but the GUI has not enabled variant fischerandom")
+    }
+
+    /// The transcript without the start notices.
+    fn play(session: &mut XboardSession, script: &[&str]) -> Vec<String> {
+        let mut out = play_all(session, script);
+        out.retain(|line| !is_start_notice(line));
+        out
+    }
+
+    #[test]
+    fn the_start_notices_come_once_per_game() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &FAIRY);
+        let standard_gui = [
+            "gui: new",
+            "gui: force",
+            "gui: d1e3",
+            "gui: d8e6",
+            "gui: go",
+        ];
+        for _ in 0..2 {
+            let out = play_all(&mut session, &standard_gui);
+            let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
+            assert_eq!(
+                notices,
+                [
+                    "gui< # sp960: new is played from SP 860 but the GUI has not enabled \
+                     variant fischerandom: a GUI that keeps its own board will reject the \
+                     engine's moves (give such a GUI a book of starts: sp960 book) [Injected]",
+                    "Warn(\"proxy: new is played from SP 860 but the GUI has not enabled \
+                     variant fischerandom: a GUI that keeps its own board will reject the \
+                     engine's moves (give such a GUI a book of starts: sp960 book)\")",
+                ],
+                "{out:?}"
+            );
+        }
+        // A GUI that sets up its own position (cutechess-cli, xboard with a book).
+        let own = [
+            "gui: new",
+            "gui: variant fischerandom",
+            "gui: force",
+            "gui: setboard bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "gui: setboard bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "gui: b1c3",
+        ];
+        let out = play_all(&mut session, &own);
+        let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
+        assert_eq!(notices.len(), 2, "{out:?}");
+        assert!(notices[0].starts_with(
+            "gui< # sp960: the GUI's setboard replaces the start SP 860 in this game:"
+        ));
+        // Without a start of ours, nothing to tell.
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play_all(&mut session, &standard_gui);
+        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
+    }
+
+    fn config(start: Option<&str>) -> XboardConfig {
+        XboardConfig {
+            start: start.map_or(StartChoice::Off, |s| StartChoice::Fixed(s.parse().unwrap())),
+            ..XboardConfig::default()
+        }
+    }
+
+    /// Fairy-Stockfish 11.1's handshake (features shortened).
+    const FAIRY: [&str; 5] = [
+        "gui: xboard",
+        "gui: protover 2",
+        "engine: feature setboard=1 usermove=1 time=1 ping=1 myname=Fairy-Stockfish variants=\"chess,fischerandom,normal\"",
+        "engine: feature option=\"UCI_Chess960 -check 0\"",
+        "engine: feature done=1",
+    ];
+
+    /// Sjaak II 1.4.1's handshake (features shortened).
+    const SJAAK: [&str; 4] = [
+        "gui: xboard",
+        "gui: protover 2",
+        "engine: feature setboard=1 ping=1 myname=\"Sjaak II 1.4.1\" variants=\"fide_chess,chess960,fischerandom,normal\"",
+        "engine: feature done=1",
+    ];
+
+    /// SP 860 up to both sides being able to castle king-side (Nde3 Nde6 Ng3 Ng6 f4 f5 Bf2 Bf7).
+    const L1: [&str; 8] = [
+        "d1e3", "d8e6", "f1g3", "f8g6", "f2f4", "f7f5", "g1f2", "g8f7",
+    ];
+
+    #[test]
+    fn handshake_offers_our_options_before_done_and_drops_their_replies() {
+        let mut session = XboardSession::new(config(Some("860")));
+        let out = play(&mut session, &FAIRY);
+        assert_eq!(
+            out[4..],
+            [
+                "gui< feature option=\"SP960_Start -spin 860 -2 959\" [Injected]",
+                "gui< feature option=\"SP960_BlackStart -spin -1 -1 959\" [Injected]",
+                "gui< feature done=1",
+            ]
+        );
+        assert_eq!(session.features().setboard, Some(true));
+        assert!(session.features().usermove);
+        assert_eq!(
+            session.engine_castling_form(),
+            CastlingForm::Coordinate(CastlingDialect::Standard),
+            "Fairy-Stockfish is known to take king takes rook (in normal chess: e1g1)"
+        );
+        let out = play(
+            &mut session,
+            &[
+                "gui: accepted setboard",
+                "gui: accepted option",
+                "gui: accepted option",
+                "gui: accepted option",
+                "gui: accepted done",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< accepted setboard",
+                "engine< accepted option",
+                "engine< accepted done"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bad_setboard_after_edit_is_still_refused() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &SJAAK);
+        let out = play(
+            &mut session,
+            &[
+                "gui: edit",
+                "gui: Pa4",
+                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
+            ],
+        );
+        assert_eq!(out[..2], ["engine< edit", "engine< Pa4"]);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(out[2].starts_with("gui< Error ("), "{out:?}");
+        assert!(!out.iter().any(|line| line.starts_with("engine< setboard")));
+    }
+
+    #[test]
+    fn new_sets_up_the_start_and_the_guis_own_setup_passes() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: variant fischerandom",
+                "gui: force",
+                "gui: setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< variant fischerandom [Injected]",
+                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Injected]",
+                "engine< force",
+                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn castling_is_translated_both_ways_for_a_king_takes_rook_engine() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &FAIRY);
+        play(&mut session, &["gui: new", "gui: force"]);
+        let moves: Vec<String> = L1.iter().map(|m| format!("gui: usermove {m}")).collect();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let out = play(&mut session, &moves);
+        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
+        let out = play(
+            &mut session,
+            &["gui: usermove O-O", "gui: go", "engine: move c8e8"],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< usermove c1e1 [Rewritten]",
+                "engine< go",
+                "gui< move O-O [Rewritten]",
+            ]
+        );
+        let position = session.position().unwrap();
+        assert_eq!(
+            position_fen(position, CastlingNotation::Shredder),
+            "rb3rkq/pppppbpp/4n1n1/5p2/5P2/4N1N1/PPPPPBPP/RB3RKQ w - - 4 6"
+        );
+    }
+
+    #[test]
+    fn an_oo_engine_gets_oo_from_a_king_takes_rook_gui() {
+        let mut session = XboardSession::new(config(Some("860")));
+        play(&mut session, &SJAAK);
+        play(&mut session, &["gui: new", "gui: force"]);
+        let moves: Vec<String> = L1.iter().map(|m| format!("gui: {m}")).collect();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        play(&mut session, &moves);
+        let out = play(&mut session, &["gui: c1e1", "gui: go", "engine: move O-O"]);
+        // The GUI wrote king takes rook: it gets the engine's castling that way too.
+        assert_eq!(
+            out,
+            [
+                "engine< O-O [Rewritten]",
+                "engine< go",
+                "gui< move c8e8 [Rewritten]"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_engine_castling_option_wins_and_king_to_destination_is_read() {
+        let mut session = XboardSession::new(XboardConfig {
+            engine_castling: Some(EngineCastling::KingTakesRook),
+            ..config(Some("860"))
+        });
+        play(&mut session, &SJAAK);
+        play(&mut session, &["gui: new", "gui: force"]);
+        for m in L1 {
+            play(&mut session, &[&format!("gui: {m}")]);
+        }
+        let out = play(&mut session, &["gui: c1g1", "engine: move O-O"]);
+        assert_eq!(
+            out,
+            ["engine< c1e1 [Rewritten]", "gui< move c8g8 [Rewritten]"],
+            "the GUI wrote king to destination, so it gets that back"
+        );
+    }
+
+    #[test]
+    fn the_shield_refuses_broken_positions_and_illegal_moves() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
+                "gui: e2e4",
+                "gui: go",
+            ],
+        );
+        assert_eq!(out[0], "engine< new");
+        assert!(
+            out[1].starts_with("gui< Error (illegal position, not sent to the engine: bad FEN")
+                && out[1].ends_with("): setboard 8/8/8/8/8/8/8/8 w - - 0 1 [Answered]"),
+            "{out:?}"
+        );
+        assert_eq!(
+            out[2],
+            "gui< Illegal move (no position: the last setboard was refused): e2e4 [Answered]"
+        );
+        assert!(out[3].starts_with("gui< Error (no position"), "{out:?}");
+        assert_eq!(out.len(), 4);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: usermove e2e5",
+                "gui: usermove e2e4",
+                "gui: xyzzy",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "gui< Illegal move (not legal in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1): e2e5 [Answered]",
+                "engine< usermove e2e4",
+                "engine< xyzzy",
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_for_ignorable_commands_are_dropped_others_pass() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: nopost",
+                "engine: Error (unkown command): nopost",
+                "gui: computer",
+                "engine: Error (unkown command): computer",
+                "engine: Error (unkown command): foo",
+                "engine: Error (unkown command): post",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< nopost",
+                "engine< computer",
+                "gui< Error (unkown command): foo",
+                "gui< Error (unkown command): post",
+            ],
+            "post was never sent: its error is not ours to hide"
+        );
+    }
+
+    #[test]
+    fn undo_remove_and_a_rejected_move_keep_the_board_in_step() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                "gui: usermove e2e4",
+                "gui: usermove e7e5",
+            ],
+        );
+        let out = play(&mut session, &["gui: remove"]);
+        assert_eq!(
+            out,
+            ["engine< undo [Rewritten]", "engine< undo [Rewritten]"]
+        );
+        assert_eq!(session.position(), Some(&Chess::default()));
+        play(&mut session, &["gui: usermove d2d4", "gui: undo"]);
+        assert_eq!(session.position(), Some(&Chess::default()));
+        // The engine refuses a move: it is taken back on the proxy's board too.
+        play(
+            &mut session,
+            &["gui: usermove g1f3", "engine: Illegal move: g1f3"],
+        );
+        assert_eq!(session.position(), Some(&Chess::default()));
+        // Not in force mode, remove goes through as remove.
+        let out = play(&mut session, &["gui: go", "gui: remove"]);
+        assert_eq!(out, ["engine< go", "engine< remove"]);
+    }
+
+    #[test]
+    fn new_after_chess960_returns_the_engine_to_normal_chess() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        play(&mut session, &["gui: new", "gui: variant fischerandom"]);
+        let out = play(
+            &mut session,
+            &["gui: new", "gui: force", "gui: usermove e2e4"],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< variant normal [Injected]",
+                "engine< force",
+                "engine< usermove e2e4"
+            ]
+        );
+    }
+
+    #[test]
+    fn gui_options_choose_the_start_and_edit_serves_engines_without_setboard() {
+        let mut session = XboardSession::new(config(None));
+        let out = play(
+            &mut session,
+            &[
+                "gui: xboard",
+                "gui: protover 2",
+                "engine: feature ping=1 variants=\"normal,fischerandom\" done=1",
+                "gui: option SP960_Start=959",
+                "gui: option SP960_BlackStart=0",
+                "gui: new",
+            ],
+        );
+        assert_eq!(
+            out[2],
+            "gui< feature option=\"SP960_Start -spin -1 -2 959\" [Injected]"
+        );
+        assert_eq!(
+            out[5..],
+            [
+                "engine< new",
+                "engine< variant fischerandom [Injected]",
+                "engine< edit [Injected]",
+                "engine< # [Injected]",
+                "engine< Ra1 [Injected]",
+                "engine< Kb1 [Injected]",
+                "engine< Rc1 [Injected]",
+                "engine< Nd1 [Injected]",
+                "engine< Ne1 [Injected]",
+                "engine< Qf1 [Injected]",
+                "engine< Bg1 [Injected]",
+                "engine< Bh1 [Injected]",
+                "engine< Pa2 [Injected]",
+                "engine< Pb2 [Injected]",
+                "engine< Pc2 [Injected]",
+                "engine< Pd2 [Injected]",
+                "engine< Pe2 [Injected]",
+                "engine< Pf2 [Injected]",
+                "engine< Pg2 [Injected]",
+                "engine< Ph2 [Injected]",
+                "engine< c [Injected]",
+                "engine< Pa7 [Injected]",
+                "engine< Pb7 [Injected]",
+                "engine< Pc7 [Injected]",
+                "engine< Pd7 [Injected]",
+                "engine< Pe7 [Injected]",
+                "engine< Pf7 [Injected]",
+                "engine< Pg7 [Injected]",
+                "engine< Ph7 [Injected]",
+                "engine< Ba8 [Injected]",
+                "engine< Bb8 [Injected]",
+                "engine< Qc8 [Injected]",
+                "engine< Nd8 [Injected]",
+                "engine< Ne8 [Injected]",
+                "engine< Rf8 [Injected]",
+                "engine< Kg8 [Injected]",
+                "engine< Rh8 [Injected]",
+                "engine< . [Injected]",
+            ]
+        );
+        let out = play(&mut session, &["gui: option SP960_Start=960"]);
+        assert_eq!(
+            out,
+            [
+                "gui< Error (SP960_Start must be -2 'random', -1 'off' or 0..959, not '960'): option SP960_Start=960 [Answered]"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_start_option_turns_off_and_random() {
+        let mut session = XboardSession::new(XboardConfig {
+            random_seed: 11,
+            ..config(Some("860"))
+        });
+        play(&mut session, &SJAAK);
+        let out = play(
+            &mut session,
+            &["gui: option SP960_Start=-1", "gui: new", "gui: e2e4"],
+        );
+        assert_eq!(out, ["engine< new", "engine< e2e4"], "off: normal chess");
+        let out = play(&mut session, &["gui: option SP960_Start=-2"]);
+        assert_eq!(
+            out,
+            ["Warn(\"proxy: random starts chosen by the GUI, seed 11 (repeat with --seed 11)\")"]
+        );
+        let out = play(&mut session, &["gui: new"]);
+        assert_eq!(
+            out[..2],
+            ["engine< new", "engine< variant fischerandom [Injected]"]
+        );
+        assert!(out[2].starts_with("engine< setboard "), "{out:?}");
+        assert!(
+            !out[2].contains("RBKNRNBQ"),
+            "a random start, not 860: {out:?}"
+        );
+        let out = play(&mut session, &["gui: option SP960_BlackStart=-2"]);
+        assert_eq!(
+            out,
+            [
+                "gui< Error (SP960_BlackStart must be -1 'as white' or 0..959, not '-2'): option SP960_BlackStart=-2 [Answered]"
+            ]
+        );
+    }
+
+    #[test]
+    fn engines_without_fischerandom_are_reported_or_refused() {
+        let plain = [
+            "gui: xboard",
+            "engine: feature setboard=1 ping=1 variants=\"normal\" done=1",
+        ];
+        let mut session = XboardSession::new(config(Some("860")));
+        let out = play(&mut session, &plain);
+        assert!(out[1].starts_with("gui< telluser sp960: the engine does not list fischerandom"));
+        assert!(out[2].starts_with("Warn("));
+        let out = play(&mut session, &["gui: new"]);
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 [Injected]"
+            ]
+        );
+        // Without a start too: the GUI may ask for fischerandom itself.
+        let mut session = XboardSession::new(config(None));
+        let out = play(&mut session, &plain);
+        assert!(out[1].starts_with("gui< telluser sp960: the engine does not list fischerandom"));
+        let mut session = XboardSession::new(XboardConfig {
+            require_chess960: true,
+            ..config(Some("860"))
+        });
+        let out = play(&mut session, &plain);
+        assert!(out.last().unwrap().starts_with("Fail { code: 3"), "{out:?}");
+        assert!(!out.iter().any(|line| line.contains("done=1")));
+    }
+
+    #[test]
+    fn san_engines_get_san_castling_and_suffixes_survive() {
+        let mut session = XboardSession::new(XboardConfig {
+            engine_castling: Some(EngineCastling::KingTakesRook),
+            ..config(Some("860"))
+        });
+        play(
+            &mut session,
+            &[
+                "gui: xboard",
+                "engine: feature san=1 setboard=1 ping=1 variants=\"normal,fischerandom\" done=1",
+                "gui: accepted san",
+                "gui: new",
+                "gui: force",
+            ],
+        );
+        // SAN both ways, tracked: `O-O` stays `O-O` for a san=1 engine although the
+        // command line said king takes rook (that is for coordinate moves).
+        let out = play(
+            &mut session,
+            &[
+                "gui: Nde3",
+                "gui: Nde6",
+                "gui: Ng3",
+                "gui: Ng6",
+                "gui: f4",
+                "gui: f5",
+                "gui: Bf2",
+                "gui: Bf7",
+                "gui: O-O",
+                "gui: go",
+                "engine: move O-O+",
+            ],
+        );
+        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
+        assert_eq!(out.last().unwrap(), "gui< move O-O+");
+        assert_eq!(
+            session
+                .position()
+                .map(|p| position_fen(p, CastlingNotation::Shredder)),
+            Some("rb3rkq/pppppbpp/4n1n1/5p2/5P2/4N1N1/PPPPPBPP/RB3RKQ w - - 4 6".to_owned())
+        );
+    }
+
+    #[test]
+    fn helpers_read_feature_lines_and_errors() {
+        assert_eq!(
+            feature_pairs(b"feature myname=\"Sjaak II 1.4.1\" ping=1 option=\"a -spin 1 0 9\" x=y"),
+            [
+                (&b"myname"[..], &b"Sjaak II 1.4.1"[..]),
+                (b"ping", b"1"),
+                (b"option", b"a -spin 1 0 9"),
+                (b"x", b"y"),
+            ]
+        );
+        assert_eq!(
+            rejected_command(b"Error (unkown command): O-O-o"),
+            Some(&b"O-O-o"[..])
+        );
+        assert_eq!(
+            rejected_command(b"Error (Illegal move or unknown command): usermove O-O"),
+            Some(&b"usermove O-O"[..])
+        );
+        assert_eq!(rejected_command(b"Illegal move: b1h1"), Some(&b"b1h1"[..]));
+        assert_eq!(rejected_command(b"Errors are fine"), None);
+    }
+}

@@ -1,0 +1,506 @@
+//! `sp960 roll`: physical dice rolls and coin tosses into a start, by the manual methods of
+//! the numbering's literature and sp960's own `fast` one.
+//!
+//! Every method is a sans-IO [`Procedure`]: it says what the next value is thrown with and
+//! what it decides ([`Ask`]), takes the value and tells what it did ([`Step`]: a piece
+//! placed, a re-roll and why, a digit kept), and in the end gives the arrangement
+//! ([`Done`]). The same steppers serve values given on the command line ([`input`]), the
+//! interactive loop ([`interactive`]), seeded draws for `sp960 random --method`
+//! ([`simulate`]) and the exhaustive fairness proofs ([`fairness`]). [`report`] writes the
+//! text and JSON, [`command`] is the subcommand over any reader and writers.
+
+pub mod board;
+pub mod coin;
+pub mod command;
+pub mod d10;
+pub mod die;
+pub mod fairness;
+pub mod fast;
+pub mod input;
+pub mod interactive;
+pub mod polyhedral;
+pub mod ratio;
+pub mod report;
+pub mod simulate;
+
+use std::fmt;
+use std::hash::Hash;
+use std::str::FromStr;
+
+use shakmaty::Role;
+use thiserror::Error;
+
+use crate::starts::numbering::BackRank;
+
+/// A manual method of drawing a start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Althöfer's single die: bishops, queen, knights, re-rolling values with no square.
+    Die,
+    /// One throw of the Platonic dice d8, d4, d6, d20 (and a d12), no re-roll.
+    Polyhedral,
+    /// Two d4, a d6 and a d10: the four digits of the number.
+    D10,
+    /// The die method with two or three coins per throw.
+    Coins,
+    /// Ten tosses of one coin read as a 10-bit number.
+    Coin,
+    /// sp960's own single-die method with the fewest expected rolls.
+    Fast,
+}
+
+/// A method name that is none of the six.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown method '{0}' (the methods are die, polyhedral, d10, coins, coin and fast)")]
+pub struct UnknownMethod(pub String);
+
+impl Method {
+    /// All methods, in the order of the help text.
+    pub const ALL: [Method; 6] = [
+        Method::Die,
+        Method::Polyhedral,
+        Method::D10,
+        Method::Coins,
+        Method::Coin,
+        Method::Fast,
+    ];
+
+    /// The name typed on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Die => "die",
+            Method::Polyhedral => "polyhedral",
+            Method::D10 => "d10",
+            Method::Coins => "coins",
+            Method::Coin => "coin",
+            Method::Fast => "fast",
+        }
+    }
+
+    /// Whether values are given as `NAME=VALUE` (one per die of a single throw).
+    pub fn is_named(self) -> bool {
+        matches!(self, Method::Polyhedral | Method::D10)
+    }
+
+    /// What one value is called, singular and plural: `roll`/`rolls`, `throw`/`throws`.
+    pub fn unit(self) -> (&'static str, &'static str) {
+        match self {
+            Method::Die | Method::Fast => ("roll", "rolls"),
+            Method::Polyhedral | Method::D10 => ("die", "dice"),
+            Method::Coins => ("throw", "throws"),
+            Method::Coin => ("toss", "tosses"),
+        }
+    }
+
+    /// The procedure, ready for its first value; `d12` chooses the polyhedral variant with
+    /// a d12 (ignored by the other methods).
+    pub fn procedure(self, d12: bool) -> Stepper {
+        match self {
+            Method::Die => Stepper::Pieces(die::PieceByPiece::new(die::Thrower::Die)),
+            Method::Coins => Stepper::Pieces(die::PieceByPiece::new(die::Thrower::Coins)),
+            Method::Polyhedral => Stepper::Polyhedral(polyhedral::Polyhedral::new(d12)),
+            Method::D10 => Stepper::D10(d10::D10::default()),
+            Method::Coin => Stepper::Coin(coin::CoinTosses::default()),
+            Method::Fast => Stepper::Fast(fast::Fast::default()),
+        }
+    }
+
+    /// The procedures `--fairness` proves: both polyhedral variants, one for the others.
+    pub fn variants(self) -> Vec<(String, Stepper)> {
+        match self {
+            Method::Polyhedral => vec![
+                ("polyhedral d8 d4 d6 d20".to_owned(), self.procedure(false)),
+                (
+                    "polyhedral d8 d4 d6 d20 d12".to_owned(),
+                    self.procedure(true),
+                ),
+            ],
+            _ => vec![(self.name().to_owned(), self.procedure(false))],
+        }
+    }
+}
+
+impl FromStr for Method {
+    type Err = UnknownMethod;
+
+    fn from_str(s: &str) -> Result<Method, UnknownMethod> {
+        Method::ALL
+            .into_iter()
+            .find(|method| method.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownMethod(s.to_owned()))
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a value is thrown with; its outcomes are equally likely and numbered from 0
+/// (the "face").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Device {
+    /// A die with this many faces, showing 1 to that number.
+    Die(u8),
+    /// Two or three coins thrown together: the small coin counts tails 0, heads 2; the
+    /// large one tails 1, heads 2; the third tails 0, heads 4 (1 to 4, or 1 to 8).
+    Coins(u8),
+    /// One coin: heads 0, tails 1.
+    Coin,
+}
+
+impl Device {
+    /// How many equally likely outcomes.
+    pub fn outcomes(self) -> u32 {
+        match self {
+            Device::Die(faces) => u32::from(faces),
+            Device::Coins(count) => 1 << count,
+            Device::Coin => 2,
+        }
+    }
+
+    /// How many coins are tossed (0 for a die).
+    pub fn coins(self) -> u32 {
+        match self {
+            Device::Die(_) => 0,
+            Device::Coins(count) => u32::from(count),
+            Device::Coin => 1,
+        }
+    }
+
+    /// Reads a value as typed: `4`, `TH`, `H`. The face (0-based), or why not.
+    pub fn read(self, text: &str) -> Result<u32, String> {
+        let text = text.trim();
+        match self {
+            Device::Die(faces) => {
+                let shows = match faces {
+                    6 => "a die shows 1 to 6".to_owned(),
+                    10 => "a d10 shows 1 to 10 (or 0 for 10)".to_owned(),
+                    _ => format!("a d{faces} shows 1 to {faces}"),
+                };
+                if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(format!("not a number: {shows}"));
+                }
+                let value: u32 = text.parse().map_err(|_| shows.clone())?;
+                match value {
+                    0 if faces == 10 => Ok(9),
+                    1.. if value <= u32::from(faces) => Ok(value - 1),
+                    _ => Err(shows),
+                }
+            }
+            Device::Coins(count) => {
+                let letters: Vec<char> = text.chars().collect();
+                let names = if count == 2 {
+                    "small, large"
+                } else {
+                    "small, large, third"
+                };
+                if letters.len() != usize::from(count) {
+                    return Err(format!(
+                        "this throw is of {count} coins: {count} letters H or T ({names})"
+                    ));
+                }
+                let mut value = 0;
+                for (index, &letter) in letters.iter().enumerate() {
+                    let heads = toss(letter)
+                        .ok_or_else(|| format!("'{letter}' is not H (heads) or T (tails)"))?
+                        == 0;
+                    value += match (index, heads) {
+                        (0, heads) => 2 * u32::from(heads),
+                        (1, heads) => 1 + u32::from(heads),
+                        (_, heads) => 4 * u32::from(heads),
+                    };
+                }
+                Ok(value - 1)
+            }
+            Device::Coin => {
+                let mut letters = text.chars();
+                match (letters.next(), letters.next()) {
+                    (Some(letter), None) => toss(letter)
+                        .ok_or_else(|| format!("'{letter}' is not H (heads) or T (tails)")),
+                    _ => Err("a toss is one letter, H (heads) or T (tails)".to_owned()),
+                }
+            }
+        }
+    }
+
+    /// The value of a face as typed: `4`, `TH`, `H`.
+    pub fn show(self, face: u32) -> String {
+        match self {
+            Device::Die(_) => (u64::from(face) + 1).to_string(),
+            Device::Coins(count) => {
+                let value = face.saturating_add(1);
+                let third = value > 4;
+                let rest = value - if third { 4 } else { 0 };
+                let small = rest >= 3;
+                let large = rest - if small { 2 } else { 0 } == 2;
+                let letter = |heads: bool| if heads { 'H' } else { 'T' };
+                let mut text: String = [letter(small), letter(large)].into_iter().collect();
+                if count == 3 {
+                    text.push(letter(third));
+                }
+                text
+            }
+            Device::Coin => if face == 0 { "H" } else { "T" }.to_owned(),
+        }
+    }
+
+    /// What it is: `a d6`, `two coins`, `one coin`.
+    pub fn describe(self) -> String {
+        match self {
+            Device::Die(faces) => format!("a d{faces}"),
+            Device::Coins(2) => "two coins (small, large)".to_owned(),
+            Device::Coins(_) => "three coins (small, large, third)".to_owned(),
+            Device::Coin => "one coin".to_owned(),
+        }
+    }
+}
+
+/// Heads 0, tails 1, either case.
+fn toss(letter: char) -> Option<u32> {
+    match letter.to_ascii_uppercase() {
+        'H' => Some(0),
+        'T' => Some(1),
+        _ => None,
+    }
+}
+
+/// The next value a procedure wants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ask {
+    /// What the value is called: `roll`, `throw`, `toss`, or the die's name (`d8`, `light`).
+    pub label: &'static str,
+    /// What it is thrown with.
+    pub device: Device,
+    /// What it decides, naming the squares: `the dark-square bishop: 1 to 4 = a1 c1 e1 g1,
+    /// roll again on 5 and 6`.
+    pub decides: String,
+}
+
+/// What one value did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Effect {
+    /// It put one or more pieces on their squares.
+    Placed,
+    /// It named no square: thrown again.
+    Rerolled,
+    /// It showed the draw cannot end in a start: everything starts again.
+    Restarted,
+    /// It became part of a number still being built.
+    Kept,
+    /// It completed the number: the start is drawn.
+    Decided,
+}
+
+/// One value and what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// What the value is called (`roll`, `d8`).
+    pub label: &'static str,
+    /// The value as typed (`5`, `TH`).
+    pub value: String,
+    /// How the value counts, when that is not plain from it (`3` for the coins `HT`).
+    pub reading: Option<String>,
+    /// What it did.
+    pub effect: Effect,
+    /// The pieces it placed, with their files (0 = a).
+    pub placed: Vec<(Role, usize)>,
+    /// The sentence the trace prints: `dark-square bishop on e1, the 3rd dark square`.
+    pub text: String,
+}
+
+impl Step {
+    /// A value given after the start was complete: it decides nothing.
+    pub fn not_needed(label: &'static str, value: String) -> Step {
+        Step {
+            label,
+            value,
+            reading: None,
+            effect: Effect::Rerolled,
+            placed: Vec::new(),
+            text: "not needed: the start is complete".to_owned(),
+        }
+    }
+}
+
+/// A finished procedure: the arrangement, and the last words of the trace (the rooks and
+/// the king on the last three squares).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Done {
+    /// The arrangement drawn.
+    pub rank: BackRank,
+    /// What the trace prints after the last value, if anything.
+    pub closing: Option<String>,
+}
+
+/// A method's state between values. `Eq + Hash` so that the fairness proof can tell when
+/// two roll sequences leave the procedure in the same state.
+pub trait Procedure: Clone + Eq + Hash {
+    /// The next value wanted, or `None` once the start is drawn.
+    fn ask(&self) -> Option<Ask>;
+    /// Takes the next value, a face `0..ask().device.outcomes()`, and says what it did.
+    /// Meant for while [`Procedure::ask`] is `Some`: a value after the end changes nothing
+    /// ([`Step::not_needed`]), and a face out of range is clamped, never a panic.
+    fn take(&mut self, face: u32) -> Step;
+    /// The start, once drawn.
+    fn done(&self) -> Option<Done>;
+}
+
+/// Any method's procedure.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Stepper {
+    /// `die` and `coins`.
+    Pieces(die::PieceByPiece),
+    /// `polyhedral`.
+    Polyhedral(polyhedral::Polyhedral),
+    /// `d10`.
+    D10(d10::D10),
+    /// `coin`.
+    Coin(coin::CoinTosses),
+    /// `fast`.
+    Fast(fast::Fast),
+}
+
+impl Procedure for Stepper {
+    fn ask(&self) -> Option<Ask> {
+        match self {
+            Stepper::Pieces(p) => p.ask(),
+            Stepper::Polyhedral(p) => p.ask(),
+            Stepper::D10(p) => p.ask(),
+            Stepper::Coin(p) => p.ask(),
+            Stepper::Fast(p) => p.ask(),
+        }
+    }
+
+    fn take(&mut self, face: u32) -> Step {
+        match self {
+            Stepper::Pieces(p) => p.take(face),
+            Stepper::Polyhedral(p) => p.take(face),
+            Stepper::D10(p) => p.take(face),
+            Stepper::Coin(p) => p.take(face),
+            Stepper::Fast(p) => p.take(face),
+        }
+    }
+
+    fn done(&self) -> Option<Done> {
+        match self {
+            Stepper::Pieces(p) => p.done(),
+            Stepper::Polyhedral(p) => p.done(),
+            Stepper::D10(p) => p.done(),
+            Stepper::Coin(p) => p.done(),
+            Stepper::Fast(p) => p.done(),
+        }
+    }
+}
+
+/// A whole draw: every value with what it did, and the start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The method.
+    pub method: Method,
+    /// Each value in order.
+    pub steps: Vec<Step>,
+    /// The start.
+    pub done: Done,
+}
+
+/// Feeds `faces` to `procedure` until it is done: the steps, and the start if the faces
+/// were enough. (Faces beyond the end are not used.)
+pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<Step>, Option<Done>) {
+    let mut steps = Vec::new();
+    for &face in faces {
+        if procedure.ask().is_none() {
+            break;
+        }
+        steps.push(procedure.take(face));
+    }
+    (steps, procedure.done())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn methods_by_name() {
+        for method in Method::ALL {
+            assert_eq!(method.name().parse::<Method>(), Ok(method));
+        }
+        assert_eq!("DIE".parse::<Method>(), Ok(Method::Die));
+        let err = "dice".parse::<Method>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown method 'dice' (the methods are die, polyhedral, d10, coins, coin and fast)"
+        );
+    }
+
+    #[test]
+    fn devices_read_and_show_every_face() {
+        for device in [
+            Device::Die(4),
+            Device::Die(6),
+            Device::Die(20),
+            Device::Coins(2),
+            Device::Coins(3),
+            Device::Coin,
+        ] {
+            for face in 0..device.outcomes() {
+                assert_eq!(device.read(&device.show(face)), Ok(face), "{device:?}");
+            }
+        }
+        // The coins: small tails 0 / heads 2, large tails 1 / heads 2, third tails 0 / heads 4.
+        assert_eq!(Device::Coins(2).read("TT"), Ok(0));
+        assert_eq!(Device::Coins(2).read("TH"), Ok(1));
+        assert_eq!(Device::Coins(2).read("HT"), Ok(2));
+        assert_eq!(Device::Coins(3).read("hhh"), Ok(7));
+        assert_eq!(Device::Die(10).read("0"), Ok(9));
+    }
+
+    #[test]
+    fn values_after_the_end_change_nothing() {
+        for method in Method::ALL {
+            for (name, mut procedure) in method.variants() {
+                let mut steps = 0;
+                while procedure.ask().is_some() {
+                    procedure.take(0);
+                    steps += 1;
+                    assert!(steps < 100, "{name} ends");
+                }
+                let done = procedure.done().unwrap();
+                for face in [0, 5, 1000] {
+                    let step = procedure.take(face);
+                    assert_eq!(step.text, "not needed: the start is complete", "{name}");
+                }
+                assert_eq!(procedure.done(), Some(done), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn devices_say_why_a_value_is_refused() {
+        assert_eq!(Device::Die(6).read("7"), Err("a die shows 1 to 6".into()));
+        assert_eq!(Device::Die(6).read("0"), Err("a die shows 1 to 6".into()));
+        assert_eq!(
+            Device::Die(6).read("+3"),
+            Err("not a number: a die shows 1 to 6".into())
+        );
+        assert_eq!(
+            Device::Die(20).read("21"),
+            Err("a d20 shows 1 to 20".into())
+        );
+        assert_eq!(
+            Device::Coins(2).read("TX"),
+            Err("'X' is not H (heads) or T (tails)".into())
+        );
+        assert_eq!(
+            Device::Coins(3).read("TH"),
+            Err("this throw is of 3 coins: 3 letters H or T (small, large, third)".into())
+        );
+        assert_eq!(
+            Device::Coin.read("X"),
+            Err("'X' is not H (heads) or T (tails)".into())
+        );
+    }
+}

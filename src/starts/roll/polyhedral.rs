@@ -1,0 +1,313 @@
+//! The Platonic dice in one throw (`polyhedral`), no re-roll: the d8 puts a bishop on any
+//! square a1–h1, the d4 the other bishop on the 1st–4th square of the opposite colour, the
+//! d6 the queen on the 1st–6th empty square, and the d20 both knights in five groups of
+//! four (1–4: the first knight on the 1st of the five empty squares and the second on the
+//! 1st–4th of the four left; 5–8: the first on the 2nd; ... 17–20: on the 5th).
+//!
+//! With a d12 too, the d12 places the first knight by counting the five empty squares
+//! round (1, 6, 11 the 1st; 2, 7, 12 the 2nd; 3, 8 the 3rd ...) and the d20 the second by
+//! counting the four left round. Twelve is no multiple of five, so this variant is not
+//! fair: the `--fairness` proof shows by how much.
+
+use shakmaty::Role;
+
+use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, square, squares};
+use super::{Ask, Device, Done, Effect, Procedure, Step};
+
+/// The dice of the one throw, in the order they are read.
+const WITHOUT_D12: [&str; 4] = ["d8", "d4", "d6", "d20"];
+const WITH_D12: [&str; 5] = ["d8", "d4", "d6", "d12", "d20"];
+
+/// The polyhedral procedure between dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Polyhedral {
+    d12: bool,
+    rank: PartialRank,
+    /// Dice read so far.
+    read: u8,
+    /// The file of the d8's bishop.
+    first_bishop: usize,
+}
+
+impl Polyhedral {
+    /// Ready for the d8; `d12` when a d12 is thrown too.
+    pub fn new(d12: bool) -> Polyhedral {
+        Polyhedral {
+            d12,
+            rank: PartialRank::default(),
+            read: 0,
+            first_bishop: 0,
+        }
+    }
+
+    /// The names of the dice, in the order they are read.
+    pub fn dice(d12: bool) -> &'static [&'static str] {
+        if d12 { &WITH_D12 } else { &WITHOUT_D12 }
+    }
+
+    fn next_die(&self) -> Option<&'static str> {
+        Polyhedral::dice(self.d12)
+            .get(usize::from(self.read))
+            .copied()
+    }
+
+    /// The files of the squares of the other colour than the d8's bishop.
+    fn other_colour(&self) -> (&'static str, [usize; 4]) {
+        if self.first_bishop.is_multiple_of(2) {
+            ("light", LIGHT_FILES)
+        } else {
+            ("dark", DARK_FILES)
+        }
+    }
+}
+
+/// `1, 6, 11 = a1; 2, 7, 12 = b1; ...`: which values land on which square when `faces`
+/// values are counted round `files`.
+fn counted_round(faces: usize, files: &[usize]) -> String {
+    files
+        .iter()
+        .enumerate()
+        .map(|(index, &file)| {
+            let values: Vec<String> = (index + 1..=faces)
+                .step_by(files.len())
+                .map(|v| v.to_string())
+                .collect();
+            format!("{} = {}", values.join(", "), square(file, '1'))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl Procedure for Polyhedral {
+    fn ask(&self) -> Option<Ask> {
+        let die = self.next_die()?;
+        let empty = self.rank.empty_files();
+        let (device, decides) = match die {
+            "d8" => (
+                Device::Die(8),
+                "a bishop on any square: 1 to 8 = a1 to h1".to_owned(),
+            ),
+            "d4" => {
+                let (colour, files) = self.other_colour();
+                (
+                    Device::Die(4),
+                    format!(
+                        "the other bishop on a {colour} square: 1 to 4 = {}",
+                        squares(&files)
+                    ),
+                )
+            }
+            "d6" => (
+                Device::Die(6),
+                format!("the queen: 1 to 6 = {}", squares(&empty)),
+            ),
+            "d12" => (
+                Device::Die(12),
+                format!(
+                    "the first knight, counting round the five empty squares: {}",
+                    counted_round(12, &empty)
+                ),
+            ),
+            _ if self.d12 => (
+                Device::Die(20),
+                format!(
+                    "the second knight, counting round the four empty squares: {}",
+                    counted_round(20, &empty)
+                ),
+            ),
+            _ => {
+                let groups: Vec<String> = empty
+                    .iter()
+                    .enumerate()
+                    .map(|(group, &file)| {
+                        format!(
+                            "{}-{} = {}",
+                            4 * group + 1,
+                            4 * group + 4,
+                            square(file, '1')
+                        )
+                    })
+                    .collect();
+                (
+                    Device::Die(20),
+                    format!(
+                        "both knights in five groups of four, the group placing the first ({}), \
+                         1 to 4 within it the second on the four squares left",
+                        groups.join(", ")
+                    ),
+                )
+            }
+        };
+        Some(Ask {
+            label: die,
+            device,
+            decides,
+        })
+    }
+
+    fn take(&mut self, face: u32) -> Step {
+        let Some(die) = self.next_die() else {
+            return Step::not_needed("die", (u64::from(face) + 1).to_string());
+        };
+        let value = face as usize + 1;
+        let mut step = Step {
+            label: die,
+            value: value.to_string(),
+            reading: None,
+            effect: Effect::Placed,
+            placed: Vec::new(),
+            text: String::new(),
+        };
+        let empty = self.rank.empty_files();
+        let mut place = |rank: &mut PartialRank, file: usize, role: Role| {
+            rank.put(file, role);
+            step.placed.push((role, file));
+        };
+        let text = match die {
+            "d8" => {
+                let file = (value - 1).min(7);
+                self.first_bishop = file;
+                place(&mut self.rank, file, Role::Bishop);
+                let colour = if file.is_multiple_of(2) {
+                    "dark"
+                } else {
+                    "light"
+                };
+                format!("bishop on {} (a {colour} square)", square(file, '1'))
+            }
+            "d4" => {
+                let (colour, files) = self.other_colour();
+                let file = files[(value - 1).min(3)];
+                place(&mut self.rank, file, Role::Bishop);
+                format!(
+                    "bishop on {}, the {} {colour} square",
+                    square(file, '1'),
+                    ordinal(value)
+                )
+            }
+            "d6" => {
+                let file = empty[(value - 1) % empty.len()];
+                place(&mut self.rank, file, Role::Queen);
+                format!(
+                    "queen on {}, the {} empty square",
+                    square(file, '1'),
+                    ordinal(value)
+                )
+            }
+            "d12" => {
+                let index = (value - 1) % empty.len();
+                let file = empty[index];
+                place(&mut self.rank, file, Role::Knight);
+                format!(
+                    "knight on {}: counting {value} round the five empty squares ends on the {}",
+                    square(file, '1'),
+                    ordinal(index + 1)
+                )
+            }
+            _ if self.d12 => {
+                let index = (value - 1) % empty.len();
+                let file = empty[index];
+                place(&mut self.rank, file, Role::Knight);
+                format!(
+                    "knight on {}: counting {value} round the four empty squares ends on the {}",
+                    square(file, '1'),
+                    ordinal(index + 1)
+                )
+            }
+            _ => {
+                let group = ((value - 1) / 4).min(4);
+                let within = (value - 1) % 4;
+                let first = empty[group];
+                let left: Vec<usize> = empty.iter().copied().filter(|&f| f != first).collect();
+                let second = left[within];
+                place(&mut self.rank, first, Role::Knight);
+                place(&mut self.rank, second, Role::Knight);
+                format!(
+                    "knights on {} (group {}: the {} of the five empty squares) and {} (the {} of the four left)",
+                    square(first, '1'),
+                    group + 1,
+                    ordinal(group + 1),
+                    square(second, '1'),
+                    ordinal(within + 1)
+                )
+            }
+        };
+        self.read += 1;
+        step.text = text;
+        step
+    }
+
+    fn done(&self) -> Option<Done> {
+        self.next_die().is_none().then_some(())?;
+        let finished = self.rank.finish()?;
+        Some(Done {
+            rank: finished.rank,
+            closing: Some(finished.sentence()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::starts::roll::feed;
+
+    fn throw(d12: bool, values: &[u32]) -> (Vec<Step>, Option<Done>) {
+        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
+        feed(&mut Polyhedral::new(d12), &faces)
+    }
+
+    #[test]
+    fn the_standard_start_four_ways() {
+        // Bishops c1 and f1 either way round; knights b1 and g1 either way round.
+        // With bishops on c1, f1 and the queen on d1 the empty squares are a1 b1 e1 g1 h1:
+        // the d20 puts the first knight by its group (b1: 5-8, g1: 13-16) and the second
+        // within it (g1 is the 3rd of a1 e1 g1 h1; b1 the 2nd of a1 b1 e1 h1).
+        for values in [[3, 3, 3, 7], [3, 3, 3, 14], [6, 2, 3, 7], [6, 2, 3, 14]] {
+            let (steps, done) = throw(false, &values);
+            assert_eq!(done.unwrap().rank.to_string(), "RNBQKBNR", "{values:?}");
+            assert!(steps.iter().all(|s| s.effect == Effect::Placed));
+        }
+    }
+
+    #[test]
+    fn the_d20_places_both_knights() {
+        let (steps, _) = throw(false, &[3, 3, 3, 7]);
+        assert_eq!(
+            steps[3].text,
+            "knights on b1 (group 2: the 2nd of the five empty squares) and g1 (the 3rd of the four left)"
+        );
+        assert_eq!(steps[0].text, "bishop on c1 (a dark square)");
+        assert_eq!(steps[1].text, "bishop on f1, the 3rd light square");
+    }
+
+    #[test]
+    fn with_a_d12_counting_round() {
+        // d12 = 7 counts round a1 b1 e1 g1 h1 to b1; d20 = 11 counts round a1 e1 g1 h1 to g1.
+        let (steps, done) = throw(true, &[3, 3, 3, 7, 11]);
+        assert_eq!(done.unwrap().rank.to_string(), "RNBQKBNR");
+        assert_eq!(
+            steps[3].text,
+            "knight on b1: counting 7 round the five empty squares ends on the 2nd"
+        );
+        let mut poly = Polyhedral::new(true);
+        feed(&mut poly, &[2, 2, 2]);
+        assert_eq!(
+            poly.ask().unwrap().decides,
+            "the first knight, counting round the five empty squares: \
+             1, 6, 11 = a1; 2, 7, 12 = b1; 3, 8 = e1; 4, 9 = g1; 5, 10 = h1"
+        );
+    }
+
+    #[test]
+    fn asks_name_the_dice_in_order() {
+        let mut poly = Polyhedral::new(false);
+        let mut labels = Vec::new();
+        while let Some(ask) = poly.ask() {
+            labels.push(ask.label);
+            poly.take(0);
+        }
+        assert_eq!(labels, WITHOUT_D12);
+        assert_eq!(poly.done().unwrap().rank.to_string(), "BBQNNRKR");
+    }
+}

@@ -1,0 +1,6 @@
+//! Books and tournaments: opening books of starts for match runners ([`book`]), and the
+//! cutechess-cli, fastchess or xboard command line that plays them, with each engine
+//! wrapped in `sp960 proxy` where the tool needs it ([`tournament`]).
+
+pub mod book;
+pub mod tournament;
