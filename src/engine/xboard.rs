@@ -14,6 +14,7 @@ use shakmaty::{Color, Position};
 use super::game::{Game, position_from_fen, xboard_move_text};
 use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchResult, TimeBudget};
 use super::{Action, ENGINE_NAME, Session};
+use crate::protocol::xboard::{Level, parse_centiseconds, parse_seconds};
 
 /// The `feature` lines answering `protover 2`.
 pub fn feature_lines() -> Vec<String> {
@@ -25,14 +26,6 @@ pub fn feature_lines() -> Vec<String> {
         ),
         "feature done=1".to_owned(),
     ]
-}
-
-/// `level MPS BASE INC`: moves per session (0: all), base time, increment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Level {
-    moves_per_session: u32,
-    base: Duration,
-    increment: Duration,
 }
 
 /// Time used when the GUI set no limit at all.
@@ -89,29 +82,6 @@ fn send(line: impl Into<String>) -> Action {
 
 fn unknown(line: &str) -> Action {
     send(format!("Error (unknown command): {}", line.trim()))
-}
-
-/// `5`, `5:30` (minutes:seconds) or a decimal number of minutes.
-fn parse_minutes(text: &str) -> Option<Duration> {
-    match text.split_once(':') {
-        Some((minutes, seconds)) => {
-            let minutes: u64 = minutes.parse().ok()?;
-            let seconds: u64 = seconds.parse().ok()?;
-            Some(Duration::from_secs(minutes * 60 + seconds))
-        }
-        None => seconds(text).map(|minutes| minutes * 60),
-    }
-}
-
-/// A non-negative decimal number of seconds.
-fn seconds(text: &str) -> Option<Duration> {
-    let value: f64 = text.parse().ok()?;
-    (value.is_finite() && value >= 0.0).then(|| Duration::from_secs_f64(value.min(1e9)))
-}
-
-fn centiseconds(text: &str) -> Option<Duration> {
-    let value: i64 = text.parse().ok()?;
-    Some(Duration::from_millis(value.max(0) as u64 * 10))
 }
 
 impl XboardSession {
@@ -360,7 +330,7 @@ impl Session for XboardSession {
                 }
                 None => vec![send(format!("Error (sd needs a depth): {trimmed}"))],
             },
-            "st" => match seconds(rest) {
+            "st" => match parse_seconds(rest) {
                 Some(time) => {
                     self.move_time = Some(time);
                     self.level = None;
@@ -368,29 +338,16 @@ impl Session for XboardSession {
                 }
                 None => vec![send(format!("Error (st needs seconds): {trimmed}"))],
             },
-            "level" => {
-                let fields: Vec<&str> = rest.split_whitespace().collect();
-                let level = match fields[..] {
-                    [moves, base, increment] => (|| {
-                        Some(Level {
-                            moves_per_session: moves.parse().ok()?,
-                            base: parse_minutes(base)?,
-                            increment: seconds(increment)?,
-                        })
-                    })(),
-                    _ => None,
-                };
-                match level {
-                    Some(level) => {
-                        self.level = Some(level);
-                        self.move_time = None;
-                        self.engine_clock = None;
-                        Vec::new()
-                    }
-                    None => vec![send(format!("Error (level needs MPS BASE INC): {trimmed}"))],
+            "level" => match Level::parse(rest) {
+                Some(level) => {
+                    self.level = Some(level);
+                    self.move_time = None;
+                    self.engine_clock = None;
+                    Vec::new()
                 }
-            }
-            "time" => match centiseconds(rest) {
+                None => vec![send(format!("Error (level needs MPS BASE INC): {trimmed}"))],
+            },
+            "time" => match parse_centiseconds(rest) {
                 Some(clock) => {
                     self.engine_clock = Some(clock);
                     Vec::new()

@@ -9,14 +9,15 @@
 //! coordinates (either castling dialect) or SAN, `O-O`/`O-O-O` included (what Sjaak II
 //! sends).
 
-use std::time::Duration;
-
 use shakmaty::{Chess, Position};
 
 use super::client::{ClientEvent, GoRequest, Limits, illegal_move};
+use crate::protocol::first_token;
 use crate::protocol::game::EngineChess;
-use crate::protocol::xboard::{CastlingForm, parse_xboard_move, xboard_move_text};
-use crate::proxy::first_token;
+use crate::protocol::xboard::{
+    CastlingForm, Level, clock_line, feature_pairs, parse_xboard_move, rejected_command,
+    seconds_text, xboard_move_text,
+};
 use crate::starts::castling::CastlingDialect;
 use crate::starts::notation::CastlingNotation;
 
@@ -88,19 +89,20 @@ impl XboardClient {
         match (self.phase, first) {
             (Phase::Features, b"feature") => {
                 let mut done = None;
-                for (key, value) in feature_pairs(line) {
-                    let on = value == "1";
-                    match key.as_str() {
-                        "ping" => self.features.ping = on,
-                        "setboard" => self.features.setboard = on,
-                        "usermove" => self.features.usermove = on,
-                        "variants" => self.features.variants = Some(value.clone()),
-                        "myname" => self.features.myname = Some(value.clone()),
-                        "done" => done = Some(on),
+                for (key, value) in feature_pairs(line.as_bytes()) {
+                    let text = || String::from_utf8_lossy(value).into_owned();
+                    let on = value == b"1";
+                    match key {
+                        b"ping" => self.features.ping = on,
+                        b"setboard" => self.features.setboard = on,
+                        b"usermove" => self.features.usermove = on,
+                        b"variants" => self.features.variants = Some(text()),
+                        b"myname" => self.features.myname = Some(text()),
+                        b"done" => done = Some(on),
                         _ => {}
                     }
-                    if key != "done" {
-                        out.push(format!("accepted {key}"));
+                    if key != b"done" {
+                        out.push(format!("accepted {}", String::from_utf8_lossy(key)));
                     }
                 }
                 match done {
@@ -202,18 +204,18 @@ impl XboardClient {
         let fen = EngineChess::Chess960(CastlingNotation::Shredder).fen(root);
         out.push(format!("setboard {fen}"));
         if let Some(tc) = &limits.clock {
-            out.push(format!(
-                "level {} {} {}",
-                tc.moves().unwrap_or(0),
-                minutes(tc.base()),
-                seconds(tc.increment())
-            ));
+            let level = Level {
+                moves_per_session: tc.moves().unwrap_or(0),
+                base: tc.base(),
+                increment: tc.increment(),
+            };
+            out.push(level.to_string());
         }
         if let Some(depth) = limits.depth {
             out.push(format!("sd {depth}"));
         }
         if let Some(movetime) = limits.movetime {
-            out.push(format!("st {}", seconds(movetime)));
+            out.push(format!("st {}", seconds_text(movetime)));
         }
         self.synced = 0;
         self.playing = false;
@@ -234,8 +236,8 @@ impl XboardClient {
         let game = request.game;
         let turn = game.current.turn();
         if let Some(clocks) = request.clocks {
-            out.push(format!("time {}", centiseconds(clocks.of(turn))));
-            out.push(format!("otim {}", centiseconds(clocks.of(!turn))));
+            out.push(clock_line("time", clocks.of(turn)));
+            out.push(clock_line("otim", clocks.of(!turn)));
         }
         for m in game.moves.iter().skip(self.synced) {
             let text = xboard_move_text(m, CastlingForm::Coordinate(CastlingDialect::Chess960));
@@ -256,63 +258,10 @@ impl XboardClient {
     }
 }
 
-/// The KEY=VALUE pairs of a `feature` line; values may be quoted.
-fn feature_pairs(line: &str) -> Vec<(String, String)> {
-    let mut pairs = Vec::new();
-    let mut rest = line.trim_start().strip_prefix("feature").unwrap_or("");
-    loop {
-        rest = rest.trim_start();
-        let Some(eq) = rest.find('=') else { break };
-        let key = rest[..eq].trim().to_owned();
-        rest = &rest[eq + 1..];
-        let value;
-        if let Some(quoted) = rest.strip_prefix('"') {
-            let end = quoted.find('"').unwrap_or(quoted.len());
-            value = quoted[..end].to_owned();
-            rest = quoted.get(end + 1..).unwrap_or("");
-        } else {
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            value = rest[..end].to_owned();
-            rest = &rest[end..];
-        }
-        pairs.push((key, value));
-    }
-    pairs
-}
-
 /// `Illegal move...` or `Error (...): X` naming the move we sent last.
 fn is_refusal(line: &str, last_sent: Option<&str>) -> bool {
-    let line = line.trim_start();
-    if line.starts_with("Illegal move") {
-        return true;
-    }
-    line.starts_with("Error")
-        && last_sent.is_some_and(|sent| line.split_whitespace().last() == Some(sent))
-}
-
-fn centiseconds(time: Duration) -> u128 {
-    time.as_millis() / 10
-}
-
-/// A duration in seconds, as short as it can be written (`1`, `0.6`).
-fn seconds(time: Duration) -> String {
-    let millis = time.as_millis();
-    if millis.is_multiple_of(1000) {
-        format!("{}", millis / 1000)
-    } else {
-        format!("{}", time.as_secs_f64())
-    }
-}
-
-/// `level`'s base time: minutes, or `M:SS`, in whole seconds rounded up (`time` tells
-/// the engine its exact clock before every move).
-fn minutes(time: Duration) -> String {
-    let secs = time.as_millis().div_ceil(1000) as u64;
-    if secs.is_multiple_of(60) {
-        format!("{}", secs / 60)
-    } else {
-        format!("{}:{:02}", secs / 60, secs % 60)
-    }
+    line.trim_start().starts_with("Illegal move")
+        || last_sent.is_some_and(|sent| rejected_command(line.as_bytes()) == Some(sent.as_bytes()))
 }
 
 #[cfg(test)]
@@ -320,6 +269,7 @@ mod tests {
     use super::super::client::Clocks;
     use super::*;
     use crate::protocol::game::{GameLine, parse_fen};
+    use std::time::Duration;
 
     const SJAAK_FEATURES: &str = "feature setboard=1 time=1 sigint=0 colors=0 highlight=1 ping=1 memory=1 analyze=1 pause=1 nps=1 sjef=1 myname=\"Sjaak II 1.4.1\" myversion=\"[1.4.1 (x86_64)]\" variants=\"fide_chess,chess960,fischerandom,normal\"";
 
@@ -416,15 +366,6 @@ mod tests {
             panic!()
         };
         assert!(reason.contains("refused the legal move 'c2c3'"), "{reason}");
-    }
-
-    #[test]
-    fn level_base_times() {
-        assert_eq!(minutes(Duration::from_secs(120)), "2");
-        assert_eq!(minutes(Duration::from_secs(90)), "1:30");
-        assert_eq!(minutes(Duration::from_millis(500)), "0:01");
-        assert_eq!(seconds(Duration::from_millis(600)), "0.6");
-        assert_eq!(seconds(Duration::from_secs(2)), "2");
     }
 
     #[test]

@@ -1,8 +1,103 @@
 //! The protocols' vocabulary, shared by the three roles that speak them: the proxy (a
-//! relay between a GUI and an engine), the match runner (a GUI) and the built-in engine.
-//! [`game`] is a GUI's position and moves, checked, and the position as an engine in
-//! standard or Chess960 mode takes it; [`xboard`] reads and writes moves in XBoard's
-//! notations.
+//! relay between a GUI and an engine, `crate::proxy`), the match runner (a GUI,
+//! `crate::matches`) and the built-in engine (`crate::engine`). No role tokenizes a
+//! protocol line itself: it asks this room.
+//!
+//! - here: tokens with their byte spans (zero-copy, as the proxy's relay needs: a line is
+//!   looked at by its first token, and rewritten lines keep every byte they do not
+//!   change), and Chess960's variant names;
+//! - [`uci`]: `go` limits, `option` declarations, `setoption`, `bestmove`, the move
+//!   fields of `info`;
+//! - [`xboard`]: `feature` declarations, `level`/`st`/`sd`/`time`, `move`, refusals, and
+//!   moves in XBoard's notations;
+//! - [`game`]: a GUI's position and moves, checked, and the position as an engine in
+//!   standard or Chess960 mode takes it.
+//!
+//! vampirc-uci (the UCI parser the design card names) is not used: its grammar rejects
+//! lines every role here must read. Measured with vampirc-uci 0.11: `position fen
+//! rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1` (Shredder castling, what every
+//! Chess960 GUI sends) fails to parse, and so do `bestmove 0000` and `bestmove (none)` (the
+//! null moves engines and the proxy's shield answer with). A parser that drops those
+//! lines cannot be a relay, a referee or an engine front-end here, and what it would
+//! still parse (`go`, `option`) is a few lines of this module.
 
 pub mod game;
+pub mod uci;
 pub mod xboard;
+
+/// Splits `line` into whitespace-separated tokens (ASCII whitespace, as UCI and XBoard
+/// define it).
+pub fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|b| b.is_ascii_whitespace())
+        .filter(|token| !token.is_empty())
+}
+
+/// The first token of `line`, or an empty slice; the only thing looked at before deciding
+/// whether a line needs any work.
+pub fn first_token(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let rest = &line[start..];
+    let end = rest
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// True for the names GUIs and engines give Chess960 as a variant (UCI `UCI_Variant`,
+/// XBoard `variant` and `feature variants`), ASCII case-insensitive.
+pub fn is_chess960_variant(name: &[u8]) -> bool {
+    [
+        &b"fischerandom"[..],
+        b"fischerrandom",
+        b"chess960",
+        b"960",
+        b"frc",
+    ]
+    .iter()
+    .any(|known| name.eq_ignore_ascii_case(known))
+}
+
+/// `line`'s tokens with the byte offset each starts at, for rewriting a line in place.
+pub fn token_spans(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < line.len() && line[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if at == line.len() {
+            return None;
+        }
+        let start = at;
+        while at < line.len() && !line[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        Some((start, &line[start..at]))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_on_any_ascii_whitespace() {
+        let line = b"  info\tdepth 3  pv e2e4\r";
+        assert_eq!(first_token(line), b"info");
+        let all: Vec<&[u8]> = tokens(line).collect();
+        assert_eq!(all, [&b"info"[..], b"depth", b"3", b"pv", b"e2e4"]);
+        assert_eq!(first_token(b""), b"");
+        assert_eq!(first_token(b"   "), b"");
+    }
+
+    #[test]
+    fn spans_point_into_the_line() {
+        let line = b" go  searchmoves e1h1\r";
+        let spans: Vec<(usize, &[u8])> = token_spans(line).collect();
+        assert_eq!(spans, [(1, &b"go"[..]), (5, b"searchmoves"), (17, b"e1h1")]);
+        assert!(is_chess960_variant(b"FischeRandom") && !is_chess960_variant(b"normal"));
+    }
+}

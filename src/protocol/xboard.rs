@@ -1,7 +1,19 @@
+//! XBoard's (CECP's) vocabulary, read and written in one place for the proxy, the match
+//! runner and the built-in engine:
+//!
+//! | line | read by | written by |
+//! |---|---|---|
+//! | `feature KEY=VALUE ...` ([`feature_pairs`]) | runner; proxy | engine |
+//! | `level MPS BASE INC` ([`Level`]), `st S`, `time`/`otim CS` | engine | runner |
+//! | `Error (...): CMD`, `Illegal move...: CMD` ([`rejected_command`]) | runner; proxy | engine; proxy |
+//! | moves | all three | all three |
+//!
 //! Moves as XBoard peers write them: coordinate notation (castling as king takes rook or
 //! king to its destination, read by [`crate::starts::castling::parse_move`]), SAN castling
 //! `O-O`/`O-O-O` (also `0-0`, with `+`/`#` suffixes), and full SAN for `san=1` engines.
 //! And the castling forms engines take, for writing.
+
+use std::time::Duration;
 
 use shakmaty::san::San;
 use shakmaty::{CastlingSide, Chess, Move};
@@ -104,6 +116,138 @@ pub fn xboard_move_text(m: &Move, form: CastlingForm) -> String {
     let mut out = Vec::with_capacity(5);
     write_xboard_move(m, form, &mut out);
     String::from_utf8(out).expect("move text is ASCII")
+}
+
+/// The KEY=VALUE pairs of a `feature` line; a value may be quoted (`myname="Sjaak II"`).
+pub fn feature_pairs(line: &[u8]) -> Vec<(&[u8], &[u8])> {
+    let mut pairs = Vec::new();
+    let mut rest = line.trim_ascii();
+    rest = rest.strip_prefix(b"feature").unwrap_or(rest);
+    loop {
+        rest = rest.trim_ascii_start();
+        let Some(eq) = rest.iter().position(|b| *b == b'=') else {
+            break;
+        };
+        let key = rest[..eq].trim_ascii();
+        let after = &rest[eq + 1..];
+        let (value, next) = if let Some(quoted) = after.strip_prefix(b"\"") {
+            let end = quoted
+                .iter()
+                .position(|b| *b == b'"')
+                .unwrap_or(quoted.len());
+            (&quoted[..end], quoted.get(end + 1..).unwrap_or_default())
+        } else {
+            let end = after
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        pairs.push((key, value));
+        rest = next;
+    }
+    pairs
+}
+
+/// The command an `Error (...): COMMAND` or `Illegal move (...): COMMAND` line refuses.
+pub fn rejected_command(line: &[u8]) -> Option<&[u8]> {
+    let line = line.trim_ascii();
+    let rest = line
+        .strip_prefix(b"Error")
+        .or_else(|| line.strip_prefix(b"Illegal move"))?
+        .trim_ascii_start();
+    let rest = match rest.strip_prefix(b"(") {
+        Some(inside) => &inside[inside.iter().position(|b| *b == b')')? + 1..],
+        None => rest,
+    };
+    Some(rest.trim_ascii_start().strip_prefix(b":")?.trim_ascii())
+}
+
+/// `level MPS BASE INC`: moves per session (0: the whole game), the base time, the
+/// increment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    /// Moves per session; 0 for the whole game.
+    pub moves_per_session: u32,
+    /// Base time of a session.
+    pub base: Duration,
+    /// Increment per move.
+    pub increment: Duration,
+}
+
+impl Level {
+    /// Reads the arguments of `level` (`40 5 0`, `0 2:30 1.5`).
+    pub fn parse(args: &str) -> Option<Level> {
+        let fields: Vec<&str> = args.split_whitespace().collect();
+        let [moves, base, increment] = fields[..] else {
+            return None;
+        };
+        Some(Level {
+            moves_per_session: moves.parse().ok()?,
+            base: parse_minutes(base)?,
+            increment: parse_seconds(increment)?,
+        })
+    }
+}
+
+impl std::fmt::Display for Level {
+    /// `level MPS BASE INC`, the base in minutes or `M:SS` (whole seconds, rounded up:
+    /// `time` tells the engine its exact clock before every move).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = self.base.as_millis().div_ceil(1000) as u64;
+        let base = if secs.is_multiple_of(60) {
+            format!("{}", secs / 60)
+        } else {
+            format!("{}:{:02}", secs / 60, secs % 60)
+        };
+        write!(
+            f,
+            "level {} {base} {}",
+            self.moves_per_session,
+            seconds_text(self.increment)
+        )
+    }
+}
+
+/// `5`, `5:30` (minutes:seconds) or a decimal number of minutes.
+pub fn parse_minutes(text: &str) -> Option<Duration> {
+    match text.split_once(':') {
+        Some((minutes, seconds)) => {
+            let minutes: u64 = minutes.parse().ok()?;
+            let seconds: u64 = seconds.parse().ok()?;
+            Some(Duration::from_secs(
+                minutes.checked_mul(60)?.checked_add(seconds)?,
+            ))
+        }
+        None => parse_seconds(text).map(|minutes| minutes * 60),
+    }
+}
+
+/// A non-negative decimal number of seconds (`st`, `level`'s increment), at most 10^9.
+pub fn parse_seconds(text: &str) -> Option<Duration> {
+    let value: f64 = text.parse().ok()?;
+    (value.is_finite() && value >= 0.0).then(|| Duration::from_secs_f64(value.min(1e9)))
+}
+
+/// A duration in seconds as short as it can be written (`1`, `0.6`): `st`, increments.
+pub fn seconds_text(time: Duration) -> String {
+    let millis = time.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{}", millis / 1000)
+    } else {
+        format!("{}", time.as_secs_f64())
+    }
+}
+
+/// `time`/`otim`'s centiseconds (negative values read as zero).
+pub fn parse_centiseconds(text: &str) -> Option<Duration> {
+    let value: i64 = text.parse().ok()?;
+    Some(Duration::from_millis(value.max(0) as u64 * 10))
+}
+
+/// `time CS` or `otim CS` (`command`) for a clock.
+pub fn clock_line(command: &str, time: Duration) -> String {
+    format!("{command} {}", time.as_millis() / 10)
 }
 
 #[cfg(test)]
@@ -213,5 +357,50 @@ mod tests {
         ] {
             assert!(!looks_like_move(text.as_bytes()), "{text}");
         }
+    }
+
+    #[test]
+    fn features_refusals_and_time_controls() {
+        let pairs = feature_pairs(b"feature setboard=1 myname=\"Sjaak II 1.4.1\" done=1");
+        assert_eq!(
+            pairs,
+            [
+                (&b"setboard"[..], &b"1"[..]),
+                (b"myname", b"Sjaak II 1.4.1"),
+                (b"done", b"1")
+            ]
+        );
+        assert_eq!(
+            rejected_command(b"Error (unkown command): O-O-o"),
+            Some(&b"O-O-o"[..])
+        );
+        assert_eq!(rejected_command(b"Illegal move: e2e5"), Some(&b"e2e5"[..]));
+        assert_eq!(rejected_command(b"move e2e4"), None);
+        let level = Level::parse("40 1:30 0.5").unwrap();
+        assert_eq!(level.base, Duration::from_secs(90));
+        assert_eq!(level.to_string(), "level 40 1:30 0.5");
+        assert_eq!(Level::parse("0 2 0").unwrap().to_string(), "level 0 2 0");
+        assert_eq!(Level::parse("x 1 0"), None);
+        assert_eq!(Level::parse("0 99999999999999999999:00 0"), None);
+        assert_eq!(parse_seconds("-1"), None);
+        assert_eq!(parse_centiseconds("-5"), Some(Duration::ZERO));
+        assert_eq!(clock_line("otim", Duration::from_millis(1234)), "otim 123");
+    }
+
+    #[test]
+    fn level_base_times() {
+        let base = |base: Duration| {
+            Level {
+                moves_per_session: 0,
+                base,
+                increment: Duration::ZERO,
+            }
+            .to_string()
+        };
+        assert_eq!(base(Duration::from_secs(120)), "level 0 2 0");
+        assert_eq!(base(Duration::from_secs(90)), "level 0 1:30 0");
+        assert_eq!(base(Duration::from_millis(500)), "level 0 0:01 0");
+        assert_eq!(seconds_text(Duration::from_millis(600)), "0.6");
+        assert_eq!(seconds_text(Duration::from_secs(2)), "2");
     }
 }

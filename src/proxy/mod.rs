@@ -12,6 +12,8 @@
 //! protocol), [`transcript`] (`--log`), and helpers both sessions use
 //! ([`forward_unless_changed`], [`is_chess960_variant`], [`tokens`], [`first_token`]).
 
+pub use crate::protocol::{first_token, is_chess960_variant, tokens};
+
 pub mod detect;
 pub mod io;
 #[cfg(test)]
@@ -112,20 +114,6 @@ pub fn forward_unless_changed(
     }
 }
 
-/// True for the names GUIs and engines give Chess960 as a variant (UCI `UCI_Variant`,
-/// XBoard `variant` and `feature variants`), ASCII case-insensitive.
-pub fn is_chess960_variant(name: &[u8]) -> bool {
-    [
-        &b"fischerandom"[..],
-        b"fischerrandom",
-        b"chess960",
-        b"960",
-        b"frc",
-    ]
-    .iter()
-    .any(|known| name.eq_ignore_ascii_case(known))
-}
-
 /// A protocol's sans-IO proxy state machine.
 pub trait Session: Send {
     /// A line from the GUI (no `\n`).
@@ -140,42 +128,9 @@ pub trait Session: Send {
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>);
 }
 
-/// Splits `line` into whitespace-separated tokens (ASCII whitespace, as UCI and XBoard
-/// define it).
-pub fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(|b| b.is_ascii_whitespace())
-        .filter(|token| !token.is_empty())
-}
-
-/// The first token of `line`, or an empty slice; the only thing looked at before deciding
-/// whether a line needs any work.
-pub fn first_token(line: &[u8]) -> &[u8] {
-    let start = line
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(line.len());
-    let rest = &line[start..];
-    let end = rest
-        .iter()
-        .position(|b| b.is_ascii_whitespace())
-        .unwrap_or(rest.len());
-    &rest[..end]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tokens_split_on_any_ascii_whitespace() {
-        let line = b"  info\tdepth 3  pv e2e4\r";
-        assert_eq!(first_token(line), b"info");
-        let all: Vec<&[u8]> = tokens(line).collect();
-        assert_eq!(all, [&b"info"[..], b"depth", b"3", b"pv", b"e2e4"]);
-        assert_eq!(first_token(b""), b"");
-        assert_eq!(first_token(b"   "), b"");
-        assert_eq!(Peer::Gui.other(), Peer::Engine);
-    }
 
     #[test]
     fn unchanged_rewrites_are_forwarded_byte_for_byte() {

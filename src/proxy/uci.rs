@@ -21,11 +21,14 @@ use shakmaty::Chess;
 
 use crate::exit_code;
 use crate::protocol::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
+use crate::protocol::uci::{
+    BestMove, Go, OptionDecl, SetOption, check_option_line, info_move_lists, setoption_line,
+    spin_option_line,
+};
+use crate::protocol::{first_token, is_chess960_variant, tokens};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{
-    Action, Mark, Peer, Session, first_token, forward_unless_changed, is_chess960_variant, tokens,
-};
+use crate::proxy::{Action, Mark, Peer, Session, forward_unless_changed};
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
@@ -144,7 +147,7 @@ impl UciSession {
         if self.engine_has_chess960 && !self.engine_chess960_on {
             actions.push(Action::send(
                 Peer::Engine,
-                "setoption name UCI_Chess960 value true",
+                setoption_line("UCI_Chess960", true),
                 Mark::Injected,
             ));
             self.engine_chess960_on = true;
@@ -182,28 +185,33 @@ impl UciSession {
     fn our_options(&self) -> [String; 2] {
         let (white, black) = self.starts.option_defaults();
         [
-            format!("option name {START_OPTION} type spin default {white} min -2 max 959"),
-            format!("option name {BLACK_START_OPTION} type spin default {black} min -1 max 959"),
+            spin_option_line(START_OPTION, white.into(), -2, 959),
+            spin_option_line(BLACK_START_OPTION, black.into(), -1, 959),
         ]
     }
 
     // ---- engine side ----
 
     fn engine_option(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        let words: Vec<&[u8]> = tokens(line).collect();
-        let name = option_name(&words, b"type");
-        if name.eq_ignore_ascii_case(b"UCI_Chess960") {
+        let option = OptionDecl::parse(line);
+        if option.is("UCI_Chess960") {
             self.engine_has_chess960 = true;
             // python-chess reads `default False` as true and then never enables the
             // option: give GUIs the lowercase spelling.
-            if let Some(index) = words.iter().position(|w| *w == b"default")
-                && let Some(value) = words.get(index + 1)
+            if let Some(value) = &option.default
                 && value.eq_ignore_ascii_case(b"false")
-                && *value != b"false"
+                && value != b"false"
             {
-                let mut fixed = words.clone();
-                fixed[index + 1] = b"false";
-                actions.push(Action::send(Peer::Gui, fixed.join(&b' '), Mark::Rewritten));
+                let words: Vec<&[u8]> = tokens(line)
+                    .map(|word| {
+                        if word == value.as_slice() {
+                            &b"false"[..]
+                        } else {
+                            word
+                        }
+                    })
+                    .collect();
+                actions.push(Action::send(Peer::Gui, words.join(&b' '), Mark::Rewritten));
                 return;
             }
         }
@@ -224,7 +232,7 @@ impl UciSession {
         if self.config.offer_chess960 && !self.engine_has_chess960 {
             actions.push(Action::send(
                 Peer::Gui,
-                "option name UCI_Chess960 type check default false",
+                check_option_line("UCI_Chess960", false),
                 Mark::Injected,
             ));
         }
@@ -250,13 +258,13 @@ impl UciSession {
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        let words: Vec<&[u8]> = tokens(line).collect();
         let (Some(root), true) = (&self.search_root, self.translation_needed()) else {
             return actions.push(Action::Forward);
         };
-        let Some(best) = words.get(1).and_then(|text| parse_move(root, text).ok()) else {
+        let Ok(best) = parse_move(root, BestMove::parse(line).best) else {
             return actions.push(Action::Forward);
         };
+        let words: Vec<&[u8]> = tokens(line).collect();
         let dialect = self.gui_dialect();
         let mut out = b"bestmove ".to_vec();
         write_move(&best, dialect, &mut out);
@@ -297,15 +305,12 @@ impl UciSession {
     // ---- GUI side ----
 
     fn gui_setoption(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        let words: Vec<&[u8]> = tokens(line).collect();
-        let name = option_name(&words, b"value");
-        let value = words
-            .iter()
-            .position(|w| *w == b"value")
-            .map(|index| words[index + 1..].join(&b' '))
-            .unwrap_or_default();
-        if let Some(option) = StartOption::from_name(&name) {
-            match self.starts.set_option(option, &value) {
+        let Some(set) = SetOption::parse(line) else {
+            return actions.push(Action::Forward);
+        };
+        let value = set.value();
+        if let Some(option) = StartOption::from_name(&set.name) {
+            match self.starts.set_option(option, value) {
                 Ok(note) => {
                     if let Some(note) = note {
                         actions.push(Action::Warn(format!("proxy: {note}")));
@@ -314,7 +319,7 @@ impl UciSession {
                 }
                 Err(err) => Self::info_to_gui(actions, &format!("{err}: ignored")),
             }
-        } else if name.eq_ignore_ascii_case(b"UCI_Chess960") {
+        } else if set.is("UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
             if self.start_active() || (!self.engine_has_chess960 && self.config.offer_chess960) {
                 // The engine stays in Chess960 mode (in standard mode it would write O-O-O
@@ -325,7 +330,7 @@ impl UciSession {
                 self.engine_chess960_on = self.gui_chess960;
             }
             actions.push(Action::Forward);
-        } else if name.eq_ignore_ascii_case(b"UCI_Variant") && is_chess960_variant(&value) {
+        } else if set.is("UCI_Variant") && is_chess960_variant(value) {
             // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
             // chess with it): UCI_Chess960 is what engines understand.
             self.gui_chess960 = true;
@@ -336,7 +341,7 @@ impl UciSession {
                 self.engine_chess960_on = true;
                 actions.push(Action::send(
                     Peer::Engine,
-                    "setoption name UCI_Chess960 value true",
+                    setoption_line("UCI_Chess960", true),
                     Mark::Rewritten,
                 ));
             }
@@ -464,22 +469,13 @@ impl UciSession {
             Some(root) if memmem::find(line, b"searchmoves").is_some() => root,
             _ => return actions.push(Action::Forward),
         };
+        let Ok(go) = Go::parse(line) else {
+            return actions.push(Action::Forward);
+        };
         let dialect = self.engine_chess().dialect();
-        let mut out = Vec::with_capacity(line.len());
-        let mut in_searchmoves = false;
-        for (index, word) in tokens(line).enumerate() {
-            if index > 0 {
-                out.push(b' ');
-            }
-            if GO_KEYWORDS.contains(&word) {
-                in_searchmoves = word == b"searchmoves";
-                out.extend_from_slice(word);
-            } else if in_searchmoves {
-                translate_moves(root, [word], dialect, &mut out);
-            } else {
-                out.extend_from_slice(word);
-            }
-        }
+        let out = rewrite_spans(line, &go.searchmoves, |moves, out| {
+            translate_moves(root, moves.iter().map(|m| &line[m.clone()]), dialect, out);
+        });
         forward_unless_changed(actions, Peer::Engine, line, out);
     }
 
@@ -504,119 +500,46 @@ impl UciSession {
     }
 }
 
-/// Keywords of `go` (those that end a `searchmoves` list).
-const GO_KEYWORDS: [&[u8]; 12] = [
-    b"searchmoves",
-    b"ponder",
-    b"wtime",
-    b"btime",
-    b"winc",
-    b"binc",
-    b"movestogo",
-    b"depth",
-    b"nodes",
-    b"mate",
-    b"movetime",
-    b"infinite",
-];
-
-/// Keywords of `info` (those that end a move list).
-const INFO_KEYWORDS: [&[u8]; 22] = [
-    b"depth",
-    b"seldepth",
-    b"time",
-    b"nodes",
-    b"pv",
-    b"multipv",
-    b"score",
-    b"cp",
-    b"mate",
-    b"lowerbound",
-    b"upperbound",
-    b"currmove",
-    b"currmovenumber",
-    b"hashfull",
-    b"nps",
-    b"tbhits",
-    b"sbhits",
-    b"cpuload",
-    b"string",
-    b"refutation",
-    b"currline",
-    b"wdl",
-];
-
-/// An `info` line with the moves after `pv`, `currmove`, `refutation` and `currline`
-/// written in `dialect`; everything from `string` on is copied verbatim.
-pub fn translate_info(root: &Chess, line: &[u8], dialect: CastlingDialect) -> Vec<u8> {
+/// `line` (its trailing whitespace dropped) with the bytes of `spans` (in order, not
+/// overlapping) replaced: the first span through the last by what `write` makes of them
+/// all; every other byte is copied.
+fn rewrite_spans(
+    line: &[u8],
+    spans: &[std::ops::Range<usize>],
+    write: impl FnOnce(&[std::ops::Range<usize>], &mut Vec<u8>),
+) -> Vec<u8> {
     let line = line.trim_ascii_end();
+    let (Some(first), Some(last)) = (spans.first(), spans.last()) else {
+        return line.to_vec();
+    };
     let mut out = Vec::with_capacity(line.len() + 8);
-    let mut words = token_spans(line).peekable();
-    let mut first = true;
-    while let Some((start, word)) = words.next() {
-        if !first {
-            out.push(b' ');
-        }
-        first = false;
-        if word == b"string" {
-            out.extend_from_slice(&line[start..]);
-            break;
-        }
-        out.extend_from_slice(word);
-        if !matches!(word, b"pv" | b"currmove" | b"refutation" | b"currline") {
-            continue;
-        }
-        if word == b"currline"
-            && let Some((_, cpu)) = words.peek()
-            && cpu.iter().all(u8::is_ascii_digit)
-        {
-            out.push(b' ');
-            out.extend_from_slice(cpu);
-            words.next();
-        }
-        let mut moves = Vec::new();
-        while let Some((_, next)) = words.peek() {
-            if INFO_KEYWORDS.contains(next) || (word == b"currmove" && !moves.is_empty()) {
-                break;
-            }
-            moves.push(*next);
-            words.next();
-        }
-        if !moves.is_empty() {
-            out.push(b' ');
-            translate_moves(root, moves, dialect, &mut out);
-        }
-    }
+    out.extend_from_slice(&line[..first.start]);
+    write(spans, &mut out);
+    out.extend_from_slice(&line[last.end..]);
     out
 }
 
-fn token_spans(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        while at < line.len() && line[at].is_ascii_whitespace() {
-            at += 1;
-        }
-        if at == line.len() {
-            return None;
-        }
-        let start = at;
-        while at < line.len() && !line[at].is_ascii_whitespace() {
-            at += 1;
-        }
-        Some((start, &line[start..at]))
-    })
-}
-
-/// The name of `option name <words> type ...` or `setoption name <words> value ...`.
-fn option_name(words: &[&[u8]], until: &[u8]) -> Vec<u8> {
-    let Some(start) = words.iter().position(|w| *w == b"name") else {
-        return Vec::new();
-    };
-    let end = words[start..]
-        .iter()
-        .position(|w| *w == until)
-        .map_or(words.len(), |i| start + i);
-    words[start + 1..end].join(&b' ')
+/// An `info` line with the moves after `pv`, `currmove`, `refutation` and `currline`
+/// written in `dialect`; every other byte (the text after `string` among them) is copied.
+pub fn translate_info(root: &Chess, line: &[u8], dialect: CastlingDialect) -> Vec<u8> {
+    let line = line.trim_ascii_end();
+    let mut out = Vec::with_capacity(line.len() + 8);
+    let mut copied = 0;
+    for list in info_move_lists(line) {
+        let (Some(first), Some(last)) = (list.moves.first(), list.moves.last()) else {
+            continue;
+        };
+        out.extend_from_slice(&line[copied..first.start]);
+        translate_moves(
+            root,
+            list.moves.iter().map(|m| &line[m.clone()]),
+            dialect,
+            &mut out,
+        );
+        copied = last.end;
+    }
+    out.extend_from_slice(&line[copied..]);
+    out
 }
 
 impl Session for UciSession {

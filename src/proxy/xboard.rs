@@ -21,16 +21,15 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::exit_code;
 use crate::protocol::game::{GameLine, parse_fen, standard_rights_only};
-use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{
-    Action, Mark, Peer, Session, first_token, forward_unless_changed, is_chess960_variant, tokens,
+use crate::protocol::xboard::{
+    CastlingForm, castling_form_of, feature_pairs, parse_xboard_move, rejected_command,
+    write_xboard_move,
 };
+use crate::protocol::{first_token, is_chess960_variant, tokens};
+use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
+use crate::proxy::{Action, Mark, Peer, Session, forward_unless_changed};
 use crate::starts::castling::{CastlingDialect, MoveError};
 use crate::starts::notation::{CastlingNotation, position_fen};
-
-use crate::protocol::xboard::{
-    CastlingForm, castling_form_of, parse_xboard_move, write_xboard_move,
-};
 
 /// The castling form an engine takes (`--engine-castling oo|kxr`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -724,52 +723,6 @@ pub fn edit_commands(position: &Chess) -> Vec<String> {
     }
     lines.push(".".to_owned());
     lines
-}
-
-/// The `key=value` pairs of a `feature` line; values may be quoted (`myname="Sjaak II"`).
-pub fn feature_pairs(line: &[u8]) -> Vec<(&[u8], &[u8])> {
-    let mut pairs = Vec::new();
-    let mut rest = line.trim_ascii();
-    rest = rest.strip_prefix(b"feature").unwrap_or(rest);
-    loop {
-        rest = rest.trim_ascii_start();
-        let Some(eq) = rest.iter().position(|b| *b == b'=') else {
-            break;
-        };
-        let key = rest[..eq].trim_ascii();
-        let after = &rest[eq + 1..];
-        let (value, next) = if let Some(quoted) = after.strip_prefix(b"\"") {
-            let end = quoted
-                .iter()
-                .position(|b| *b == b'"')
-                .unwrap_or(quoted.len());
-            (&quoted[..end], quoted.get(end + 1..).unwrap_or_default())
-        } else {
-            let end = after
-                .iter()
-                .position(u8::is_ascii_whitespace)
-                .unwrap_or(after.len());
-            (&after[..end], &after[end..])
-        };
-        pairs.push((key, value));
-        rest = next;
-    }
-    pairs
-}
-
-/// The command an engine's `Error (TYPE): COMMAND` or `Illegal move (REASON): MOVE` line
-/// names, if the line has that shape.
-pub fn rejected_command(line: &[u8]) -> Option<&[u8]> {
-    let line = line.trim_ascii();
-    let rest = line
-        .strip_prefix(b"Error")
-        .or_else(|| line.strip_prefix(b"Illegal move"))?
-        .trim_ascii_start();
-    let rest = match rest.strip_prefix(b"(") {
-        Some(inside) => &inside[inside.iter().position(|b| *b == b')')? + 1..],
-        None => rest,
-    };
-    Some(rest.trim_ascii_start().strip_prefix(b":")?.trim_ascii())
 }
 
 impl Session for XboardSession {

@@ -1,0 +1,531 @@
+//! UCI's vocabulary: the lines the proxy, the match runner and the built-in engine read
+//! and write, each in one place.
+//!
+//! | line | read by | written by |
+//! |---|---|---|
+//! | `go ...` ([`Go`]) | engine; proxy (`searchmoves` spans) | runner |
+//! | `option name ... type ...` ([`OptionDecl`]) | runner; proxy | engine; proxy |
+//! | `setoption name ... value ...` ([`SetOption`]) | engine; proxy | runner; proxy |
+//! | `bestmove X [ponder Y]` ([`BestMove`]) | runner; proxy | engine; proxy |
+//! | `info ... pv ...` ([`info_move_lists`]) | proxy | engine |
+//!
+//! Readers borrow from the line (`&[u8]` tokens and byte spans): the proxy rewrites only
+//! the bytes it must.
+
+use std::fmt;
+use std::ops::Range;
+
+use super::{token_spans, tokens};
+
+/// Keywords of `go` (those that end a `searchmoves` list).
+pub const GO_KEYWORDS: [&[u8]; 12] = [
+    b"searchmoves",
+    b"ponder",
+    b"wtime",
+    b"btime",
+    b"winc",
+    b"binc",
+    b"movestogo",
+    b"depth",
+    b"nodes",
+    b"mate",
+    b"movetime",
+    b"infinite",
+];
+
+/// Keywords of `info` (those that end a move list).
+pub const INFO_KEYWORDS: [&[u8]; 22] = [
+    b"depth",
+    b"seldepth",
+    b"time",
+    b"nodes",
+    b"pv",
+    b"multipv",
+    b"score",
+    b"cp",
+    b"mate",
+    b"lowerbound",
+    b"upperbound",
+    b"currmove",
+    b"currmovenumber",
+    b"hashfull",
+    b"nps",
+    b"tbhits",
+    b"sbhits",
+    b"cpuload",
+    b"string",
+    b"refutation",
+    b"currline",
+    b"wdl",
+];
+
+/// A `go` command: the limits as numbers (milliseconds for times), as written; what they
+/// mean for a search is the reader's business.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Go {
+    /// `wtime`, `btime`.
+    pub time: [Option<i64>; 2],
+    /// `winc`, `binc`.
+    pub increment: [Option<i64>; 2],
+    /// `movestogo`.
+    pub moves_to_go: Option<i64>,
+    /// `depth`.
+    pub depth: Option<i64>,
+    /// `nodes`.
+    pub nodes: Option<i64>,
+    /// `mate` (moves).
+    pub mate: Option<i64>,
+    /// `movetime`.
+    pub movetime: Option<i64>,
+    /// `infinite`.
+    pub infinite: bool,
+    /// `ponder`.
+    pub ponder: bool,
+    /// The byte spans of the `searchmoves` moves in the line read.
+    pub searchmoves: Vec<Range<usize>>,
+}
+
+impl Go {
+    /// Reads a `go` line; an unknown parameter or a missing or non-numeric value is an
+    /// error naming it.
+    pub fn parse(line: &[u8]) -> Result<Go, String> {
+        let mut go = Go::default();
+        let mut words = token_spans(line).skip(1).peekable();
+        while let Some((_, word)) = words.next() {
+            let mut number = || -> Result<Option<i64>, String> {
+                let name = String::from_utf8_lossy(word);
+                let (_, value) = words
+                    .next()
+                    .ok_or_else(|| format!("go: '{name}' needs a number"))?;
+                std::str::from_utf8(value)
+                    .ok()
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .map(Some)
+                    .ok_or_else(|| {
+                        format!(
+                            "go: '{name}' needs a number, not '{}'",
+                            String::from_utf8_lossy(value)
+                        )
+                    })
+            };
+            match word {
+                b"wtime" => go.time[0] = number()?,
+                b"btime" => go.time[1] = number()?,
+                b"winc" => go.increment[0] = number()?,
+                b"binc" => go.increment[1] = number()?,
+                b"movestogo" => go.moves_to_go = number()?,
+                b"depth" => go.depth = number()?,
+                b"nodes" => go.nodes = number()?,
+                b"mate" => go.mate = number()?,
+                b"movetime" => go.movetime = number()?,
+                b"infinite" => go.infinite = true,
+                b"ponder" => go.ponder = true,
+                b"searchmoves" => {
+                    while let Some((start, m)) = words.next_if(|(_, w)| !GO_KEYWORDS.contains(w)) {
+                        go.searchmoves.push(start..start + m.len());
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "go: unknown parameter '{}'",
+                        String::from_utf8_lossy(other)
+                    ));
+                }
+            }
+        }
+        Ok(go)
+    }
+}
+
+impl fmt::Display for Go {
+    /// The `go` line (without `searchmoves`, whose spans belong to a line read).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
+        if self.ponder {
+            f.write_str(" ponder")?;
+        }
+        let numbers = [
+            ("wtime", self.time[0]),
+            ("btime", self.time[1]),
+            ("winc", self.increment[0]),
+            ("binc", self.increment[1]),
+            ("movestogo", self.moves_to_go),
+            ("depth", self.depth),
+            ("nodes", self.nodes),
+            ("mate", self.mate),
+            ("movetime", self.movetime),
+        ];
+        for (name, value) in numbers {
+            if let Some(value) = value {
+                write!(f, " {name} {value}")?;
+            }
+        }
+        if self.infinite {
+            f.write_str(" infinite")?;
+        }
+        Ok(())
+    }
+}
+
+/// The words of `name` in `option name <words> type ...` or `setoption name <words> value
+/// ...`, joined by single spaces (`until` is the keyword that ends the name).
+fn name_until<'a>(words: &[&'a [u8]], until: &[u8]) -> Vec<u8> {
+    let Some(start) = words.iter().position(|w| *w == b"name") else {
+        return Vec::new();
+    };
+    let end = words[start..]
+        .iter()
+        .position(|w| *w == until)
+        .map_or(words.len(), |i| start + i);
+    words[start + 1..end].join(&b' ')
+}
+
+/// An engine's `option name NAME type TYPE [default D] [min A] [max B] [var V]...`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionDecl {
+    /// The name (words joined by single spaces).
+    pub name: Vec<u8>,
+    /// `check`, `spin`, `combo`, `button` or `string`.
+    pub kind: Vec<u8>,
+    /// The default value, when given.
+    pub default: Option<Vec<u8>>,
+    /// The `var` choices of a combo.
+    pub vars: Vec<Vec<u8>>,
+}
+
+impl OptionDecl {
+    /// Reads an `option` line.
+    pub fn parse(line: &[u8]) -> OptionDecl {
+        let words: Vec<&[u8]> = tokens(line).collect();
+        let after = |key: &[u8]| words.iter().position(|w| *w == key).map(|i| i + 1);
+        let value_at = |start: usize| {
+            let end = words[start..]
+                .iter()
+                .position(|w| matches!(*w, b"min" | b"max" | b"var" | b"default" | b"type"))
+                .map_or(words.len(), |i| start + i);
+            words[start..end].join(&b' ')
+        };
+        let mut vars = Vec::new();
+        for (index, word) in words.iter().enumerate() {
+            if *word == b"var" {
+                vars.push(value_at(index + 1));
+            }
+        }
+        OptionDecl {
+            name: name_until(&words, b"type"),
+            kind: after(b"type")
+                .and_then(|i| words.get(i))
+                .map(|w| w.to_vec())
+                .unwrap_or_default(),
+            default: after(b"default").map(value_at),
+            vars,
+        }
+    }
+
+    /// True when the option is named `name` (ASCII case-insensitive, as UCI names are).
+    pub fn is(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name.as_bytes())
+    }
+}
+
+/// `option name NAME type check default DEFAULT`.
+pub fn check_option_line(name: &str, default: bool) -> String {
+    format!("option name {name} type check default {default}")
+}
+
+/// `option name NAME type spin default D min A max B`.
+pub fn spin_option_line(name: &str, default: i64, min: i64, max: i64) -> String {
+    format!("option name {name} type spin default {default} min {min} max {max}")
+}
+
+/// A GUI's `setoption name NAME [value VALUE]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetOption {
+    /// The name (words joined by single spaces).
+    pub name: Vec<u8>,
+    /// The value (words joined by single spaces), when given.
+    pub value: Option<Vec<u8>>,
+}
+
+impl SetOption {
+    /// Reads a `setoption` line; `None` without `name`.
+    pub fn parse(line: &[u8]) -> Option<SetOption> {
+        let words: Vec<&[u8]> = tokens(line).collect();
+        if !words.contains(&&b"name"[..]) {
+            return None;
+        }
+        let value = words
+            .iter()
+            .position(|w| *w == b"value")
+            .map(|index| words[index + 1..].join(&b' '));
+        Some(SetOption {
+            name: name_until(&words, b"value"),
+            value,
+        })
+    }
+
+    /// True when the option is named `name` (ASCII case-insensitive).
+    pub fn is(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name.as_bytes())
+    }
+
+    /// The value, or empty.
+    pub fn value(&self) -> &[u8] {
+        self.value.as_deref().unwrap_or_default()
+    }
+}
+
+/// `setoption name NAME value VALUE`.
+pub fn setoption_line(name: &str, value: impl fmt::Display) -> String {
+    format!("setoption name {name} value {value}")
+}
+
+/// An engine's `bestmove MOVE [ponder MOVE]`, borrowing from the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BestMove<'a> {
+    /// The move as written (empty when missing).
+    pub best: &'a [u8],
+    /// The ponder move, when given.
+    pub ponder: Option<&'a [u8]>,
+}
+
+impl<'a> BestMove<'a> {
+    /// Reads a `bestmove` line.
+    pub fn parse(line: &'a [u8]) -> BestMove<'a> {
+        let mut words = tokens(line).skip(1);
+        let best = words.next().unwrap_or_default();
+        let mut ponder = None;
+        while let Some(word) = words.next() {
+            if word == b"ponder" {
+                ponder = words.next();
+            }
+        }
+        BestMove { best, ponder }
+    }
+
+    /// True when the engine names no move: `(none)` (Stockfish), `0000` (the UCI null
+    /// move), `a1a1` and `NULL` (older engines), or nothing.
+    pub fn is_null(&self) -> bool {
+        matches!(self.best, b"" | b"(none)" | b"0000" | b"a1a1" | b"NULL")
+    }
+}
+
+/// `bestmove BEST [ponder PONDER]`.
+pub fn bestmove_line(best: &str, ponder: Option<&str>) -> String {
+    match ponder {
+        Some(ponder) => format!("bestmove {best} ponder {ponder}"),
+        None => format!("bestmove {best}"),
+    }
+}
+
+/// One move list of an `info` line: the keyword (`pv`, `currmove`, `refutation`,
+/// `currline`) and the byte spans of its moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveList {
+    /// The keyword.
+    pub field: &'static str,
+    /// The moves' byte spans in the line.
+    pub moves: Vec<Range<usize>>,
+}
+
+/// The move lists of an `info` line (`pv`, `currmove`, `refutation`, `currline`), in
+/// order; nothing is read after `string`, whose text is free.
+pub fn info_move_lists(line: &[u8]) -> Vec<MoveList> {
+    let mut lists = Vec::new();
+    let mut words = token_spans(line).peekable();
+    while let Some((_, word)) = words.next() {
+        let field = match word {
+            b"string" => break,
+            b"pv" => "pv",
+            b"currmove" => "currmove",
+            b"refutation" => "refutation",
+            b"currline" => "currline",
+            _ => continue,
+        };
+        if field == "currline"
+            && words
+                .peek()
+                .is_some_and(|(_, cpu)| cpu.iter().all(u8::is_ascii_digit))
+        {
+            words.next();
+        }
+        let mut moves = Vec::new();
+        while let Some((start, next)) = words.peek().copied() {
+            if INFO_KEYWORDS.contains(&next) || (field == "currmove" && !moves.is_empty()) {
+                break;
+            }
+            moves.push(start..start + next.len());
+            words.next();
+        }
+        lists.push(MoveList { field, moves });
+    }
+    lists
+}
+
+/// A search report as the built-in engine writes it: `info depth .. seldepth .. score
+/// cp|mate .. nodes .. nps .. time .. [pv ...]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Selective depth.
+    pub seldepth: u32,
+    /// `cp N` or `mate N`, written as given.
+    pub score: String,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds.
+    pub time: u128,
+    /// The principal variation, moves as the engine writes them.
+    pub pv: Vec<String>,
+}
+
+impl fmt::Display for Info {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+            self.depth, self.seldepth, self.score, self.nodes, self.nps, self.time
+        )?;
+        if !self.pv.is_empty() {
+            write!(f, " pv {}", self.pv.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_every_parameter_and_names_bad_ones() {
+        let line = b"go wtime 1000 btime 900 winc 10 binc 20 movestogo 5 depth 7 nodes 99 mate 2 movetime 50 ponder searchmoves e1h1 c1a1 infinite";
+        let go = Go::parse(line).unwrap();
+        assert_eq!(go.time, [Some(1000), Some(900)]);
+        assert_eq!(go.increment, [Some(10), Some(20)]);
+        assert_eq!(
+            (go.moves_to_go, go.depth, go.nodes, go.mate, go.movetime),
+            (Some(5), Some(7), Some(99), Some(2), Some(50))
+        );
+        assert!(go.ponder && go.infinite);
+        let moves: Vec<&[u8]> = go.searchmoves.iter().map(|r| &line[r.clone()]).collect();
+        assert_eq!(moves, [&b"e1h1"[..], b"c1a1"]);
+        assert_eq!(
+            Go::parse(b"go depth").unwrap_err(),
+            "go: 'depth' needs a number"
+        );
+        assert_eq!(
+            Go::parse(b"go nodes x").unwrap_err(),
+            "go: 'nodes' needs a number, not 'x'"
+        );
+        assert_eq!(
+            Go::parse(b"go fast").unwrap_err(),
+            "go: unknown parameter 'fast'"
+        );
+        let written = Go {
+            time: [Some(1000), Some(900)],
+            increment: [Some(10), Some(10)],
+            depth: Some(3),
+            ..Go::default()
+        };
+        assert_eq!(
+            written.to_string(),
+            "go wtime 1000 btime 900 winc 10 binc 10 depth 3"
+        );
+        assert_eq!(Go::parse(written.to_string().as_bytes()).unwrap(), written);
+    }
+
+    #[test]
+    fn options_and_setoptions() {
+        let decl = OptionDecl::parse(b"option name UCI_Chess960 type check default False");
+        assert!(decl.is("uci_chess960"));
+        assert_eq!(decl.kind, b"check");
+        assert_eq!(decl.default.as_deref(), Some(&b"False"[..]));
+        let combo = OptionDecl::parse(
+            b"option name UCI_Variant type combo default chess var chess var fischerandom",
+        );
+        assert_eq!(combo.vars, [b"chess".to_vec(), b"fischerandom".to_vec()]);
+        let multi = OptionDecl::parse(b"option name Skill Level type spin default 20 min 0 max 20");
+        assert_eq!(multi.name, b"Skill Level");
+        let set = SetOption::parse(b"setoption name Skill Level value 3 4").unwrap();
+        assert!(set.is("skill level"));
+        assert_eq!(set.value(), b"3 4");
+        assert_eq!(SetOption::parse(b"setoption Hash 1"), None);
+        assert_eq!(
+            SetOption::parse(b"setoption name Clear Hash")
+                .unwrap()
+                .value,
+            None
+        );
+        assert_eq!(
+            setoption_line("UCI_Chess960", true),
+            "setoption name UCI_Chess960 value true"
+        );
+        assert_eq!(
+            check_option_line("UCI_Chess960", false),
+            "option name UCI_Chess960 type check default false"
+        );
+        assert_eq!(
+            spin_option_line("SP960_Start", -1, -2, 959),
+            "option name SP960_Start type spin default -1 min -2 max 959"
+        );
+    }
+
+    #[test]
+    fn bestmove_and_null_moves() {
+        let best = BestMove::parse(b"bestmove e1h1 ponder e8h8\r");
+        assert_eq!((best.best, best.ponder), (&b"e1h1"[..], Some(&b"e8h8"[..])));
+        assert!(!best.is_null());
+        for null in [
+            &b"bestmove (none)"[..],
+            b"bestmove 0000",
+            b"bestmove",
+            b"bestmove a1a1",
+        ] {
+            assert!(BestMove::parse(null).is_null());
+        }
+        assert_eq!(
+            bestmove_line("e2e4", Some("e7e5")),
+            "bestmove e2e4 ponder e7e5"
+        );
+        assert_eq!(bestmove_line("(none)", None), "bestmove (none)");
+    }
+
+    #[test]
+    fn info_move_lists_stop_at_keywords_and_string() {
+        let line = b"info depth 5 currmove e1h1 currmovenumber 1 pv c1g1 g6f4 score cp 3 currline 1 a2a3 b7b6 string pv e2e4";
+        let lists = info_move_lists(line);
+        let text = |list: &MoveList| -> Vec<String> {
+            list.moves
+                .iter()
+                .map(|r| String::from_utf8_lossy(&line[r.clone()]).into_owned())
+                .collect()
+        };
+        assert_eq!(lists.len(), 3);
+        assert_eq!(
+            (lists[0].field, text(&lists[0])),
+            ("currmove", vec!["e1h1".to_owned()])
+        );
+        assert_eq!(text(&lists[1]), ["c1g1", "g6f4"]);
+        assert_eq!(
+            (lists[2].field, text(&lists[2])),
+            ("currline", vec!["a2a3".to_owned(), "b7b6".to_owned()])
+        );
+        let info = Info {
+            depth: 2,
+            seldepth: 3,
+            score: "cp 15".into(),
+            nodes: 40,
+            nps: 4000,
+            time: 10,
+            pv: vec!["e2e4".into(), "e7e5".into()],
+        };
+        assert_eq!(
+            info.to_string(),
+            "info depth 2 seldepth 3 score cp 15 nodes 40 nps 4000 time 10 pv e2e4 e7e5"
+        );
+    }
+}
