@@ -169,7 +169,7 @@ impl fmt::Display for Go {
 
 /// The words of `name` in `option name <words> type ...` or `setoption name <words> value
 /// ...`, joined by single spaces (`until` is the keyword that ends the name).
-fn name_until<'a>(words: &[&'a [u8]], until: &[u8]) -> Vec<u8> {
+fn name_until(words: &[&[u8]], until: &[u8]) -> Vec<u8> {
     let Some(start) = words.iter().position(|w| *w == b"name") else {
         return Vec::new();
     };
