@@ -108,10 +108,27 @@ struct Game {
     by_rules: bool,
 }
 
-/// Checks the games of `pgn`: `games` of them, each ended by the rules, legal in
-/// python-chess, from one of `starts` (sp960's labels: `860`, `0:959`) by
+/// How a game on a real clock may end besides the rules: a flag that fell well into the
+/// game, by a small overrun (fastchess says `loses on time (13ms overrun)`; cutechess-cli
+/// gives no figure), is the machine's load, not the setup. A flag in the opening, or a
+/// large overrun, is not tolerated.
+fn late_flag_under_load(game: &Game) -> bool {
+    let Some(rest) = game.reason.strip_suffix("ms overrun)") else {
+        return game.reason.ends_with("loses on time") && game.moves > 20;
+    };
+    let overrun: u64 = rest
+        .rsplit('(')
+        .next()
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or(u64::MAX);
+    rest.contains("loses on time") && game.moves > 20 && overrun <= 250
+}
+
+/// Checks the games of `pgn`: `games` of them, each ended by the rules (or, with
+/// `clock`, by a late flag under load: [`late_flag_under_load`]), legal in python-chess,
+/// from one of `starts` (sp960's labels: `860`, `0:959`) by
 /// `sp960 validate --start-positions`, each start and pairing with both colours.
-fn check_games(pgn: &Path, games: usize, starts: &[&str]) -> Vec<Game> {
+fn check_games(pgn: &Path, games: usize, starts: &[&str], clock: bool) -> Vec<Game> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/runner_games.py");
     let text = std::fs::read_to_string(pgn).unwrap_or_default();
     let output = Command::new("python3")
@@ -131,6 +148,10 @@ fn check_games(pgn: &Path, games: usize, starts: &[&str]) -> Vec<Game> {
         .collect();
     assert_eq!(played.len(), games, "{text}");
     for game in &played {
+        if clock && late_flag_under_load(game) {
+            eprintln!("tolerated, a late flag under load: {game:?}");
+            continue;
+        }
         assert!(
             game.by_rules && ["1-0", "0-1", "1/2-1/2"].contains(&game.result.as_str()),
             "not ended by the rules ({}): {game:?}\n{text}",
@@ -189,6 +210,7 @@ fn tournament(tool: &str, engines: &[&str]) -> Vec<Game> {
         &dir.path().join("games-960.pgn"),
         pairs * 2 * STARTS.len(),
         &STARTS,
+        false,
     )
 }
 
@@ -396,7 +418,12 @@ fn readme_worked_examples_play_in_their_tools() {
         let starts = starts_in(&dir.path().join(book));
         let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
         let pairs = engines * (engines - 1) / 2;
-        check_games(&dir.path().join(pgn), starts.len() * pairs * 2, &starts);
+        check_games(
+            &dir.path().join(pgn),
+            starts.len() * pairs * 2,
+            &starts,
+            true,
+        );
     }
 }
 
@@ -450,7 +477,7 @@ fn a_runner_that_keeps_its_own_board_overrides_the_proxys_start_and_is_told() {
              -openings file=book-FRC.epd format=epd -games 2 -repeat -recover -pgnout chess960.pgn"
         ),
     );
-    check_games(&dir.path().join("chess960.pgn"), 2, &["0"]);
+    check_games(&dir.path().join("chess960.pgn"), 2, &["0"], false);
     let told = std::fs::read_to_string(dir.path().join("proxy.err")).unwrap();
     assert!(
         told.contains("the GUI's position fen replaces the start SP 860 in this game"),
