@@ -76,10 +76,10 @@ impl Frontend {
 impl Session for Frontend {
     fn on_line(&mut self, line: &str) -> Vec<Action> {
         if let Frontend::Undecided = self {
-            match line.split_whitespace().next() {
-                None => return Vec::new(),
-                Some("xboard") => *self = Frontend::Xboard(xboard::XboardSession::default()),
-                Some(_) => *self = Frontend::Uci(uci::UciSession::default()),
+            match crate::protocol::first_token(line.as_bytes()) {
+                b"" => return Vec::new(),
+                b"xboard" => *self = Frontend::Xboard(xboard::XboardSession::default()),
+                _ => *self = Frontend::Uci(uci::UciSession::default()),
             }
         }
         self.session()

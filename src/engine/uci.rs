@@ -14,10 +14,8 @@ use shakmaty::{Color, Position};
 use super::game::{Game, parse_move, position_from_fen, uci_move_text};
 use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchJob, SearchResult, TimeBudget};
 use super::{Action, ENGINE_NAME, Session};
-
-/// The option line python-chess and GUIs look for; `default false` in lower case matters
-/// (python-chess reads `False` as true).
-pub const CHESS960_OPTION: &str = "option name UCI_Chess960 type check default false";
+use crate::protocol::first_token;
+use crate::protocol::uci::{self, PositionCommand, SetOption, bestmove_line, check_option_line};
 
 /// A UCI conversation.
 #[derive(Debug)]
@@ -82,50 +80,51 @@ impl UciSession {
         self.game.as_ref()
     }
 
-    fn setoption(&mut self, args: &str) -> Vec<Action> {
-        let Some(rest) = args.trim().strip_prefix("name") else {
+    fn setoption(&mut self, line: &str) -> Vec<Action> {
+        let Some(set) = SetOption::parse(line.as_bytes()) else {
+            let args = line
+                .trim_start()
+                .get("setoption".len()..)
+                .unwrap_or_default();
             return vec![error(format!("setoption without 'name': '{args}'"))];
         };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((name, value)) => (name.trim(), Some(value.trim())),
-            None => (rest.trim(), None),
-        };
-        if !name.eq_ignore_ascii_case("UCI_Chess960") {
-            return vec![send(format!("info string unknown option '{name}' ignored"))];
+        if !set.is("UCI_Chess960") {
+            return vec![send(format!(
+                "info string unknown option '{}' ignored",
+                String::from_utf8_lossy(&set.name)
+            ))];
         }
-        match value {
-            Some(value) if value.eq_ignore_ascii_case("true") => self.chess960 = true,
-            Some(value) if value.eq_ignore_ascii_case("false") => self.chess960 = false,
-            _ => {
+        match set.value() {
+            value if value.eq_ignore_ascii_case(b"true") => self.chess960 = true,
+            value if value.eq_ignore_ascii_case(b"false") => self.chess960 = false,
+            value => {
                 return vec![error(format!(
                     "UCI_Chess960 takes 'true' or 'false', not '{}'",
-                    value.unwrap_or("")
+                    String::from_utf8_lossy(value)
                 ))];
             }
         }
         Vec::new()
     }
 
-    fn position(&mut self, args: &[&str]) -> Vec<Action> {
+    fn position(&mut self, line: &str) -> Vec<Action> {
         self.game = None;
-        let moves_at = args.iter().position(|&token| token == "moves");
-        let (setup, moves) = match moves_at {
-            Some(at) => (&args[..at], &args[at + 1..]),
-            None => (args, &[][..]),
+        let command = match PositionCommand::parse(line.as_bytes()) {
+            Ok(command) => command,
+            Err(err) => return vec![error(format!("position rejected: {err}"))],
         };
-        let mut game = match setup {
-            ["startpos"] => Game::default(),
-            ["fen", fen @ ..] if !fen.is_empty() => match position_from_fen(&fen.join(" ")) {
+        let mut game = match &command.fen {
+            None => Game::default(),
+            Some(fen) => match position_from_fen(fen) {
                 Ok(position) => Game::new(position),
                 Err(err) => return vec![error(format!("position rejected: {err}"))],
             },
-            _ => {
-                return vec![error(format!(
-                    "position rejected: expected 'startpos' or 'fen <FEN>', got '{}'",
-                    setup.join(" ")
-                ))];
-            }
         };
+        let moves: Vec<&str> = command
+            .moves
+            .iter()
+            .map(|m| std::str::from_utf8(m).unwrap_or_default())
+            .collect();
         for (index, text) in moves.iter().enumerate() {
             if let Err(err) = game.play_text(text) {
                 return vec![error(format!(
@@ -138,46 +137,27 @@ impl UciSession {
         Vec::new()
     }
 
-    fn parse_go(args: &[&str], turn: Color) -> Result<Go, String> {
-        let mut go = Go::default();
-        let mut clock = [None, None];
-        let mut increment = [Duration::ZERO, Duration::ZERO];
-        let mut moves_to_go = None;
-        let mut movetime = None;
-        let mut tokens = args.iter().copied().peekable();
-        while let Some(token) = tokens.next() {
-            let mut number = |name: &str| -> Result<i64, String> {
-                let value = tokens
-                    .next()
-                    .ok_or_else(|| format!("go: '{name}' needs a number"))?;
-                value
-                    .parse::<i64>()
-                    .map_err(|_| format!("go: '{name}' needs a number, not '{value}'"))
-            };
-            let millis = |value: i64| Duration::from_millis(value.max(0) as u64);
-            match token {
-                "depth" => go.limits.depth = Some(number(token)?.clamp(1, MAX_DEPTH.into()) as u32),
-                "nodes" => go.limits.nodes = Some(number(token)?.max(1) as u64),
-                "mate" => {
-                    let moves = number(token)?.clamp(1, 31) as u32;
-                    go.limits.depth = Some(2 * moves - 1);
-                }
-                "movetime" => movetime = Some(millis(number(token)?)),
-                "wtime" => clock[0] = Some(millis(number(token)?)),
-                "btime" => clock[1] = Some(millis(number(token)?)),
-                "winc" => increment[0] = millis(number(token)?),
-                "binc" => increment[1] = millis(number(token)?),
-                "movestogo" => moves_to_go = Some(number(token)?.max(1) as u32),
-                "infinite" => go.infinite = true,
-                "ponder" => {}
-                "searchmoves" => {
-                    while let Some(m) = tokens.next_if(|token| !is_go_keyword(token)) {
-                        go.searchmoves.push(m.to_owned());
-                    }
-                }
-                other => return Err(format!("go: unknown parameter '{other}'")),
-            }
+    fn parse_go(line: &str, turn: Color) -> Result<Go, String> {
+        let read = uci::Go::parse(line.as_bytes())?;
+        let millis = |value: i64| Duration::from_millis(value.max(0) as u64);
+        let mut go = Go {
+            infinite: read.infinite,
+            searchmoves: read
+                .searchmoves
+                .iter()
+                .map(|span| line[span.clone()].to_owned())
+                .collect(),
+            ..Go::default()
+        };
+        go.limits.depth = read.depth.map(|d| d.clamp(1, MAX_DEPTH.into()) as u32);
+        go.limits.nodes = read.nodes.map(|n| n.max(1) as u64);
+        if let Some(moves) = read.mate {
+            go.limits.depth = Some(2 * moves.clamp(1, 31) as u32 - 1);
         }
+        let movetime = read.movetime.map(millis);
+        let clock = read.time.map(|t| t.map(millis));
+        let increment = read.increment.map(|i| i.map_or(Duration::ZERO, millis));
+        let moves_to_go = read.moves_to_go.map(|m| m.max(1) as u32);
         let side = turn.fold_wb(0, 1);
         // Only the other side's clock given (a confused GUI): budget from it anyway rather
         // than search forever.
@@ -201,7 +181,7 @@ impl UciSession {
         Ok(go)
     }
 
-    fn go(&mut self, args: &[&str]) -> Vec<Action> {
+    fn go(&mut self, line: &str) -> Vec<Action> {
         // After `stop`, the stopped search still owes its `bestmove`: this `go` waits
         // for it (see `finish`). Without `stop` (or with a `go` already waiting), the
         // GUI has broken the protocol.
@@ -216,7 +196,7 @@ impl UciSession {
                 send("bestmove (none)"),
             ];
         };
-        let go = match UciSession::parse_go(args, game.position().turn()) {
+        let go = match UciSession::parse_go(line, game.position().turn()) {
             Ok(go) => go,
             Err(message) => return vec![error(message)],
         };
@@ -272,15 +252,14 @@ impl UciSession {
             .take()
             .is_some_and(|search| search.quit_when_done);
         let line = match result.best_move {
-            None => "bestmove (none)".to_owned(),
-            Some(best) => {
-                let mut line = format!("bestmove {}", uci_move_text(best, self.chess960));
-                if let Some(ponder) = result.ponder {
-                    line.push_str(" ponder ");
-                    line.push_str(&uci_move_text(ponder, self.chess960));
-                }
-                line
-            }
+            None => bestmove_line("(none)", None),
+            Some(best) => bestmove_line(
+                &uci_move_text(best, self.chess960),
+                result
+                    .ponder
+                    .map(|ponder| uci_move_text(ponder, self.chess960))
+                    .as_deref(),
+            ),
         };
         let mut actions = vec![send(line)];
         if quit {
@@ -297,71 +276,46 @@ impl UciSession {
 
     /// The `info` line of a completed iteration.
     pub fn info_line(&self, info: &SearchInfo) -> String {
-        let score = match info.score {
-            Score::Cp(cp) => format!("cp {cp}"),
-            Score::Mate(moves) => format!("mate {moves}"),
-        };
-        let mut line = format!(
-            "info depth {} seldepth {} score {score} nodes {} nps {} time {}",
-            info.depth,
-            info.seldepth,
-            info.nodes,
-            info.nps(),
-            info.elapsed.as_millis()
-        );
-        if !info.pv.is_empty() {
-            line.push_str(" pv");
-            for &m in &info.pv {
-                line.push(' ');
-                line.push_str(&uci_move_text(m, self.chess960));
-            }
+        uci::Info {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: match info.score {
+                Score::Cp(cp) => format!("cp {cp}"),
+                Score::Mate(moves) => format!("mate {moves}"),
+            },
+            nodes: info.nodes,
+            nps: info.nps(),
+            time: info.elapsed.as_millis(),
+            pv: info
+                .pv
+                .iter()
+                .map(|&m| uci_move_text(m, self.chess960))
+                .collect(),
         }
-        line
+        .to_string()
     }
-}
-
-fn is_go_keyword(token: &str) -> bool {
-    matches!(
-        token,
-        "depth"
-            | "nodes"
-            | "mate"
-            | "movetime"
-            | "wtime"
-            | "btime"
-            | "winc"
-            | "binc"
-            | "movestogo"
-            | "infinite"
-            | "ponder"
-            | "searchmoves"
-    )
 }
 
 impl Session for UciSession {
     fn on_line(&mut self, line: &str) -> Vec<Action> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some((&command, args)) = tokens.split_first() else {
-            return Vec::new();
-        };
+        let command = std::str::from_utf8(first_token(line.as_bytes())).unwrap_or_default();
         match command {
+            "" => Vec::new(),
             "uci" => vec![
                 send(format!(
                     "id name {ENGINE_NAME} {}",
                     env!("CARGO_PKG_VERSION")
                 )),
                 send("id author the sp960 developers"),
-                send(CHESS960_OPTION),
+                // `default false` in lower case matters: python-chess reads `False` as true.
+                send(check_option_line("UCI_Chess960", false)),
                 send("uciok"),
             ],
             "isready" => vec![send("readyok")],
-            "setoption" => {
-                let rest = line.trim_start()["setoption".len()..].to_owned();
-                self.setoption(&rest)
-            }
+            "setoption" => self.setoption(line),
             "ucinewgame" | "debug" | "register" | "ponderhit" => Vec::new(),
-            "position" => self.position(args),
-            "go" => self.go(args),
+            "position" => self.position(line),
+            "go" => self.go(line),
             "stop" => self.stop(),
             "quit" => vec![Action::Quit],
             other => vec![error(format!(
@@ -435,7 +389,14 @@ mod tests {
     fn handshake_advertises_chess960() {
         let out = run(&["uci", "isready"]);
         assert!(out[0].starts_with("id name sp960 "), "{out:?}");
-        assert_eq!(&out[2..], [CHESS960_OPTION, "uciok", "readyok"]);
+        assert_eq!(
+            &out[2..],
+            [
+                "option name UCI_Chess960 type check default false",
+                "uciok",
+                "readyok"
+            ]
+        );
     }
 
     /// `3k4/2R1R3/8/8/8/8/P7/R1K5 w A`: the only mate in one is O-O-O (king stays on c1).
@@ -556,9 +517,7 @@ mod tests {
 
     #[test]
     fn go_parameters_become_limits() {
-        let go = |args: &str, turn| {
-            UciSession::parse_go(&args.split_whitespace().collect::<Vec<_>>(), turn)
-        };
+        let go = |args: &str, turn| UciSession::parse_go(&format!("go {args}"), turn);
         let clock = TimeBudget::for_clock(
             Duration::from_millis(3000),
             Duration::from_millis(20),

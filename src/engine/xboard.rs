@@ -14,6 +14,7 @@ use shakmaty::{Color, Position};
 use super::game::{Game, position_from_fen, xboard_move_text};
 use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchResult, TimeBudget};
 use super::{Action, ENGINE_NAME, Session};
+use crate::protocol::split_command;
 use crate::protocol::xboard::{Level, parse_centiseconds, parse_seconds};
 
 /// The `feature` lines answering `protover 2`.
@@ -229,10 +230,7 @@ fn game_over_claim(position: &shakmaty::Chess) -> String {
 impl Session for XboardSession {
     fn on_line(&mut self, line: &str) -> Vec<Action> {
         let trimmed = line.trim();
-        let (command, rest) = trimmed
-            .split_once(char::is_whitespace)
-            .unwrap_or((trimmed, ""));
-        let rest = rest.trim();
+        let (command, rest) = split_command(line);
         let number = |text: &str| {
             text.split_whitespace()
                 .next()

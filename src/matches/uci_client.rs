@@ -9,8 +9,9 @@
 use shakmaty::Chess;
 
 use super::client::{ClientEvent, GoRequest, illegal_move, no_move};
+use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
-use crate::proxy::{first_token, tokens};
+use crate::protocol::uci::{BestMove, Go, OptionDecl, setoption_line};
 use crate::starts::castling::parse_move;
 use crate::starts::notation::CastlingNotation;
 
@@ -77,18 +78,17 @@ impl UciClient {
                 None
             }
             (Phase::Handshake, b"option") => {
-                let mut words = tokens(line.as_bytes());
-                if words.nth(1) == Some(b"name") && words.next() == Some(b"UCI_Chess960") {
+                if OptionDecl::parse(line.as_bytes()).is("UCI_Chess960") {
                     self.chess960_option = true;
                 }
                 None
             }
             (Phase::Handshake, b"uciok") => {
                 for (name, value) in &self.options {
-                    out.push(format!("setoption name {name} value {value}"));
+                    out.push(setoption_line(name, value));
                 }
                 if self.chess960_option {
-                    out.push("setoption name UCI_Chess960 value true".to_owned());
+                    out.push(setoption_line("UCI_Chess960", true));
                 }
                 out.push("isready".to_owned());
                 self.phase = Phase::Syncing;
@@ -101,12 +101,12 @@ impl UciClient {
             (Phase::Thinking, b"bestmove") => {
                 self.phase = Phase::Idle;
                 let position = self.asked.take()?;
-                let text = tokens(line.as_bytes()).nth(1).unwrap_or_default();
-                let text = String::from_utf8_lossy(text);
-                if matches!(&*text, "" | "(none)" | "0000" | "a1a1" | "NULL") {
+                let best = BestMove::parse(line.as_bytes());
+                let text = String::from_utf8_lossy(best.best);
+                if best.is_null() {
                     return Some(no_move(&text, &position));
                 }
-                Some(match parse_move(&position, text.as_bytes()) {
+                Some(match parse_move(&position, best.best) {
                     Ok(m) => ClientEvent::Move(m),
                     Err(_) => illegal_move(&text, &position),
                 })
@@ -137,29 +137,20 @@ impl UciClient {
         let mut position = format!("position fen {}", engine.fen(&line.root)).into_bytes();
         GameLine::write_moves(&line.moves, engine.dialect(), &mut position);
         out.push(String::from_utf8(position).expect("FEN and moves are ASCII"));
-        let mut go = String::from("go");
+        let millis = |time: std::time::Duration| Some(time.as_millis() as i64);
         let limits = request.limits;
+        let mut go = Go {
+            depth: limits.depth.map(i64::from),
+            nodes: limits.nodes.map(|n| n as i64),
+            movetime: limits.movetime.and_then(millis),
+            ..Go::default()
+        };
         if let Some(clocks) = request.clocks {
-            let increment = clocks.increment.as_millis();
-            go.push_str(&format!(
-                " wtime {} btime {} winc {increment} binc {increment}",
-                clocks.remaining[0].as_millis(),
-                clocks.remaining[1].as_millis()
-            ));
-            if let Some(moves) = clocks.moves_to_go {
-                go.push_str(&format!(" movestogo {moves}"));
-            }
+            go.time = clocks.remaining.map(millis);
+            go.increment = [millis(clocks.increment); 2];
+            go.moves_to_go = clocks.moves_to_go.map(i64::from);
         }
-        if let Some(depth) = limits.depth {
-            go.push_str(&format!(" depth {depth}"));
-        }
-        if let Some(nodes) = limits.nodes {
-            go.push_str(&format!(" nodes {nodes}"));
-        }
-        if let Some(movetime) = limits.movetime {
-            go.push_str(&format!(" movetime {}", movetime.as_millis()));
-        }
-        out.push(go);
+        out.push(go.to_string());
         self.asked = Some(request.game.current.clone());
         self.phase = Phase::Thinking;
     }

@@ -12,12 +12,12 @@
 use shakmaty::{Chess, Position};
 
 use super::client::{ClientEvent, GoRequest, Limits, illegal_move};
-use crate::protocol::first_token;
 use crate::protocol::game::EngineChess;
 use crate::protocol::xboard::{
     CastlingForm, Level, clock_line, feature_pairs, parse_xboard_move, rejected_command,
     seconds_text, xboard_move_text,
 };
+use crate::protocol::{argument, first_token};
 use crate::starts::castling::CastlingDialect;
 use crate::starts::notation::CastlingNotation;
 
@@ -113,7 +113,9 @@ impl XboardClient {
                 None
             }
             (Phase::Syncing(n), b"pong") => {
-                let answer = line.split_whitespace().nth(1).and_then(|n| n.parse().ok());
+                let answer = std::str::from_utf8(argument(line.as_bytes()))
+                    .ok()
+                    .and_then(|n| n.parse().ok());
                 (answer == Some(n)).then(|| {
                     self.phase = Phase::Idle;
                     ClientEvent::Ready
@@ -122,13 +124,13 @@ impl XboardClient {
             (Phase::Thinking, b"move") => {
                 self.phase = Phase::Idle;
                 let position = self.asked.take()?;
-                let text = line.split_whitespace().nth(1).unwrap_or_default();
+                let text = String::from_utf8_lossy(argument(line.as_bytes())).into_owned();
                 Some(match parse_xboard_move(&position, text.as_bytes()) {
                     Ok(m) => {
                         self.synced += 1;
                         ClientEvent::Move(m)
                     }
-                    Err(_) => illegal_move(text, &position),
+                    Err(_) => illegal_move(&text, &position),
                 })
             }
             (Phase::Thinking, b"resign") => {

@@ -61,6 +61,21 @@ pub fn is_chess960_variant(name: &[u8]) -> bool {
     .any(|known| name.eq_ignore_ascii_case(known))
 }
 
+/// A command line split into its first token and the rest, both trimmed (`level 40 5 0`
+/// gives `level` and `40 5 0`).
+pub fn split_command(line: &str) -> (&str, &str) {
+    let trimmed = line.trim();
+    let (command, rest) = trimmed
+        .split_once(|c: char| c.is_ascii_whitespace())
+        .unwrap_or((trimmed, ""));
+    (command, rest.trim())
+}
+
+/// The token after the first (`pong 7` gives `7`, `move e2e4` gives `e2e4`), or empty.
+pub fn argument(line: &[u8]) -> &[u8] {
+    tokens(line).nth(1).unwrap_or_default()
+}
+
 /// `line`'s tokens with the byte offset each starts at, for rewriting a line in place.
 pub fn token_spans(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     let mut at = 0;
@@ -91,6 +106,14 @@ mod tests {
         assert_eq!(all, [&b"info"[..], b"depth", b"3", b"pv", b"e2e4"]);
         assert_eq!(first_token(b""), b"");
         assert_eq!(first_token(b"   "), b"");
+    }
+
+    #[test]
+    fn commands_split_from_their_arguments() {
+        assert_eq!(split_command("  level 40 5 0\r"), ("level", "40 5 0"));
+        assert_eq!(split_command("new"), ("new", ""));
+        assert_eq!(argument(b"pong 7"), b"7");
+        assert_eq!(argument(b"move"), b"");
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! | `option name ... type ...` ([`OptionDecl`]) | runner; proxy | engine; proxy |
 //! | `setoption name ... value ...` ([`SetOption`]) | engine; proxy | runner; proxy |
 //! | `bestmove X [ponder Y]` ([`BestMove`]) | runner; proxy | engine; proxy |
-//! | `info ... pv ...` ([`info_move_lists`]) | proxy | engine |
+//! | `info ... pv ...` ([`info_move_lists`], [`Info`]) | proxy | engine |
+//! | `position ...` ([`PositionCommand`]) | engine; proxy | runner; proxy |
 //!
 //! Readers borrow from the line (`&[u8]` tokens and byte spans): the proxy rewrites only
 //! the bytes it must.
@@ -280,6 +281,40 @@ pub fn setoption_line(name: &str, value: impl fmt::Display) -> String {
     format!("setoption name {name} value {value}")
 }
 
+/// A GUI's `position startpos|fen FEN [moves ...]`, borrowing from the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionCommand<'a> {
+    /// `None` for `startpos`, else the FEN's fields joined by single spaces.
+    pub fen: Option<String>,
+    /// The moves, as written.
+    pub moves: Vec<&'a [u8]>,
+}
+
+impl<'a> PositionCommand<'a> {
+    /// Reads a `position` line; the error says what is missing.
+    pub fn parse(line: &'a [u8]) -> Result<PositionCommand<'a>, String> {
+        let words: Vec<&[u8]> = tokens(line).skip(1).collect();
+        let moves_at = words
+            .iter()
+            .position(|w| *w == b"moves")
+            .unwrap_or(words.len());
+        let moves = words.get(moves_at + 1..).unwrap_or_default().to_vec();
+        let fen = match &words[..moves_at] {
+            [b"startpos"] => None,
+            [b"fen", fen @ ..] if !fen.is_empty() => {
+                Some(String::from_utf8_lossy(&fen.join(&b' ')).into_owned())
+            }
+            setup => {
+                return Err(format!(
+                    "expected 'startpos' or 'fen <FEN>', got '{}'",
+                    String::from_utf8_lossy(&setup.join(&b' '))
+                ));
+            }
+        };
+        Ok(PositionCommand { fen, moves })
+    }
+}
+
 /// An engine's `bestmove MOVE [ponder MOVE]`, borrowing from the line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BestMove<'a> {
@@ -472,6 +507,22 @@ mod tests {
             spin_option_line("SP960_Start", -1, -2, 959),
             "option name SP960_Start type spin default -1 min -2 max 959"
         );
+    }
+
+    #[test]
+    fn position_commands() {
+        let start = PositionCommand::parse(b"position startpos moves e2e4 e7e5").unwrap();
+        assert_eq!(start.fen, None);
+        assert_eq!(start.moves, [&b"e2e4"[..], b"e7e5"]);
+        let fen = PositionCommand::parse(b"position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1").unwrap();
+        assert_eq!(fen.fen.as_deref(), Some("8/8/8/8/8/8/8/K1k5 w - - 0 1"));
+        assert!(fen.moves.is_empty());
+        assert_eq!(
+            PositionCommand::parse(b"position banana").unwrap_err(),
+            "expected 'startpos' or 'fen <FEN>', got 'banana'"
+        );
+        assert!(PositionCommand::parse(b"position fen").is_err());
+        assert!(PositionCommand::parse(b"position").is_err());
     }
 
     #[test]

@@ -22,8 +22,8 @@ use shakmaty::Chess;
 use crate::exit_code;
 use crate::protocol::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
 use crate::protocol::uci::{
-    BestMove, Go, OptionDecl, SetOption, check_option_line, info_move_lists, setoption_line,
-    spin_option_line,
+    BestMove, Go, OptionDecl, PositionCommand, SetOption, check_option_line, info_move_lists,
+    setoption_line, spin_option_line,
 };
 use crate::protocol::{first_token, is_chess960_variant, tokens};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
@@ -401,13 +401,9 @@ impl UciSession {
     /// The GUI's `position` as a checked line: (line, came from `startpos` with no start
     /// of ours, notes about repaired FEN parts).
     fn read_position(&mut self, line: &[u8]) -> Result<(GameLine, bool, Vec<String>), String> {
-        let words: Vec<&[u8]> = tokens(line).collect();
-        let moves_at = words
-            .iter()
-            .position(|w| *w == b"moves")
-            .unwrap_or(words.len());
-        let (root, plain_startpos, notes) = match words.get(1).copied() {
-            Some(b"startpos") => match self.starts.current() {
+        let command = PositionCommand::parse(line)?;
+        let (root, plain_startpos, notes) = match &command.fen {
+            None => match self.starts.current() {
                 Some(start) => (
                     start.position().map_err(|err| err.to_string())?,
                     false,
@@ -415,16 +411,13 @@ impl UciSession {
                 ),
                 None => (Chess::default(), true, Vec::new()),
             },
-            Some(b"fen") => {
-                let fen =
-                    String::from_utf8_lossy(&words[2..moves_at.max(2)].join(&b' ')).into_owned();
-                let (root, notes) = parse_fen(&fen).map_err(|err| err.to_string())?;
+            Some(fen) => {
+                let (root, notes) = parse_fen(fen).map_err(|err| err.to_string())?;
                 (root, false, notes)
             }
-            _ => return Err("expected 'startpos' or 'fen' after 'position'".to_owned()),
         };
         let mut game = GameLine::new(root);
-        for text in words.iter().skip(moves_at + 1) {
+        for text in &command.moves {
             game.push_text(text).map_err(|err| err.to_string())?;
         }
         Ok((game, plain_startpos, notes))
