@@ -9,7 +9,7 @@ use std::sync::mpsc::{self, Sender};
 use std::thread::{self, JoinHandle};
 
 use super::search::{self, SearchInfo, SearchResult};
-use super::{Action, Frontend, Session};
+use super::{EngineEvent, Frontend, SearchSession, Step};
 
 enum Event {
     Line(String),
@@ -45,7 +45,7 @@ where
 }
 
 /// Runs any [`Session`] on `input` and `output` (see [`run`]).
-pub fn serve<R, W>(session: &mut dyn Session, input: R, mut output: W) -> io::Result<()>
+pub fn serve<R, W>(session: &mut dyn SearchSession, input: R, mut output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -60,7 +60,7 @@ where
             return Ok(());
         };
         let actions = match event {
-            Event::Line(line) => session.on_line(&line),
+            Event::Line(line) => session.on_gui_line(&line),
             Event::EndOfInput => session.on_end_of_input(),
             Event::Info(id, info) => session.on_info(id, &info),
             Event::Done(id, result) => session.on_done(id, result),
@@ -68,17 +68,21 @@ where
         let mut quit = false;
         for action in actions {
             match action {
-                Action::Send(line) => writeln!(output, "{line}")?,
-                Action::Search { id, job } => {
+                Step::Send { line, .. } => {
+                    output.write_all(&line)?;
+                    output.write_all(b"\n")?;
+                }
+                Step::Forward => {}
+                Step::Event(EngineEvent::Search { id, job }) => {
                     drop(running.take());
                     running = Some(start_search(id, job, sender.clone()));
                 }
-                Action::Stop => {
+                Step::Event(EngineEvent::Stop) => {
                     if let Some(search) = &running {
                         search.stop.store(true, Ordering::Relaxed);
                     }
                 }
-                Action::Quit => quit = true,
+                Step::Event(EngineEvent::Quit) => quit = true,
             }
         }
         output.flush()?;

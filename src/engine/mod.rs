@@ -5,8 +5,9 @@
 //! Layers, each usable alone:
 //! - [`eval`] and [`search`]: the chess; [`search::search`] is a synchronous call.
 //! - [`game`]: positions, `undo`, and move text in both protocols' notations.
-//! - [`uci`] and [`xboard`]: the protocols as sans-IO state machines ([`Session`]): a line
-//!   in, [`Action`]s out (lines to send, a search to start or stop, quit).
+//! - [`uci`] and [`xboard`]: the protocols as sans-IO state machines ([`SearchSession`]): a
+//!   line in, [`Action`]s out (lines to send, a search to start or stop, quit), on the
+//!   vocabulary and session shape of [`crate::protocol`].
 //! - [`io`]: the small loop that runs a [`Frontend`] on real streams with the search on a
 //!   thread of its own, so `stop`, `isready` and `quit` are answered while it thinks.
 
@@ -23,13 +24,13 @@ pub use search::{Limits, SearchInfo, SearchJob, SearchResult, TimeBudget};
 /// The engine's name, as `id name` (UCI) and `myname` (XBoard) give it.
 pub const ENGINE_NAME: &str = "sp960";
 
-/// What a protocol session asks its I/O loop to do, in order.
+pub use crate::protocol::session::{Mark, Peer, Step};
+
+/// What only the engine's I/O loop can do, asked by a front-end ([`Step::Event`]).
 #[derive(Debug, Clone)]
-pub enum Action {
-    /// Write this line (without its newline) to the GUI.
-    Send(String),
-    /// Start searching; report with [`Session::on_info`] and [`Session::on_done`] under
-    /// this `id`. A search still running is stopped first.
+pub enum EngineEvent {
+    /// Start searching; report with [`SearchSession::on_info`] and
+    /// [`SearchSession::on_done`] under this `id`. A search still running is stopped first.
     Search { id: u64, job: Box<SearchJob> },
     /// Stop the running search soon; it still reports its result.
     Stop,
@@ -37,16 +38,28 @@ pub enum Action {
     Quit,
 }
 
-/// A protocol front-end as a pure state machine: it is fed input lines and search reports
-/// and answers with [`Action`]s. It never blocks and does no I/O.
-pub trait Session {
+/// What a front-end asks its I/O loop to do, in order: lines for the GUI
+/// ([`Step::Send`]) and [`EngineEvent`]s.
+pub type Action = Step<EngineEvent>;
+
+/// A line for the GUI.
+pub(crate) fn send(line: impl Into<String>) -> Action {
+    Step::send(Peer::Gui, line.into(), Mark::Injected)
+}
+
+/// A protocol front-end as a pure state machine: it is fed the GUI's lines and the
+/// search's reports and answers with [`Action`]s. It never blocks and does no I/O; the
+/// [`Frontend`] that picks UCI or XBoard is also a [`crate::protocol::session::Session`],
+/// the shape every conversation in sp960 has.
+pub trait SearchSession {
     /// One line from the GUI, without its line ending.
-    fn on_line(&mut self, line: &str) -> Vec<Action>;
+    fn on_gui_line(&mut self, line: &str) -> Vec<Action>;
     /// A completed iteration of search `id`.
     fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action>;
     /// Search `id` has ended.
     fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action>;
-    /// The GUI closed its end: finish what the protocol requires, then [`Action::Quit`].
+    /// The GUI closed its end: finish what the protocol requires, then
+    /// [`EngineEvent::Quit`].
     fn on_end_of_input(&mut self) -> Vec<Action>;
 }
 
@@ -64,7 +77,7 @@ pub enum Frontend {
 }
 
 impl Frontend {
-    fn session(&mut self) -> Option<&mut dyn Session> {
+    fn session(&mut self) -> Option<&mut dyn SearchSession> {
         match self {
             Frontend::Undecided => None,
             Frontend::Uci(session) => Some(session),
@@ -73,8 +86,8 @@ impl Frontend {
     }
 }
 
-impl Session for Frontend {
-    fn on_line(&mut self, line: &str) -> Vec<Action> {
+impl SearchSession for Frontend {
+    fn on_gui_line(&mut self, line: &str) -> Vec<Action> {
         if let Frontend::Undecided = self {
             match crate::protocol::first_token(line.as_bytes()) {
                 b"" => return Vec::new(),
@@ -83,7 +96,7 @@ impl Session for Frontend {
             }
         }
         self.session()
-            .map_or_else(Vec::new, |session| session.on_line(line))
+            .map_or_else(Vec::new, |session| session.on_gui_line(line))
     }
 
     fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action> {
@@ -97,25 +110,39 @@ impl Session for Frontend {
     }
 
     fn on_end_of_input(&mut self) -> Vec<Action> {
-        self.session()
-            .map_or_else(|| vec![Action::Quit], |session| session.on_end_of_input())
+        self.session().map_or_else(
+            || vec![Step::Event(EngineEvent::Quit)],
+            |session| session.on_end_of_input(),
+        )
+    }
+}
+
+impl crate::protocol::session::Session for Frontend {
+    type Event = EngineEvent;
+
+    fn on_line(&mut self, _from: Peer, line: &[u8], out: &mut Vec<Action>) {
+        out.extend(self.on_gui_line(&String::from_utf8_lossy(line)));
+    }
+
+    fn on_closed(&mut self, _from: Peer, _how: &str, out: &mut Vec<Action>) {
+        out.extend(self.on_end_of_input());
     }
 }
 
 /// Test helper: feeds `lines` to `session`, running every search synchronously to its end
 /// (a `Stop` has nothing left to stop), and returns every line sent.
 #[cfg(test)]
-pub(crate) fn transcript(session: &mut dyn Session, lines: &[&str]) -> Vec<String> {
+pub(crate) fn transcript(session: &mut dyn SearchSession, lines: &[&str]) -> Vec<String> {
     use std::collections::VecDeque;
     use std::sync::atomic::AtomicBool;
 
     let mut sent = Vec::new();
     for line in lines {
-        let mut queue: VecDeque<Action> = session.on_line(line).into();
+        let mut queue: VecDeque<Action> = session.on_gui_line(line).into();
         while let Some(action) = queue.pop_front() {
             match action {
-                Action::Send(text) => sent.push(text),
-                Action::Search { id, job } => {
+                Step::Send { line, .. } => sent.push(String::from_utf8(line).expect("UTF-8")),
+                Step::Event(EngineEvent::Search { id, job }) => {
                     let mut infos = Vec::new();
                     let result = search::search(&job, &AtomicBool::new(false), &mut |info| {
                         infos.push(info.clone())
@@ -125,7 +152,7 @@ pub(crate) fn transcript(session: &mut dyn Session, lines: &[&str]) -> Vec<Strin
                     }
                     queue.extend(session.on_done(id, result));
                 }
-                Action::Stop | Action::Quit => {}
+                Step::Event(EngineEvent::Stop | EngineEvent::Quit) | Step::Forward => {}
             }
         }
     }

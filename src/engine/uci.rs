@@ -13,7 +13,7 @@ use shakmaty::{Color, Position};
 
 use super::game::{Game, parse_move, position_from_fen, uci_move_text};
 use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchJob, SearchResult, TimeBudget};
-use super::{Action, ENGINE_NAME, Session};
+use super::{Action, ENGINE_NAME, EngineEvent, SearchSession, Step, send};
 use crate::protocol::first_token;
 use crate::protocol::uci::{self, PositionCommand, SetOption, bestmove_line, check_option_line};
 
@@ -51,10 +51,6 @@ impl Default for UciSession {
             next_id: 1,
         }
     }
-}
-
-fn send(line: impl Into<String>) -> Action {
-    Action::Send(line.into())
 }
 
 fn error(message: impl std::fmt::Display) -> Action {
@@ -221,10 +217,10 @@ impl UciSession {
             return Vec::new();
         }
         self.search = Some(pending);
-        vec![Action::Search {
+        vec![Step::Event(EngineEvent::Search {
             id,
             job: Box::new(job),
-        }]
+        })]
     }
 
     fn stop(&mut self) -> Vec<Action> {
@@ -240,7 +236,7 @@ impl UciSession {
         search.stop_requested = true;
         match search.held.take() {
             Some(result) => self.finish(result),
-            None => vec![Action::Stop],
+            None => vec![Step::Event(EngineEvent::Stop)],
         }
     }
 
@@ -263,11 +259,11 @@ impl UciSession {
         };
         let mut actions = vec![send(line)];
         if quit {
-            actions.push(Action::Quit);
+            actions.push(Step::Event(EngineEvent::Quit));
         } else if let Some((next, job)) = self.queued.take() {
-            actions.push(Action::Search { id: next.id, job });
+            actions.push(Step::Event(EngineEvent::Search { id: next.id, job }));
             if next.stop_requested {
-                actions.push(Action::Stop);
+                actions.push(Step::Event(EngineEvent::Stop));
             }
             self.search = Some(next);
         }
@@ -296,8 +292,8 @@ impl UciSession {
     }
 }
 
-impl Session for UciSession {
-    fn on_line(&mut self, line: &str) -> Vec<Action> {
+impl SearchSession for UciSession {
+    fn on_gui_line(&mut self, line: &str) -> Vec<Action> {
         let command = std::str::from_utf8(first_token(line.as_bytes())).unwrap_or_default();
         match command {
             "" => Vec::new(),
@@ -317,7 +313,7 @@ impl Session for UciSession {
             "position" => self.position(line),
             "go" => self.go(line),
             "stop" => self.stop(),
-            "quit" => vec![Action::Quit],
+            "quit" => vec![Step::Event(EngineEvent::Quit)],
             other => vec![error(format!(
                 "unknown command '{other}' in '{}'",
                 line.trim()
@@ -354,7 +350,7 @@ impl Session for UciSession {
             return Vec::new();
         }
         let Some(search) = &mut self.search else {
-            return vec![Action::Quit];
+            return vec![Step::Event(EngineEvent::Quit)];
         };
         // A search already asked for ends normally and its `bestmove` is written (as in
         // `printf 'go depth 5\n' | sp960 engine`); an infinite one is stopped first.
@@ -587,8 +583,8 @@ mod tests {
     #[test]
     fn infinite_search_holds_bestmove_until_stop() {
         let mut session = UciSession::default();
-        let actions = session.on_line("go infinite");
-        let [Action::Search { id, job }] = actions.as_slice() else {
+        let actions = session.on_gui_line("go infinite");
+        let [Step::Event(EngineEvent::Search { id, job })] = actions.as_slice() else {
             panic!("{actions:?}")
         };
         assert_eq!(job.limits, Limits::default());
@@ -605,26 +601,31 @@ mod tests {
         );
         // The search ended by itself (say at the depth cap): nothing is written yet.
         assert!(session.on_done(*id, result).is_empty());
-        assert_eq!(session.on_line("isready").len(), 1);
-        let out = session.on_line("stop");
+        assert_eq!(session.on_gui_line("isready").len(), 1);
+        let out = session.on_gui_line("stop");
         assert!(
-            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            matches!(&out[..], [Step::Send { line, .. }] if line.starts_with(b"bestmove ")),
             "{out:?}"
         );
-        assert!(session.on_line("stop").is_empty());
+        assert!(session.on_gui_line("stop").is_empty());
     }
 
     #[test]
     fn stop_asks_the_search_to_end_and_stale_results_are_ignored() {
         let mut session = UciSession::default();
-        let Action::Search { id, job } = session.on_line("go movetime 100000").remove(0) else {
+        let Step::Event(EngineEvent::Search { id, job }) =
+            session.on_gui_line("go movetime 100000").remove(0)
+        else {
             panic!()
         };
         assert!(matches!(
-            session.on_line("go depth 1")[..],
-            [Action::Send(_)]
+            session.on_gui_line("go depth 1")[..],
+            [Step::Send { line: _, .. }]
         ));
-        assert!(matches!(session.on_line("stop")[..], [Action::Stop]));
+        assert!(matches!(
+            session.on_gui_line("stop")[..],
+            [Step::Event(EngineEvent::Stop)]
+        ));
         let result = crate::engine::search::search(
             &job,
             &std::sync::atomic::AtomicBool::new(true),
@@ -633,7 +634,7 @@ mod tests {
         assert!(session.on_done(id + 7, result.clone()).is_empty());
         let out = session.on_done(id, result);
         assert!(
-            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            matches!(&out[..], [Step::Send { line, .. }] if line.starts_with(b"bestmove ")),
             "{out:?}"
         );
     }
@@ -650,51 +651,71 @@ mod tests {
     #[test]
     fn go_after_stop_waits_for_the_stopped_search_then_starts() {
         let mut session = UciSession::default();
-        let Action::Search { id, job } = session.on_line("go depth 50").remove(0) else {
+        let Step::Event(EngineEvent::Search { id, job }) =
+            session.on_gui_line("go depth 50").remove(0)
+        else {
             panic!()
         };
-        assert!(matches!(session.on_line("stop")[..], [Action::Stop]));
+        assert!(matches!(
+            session.on_gui_line("stop")[..],
+            [Step::Event(EngineEvent::Stop)]
+        ));
         // The stopped search has not answered yet: the new `go` waits, no error.
-        assert!(session.on_line("position startpos moves e2e4").is_empty());
-        assert!(session.on_line("go depth 1").is_empty());
-        assert_eq!(session.on_line("isready").len(), 1);
+        assert!(
+            session
+                .on_gui_line("position startpos moves e2e4")
+                .is_empty()
+        );
+        assert!(session.on_gui_line("go depth 1").is_empty());
+        assert_eq!(session.on_gui_line("isready").len(), 1);
         let out = session.on_done(id, search_now(&job, true));
-        let [Action::Send(first), Action::Search { id: next, job }] = &out[..] else {
+        let [
+            Step::Send { line: first, .. },
+            Step::Event(EngineEvent::Search { id: next, job }),
+        ] = &out[..]
+        else {
             panic!("{out:?}")
         };
-        assert!(first.starts_with("bestmove "), "{first}");
+        assert!(first.starts_with(b"bestmove "), "{first:?}");
         assert_ne!(*next, id);
         // The waiting search is on the position given after `stop`, with its own limits.
         assert_eq!(job.limits.depth, Some(1));
         assert_eq!(job.position.turn(), Color::Black);
         let out = session.on_done(*next, search_now(job, false));
         assert!(
-            matches!(&out[..], [Action::Send(line)] if line.starts_with("bestmove ")),
+            matches!(&out[..], [Step::Send { line, .. }] if line.starts_with(b"bestmove ")),
             "{out:?}"
         );
         // A third `go` while one waits is refused, as is a `go` without `stop`.
-        let Action::Search { id, job } = session.on_line("go depth 50").remove(0) else {
+        let Step::Event(EngineEvent::Search { id, job }) =
+            session.on_gui_line("go depth 50").remove(0)
+        else {
             panic!()
         };
         assert!(
-            matches!(session.on_line("go depth 2")[..], [Action::Send(ref e)] if e.contains("already searching"))
+            matches!(session.on_gui_line("go depth 2")[..], [Step::Send { line: ref e, .. }] if String::from_utf8_lossy(e).contains("already searching"))
         );
-        session.on_line("stop");
-        assert!(session.on_line("go depth 2").is_empty());
+        session.on_gui_line("stop");
+        assert!(session.on_gui_line("go depth 2").is_empty());
         assert!(
-            matches!(session.on_line("go depth 3")[..], [Action::Send(ref e)] if e.contains("already searching"))
+            matches!(session.on_gui_line("go depth 3")[..], [Step::Send { line: ref e, .. }] if String::from_utf8_lossy(e).contains("already searching"))
         );
         // `stop` for the waiting search: it starts and is stopped at once; end of
         // input after it: its bestmove, then quit.
-        assert!(session.on_line("stop").is_empty());
+        assert!(session.on_gui_line("stop").is_empty());
         assert!(session.on_end_of_input().is_empty());
         let out = session.on_done(id, search_now(&job, true));
-        let [Action::Send(_), Action::Search { id, job }, Action::Stop] = &out[..] else {
+        let [
+            Step::Send { line: _, .. },
+            Step::Event(EngineEvent::Search { id, job }),
+            Step::Event(EngineEvent::Stop),
+        ] = &out[..]
+        else {
             panic!("{out:?}")
         };
         let out = session.on_done(*id, search_now(job, true));
         assert!(
-            matches!(&out[..], [Action::Send(line), Action::Quit] if line.starts_with("bestmove ")),
+            matches!(&out[..], [Step::Send { line, .. }, Step::Event(EngineEvent::Quit)] if line.starts_with(b"bestmove ")),
             "{out:?}"
         );
     }
@@ -702,7 +723,9 @@ mod tests {
     #[test]
     fn end_of_input_lets_a_search_finish_then_quits() {
         let mut session = UciSession::default();
-        let Action::Search { id, job } = session.on_line("go depth 2").remove(0) else {
+        let Step::Event(EngineEvent::Search { id, job }) =
+            session.on_gui_line("go depth 2").remove(0)
+        else {
             panic!()
         };
         assert!(session.on_end_of_input().is_empty());
@@ -713,12 +736,15 @@ mod tests {
         );
         let out = session.on_done(id, result);
         assert!(
-            matches!(&out[..], [Action::Send(_), Action::Quit]),
+            matches!(
+                &out[..],
+                [Step::Send { line: _, .. }, Step::Event(EngineEvent::Quit)]
+            ),
             "{out:?}"
         );
         assert!(matches!(
             UciSession::default().on_end_of_input()[..],
-            [Action::Quit]
+            [Step::Event(EngineEvent::Quit)]
         ));
     }
 }

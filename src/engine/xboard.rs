@@ -13,7 +13,7 @@ use shakmaty::{Color, Position};
 
 use super::game::{Game, position_from_fen, xboard_move_text};
 use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchResult, TimeBudget};
-use super::{Action, ENGINE_NAME, Session};
+use super::{Action, ENGINE_NAME, EngineEvent, SearchSession, Step, send};
 use crate::protocol::split_command;
 use crate::protocol::xboard::{Level, parse_centiseconds, parse_seconds};
 
@@ -77,10 +77,6 @@ impl Default for XboardSession {
     }
 }
 
-fn send(line: impl Into<String>) -> Action {
-    Action::Send(line.into())
-}
-
 fn unknown(line: &str) -> Action {
     send(format!("Error (unknown command): {}", line.trim()))
 }
@@ -100,7 +96,7 @@ impl XboardSession {
     fn abandon_search(&mut self) -> Vec<Action> {
         let mut actions = Vec::new();
         if self.search.take().is_some() {
-            actions.push(Action::Stop);
+            actions.push(Step::Event(EngineEvent::Stop));
         }
         actions.extend(self.pongs.drain(..).map(send));
         actions
@@ -158,10 +154,10 @@ impl XboardSession {
         let id = self.next_id;
         self.next_id += 1;
         self.search = Some(id);
-        vec![Action::Search {
+        vec![Step::Event(EngineEvent::Search {
             id,
             job: Box::new(job),
-        }]
+        })]
     }
 
     fn user_move(&mut self, text: &str) -> Vec<Action> {
@@ -227,8 +223,8 @@ fn game_over_claim(position: &shakmaty::Chess) -> String {
     }
 }
 
-impl Session for XboardSession {
-    fn on_line(&mut self, line: &str) -> Vec<Action> {
+impl SearchSession for XboardSession {
+    fn on_gui_line(&mut self, line: &str) -> Vec<Action> {
         let trimmed = line.trim();
         let (command, rest) = split_command(line);
         let number = |text: &str| {
@@ -301,7 +297,7 @@ impl Session for XboardSession {
             }
             "?" => {
                 if self.search.is_some() {
-                    vec![Action::Stop]
+                    vec![Step::Event(EngineEvent::Stop)]
                 } else {
                     Vec::new()
                 }
@@ -359,7 +355,7 @@ impl Session for XboardSession {
                 }
                 None => vec![send(format!("Error (nps needs a number): {trimmed}"))],
             },
-            "quit" => vec![Action::Quit],
+            "quit" => vec![Step::Event(EngineEvent::Quit)],
             _ => {
                 // Without `usermove`, a bare move (old GUIs, people typing) is a move too.
                 let is_move = self
@@ -401,7 +397,7 @@ impl Session for XboardSession {
         }
         actions.extend(self.pongs.drain(..).map(send));
         if self.quit_when_done {
-            actions.push(Action::Quit);
+            actions.push(Step::Event(EngineEvent::Quit));
         }
         actions
     }
@@ -412,7 +408,7 @@ impl Session for XboardSession {
             self.quit_when_done = true;
             Vec::new()
         } else {
-            vec![Action::Quit]
+            vec![Step::Event(EngineEvent::Quit)]
         }
     }
 }
@@ -522,10 +518,12 @@ mod tests {
         );
         assert_eq!(session.game().unwrap().moves().len(), 2);
         // A ping during thinking is answered only after the move.
-        let Action::Search { id, job } = session.on_line("usermove d2d4").remove(0) else {
+        let Step::Event(EngineEvent::Search { id, job }) =
+            session.on_gui_line("usermove d2d4").remove(0)
+        else {
             panic!()
         };
-        assert!(session.on_line("ping 9").is_empty());
+        assert!(session.on_gui_line("ping 9").is_empty());
         let result = crate::engine::search::search(
             &job,
             &std::sync::atomic::AtomicBool::new(false),
@@ -533,7 +531,7 @@ mod tests {
         );
         let out = session.on_done(id, result);
         assert!(
-            matches!(&out[..], [Action::Send(m), Action::Send(pong)] if m.starts_with("move ") && pong == "pong 9"),
+            matches!(&out[..], [Step::Send { line: m, .. }, Step::Send { line: pong, .. }] if m.starts_with(b"move ") && pong == b"pong 9"),
             "{out:?}"
         );
     }

@@ -17,8 +17,9 @@ use super::uci_client::UciClient;
 use super::xboard_client::XboardClient;
 use crate::matches::engine_spec::Protocol;
 use crate::matches::time_control::TimeControl;
+use crate::protocol::first_token;
 use crate::protocol::game::GameLine;
-use crate::proxy::first_token;
+use crate::protocol::session::{Mark, Peer, Session, Step};
 
 /// What each search is limited by (several may be combined).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -86,7 +87,7 @@ pub enum ClientEvent {
 #[derive(Debug)]
 pub enum Client {
     /// `uci` sent, waiting for the first answer that tells the protocol.
-    Detecting,
+    Detecting(Vec<(String, String)>),
     /// Speaking UCI.
     Uci(UciClient),
     /// Speaking XBoard/CECP.
@@ -107,7 +108,7 @@ impl Client {
             }
             None => {
                 out.push("uci".to_owned());
-                Client::Detecting
+                Client::Detecting(options.to_vec())
             }
         };
         (client, out)
@@ -116,7 +117,7 @@ impl Client {
     /// The protocol, once known.
     pub fn protocol(&self) -> Option<Protocol> {
         match self {
-            Client::Detecting => None,
+            Client::Detecting(_) => None,
             Client::Uci(_) => Some(Protocol::Uci),
             Client::Xboard(_) => Some(Protocol::Xboard),
         }
@@ -125,29 +126,24 @@ impl Client {
     /// The name the engine gave (`id name`, `myname`).
     pub fn name(&self) -> Option<&str> {
         match self {
-            Client::Detecting => None,
+            Client::Detecting(_) => None,
             Client::Uci(client) => client.name(),
             Client::Xboard(client) => client.name(),
         }
     }
 
-    /// One line from the engine (no line ending). `options` are the user's, applied
-    /// once the protocol is detected.
-    pub fn on_line(
-        &mut self,
-        line: &str,
-        options: &[(String, String)],
-        out: &mut Vec<String>,
-    ) -> Option<ClientEvent> {
+    /// One line from the engine (no line ending). The user's options are applied once the
+    /// protocol is detected.
+    pub fn on_line(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {
         match self {
-            Client::Detecting => match first_token(line.as_bytes()) {
+            Client::Detecting(options) => match first_token(line.as_bytes()) {
                 b"id" | b"option" | b"uciok" => {
-                    *self = Client::Uci(UciClient::after_uci(options.to_vec()));
-                    self.on_line(line, options, out)
+                    *self = Client::Uci(UciClient::after_uci(std::mem::take(options)));
+                    self.on_line(line, out)
                 }
                 b"feature" | b"Error" | b"Illegal" | b"tellusererror" => {
-                    self.switch_to_xboard(options, out);
-                    self.on_line(line, options, out)
+                    self.switch_to_xboard(out);
+                    self.on_line(line, out)
                 }
                 _ => None,
             },
@@ -158,14 +154,10 @@ impl Client {
 
     /// Nothing came for a while: detection settles on XBoard; an XBoard handshake
     /// without `feature done=0` is over.
-    pub fn on_timeout(
-        &mut self,
-        options: &[(String, String)],
-        out: &mut Vec<String>,
-    ) -> Option<ClientEvent> {
+    pub fn on_timeout(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {
         match self {
-            Client::Detecting => {
-                self.switch_to_xboard(options, out);
+            Client::Detecting(_) => {
+                self.switch_to_xboard(out);
                 None
             }
             Client::Uci(_) => None,
@@ -173,8 +165,12 @@ impl Client {
         }
     }
 
-    fn switch_to_xboard(&mut self, options: &[(String, String)], out: &mut Vec<String>) {
-        *self = Client::Xboard(XboardClient::start(options.to_vec(), out));
+    fn switch_to_xboard(&mut self, out: &mut Vec<String>) {
+        let options = match self {
+            Client::Detecting(options) => std::mem::take(options),
+            _ => Vec::new(),
+        };
+        *self = Client::Xboard(XboardClient::start(options, out));
     }
 
     /// Sets up a new game from `root`; [`ClientEvent::Ready`] follows (or is returned at
@@ -186,7 +182,9 @@ impl Client {
         out: &mut Vec<String>,
     ) -> Option<ClientEvent> {
         match self {
-            Client::Detecting => Some(ClientEvent::Failed("protocol not detected yet".to_owned())),
+            Client::Detecting(_) => {
+                Some(ClientEvent::Failed("protocol not detected yet".to_owned()))
+            }
             Client::Uci(client) => client.new_game(out),
             Client::Xboard(client) => client.new_game(root, limits, out),
         }
@@ -195,7 +193,7 @@ impl Client {
     /// Asks for a move in `request.game.current`.
     pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
         match self {
-            Client::Detecting => {}
+            Client::Detecting(_) => {}
             Client::Uci(client) => client.go(request, out),
             Client::Xboard(client) => client.go(request, out),
         }
@@ -206,7 +204,7 @@ impl Client {
     pub fn chess960_support(&self) -> Result<(), String> {
         match self {
             Client::Xboard(client) => client.chess960_support(),
-            Client::Detecting | Client::Uci(_) => Ok(()),
+            Client::Detecting(_) | Client::Uci(_) => Ok(()),
         }
     }
 
@@ -233,6 +231,29 @@ pub(crate) fn no_move(text: &str, position: &Chess) -> ClientEvent {
     ))
 }
 
+/// The client in the shape of every conversation in sp960: the engine's line in, the
+/// lines for the engine ([`Step::Send`]) and the [`ClientEvent`] out.
+impl Session for Client {
+    type Event = ClientEvent;
+
+    fn on_line(&mut self, _from: Peer, line: &[u8], out: &mut Vec<Step<ClientEvent>>) {
+        let mut lines = Vec::new();
+        let event = Client::on_line(self, &String::from_utf8_lossy(line), &mut lines);
+        out.extend(
+            lines
+                .into_iter()
+                .map(|line| Step::send(Peer::Engine, line, Mark::Injected)),
+        );
+        out.extend(event.map(Step::Event));
+    }
+
+    fn on_closed(&mut self, _from: Peer, how: &str, out: &mut Vec<Step<ClientEvent>>) {
+        out.push(Step::Event(ClientEvent::Failed(format!(
+            "the engine {how}"
+        ))));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,27 +265,23 @@ mod tests {
         let mut out = Vec::new();
         // A banner decides nothing.
         assert_eq!(
-            client.on_line("Stockfish 15.1 by the Stockfish developers", &[], &mut out),
+            client.on_line("Stockfish 15.1 by the Stockfish developers", &mut out),
             None
         );
         assert!(client.protocol().is_none());
-        client.on_line("id name Stockfish 15.1", &[], &mut out);
+        client.on_line("id name Stockfish 15.1", &mut out);
         assert_eq!(client.protocol(), Some(Protocol::Uci));
         assert_eq!(client.name(), Some("Stockfish 15.1"));
 
         let (mut client, _) = Client::start(None, &[]);
         let mut out = Vec::new();
-        client.on_line(
-            "Error (Illegal move or unknown command): uci",
-            &[],
-            &mut out,
-        );
+        client.on_line("Error (Illegal move or unknown command): uci", &mut out);
         assert_eq!(client.protocol(), Some(Protocol::Xboard));
         assert_eq!(out, ["xboard", "protover 2"]);
 
         let (mut client, _) = Client::start(None, &[]);
         let mut out = Vec::new();
-        client.on_timeout(&[], &mut out);
+        client.on_timeout(&mut out);
         assert_eq!(client.protocol(), Some(Protocol::Xboard));
         assert_eq!(out, ["xboard", "protover 2"]);
     }

@@ -13,6 +13,7 @@ use super::config::{MatchConfig, MatchEngine};
 use super::process::{EngineProcess, Received};
 use super::referee::{Ending, Forfeit, GameClock, Referee};
 use crate::matches::engine_spec::Protocol;
+use crate::protocol::session::{Peer, Session, Step};
 use crate::proxy::io::ShellError;
 use crate::starts::start::Start;
 
@@ -81,7 +82,7 @@ impl Player {
             let deadline = short.map_or(overall, |s| s.min(overall));
             let mut out = Vec::new();
             let event = match player.process.receive(deadline) {
-                Received::Line(line) => player.client.on_line(&line, &engine.options, &mut out),
+                Received::Line(line) => player.read(&line, &mut out),
                 Received::Closed => {
                     return Err(format!(
                         "the engine {} during the handshake",
@@ -96,7 +97,7 @@ impl Player {
                 }
                 Received::Timeout => {
                     let detecting = player.client.protocol().is_none();
-                    let event = player.client.on_timeout(&engine.options, &mut out);
+                    let event = player.client.on_timeout(&mut out);
                     // Detection settled on XBoard: its handshake gets its own wait.
                     short = detecting.then(|| Instant::now() + FEATURE_WAIT);
                     event
@@ -109,6 +110,22 @@ impl Player {
                 _ => {}
             }
         }
+    }
+
+    /// One line from the engine through the client's [`Session`]: the lines to send go to
+    /// `out`, the event (if any) is returned.
+    fn read(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {
+        let mut steps = Vec::new();
+        Session::on_line(&mut self.client, Peer::Engine, line.as_bytes(), &mut steps);
+        let mut event = None;
+        for step in steps {
+            match step {
+                Step::Send { line, .. } => out.push(String::from_utf8_lossy(&line).into_owned()),
+                Step::Event(e) => event = Some(e),
+                Step::Forward => {}
+            }
+        }
+        event
     }
 
     fn send(&mut self, lines: &[String]) -> Result<(), String> {
@@ -124,7 +141,7 @@ impl Player {
             match self.process.receive(deadline) {
                 Received::Line(line) => {
                     let mut out = Vec::new();
-                    let event = self.client.on_line(&line, &[], &mut out);
+                    let event = self.read(&line, &mut out);
                     if self.process.send(&out).is_err() {
                         return Err(Trouble::Closed(self.process.exit_description()));
                     }

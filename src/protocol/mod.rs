@@ -11,7 +11,9 @@
 //! - [`xboard`]: `feature` declarations, `level`/`st`/`sd`/`time`, `move`, refusals, and
 //!   moves in XBoard's notations;
 //! - [`game`]: a GUI's position and moves, checked, and the position as an engine in
-//!   standard or Chess960 mode takes it.
+//!   standard or Chess960 mode takes it;
+//! - [`session`]: the one sans-IO shape of the three roles' conversations (a line in,
+//!   lines and events out).
 //!
 //! vampirc-uci (the UCI parser the design card names) is not used: its grammar rejects
 //! lines every role here must read. Measured with vampirc-uci 0.11: `position fen
@@ -22,6 +24,7 @@
 //! still parse (`go`, `option`) is a few lines of this module.
 
 pub mod game;
+pub mod session;
 pub mod uci;
 pub mod xboard;
 

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::transcript::{Entry, Transcript};
-use super::{Action, Peer, Session};
+use super::{Action, Peer, ProxyEvent, Session, Step};
 use crate::exit_code;
 
 /// The engine to start: program and arguments.
@@ -174,8 +174,8 @@ pub fn spawn_engine(command: &EngineCommand, stderr: Stdio) -> Result<Child, She
 /// Runs `session` between our stdin/stdout and the engine until the GUI quits or the
 /// engine exits; returns the proxy's exit code: the engine's status (0 after a clean
 /// `quit`, 128 + signal if it was killed), [`exit_code::ENGINE_EXITED`] if it exited with
-/// 0 unasked, or the code of an [`Action::Fail`].
-pub fn run<S: Session + 'static>(
+/// 0 unasked, or the code of an [`ProxyEvent::Fail`](super::ProxyEvent::Fail).
+pub fn run<S: Session<Event = ProxyEvent> + 'static>(
     session: S,
     command: &EngineCommand,
     options: &ShellOptions,
@@ -229,7 +229,7 @@ pub fn run<S: Session + 'static>(
 }
 
 /// The main thread: waits for the first decisive event, then for the engine.
-fn supervise<S: Session>(
+fn supervise<S: Session<Event = ProxyEvent>>(
     shared: &Shared<S>,
     received: &Receiver<Event>,
     child: &mut Child,
@@ -266,7 +266,7 @@ fn supervise<S: Session>(
             eprintln!("sp960: proxy: the engine {how}");
             record(shared, Entry::Event, format!("the engine {how}").as_bytes());
             let mut actions = Vec::new();
-            lock(&shared.session).on_engine_exit(&how, &mut actions);
+            lock(&shared.session).on_closed(Peer::Engine, &how, &mut actions);
             perform(
                 shared,
                 Peer::Engine,
@@ -367,7 +367,11 @@ fn flush<S>(shared: &Shared<S>, to: Peer) -> bool {
 }
 
 /// One direction: reads `input` (lines from `from`) until end of file or shutdown.
-fn relay<S: Session>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Shared<S>) {
+fn relay<S: Session<Event = ProxyEvent>>(
+    from: Peer,
+    mut input: Box<dyn Read + Send>,
+    shared: &Shared<S>,
+) {
     let mut buffer = vec![0u8; 256 * 1024];
     let mut filled = 0;
     let mut actions = Vec::new();
@@ -397,7 +401,7 @@ fn relay<S: Session>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Share
             }
             let before = actions.len();
             match from {
-                Peer::Gui => session.on_gui_eof(&mut actions),
+                Peer::Gui => session.on_closed(Peer::Gui, "", &mut actions),
                 Peer::Engine => {}
             }
             lines.push((filled..filled, before..actions.len()));
@@ -432,12 +436,13 @@ fn relay<S: Session>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Share
     }
 }
 
-fn feed(session: &mut dyn Session, from: Peer, line: &[u8], actions: &mut Vec<Action>) {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    match from {
-        Peer::Gui => session.on_gui_line(line, actions),
-        Peer::Engine => session.on_engine_line(line, actions),
-    }
+fn feed(
+    session: &mut dyn Session<Event = ProxyEvent>,
+    from: Peer,
+    line: &[u8],
+    actions: &mut Vec<Action>,
+) {
+    session.on_line(from, line.strip_suffix(b"\n").unwrap_or(line), actions);
 }
 
 /// What a batch wrote, and whether the GUI is still there.
@@ -506,17 +511,17 @@ fn perform<S>(
                     bytes.push(b'\n');
                     written.write(shared, *to, &bytes);
                 }
-                Action::Warn(message) => {
+                Step::Event(ProxyEvent::Warn(message)) => {
                     eprintln!("sp960: {message}");
                     record(shared, Entry::Event, message.as_bytes());
                 }
                 // The GUI's relay stops reading; the engine's goes on to its end of file,
                 // so nothing the engine says before it exits is lost.
-                Action::Shutdown => {
+                Step::Event(ProxyEvent::Shutdown) => {
                     keep_going = from == Peer::Engine;
                     let _ = shared.events.send(Event::Shutdown);
                 }
-                Action::Fail { code, message } => {
+                Step::Event(ProxyEvent::Fail { code, message }) => {
                     keep_going = from == Peer::Engine;
                     let _ = shared.events.send(Event::Fail(*code, message.clone()));
                 }

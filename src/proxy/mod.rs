@@ -1,6 +1,7 @@
-//! The protocol-neutral parts of a proxy between a GUI and an engine: the [`Session`]
-//! trait a protocol's sans-IO state machine implements, the [`Action`]s it returns, and
-//! the I/O shell in [`io`] that runs any session between real pipes.
+//! The protocol-neutral parts of a proxy between a GUI and an engine: its sessions are
+//! [`crate::protocol::session::Session`]s whose events are [`ProxyEvent`]s (the
+//! [`Action`]s the shell carries out), and the I/O shell in [`io`] runs any of them
+//! between real pipes; the UCI and XBoard sessions are [`uci`] and [`xboard`].
 //!
 //! A session never touches a file descriptor: it is fed one line at a time (without its
 //! `\n`, with any `\r` still on it) and says what to do with it. That keeps the protocol
@@ -23,54 +24,11 @@ pub mod transcript;
 pub mod uci;
 pub mod xboard;
 
-/// One side of the proxy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Peer {
-    /// The GUI (or match runner) that started the proxy: our stdin and stdout.
-    Gui,
-    /// The engine process the proxy started: its stdin and stdout.
-    Engine,
-}
+pub use crate::protocol::session::{Mark, Peer, Session, Step};
 
-impl Peer {
-    /// The other side.
-    pub fn other(self) -> Peer {
-        match self {
-            Peer::Gui => Peer::Engine,
-            Peer::Engine => Peer::Gui,
-        }
-    }
-}
-
-/// Why the proxy sends a line it did not simply forward (shown in transcripts).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Mark {
-    /// A line the proxy wrote on its own (an option, `setoption`, `info string`).
-    Injected,
-    /// A line read from one side and changed on its way to the other.
-    Rewritten,
-    /// The proxy's own answer to a request it did not forward (`bestmove 0000`).
-    Answered,
-    /// A line read earlier and held back, sent unchanged now (GUI lines that came before
-    /// the engine's `uciok`).
-    Held,
-}
-
-/// What the shell does, in order, after a session has read a line.
+/// What only the proxy's shell can do, asked by a session ([`Step::Event`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
-    /// Send the line just read, byte for byte (with its original line ending), to the
-    /// other side.
-    Forward,
-    /// Send `line` (no line ending: the shell adds `\n`) to `to`.
-    Send {
-        /// The receiving side.
-        to: Peer,
-        /// The text.
-        line: Vec<u8>,
-        /// Why, for the transcript.
-        mark: Mark,
-    },
+pub enum ProxyEvent {
     /// Tell the user on stderr (a warning that should not wait for a GUI to show it).
     Warn(String),
     /// The GUI is done: after the lines before this, wait a bounded time for the engine to
@@ -86,16 +44,8 @@ pub enum Action {
     },
 }
 
-impl Action {
-    /// A line to send, with its mark.
-    pub fn send(to: Peer, line: impl Into<Vec<u8>>, mark: Mark) -> Action {
-        Action::Send {
-            to,
-            line: line.into(),
-            mark,
-        }
-    }
-}
+/// What the shell does, in order, after a proxy session has read a line.
+pub type Action = Step<ProxyEvent>;
 
 /// Pushes the action that sends `rewritten` (a rewrite of the line `original` read from
 /// the other side) to `to`: [`Action::Forward`] when the rewrite changed nothing, so the
@@ -112,20 +62,6 @@ pub fn forward_unless_changed(
     } else {
         actions.push(Action::send(to, rewritten, Mark::Rewritten));
     }
-}
-
-/// A protocol's sans-IO proxy state machine.
-pub trait Session: Send {
-    /// A line from the GUI (no `\n`).
-    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>);
-    /// A line from the engine (no `\n`).
-    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>);
-    /// The GUI closed our stdin: typically send the engine its quit command, then
-    /// [`Action::Shutdown`].
-    fn on_gui_eof(&mut self, actions: &mut Vec<Action>);
-    /// The engine exited without being asked to (`how` describes the exit status): tell
-    /// the GUI in its protocol.
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>);
 }
 
 #[cfg(test)]

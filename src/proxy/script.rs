@@ -1,22 +1,22 @@
 //! Test support: runs a transcript through any [`Session`] and shows what it does, so
 //! sessions are unit-tested on transcripts in one format.
 
-use super::{Action, Peer, Session};
+use super::{Action, Peer, ProxyEvent, Session};
 
 /// Feeds `script` to `session`: lines starting `gui: ` come from the GUI, `engine: ` from
 /// the engine. Returns what the proxy does, one string per action: `engine< text` /
 /// `gui< text` for lines sent (with ` [Injected]`, ` [Rewritten]`, ` [Answered]` or ` [Held]` for
 /// lines it did not simply forward), `Debug` text for the other actions.
-pub fn play(session: &mut dyn Session, script: &[&str]) -> Vec<String> {
+pub fn play(session: &mut dyn Session<Event = ProxyEvent>, script: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for line in script {
         let mut actions = Vec::new();
         let (from, text) = if let Some(text) = line.strip_prefix("gui: ") {
-            session.on_gui_line(text.as_bytes(), &mut actions);
+            session.on_line(Peer::Gui, text.as_bytes(), &mut actions);
             (Peer::Gui, text)
         } else {
             let text = line.strip_prefix("engine: ").expect("gui: or engine:");
-            session.on_engine_line(text.as_bytes(), &mut actions);
+            session.on_line(Peer::Engine, text.as_bytes(), &mut actions);
             (Peer::Engine, text)
         };
         let name = |peer: Peer| if peer == Peer::Gui { "gui" } else { "engine" };
@@ -28,7 +28,7 @@ pub fn play(session: &mut dyn Session, script: &[&str]) -> Vec<String> {
                     name(to),
                     String::from_utf8_lossy(&line)
                 ),
-                other => format!("{other:?}"),
+                Action::Event(event) => format!("{event:?}"),
             });
         }
     }

@@ -13,7 +13,7 @@
 //! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; refused if broken |
 //! | GUI | `go` | answered `bestmove 0000` after a refused position; `searchmoves` translated |
 //! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself |
-//! | GUI | `quit` | forwarded, then [`Action::Shutdown`] |
+//! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 //! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 
 use memchr::memmem;
@@ -28,7 +28,7 @@ use crate::protocol::uci::{
 use crate::protocol::{first_token, is_chess960_variant, tokens};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{Action, Mark, Peer, Session, forward_unless_changed};
+use crate::proxy::{Action, Mark, Peer, ProxyEvent, Session, Step, forward_unless_changed};
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
@@ -169,16 +169,16 @@ impl UciSession {
                        position from there on)";
         if self.config.require_chess960 {
             Self::info_to_gui(actions, "the engine has no UCI_Chess960 option");
-            actions.push(Action::Fail {
+            actions.push(Step::Event(ProxyEvent::Fail {
                 code: NO_CHESS960_EXIT,
                 message: "proxy: the engine has no UCI_Chess960 option and --require-chess960 \
                           was given"
                     .to_owned(),
-            });
+            }));
         } else if !self.warned_no_chess960 {
             self.warned_no_chess960 = true;
             Self::info_to_gui(actions, message);
-            actions.push(Action::Warn(format!("proxy: {message}")));
+            actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
         }
     }
 
@@ -225,7 +225,7 @@ impl UciSession {
         self.prepare_engine_for_start(actions);
         if actions[first..]
             .iter()
-            .any(|a| matches!(a, Action::Fail { .. }))
+            .any(|a| matches!(a, Step::Event(ProxyEvent::Fail { .. })))
         {
             return;
         }
@@ -313,7 +313,7 @@ impl UciSession {
             match self.starts.set_option(option, value) {
                 Ok(note) => {
                     if let Some(note) = note {
-                        actions.push(Action::Warn(format!("proxy: {note}")));
+                        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {note}"))));
                     }
                     self.prepare_engine_for_start(actions);
                 }
@@ -395,7 +395,7 @@ impl UciSession {
             return;
         };
         Self::info_to_gui(actions, &message);
-        actions.push(Action::Warn(format!("proxy: {message}")));
+        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
     }
 
     /// The GUI's `position` as a checked line: (line, came from `startpos` with no start
@@ -486,7 +486,7 @@ impl UciSession {
             b"stop" | b"ponderhit" if self.answered_go => {}
             b"quit" => {
                 actions.push(Action::Forward);
-                actions.push(Action::Shutdown);
+                actions.push(Step::Event(ProxyEvent::Shutdown));
             }
             _ => actions.push(Action::Forward),
         }
@@ -535,8 +535,9 @@ pub fn translate_info(root: &Chess, line: &[u8], dialect: CastlingDialect) -> Ve
     out
 }
 
-impl Session for UciSession {
-    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+/// The proxy session's inputs, one method per peer and event (what [`Session`] feeds).
+impl UciSession {
+    pub fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"uci" => {
                 self.awaiting_uciok = true;
@@ -548,7 +549,7 @@ impl Session for UciSession {
             _ => self.gui_line(line, actions),
         }
     }
-    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    pub fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"info" => self.engine_info(line, actions),
             b"bestmove" => self.engine_bestmove(line, actions),
@@ -558,7 +559,7 @@ impl Session for UciSession {
         }
     }
 
-    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+    pub fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
         if self.awaiting_uciok {
             // Held lines go at `uciok`, then a quit (the shell waits a bounded time).
             if !self.held.iter().any(|line| first_token(line) == b"quit") {
@@ -567,11 +568,29 @@ impl Session for UciSession {
             return;
         }
         actions.push(Action::send(Peer::Engine, "quit", Mark::Injected));
-        actions.push(Action::Shutdown);
+        actions.push(Step::Event(ProxyEvent::Shutdown));
     }
 
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+    pub fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         Self::info_to_gui(actions, &format!("the engine {how}"));
+    }
+}
+
+impl Session for UciSession {
+    type Event = ProxyEvent;
+
+    fn on_line(&mut self, from: Peer, line: &[u8], out: &mut Vec<Action>) {
+        match from {
+            Peer::Gui => self.on_gui_line(line, out),
+            Peer::Engine => self.on_engine_line(line, out),
+        }
+    }
+
+    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
+        match from {
+            Peer::Gui => self.on_gui_eof(out),
+            Peer::Engine => self.on_engine_exit(how, out),
+        }
     }
 }
 

@@ -15,7 +15,7 @@
 //! | GUI | `usermove X`, bare moves | checked; castling rewritten into the engine's form; refused with `Illegal move (...)` |
 //! | GUI | `undo`, `remove`, `force`, `go`, `playother`, `edit` | followed (`remove` in force mode becomes two `undo`s) |
 //! | GUI | `option`, `accepted option` | our start options consumed ([`crate::proxy::starts`]); a bad value answered `Error (...)` |
-//! | GUI | `quit` | forwarded, then [`Action::Shutdown`] |
+//! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 
 use shakmaty::{Chess, Color, Position};
 
@@ -27,7 +27,7 @@ use crate::protocol::xboard::{
 };
 use crate::protocol::{first_token, is_chess960_variant, tokens};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{Action, Mark, Peer, Session, forward_unless_changed};
+use crate::proxy::{Action, Mark, Peer, ProxyEvent, Session, Step, forward_unless_changed};
 use crate::starts::castling::{CastlingDialect, MoveError};
 use crate::starts::notation::{CastlingNotation, position_fen};
 
@@ -242,7 +242,7 @@ impl XboardSession {
             format!("telluser sp960: {message}"),
             Mark::Injected,
         );
-        actions.push(Action::Warn(format!("proxy: {message}")));
+        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
     }
 
     /// When the engine cannot play Chess960: a warning once, or the failure with
@@ -260,12 +260,12 @@ impl XboardSession {
                 "tellusererror sp960: the engine does not play fischerandom",
                 Mark::Injected,
             );
-            actions.push(Action::Fail {
+            actions.push(Step::Event(ProxyEvent::Fail {
                 code: exit_code::ENGINE_UNSUITABLE,
                 message: "proxy: the engine does not list fischerandom in its variants and \
                           --require-chess960 was given"
                     .to_owned(),
-            });
+            }));
             return false;
         }
         if !self.warned_no_chess960 {
@@ -315,7 +315,7 @@ impl XboardSession {
     fn notice(actions: &mut Vec<Action>, message: Option<String>) {
         if let Some(message) = message {
             Self::to_gui(actions, format!("# sp960: {message}"), Mark::Injected);
-            actions.push(Action::Warn(format!("proxy: {message}")));
+            actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
         }
     }
 
@@ -406,11 +406,11 @@ impl XboardSession {
             return actions.push(Action::Forward);
         };
         let Ok(m) = parse_xboard_move(&game.current, text) else {
-            actions.push(Action::Warn(format!(
+            actions.push(Step::Event(ProxyEvent::Warn(format!(
                 "proxy: the engine's move '{}' is not legal on the proxy's board; no longer \
                  checking this game",
                 String::from_utf8_lossy(text)
-            )));
+            ))));
             self.board = Board::Untracked;
             return actions.push(Action::Forward);
         };
@@ -676,7 +676,8 @@ impl XboardSession {
             return actions.push(Action::Forward);
         };
         match self.starts.set_option(option, value) {
-            Ok(note) => actions.extend(note.map(|note| Action::Warn(format!("proxy: {note}")))),
+            Ok(note) => actions
+                .extend(note.map(|note| Step::Event(ProxyEvent::Warn(format!("proxy: {note}"))))),
             // XBoard's `Error (TYPE): COMMAND` has no room for parentheses in TYPE.
             Err(err) => Self::to_gui(
                 actions,
@@ -725,8 +726,9 @@ pub fn edit_commands(position: &Chess) -> Vec<String> {
     lines
 }
 
-impl Session for XboardSession {
-    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+/// The proxy session's inputs, one method per peer and event (what [`Session`] feeds).
+impl XboardSession {
+    pub fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
         // Edit mode lasts until `.`; a command that cannot be an edit line (`setboard`,
         // `new`, `quit`) ends it, so it is checked like any other.
@@ -759,7 +761,7 @@ impl Session for XboardSession {
             }
             b"quit" => {
                 actions.push(Action::Forward);
-                actions.push(Action::Shutdown);
+                actions.push(Step::Event(ProxyEvent::Shutdown));
             }
             _ => {
                 if let Some(index) = IGNORABLE.iter().position(|c| *c == first) {
@@ -774,7 +776,7 @@ impl Session for XboardSession {
         }
     }
 
-    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    pub fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"move" => self.engine_move(line, actions),
             b"feature" => self.engine_feature(line, actions),
@@ -783,17 +785,35 @@ impl Session for XboardSession {
         }
     }
 
-    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+    pub fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
         Self::to_engine(actions, "quit", Mark::Injected);
-        actions.push(Action::Shutdown);
+        actions.push(Step::Event(ProxyEvent::Shutdown));
     }
 
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+    pub fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         Self::to_gui(
             actions,
             format!("tellusererror sp960: the engine {how}"),
             Mark::Injected,
         );
+    }
+}
+
+impl Session for XboardSession {
+    type Event = ProxyEvent;
+
+    fn on_line(&mut self, from: Peer, line: &[u8], out: &mut Vec<Action>) {
+        match from {
+            Peer::Gui => self.on_gui_line(line, out),
+            Peer::Engine => self.on_engine_line(line, out),
+        }
+    }
+
+    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
+        match from {
+            Peer::Gui => self.on_gui_eof(out),
+            Peer::Engine => self.on_engine_exit(how, out),
+        }
     }
 }
 
