@@ -148,3 +148,14 @@ fn output_cut_short(err: io::Error) -> Failure {
         Failure::from(err)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap's own consistency checks of the definitions (names, conflicts, requirements).
+    #[test]
+    fn definitions_are_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}
