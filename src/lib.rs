@@ -9,8 +9,10 @@
 //! - [`proxy`]: `sp960 proxy`, its sans-IO sessions and the small I/O shell;
 //! - [`matches`](mod@matches): `sp960 match`, the runner (engine specs, clocks, referee, PGN, stats);
 //! - [`engine`]: the built-in engine, `sp960 engine`;
-//! - [`tournaments`]: books and the match runners' command lines.
+//! - [`tournaments`]: books and the match runners' command lines;
+//! - [`cli`]: the `sp960` command line: clap arguments, help texts, errors to exit codes.
 
+pub mod cli;
 pub mod engine;
 pub mod fixtures;
 pub mod matches;

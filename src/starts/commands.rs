@@ -1,6 +1,6 @@
 //! The core subcommands `fen`, `identify` and `random` over any reader and writers, so that
-//! `main.rs` only parses arguments and maps the outcome to an exit code (and so that these
-//! loops are tested without spawning a process).
+//! the `cli` room only parses arguments and maps the outcome to an exit code (and so that
+//! these loops are tested without spawning a process).
 
 use std::io::{self, BufRead, Write};
 

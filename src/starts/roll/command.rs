@@ -1,5 +1,5 @@
 //! `sp960 roll` over any reader and writers: values from the arguments, or asked for on a
-//! terminal, or the fairness proofs; `main.rs` only maps the error to an exit code.
+//! terminal, or the fairness proofs; the `cli` room only maps the error to an exit code.
 
 use std::io::{self, BufRead, Write};
 

@@ -1,0 +1,130 @@
+//! `sp960 validate` and `normalize`: their arguments and help text (the judging rules,
+//! [`CheckArgs`], shared), and the calls into [`crate::fixtures`]. Both report every
+//! record, so output closed early is a failure (exit 1), not the quiet success it is for
+//! commands that only print.
+
+use std::io;
+
+use super::{Failure, output_cut_short};
+use crate::exit_code;
+use crate::fixtures::check::{CheckOptions, Mode, Rules};
+use crate::fixtures::inputs::DEFAULT_GLOBS;
+use crate::fixtures::normalize::NormalizeOptions;
+use crate::fixtures::validate::{OutputFormat, ValidateOptions};
+use crate::starts::notation::CastlingNotation;
+
+/// Check every FEN/EPD record of files, directories or stdin; report each invalid one.
+///
+/// One record per line: a FEN (6 fields) or an EPD (4 fields and operations). Blank
+/// lines and lines starting with `#` are skipped; CRLF and a UTF-8 BOM are accepted.
+/// Invalid records go to stdout as `path:line:col: error: reason`, the summary to
+/// stderr. Exit 0 when all are valid, 1 when any is invalid, 2 for usage or I/O errors.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 validate perft.epd books/\n  sp960 fen all | sp960 validate --start-positions --quiet\n  sp960 validate --format json suite.epd | jq .error"
+)]
+pub struct ValidateArgs {
+    /// Files, directories (searched recursively), or `-` for stdin (the default).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<String>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Every record must also be an untouched Chess960 start (its SP is reported); an
+    /// EPD `id "SP n"` must name it.
+    #[arg(long)]
+    pub start_positions: bool,
+    /// File-name patterns searched for in directories (repeatable).
+    #[arg(long = "glob", value_name = "PATTERN", default_values_t = DEFAULT_GLOBS.map(String::from))]
+    pub globs: Vec<String>,
+    /// Text lines or JSON objects (one per invalid record, then a summary).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: OutputFormat,
+    /// Print only the summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Rewrite records in canonical form, keeping EPD operations, comments and blank lines.
+///
+/// Invalid records are copied unchanged and reported on stderr (exit 1); with
+/// --in-place such a file is left untouched.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 normalize old.epd > new.epd\n  sp960 normalize --castling xfen --in-place *.fen"
+)]
+pub struct NormalizeArgs {
+    /// Files, or `-` for stdin (the default).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<String>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Castling field notation written.
+    #[arg(long, value_enum, default_value_t)]
+    pub castling: CastlingNotation,
+    /// Rewrite each file (temporary file, then atomic rename) instead of printing.
+    #[arg(long)]
+    pub in_place: bool,
+}
+
+/// How records are judged, shared by validate and normalize.
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// Castling rules.
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: Mode,
+    /// Legality rules: python-chess's `is_valid()`, or shakmaty's stricter verdict on
+    /// material and double checks by knights and pawns.
+    #[arg(long, value_enum, default_value_t)]
+    pub rules: Rules,
+}
+
+impl CheckArgs {
+    /// The options for the record checker; `start_positions` as `validate --start-positions`.
+    pub fn options(&self, start_positions: bool) -> CheckOptions {
+        CheckOptions {
+            mode: self.mode.castling_mode(),
+            rules: self.rules,
+            start_positions,
+        }
+    }
+}
+
+/// `sp960 validate`.
+pub(super) fn validate(args: ValidateArgs) -> Result<(), Failure> {
+    let options = ValidateOptions {
+        check: args.check.options(args.start_positions),
+        format: args.format,
+        quiet: args.quiet,
+        globs: args.globs,
+    };
+    exit_with(crate::fixtures::validate::run(
+        &args.paths,
+        &options,
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
+    ))
+}
+
+/// `sp960 normalize`.
+pub(super) fn normalize(args: NormalizeArgs) -> Result<(), Failure> {
+    let options = NormalizeOptions {
+        check: args.check.options(false),
+        castling: args.castling,
+        in_place: args.in_place,
+    };
+    exit_with(crate::fixtures::normalize::run(
+        &args.paths,
+        &options,
+        &mut io::BufWriter::new(io::stdout().lock()),
+        &mut io::stderr().lock(),
+    ))
+}
+
+/// A checking command's exit code as a result. Output closed early exits 1: not every
+/// record was reported, so success cannot be claimed.
+fn exit_with(result: io::Result<u8>) -> Result<(), Failure> {
+    match result.map_err(output_cut_short)? {
+        exit_code::SUCCESS => Ok(()),
+        code => Err(Failure::quiet(code)),
+    }
+}

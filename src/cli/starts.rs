@@ -1,0 +1,213 @@
+//! `sp960 fen`, `identify`, `random`, `explain` and `roll`: their arguments and help text,
+//! and the calls into [`crate::starts`] with the outcome mapped to a [`Failure`].
+
+use std::io::{self, IsTerminal};
+
+use super::{Failure, output_cut_short};
+use crate::exit_code;
+use crate::starts::commands::{CommandError, identify_inputs, print_random, print_starts};
+use crate::starts::explain::{ExplainError, print_explanations};
+use crate::starts::notation::{CastlingNotation, RecordFormat};
+use crate::starts::roll::Method;
+use crate::starts::roll::command::{RollCommandError, RollRequest};
+use crate::starts::roll::simulate::print_random_rolls;
+use crate::starts::start::RandomStarts;
+
+/// Print the start FEN of each SPEC, one per line.
+///
+/// SPEC is a number 0-959 (Scharnagl), a range A-B, `all`, a double-FRC pair W:B
+/// (white's rank from SP W, black's from SP B), or a comma-separated list of these.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 fen 860\n  sp960 fen 0-3,959 0:959 --castling xfen\n  sp960 fen all --format epd"
+)]
+pub struct FenArgs {
+    /// Start positions: N, A-B, all, W:B, or lists like 0,5-7.
+    #[arg(required = true, value_name = "SPEC")]
+    pub specs: Vec<String>,
+    /// Castling field: Shredder file letters (HAha) or X-FEN (KQkq).
+    #[arg(long, value_enum, default_value_t)]
+    pub castling: CastlingNotation,
+    /// Six-field FEN, or four-field EPD with `id "SP n";`.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: RecordFormat,
+}
+
+/// Print the SP number (or W:B pair) of each FEN, EPD or 8-letter arrangement.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 identify RBKNRNBQ\n  sp960 identify 'rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - 0 1'\n  sp960 fen all | sp960 identify -"
+)]
+pub struct IdentifyArgs {
+    /// FENs, EPDs or arrangements; `-` reads one per line from stdin.
+    #[arg(required = true, value_name = "FEN|ARRANGEMENT|-")]
+    pub inputs: Vec<String>,
+}
+
+/// Print uniformly random starts: the number and the FEN, one per line.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  sp960 random\n  sp960 random --count 10 --seed 2024 --dfrc")]
+pub struct RandomArgs {
+    /// How many starts.
+    #[arg(long, default_value_t = 1)]
+    pub count: u64,
+    /// Seed for a reproducible sequence (otherwise one is drawn and told on stderr).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Double Fischer Random: independent arrangements for white and black.
+    #[arg(long)]
+    pub dfrc: bool,
+    /// Castling field notation.
+    #[arg(long, value_enum, default_value_t)]
+    pub castling: CastlingNotation,
+    /// Draw with a physical procedure's seeded die or coin (see `sp960 roll`), printing
+    /// its values after the FEN: die, polyhedral, d10, coins, coin or fast.
+    #[arg(long, value_name = "METHOD")]
+    pub method: Option<Method>,
+}
+
+/// Explain a start's number: Scharnagl's tables, the direct derivation, the K-R-N method.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 explain 518\n  sp960 explain RBKNRNBQ --json\n  sp960 explain 0:959"
+)]
+pub struct ExplainArgs {
+    /// Starts: SPECs as in `sp960 fen`, 8-letter arrangements or FENs.
+    #[arg(required = true, value_name = "SPEC|ARRANGEMENT|FEN")]
+    pub inputs: Vec<String>,
+    /// One JSON object per start.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Turn dice rolls or coin tosses into a start, showing what each value decided.
+///
+/// Methods: die (Althöfer: one d6, re-rolls), polyhedral d8=A d4=B d6=C d20=D [d12=E],
+/// d10 light=A dark=B queen=C knights=D, coins (throws of 2 or 3 coins, TH ...), coin
+/// (ten tosses, THTTHHHHTT), fast (one d6, fewest rolls). Without values and with a
+/// terminal on stdin, each value is asked for.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 roll die 3 5 1 4 6 2 1\n  sp960 roll polyhedral d8=3 d4=3 d6=3 d20=7\n  sp960 roll coin THTTHHHHTT --json\n  sp960 roll fast --fairness"
+)]
+pub struct RollArgs {
+    /// die, polyhedral, d10, coins, coin or fast.
+    pub method: Method,
+    /// The rolls, throws or tosses, in order (NAME=VALUE for polyhedral and d10).
+    #[arg(value_name = "VALUE", conflicts_with = "fairness")]
+    pub values: Vec<String>,
+    /// Prove the method fair by exhaustive enumeration, in exact fractions.
+    #[arg(long)]
+    pub fairness: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Castling field notation.
+    #[arg(long, value_enum, default_value_t)]
+    pub castling: CastlingNotation,
+}
+
+/// `sp960 fen`.
+pub(super) fn fen(args: FenArgs) -> Result<(), Failure> {
+    command_result(
+        "fen",
+        print_starts(
+            &args.specs,
+            args.castling,
+            args.format,
+            &mut io::BufWriter::new(io::stdout().lock()),
+        ),
+    )
+}
+
+/// `sp960 identify`.
+pub(super) fn identify(args: IdentifyArgs) -> Result<(), Failure> {
+    command_result(
+        "identify",
+        identify_inputs(
+            &args.inputs,
+            io::stdin().lock(),
+            &mut io::BufWriter::new(io::stdout().lock()),
+            &mut io::stderr().lock(),
+        ),
+    )
+}
+
+/// `sp960 random`: plain draws, or a physical method's simulated values (`--method`).
+pub(super) fn random(args: RandomArgs) -> Result<(), Failure> {
+    let RandomArgs {
+        count,
+        seed,
+        dfrc,
+        castling,
+        method,
+    } = args;
+    let (seed, out) = (
+        seed_or_fresh(seed),
+        &mut io::BufWriter::new(io::stdout().lock()),
+    );
+    command_result(
+        "random",
+        match method {
+            Some(method) => print_random_rolls(count, seed, dfrc, method, castling, out),
+            None => print_random(count, seed, dfrc, castling, out),
+        },
+    )
+}
+
+/// `sp960 explain`: a start that cannot be read exits 1.
+pub(super) fn explain(args: ExplainArgs) -> Result<(), Failure> {
+    print_explanations(
+        &args.inputs,
+        args.json,
+        &mut io::BufWriter::new(io::stdout().lock()),
+    )
+    .map_err(|err| match err {
+        ExplainError::Io(err) => Failure::from(err),
+        err => Failure::invalid(err.to_string()),
+    })
+}
+
+/// `sp960 roll`: bad values are usage errors (exit 2); without values stdin is asked when
+/// it is a terminal.
+pub(super) fn roll(args: RollArgs) -> Result<(), Failure> {
+    let request = RollRequest {
+        method: args.method,
+        values: args.values,
+        json: args.json,
+        fairness: args.fairness,
+        castling: args.castling,
+    };
+    let stdin = io::stdin();
+    crate::starts::roll::command::roll(
+        &request,
+        stdin.is_terminal(),
+        &mut stdin.lock(),
+        &mut io::BufWriter::new(io::stdout().lock()),
+        &mut io::stderr().lock(),
+    )
+    .map_err(|err| match err {
+        RollCommandError::Io(err) => Failure::from(err),
+        err => Failure::new(err.exit_code(), err.to_string()),
+    })
+}
+
+/// The seed given, or one drawn and told on stderr so the run can be repeated.
+fn seed_or_fresh(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let seed = RandomStarts::fresh_seed();
+        eprintln!("sp960: random seed {seed} (repeat with --seed {seed})");
+        seed
+    })
+}
+
+/// Maps a core command's outcome: bad data exits 1 (already reported when identifying).
+fn command_result(command: &str, result: Result<(), CommandError>) -> Result<(), Failure> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(CommandError::Io(err)) if command == "identify" => Err(output_cut_short(err)),
+        Err(CommandError::Io(err)) => Err(Failure::from(err)),
+        Err(CommandError::Unidentified(_)) => Err(Failure::quiet(exit_code::INVALID_DATA)),
+        Err(err) => Err(Failure::invalid(format!("{command}: {err}"))),
+    }
+}
