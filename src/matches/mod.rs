@@ -22,6 +22,7 @@ pub mod pgn;
 pub mod player;
 pub mod process;
 pub mod referee;
+pub mod sprt;
 pub mod stats;
 pub mod summary;
 pub mod time_control;
