@@ -14,15 +14,15 @@ fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// The README section on dice and coins.
+/// The section on dice and coins in docs/starts.md (README's reference moved there).
 fn readme_section() -> String {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/starts.md"))
+        .expect("docs/starts.md");
     let start = readme
-        .find("### Dice and coins: `sp960 explain` and `sp960 roll`")
+        .find("## Dice and coins: `sp960 explain` and `sp960 roll`")
         .expect("the section");
     let rest = &readme[start..];
-    let end = rest[4..].find("\n### ").map_or(rest.len(), |i| i + 4);
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
     rest[..end].to_owned()
 }
 

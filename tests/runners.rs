@@ -317,7 +317,8 @@ fn fastchess_toga_wrapped_and_the_builtin_engine() {
 /// says they print: (command, printed).
 fn readme_tournament_examples() -> Vec<(String, String)> {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/tournament.md"))
+            .unwrap();
     let mut examples = Vec::new();
     let mut in_console = false;
     let mut current: Option<(String, String)> = None;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::Failure;
 use crate::matches::{MatchRequest, match_command};
-use crate::tournaments::book::BookRequest;
+use crate::starts::request::BookRequest;
 
 /// Run the built-in reference engine on stdin/stdout, speaking UCI or XBoard.
 ///

@@ -137,7 +137,7 @@ pub struct MatchRequest {
     /// The built-in engine's program (normally this executable).
     pub builtin: PathBuf,
     /// `--sp` SPECs, and `random` (see `count`, `seed`).
-    pub starts: crate::tournaments::book::BookRequest,
+    pub starts: crate::starts::request::BookRequest,
     /// `--seed`: `None` draws one (and tells stderr) when a SPEC is `random`.
     pub seed: Option<u64>,
     /// `--depth`.
@@ -349,7 +349,7 @@ mod tests {
         MatchRequest {
             engines: engines.iter().map(|e| e.to_string()).collect(),
             builtin: PathBuf::from("sp960"),
-            starts: crate::tournaments::book::BookRequest {
+            starts: crate::starts::request::BookRequest {
                 specs: vec!["860".into()],
                 count: 1,
                 dfrc_sample: 0,

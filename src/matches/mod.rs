@@ -83,7 +83,7 @@ pub enum MatchError {
     Thread(io::Error),
     /// The starts asked for are invalid (a bad SPEC): invalid data, as in `sp960 fen`.
     #[error(transparent)]
-    Starts(#[from] crate::tournaments::book::BookError),
+    Starts(#[from] crate::starts::request::BookError),
     /// Bad arguments (`--engine` text, time control, engine count).
     #[error("{0}")]
     Usage(String),
@@ -99,9 +99,7 @@ impl MatchError {
         match self {
             MatchError::EngineNotFound { .. } => crate::exit_code::ENGINE_NOT_FOUND,
             MatchError::Engine { .. } => crate::exit_code::ENGINE_UNSUITABLE,
-            MatchError::Starts(crate::tournaments::book::BookError::Empty) => {
-                crate::exit_code::USAGE
-            }
+            MatchError::Starts(crate::starts::request::BookError::Empty) => crate::exit_code::USAGE,
             MatchError::Starts(_) => crate::exit_code::INVALID_DATA,
             _ => crate::exit_code::USAGE,
         }

@@ -6,8 +6,8 @@ use std::io::{self, BufRead, Write};
 
 use thiserror::Error;
 
-use crate::fixtures::records::BOM;
 use crate::starts::identify::identify;
+use crate::starts::notation::BOM;
 use crate::starts::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
 use crate::starts::start::{InvalidStart, RandomStarts, SpecError, parse_spec};
 

@@ -3,8 +3,8 @@
 //! ([`start`]), FEN and EPD text with either castling notation ([`notation`]), castling
 //! moves in both coordinate dialects ([`castling`]), which start a FEN or arrangement is
 //! ([`identify`]), how the literature derives a number ([`explain`]), dice and coins into
-//! a start with the fairness proofs ([`roll`]), and the `fen`, `identify` and `random`
-//! commands over them ([`commands`]).
+//! a start with the fairness proofs ([`roll`]), the starts a book or match is asked to play
+//! ([`request`]), and the `fen`, `identify` and `random` commands over them ([`commands`]).
 //!
 //! Everything here is pure chess arithmetic over shakmaty; no other room is imported.
 
@@ -14,5 +14,6 @@ pub mod explain;
 pub mod identify;
 pub mod notation;
 pub mod numbering;
+pub mod request;
 pub mod roll;
 pub mod start;

@@ -9,6 +9,9 @@ use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Position, Se
 
 use crate::starts::start::{InvalidStart, Start};
 
+/// The UTF-8 byte-order mark.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// How the castling field of a FEN names the castling rooks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum CastlingNotation {

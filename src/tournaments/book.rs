@@ -10,7 +10,7 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::starts::notation::{CastlingNotation, start_epd, start_fen};
-use crate::starts::start::{InvalidStart, RandomStarts, SpecError, Start, parse_spec};
+use crate::starts::start::{InvalidStart, Start};
 
 /// The file format of a book.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -36,103 +36,7 @@ impl BookFormat {
     }
 }
 
-/// Which starts go into a book, in the order written: each SPEC as `sp960 fen` takes it,
-/// the word `random` standing for `count` uniformly random classic starts; then a sample
-/// of `dfrc_sample` random double-FRC pairs. Random draws come from `seed` (ChaCha8: the
-/// same on every machine).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BookRequest {
-    /// SPECs (`860`, `0-9`, `all`, `0:959`, lists) and the word `random`.
-    pub specs: Vec<String>,
-    /// How many random classic starts each `random` stands for.
-    pub count: u64,
-    /// How many random double-FRC pairs to add at the end.
-    pub dfrc_sample: u64,
-    /// Seed for the random draws.
-    pub seed: u64,
-}
-
-/// Why a book could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BookError {
-    /// A SPEC that does not parse.
-    #[error("SPEC '{spec}': {source}")]
-    Spec {
-        /// The SPEC as the user wrote it.
-        spec: String,
-        /// Why it is wrong.
-        source: SpecError,
-    },
-    /// Nothing asked for.
-    #[error("no starts: give a SPEC, `random --count K` or --dfrc-sample K")]
-    Empty,
-    /// More random starts than a book may hold.
-    #[error(
-        "{requested} random starts asked for (--count times each `random`, plus --dfrc-sample); \
-         a book holds at most {MAX_RANDOM_STARTS}"
-    )]
-    TooManyRandom {
-        /// The random starts asked for (saturating).
-        requested: u64,
-    },
-    /// A start shakmaty refused (a bug).
-    #[error(transparent)]
-    Invalid(#[from] InvalidStart),
-}
-
-impl BookRequest {
-    /// Expands the request into starts, every SPEC checked before anything is produced.
-    pub fn starts(&self) -> Result<Vec<Start>, BookError> {
-        let randoms = self
-            .specs
-            .iter()
-            .filter(|spec| spec.trim().eq_ignore_ascii_case("random"))
-            .count() as u64;
-        let requested = self
-            .count
-            .saturating_mul(randoms)
-            .saturating_add(self.dfrc_sample);
-        if requested > MAX_RANDOM_STARTS {
-            return Err(BookError::TooManyRandom { requested });
-        }
-        let mut starts = Vec::new();
-        let mut random = RandomStarts::new(self.seed, false);
-        for spec in &self.specs {
-            if spec.trim().eq_ignore_ascii_case("random") {
-                starts.extend(random.by_ref().take(self.count as usize));
-                continue;
-            }
-            starts.extend(parse_spec(spec).map_err(|source| BookError::Spec {
-                spec: spec.clone(),
-                source,
-            })?);
-        }
-        // A stream of its own, so the sample does not change with the `random` count.
-        starts.extend(
-            RandomStarts::new(self.seed ^ DFRC_STREAM, true).take(self.dfrc_sample as usize),
-        );
-        if starts.is_empty() {
-            return Err(BookError::Empty);
-        }
-        Ok(starts)
-    }
-
-    /// True when the request draws random starts (and so depends on the seed).
-    pub fn is_random(&self) -> bool {
-        self.dfrc_sample > 0
-            || self
-                .specs
-                .iter()
-                .any(|spec| spec.trim().eq_ignore_ascii_case("random"))
-    }
-}
-
-/// The most random starts a book is made of: far more than any match plays (there are
-/// 921,600 DFRC pairs), and the book is built in memory.
-pub const MAX_RANDOM_STARTS: u64 = 1_000_000;
-
-/// Distinguishes the DFRC sample's random stream from the classic one for the same seed.
-const DFRC_STREAM: u64 = 0x0dfc_0dfc_0dfc_0dfc;
+pub use crate::starts::request::{BookError, BookRequest, MAX_RANDOM_STARTS};
 
 /// One moveless PGN game that starts from `start`.
 pub fn pgn_entry(start: Start, castling: CastlingNotation) -> Result<String, InvalidStart> {
@@ -257,6 +161,7 @@ pub enum WriteBookError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::starts::start::RandomStarts;
 
     fn request(specs: &[&str]) -> BookRequest {
         BookRequest {
