@@ -129,6 +129,16 @@ impl crate::protocol::session::Session for Frontend {
     }
 }
 
+/// Test helper: runs `job` to its end on this thread (`stopped`: as if `stop` came at once).
+#[cfg(test)]
+pub(crate) fn search_now(job: &SearchJob, stopped: bool) -> SearchResult {
+    search::search(
+        job,
+        &std::sync::atomic::AtomicBool::new(stopped),
+        &mut |_| {},
+    )
+}
+
 /// Test helper: feeds `lines` to `session`, running every search synchronously to its end
 /// (a `Stop` has nothing left to stop), and returns every line sent.
 #[cfg(test)]

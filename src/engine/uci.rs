@@ -626,11 +626,7 @@ mod tests {
             session.on_gui_line("stop")[..],
             [Step::Event(EngineEvent::Stop)]
         ));
-        let result = crate::engine::search::search(
-            &job,
-            &std::sync::atomic::AtomicBool::new(true),
-            &mut |_| {},
-        );
+        let result = crate::engine::search_now(&job, true);
         assert!(session.on_done(id + 7, result.clone()).is_empty());
         let out = session.on_done(id, result);
         assert!(
@@ -640,13 +636,6 @@ mod tests {
     }
 
     /// Runs `job` to its end (`stopped`: as if `stop` came at once).
-    fn search_now(job: &SearchJob, stopped: bool) -> SearchResult {
-        crate::engine::search::search(
-            job,
-            &std::sync::atomic::AtomicBool::new(stopped),
-            &mut |_| {},
-        )
-    }
 
     #[test]
     fn go_after_stop_waits_for_the_stopped_search_then_starts() {
@@ -668,7 +657,7 @@ mod tests {
         );
         assert!(session.on_gui_line("go depth 1").is_empty());
         assert_eq!(session.on_gui_line("isready").len(), 1);
-        let out = session.on_done(id, search_now(&job, true));
+        let out = session.on_done(id, crate::engine::search_now(&job, true));
         let [
             Step::Send { line: first, .. },
             Step::Event(EngineEvent::Search { id: next, job }),
@@ -681,7 +670,7 @@ mod tests {
         // The waiting search is on the position given after `stop`, with its own limits.
         assert_eq!(job.limits.depth, Some(1));
         assert_eq!(job.position.turn(), Color::Black);
-        let out = session.on_done(*next, search_now(job, false));
+        let out = session.on_done(*next, crate::engine::search_now(job, false));
         assert!(
             matches!(&out[..], [Step::Send { line, .. }] if line.starts_with(b"bestmove ")),
             "{out:?}"
@@ -704,7 +693,7 @@ mod tests {
         // input after it: its bestmove, then quit.
         assert!(session.on_gui_line("stop").is_empty());
         assert!(session.on_end_of_input().is_empty());
-        let out = session.on_done(id, search_now(&job, true));
+        let out = session.on_done(id, crate::engine::search_now(&job, true));
         let [
             Step::Send { line: _, .. },
             Step::Event(EngineEvent::Search { id, job }),
@@ -713,7 +702,7 @@ mod tests {
         else {
             panic!("{out:?}")
         };
-        let out = session.on_done(*id, search_now(job, true));
+        let out = session.on_done(*id, crate::engine::search_now(job, true));
         assert!(
             matches!(&out[..], [Step::Send { line, .. }, Step::Event(EngineEvent::Quit)] if line.starts_with(b"bestmove ")),
             "{out:?}"
@@ -729,11 +718,7 @@ mod tests {
             panic!()
         };
         assert!(session.on_end_of_input().is_empty());
-        let result = crate::engine::search::search(
-            &job,
-            &std::sync::atomic::AtomicBool::new(false),
-            &mut |_| {},
-        );
+        let result = crate::engine::search_now(&job, false);
         let out = session.on_done(id, result);
         assert!(
             matches!(

@@ -524,11 +524,7 @@ mod tests {
             panic!()
         };
         assert!(session.on_gui_line("ping 9").is_empty());
-        let result = crate::engine::search::search(
-            &job,
-            &std::sync::atomic::AtomicBool::new(false),
-            &mut |_| {},
-        );
+        let result = crate::engine::search_now(&job, false);
         let out = session.on_done(id, result);
         assert!(
             matches!(&out[..], [Step::Send { line: m, .. }, Step::Send { line: pong, .. }] if m.starts_with(b"move ") && pong == b"pong 9"),

@@ -3,7 +3,7 @@
 //! fixes it instead. The shell stays protocol-neutral: it runs a [`DetectingSession`].
 
 use super::io::{self, EngineCommand, ShellError, ShellOptions};
-use super::{Action, Mark, Peer, ProxyEvent, Session, Step, first_token};
+use super::{Action, Mark, Peer, ProxyEvent, Relay, Session, Step, first_token};
 use crate::proxy::starts::StartChoice;
 use crate::proxy::uci::{UciConfig, UciSession};
 use crate::proxy::xboard::{EngineCastling, XboardConfig, XboardSession};
@@ -137,9 +137,8 @@ impl DetectingSession {
     }
 }
 
-/// The proxy session's inputs, one method per peer and event (what [`Session`] feeds).
-impl DetectingSession {
-    pub fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+impl Relay for DetectingSession {
+    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         if let Inner::Undecided(_) = self.inner {
             match first_token(line) {
                 b"" => return actions.push(Action::Forward),
@@ -152,7 +151,7 @@ impl DetectingSession {
         }
     }
 
-    pub fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match self.session() {
             Some(session) => session.on_line(Peer::Engine, line, actions),
             // Banners before the GUI said anything.
@@ -160,7 +159,7 @@ impl DetectingSession {
         }
     }
 
-    pub fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
         match self.session() {
             Some(session) => session.on_closed(Peer::Gui, "", actions),
             None => {
@@ -170,30 +169,12 @@ impl DetectingSession {
         }
     }
 
-    pub fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         // Before the GUI said anything: told in UCI, the protocol of any first line but
         // `xboard` (an XBoard GUI ignores the `info string`; stderr has it too).
         self.decide(Protocol::Uci);
         if let Some(session) = self.session() {
             session.on_closed(Peer::Engine, how, actions);
-        }
-    }
-}
-
-impl Session for DetectingSession {
-    type Event = ProxyEvent;
-
-    fn on_line(&mut self, from: Peer, line: &[u8], out: &mut Vec<Action>) {
-        match from {
-            Peer::Gui => self.on_gui_line(line, out),
-            Peer::Engine => self.on_engine_line(line, out),
-        }
-    }
-
-    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
-        match from {
-            Peer::Gui => self.on_gui_eof(out),
-            Peer::Engine => self.on_engine_exit(how, out),
         }
     }
 }

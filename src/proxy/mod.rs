@@ -47,6 +47,39 @@ pub enum ProxyEvent {
 /// What the shell does, in order, after a proxy session has read a line.
 pub type Action = Step<ProxyEvent>;
 
+/// A proxy session's inputs, one method per peer: every `Relay` is a [`Session`] whose
+/// events are [`ProxyEvent`]s, which is how the shell drives it.
+pub trait Relay: Send {
+    /// A line from the GUI (no `\n`).
+    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>);
+    /// A line from the engine (no `\n`).
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>);
+    /// The GUI closed our stdin: typically send the engine its quit command, then shut
+    /// down.
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>);
+    /// The engine exited without being asked to (`how` describes the exit status): tell
+    /// the GUI in its protocol.
+    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>);
+}
+
+impl<T: Relay> Session for T {
+    type Event = ProxyEvent;
+
+    fn on_line(&mut self, from: Peer, line: &[u8], out: &mut Vec<Action>) {
+        match from {
+            Peer::Gui => self.on_gui_line(line, out),
+            Peer::Engine => self.on_engine_line(line, out),
+        }
+    }
+
+    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
+        match from {
+            Peer::Gui => self.on_gui_eof(out),
+            Peer::Engine => self.on_engine_exit(how, out),
+        }
+    }
+}
+
 /// Pushes the action that sends `rewritten` (a rewrite of the line `original` read from
 /// the other side) to `to`: [`Action::Forward`] when the rewrite changed nothing, so the
 /// line goes byte for byte (trailing whitespace and `\r` included), else a

@@ -28,7 +28,7 @@ use crate::protocol::uci::{
 use crate::protocol::{first_token, is_chess960_variant, tokens};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{Action, Mark, Peer, ProxyEvent, Session, Step, forward_unless_changed};
+use crate::proxy::{Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed};
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
@@ -535,9 +535,8 @@ pub fn translate_info(root: &Chess, line: &[u8], dialect: CastlingDialect) -> Ve
     out
 }
 
-/// The proxy session's inputs, one method per peer and event (what [`Session`] feeds).
-impl UciSession {
-    pub fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+impl Relay for UciSession {
+    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"uci" => {
                 self.awaiting_uciok = true;
@@ -549,7 +548,7 @@ impl UciSession {
             _ => self.gui_line(line, actions),
         }
     }
-    pub fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"info" => self.engine_info(line, actions),
             b"bestmove" => self.engine_bestmove(line, actions),
@@ -559,7 +558,7 @@ impl UciSession {
         }
     }
 
-    pub fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
         if self.awaiting_uciok {
             // Held lines go at `uciok`, then a quit (the shell waits a bounded time).
             if !self.held.iter().any(|line| first_token(line) == b"quit") {
@@ -571,26 +570,8 @@ impl UciSession {
         actions.push(Step::Event(ProxyEvent::Shutdown));
     }
 
-    pub fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         Self::info_to_gui(actions, &format!("the engine {how}"));
-    }
-}
-
-impl Session for UciSession {
-    type Event = ProxyEvent;
-
-    fn on_line(&mut self, from: Peer, line: &[u8], out: &mut Vec<Action>) {
-        match from {
-            Peer::Gui => self.on_gui_line(line, out),
-            Peer::Engine => self.on_engine_line(line, out),
-        }
-    }
-
-    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
-        match from {
-            Peer::Gui => self.on_gui_eof(out),
-            Peer::Engine => self.on_engine_exit(how, out),
-        }
     }
 }
 

@@ -27,7 +27,7 @@ use crate::protocol::xboard::{
 };
 use crate::protocol::{first_token, is_chess960_variant, tokens};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{Action, Mark, Peer, ProxyEvent, Session, Step, forward_unless_changed};
+use crate::proxy::{Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed};
 use crate::starts::castling::{CastlingDialect, MoveError};
 use crate::starts::notation::{CastlingNotation, position_fen};
 
@@ -726,9 +726,8 @@ pub fn edit_commands(position: &Chess) -> Vec<String> {
     lines
 }
 
-/// The proxy session's inputs, one method per peer and event (what [`Session`] feeds).
-impl XboardSession {
-    pub fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+impl Relay for XboardSession {
+    fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
         // Edit mode lasts until `.`; a command that cannot be an edit line (`setboard`,
         // `new`, `quit`) ends it, so it is checked like any other.
@@ -776,7 +775,7 @@ impl XboardSession {
         }
     }
 
-    pub fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"move" => self.engine_move(line, actions),
             b"feature" => self.engine_feature(line, actions),
@@ -785,35 +784,17 @@ impl XboardSession {
         }
     }
 
-    pub fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
         Self::to_engine(actions, "quit", Mark::Injected);
         actions.push(Step::Event(ProxyEvent::Shutdown));
     }
 
-    pub fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         Self::to_gui(
             actions,
             format!("tellusererror sp960: the engine {how}"),
             Mark::Injected,
         );
-    }
-}
-
-impl Session for XboardSession {
-    type Event = ProxyEvent;
-
-    fn on_line(&mut self, from: Peer, line: &[u8], out: &mut Vec<Action>) {
-        match from {
-            Peer::Gui => self.on_gui_line(line, out),
-            Peer::Engine => self.on_engine_line(line, out),
-        }
-    }
-
-    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
-        match from {
-            Peer::Gui => self.on_gui_eof(out),
-            Peer::Engine => self.on_engine_exit(how, out),
-        }
     }
 }
 
