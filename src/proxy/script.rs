@@ -34,3 +34,19 @@ pub fn play(session: &mut dyn Session<Event = ProxyEvent>, script: &[&str]) -> V
     }
     out
 }
+
+/// True for the once-per-game notices about the proxy's start ([`super::starts::StartNotices`]),
+/// in either protocol, to the GUI or stderr.
+pub fn is_start_notice(line: &str) -> bool {
+    line.contains("replaces the start") || line.contains("but the GUI has not enabled")
+}
+
+/// [`play`] without the start notices (the tests that pin them use [`play`]).
+pub fn play_without_start_notices(
+    session: &mut dyn Session<Event = ProxyEvent>,
+    script: &[&str],
+) -> Vec<String> {
+    let mut out = play(session, script);
+    out.retain(|line| !is_start_notice(line));
+    out
+}

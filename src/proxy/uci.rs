@@ -579,21 +579,9 @@ impl Relay for UciSession {
 mod tests {
     use super::*;
 
-    use crate::proxy::script::play as play_all;
-
-    /// The once-per-game notices about the start (tested on their own in
-    /// `the_start_notices_come_once_per_game`).
-    fn is_start_notice(line: &str) -> bool {
-        line.contains("the GUI's position fen replaces the start")
-            || line.contains("but the GUI has not enabled UCI_Chess960")
-    }
-
-    /// The transcript without the start notices.
-    fn play(session: &mut UciSession, script: &[&str]) -> Vec<String> {
-        let mut out = play_all(session, script);
-        out.retain(|line| !is_start_notice(line));
-        out
-    }
+    use crate::proxy::script::{
+        is_start_notice, play as play_all, play_without_start_notices as play,
+    };
 
     #[test]
     fn the_start_notices_come_once_per_game() {

@@ -802,21 +802,9 @@ impl Relay for XboardSession {
 mod tests {
     use super::*;
 
-    use crate::proxy::script::play as play_all;
-
-    /// The once-per-game notices about the start (tested on their own in
-    /// `the_start_notices_come_once_per_game`).
-    fn is_start_notice(line: &str) -> bool {
-        line.contains("the GUI's setboard replaces the start")
-            || line.contains("but the GUI has not enabled variant fischerandom")
-    }
-
-    /// The transcript without the start notices.
-    fn play(session: &mut XboardSession, script: &[&str]) -> Vec<String> {
-        let mut out = play_all(session, script);
-        out.retain(|line| !is_start_notice(line));
-        out
-    }
+    use crate::proxy::script::{
+        is_start_notice, play as play_all, play_without_start_notices as play,
+    };
 
     #[test]
     fn the_start_notices_come_once_per_game() {
