@@ -134,7 +134,7 @@ impl UciSession {
     }
 
     fn parse_go(line: &str, turn: Color) -> Result<Go, String> {
-        let read = uci::Go::parse(line.as_bytes())?;
+        let read = uci::Go::parse(line.as_bytes()).map_err(|err| err.to_string())?;
         let millis = |value: i64| Duration::from_millis(value.max(0) as u64);
         let mut go = Go {
             infinite: read.infinite,

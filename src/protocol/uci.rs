@@ -86,27 +86,45 @@ pub struct Go {
     pub searchmoves: Vec<Range<usize>>,
 }
 
+/// Why a `go` line was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GoError {
+    /// A known parameter whose number is missing or not a number: malformed.
+    Number(String),
+    /// A parameter UCI does not define (an engine's extension, such as Stockfish's
+    /// `perft`, or a typo).
+    Unknown(String),
+}
+
+impl fmt::Display for GoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GoError::Number(message) | GoError::Unknown(message) => f.write_str(message),
+        }
+    }
+}
+
 impl Go {
     /// Reads a `go` line; an unknown parameter or a missing or non-numeric value is an
     /// error naming it.
-    pub fn parse(line: &[u8]) -> Result<Go, String> {
+    pub fn parse(line: &[u8]) -> Result<Go, GoError> {
         let mut go = Go::default();
         let mut words = token_spans(line).skip(1).peekable();
         while let Some((_, word)) = words.next() {
-            let mut number = || -> Result<Option<i64>, String> {
+            let mut number = || -> Result<Option<i64>, GoError> {
                 let name = String::from_utf8_lossy(word);
                 let (_, value) = words
                     .next()
-                    .ok_or_else(|| format!("go: '{name}' needs a number"))?;
+                    .ok_or_else(|| GoError::Number(format!("go: '{name}' needs a number")))?;
                 std::str::from_utf8(value)
                     .ok()
                     .and_then(|v| v.parse::<i64>().ok())
                     .map(Some)
                     .ok_or_else(|| {
-                        format!(
+                        GoError::Number(format!(
                             "go: '{name}' needs a number, not '{}'",
                             String::from_utf8_lossy(value)
-                        )
+                        ))
                     })
             };
             match word {
@@ -127,10 +145,10 @@ impl Go {
                     }
                 }
                 other => {
-                    return Err(format!(
+                    return Err(GoError::Unknown(format!(
                         "go: unknown parameter '{}'",
                         String::from_utf8_lossy(other)
-                    ));
+                    )));
                 }
             }
         }
@@ -450,15 +468,15 @@ mod tests {
         assert_eq!(moves, [&b"e1h1"[..], b"c1a1"]);
         assert_eq!(
             Go::parse(b"go depth").unwrap_err(),
-            "go: 'depth' needs a number"
+            GoError::Number("go: 'depth' needs a number".into())
         );
         assert_eq!(
-            Go::parse(b"go nodes x").unwrap_err(),
+            Go::parse(b"go nodes x").unwrap_err().to_string(),
             "go: 'nodes' needs a number, not 'x'"
         );
         assert_eq!(
             Go::parse(b"go fast").unwrap_err(),
-            "go: unknown parameter 'fast'"
+            GoError::Unknown("go: unknown parameter 'fast'".into())
         );
         let written = Go {
             time: [Some(1000), Some(900)],

@@ -22,8 +22,8 @@ use shakmaty::Chess;
 use crate::exit_code;
 use crate::protocol::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
 use crate::protocol::uci::{
-    BestMove, Go, OptionDecl, PositionCommand, SetOption, check_option_line, info_move_lists,
-    setoption_line, spin_option_line,
+    BestMove, Go, GoError, OptionDecl, PositionCommand, SetOption, check_option_line,
+    info_move_lists, setoption_line, spin_option_line,
 };
 use crate::protocol::{first_token, is_chess960_variant, tokens};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
@@ -451,6 +451,16 @@ impl UciSession {
 
     fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         if self.refused.is_some() {
+            self.answered_go = true;
+            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
+            return;
+        }
+        // The shield: a known parameter without its number never reaches the engine.
+        if let Err(GoError::Number(reason)) = Go::parse(line) {
+            Self::info_to_gui(
+                actions,
+                &format!("refused go ({reason}); not sent to the engine"),
+            );
             self.answered_go = true;
             actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
             return;
@@ -896,6 +906,27 @@ mod tests {
                 "engine< go depth 1"
             ]
         );
+    }
+
+    #[test]
+    fn a_go_with_a_malformed_number_is_answered_not_forwarded() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &["gui: position startpos", "gui: go depth x", "gui: stop"],
+        );
+        assert_eq!(
+            out[1..],
+            [
+                "gui< info string sp960: refused go (go: 'depth' needs a number, not 'x'); not \
+                 sent to the engine [Injected]",
+                "gui< bestmove 0000 [Answered]",
+            ]
+        );
+        // An unknown parameter (an engine's extension, such as `perft`) passes.
+        let out = play(&mut session, &["gui: go perft 3"]);
+        assert_eq!(out, ["engine< go perft 3"]);
     }
 
     #[test]
