@@ -530,3 +530,73 @@ fn time_control_tag_is_pgn_seconds_that_python_chess_reads() {
         }
     }
 }
+
+/// Engine-side faults (tests/python/hostile_engine.py): garbage bytes and invalid UTF-8
+/// are passed over, a 100,000-line flood is read through, a `bestmove` naming no move or
+/// invalid bytes loses by an illegal move, an exit mid-line loses by disconnection, and
+/// every other game of the match is played; the same verdicts with `sp960 proxy` between
+/// the runner and the engine.
+#[test]
+fn a_hostile_engine_loses_only_its_broken_games_directly_and_through_the_proxy() {
+    let engine = format!("python3 {}", fixture("hostile_engine.py").display());
+    let proxied = format!("{} proxy -- {engine}", env!("CARGO_BIN_EXE_sp960"));
+    for (how, command) in [("direct", engine.clone()), ("through the proxy", proxied)] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = sp960_match(
+            dir.path(),
+            &[
+                "--engine",
+                &command,
+                "--sp",
+                "2-6",
+                "--depth",
+                "2",
+                "--timeout",
+                "5",
+                "--concurrency",
+                "2",
+                "--pgn",
+                "games.pgn",
+            ],
+        );
+        assert!(
+            output.status.success(),
+            "{how}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let games = python_check(&dir.path().join("games.pgn"));
+        assert_eq!(
+            games.len(),
+            10,
+            "{how}: every game is in the PGN: {games:?}"
+        );
+        for game in &games {
+            let hostile_white = game.white == "Hostile";
+            let side = if hostile_white { "White" } else { "Black" };
+            let start = &game.fen[..8];
+            let (termination, reason) = match start {
+                // Garbage lines and a flood are read through: the game is played out.
+                "bqnnrbkr" | "bqnnrkrb" => ("normal", String::new()),
+                "qbbnnrkr" => (
+                    "illegal move",
+                    format!("{side} makes an illegal move: no move"),
+                ),
+                "qnbbnrkr" => (
+                    "illegal move",
+                    format!("{side} makes an illegal move: illegal move"),
+                ),
+                "qnbnrbkr" => (
+                    "abandoned",
+                    format!("{side} disconnects: the engine exited"),
+                ),
+                other => panic!("{how}: unexpected start {other}"),
+            };
+            assert_eq!(game.termination, termination, "{how}: {game:?}");
+            assert!(game.comment.starts_with(&reason), "{how}: {game:?}");
+            assert!(
+                game.plies >= 4 || termination != "normal",
+                "{how}: {game:?}"
+            );
+        }
+    }
+}
