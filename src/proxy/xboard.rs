@@ -22,10 +22,10 @@ use shakmaty::{Chess, Color, Position};
 use crate::exit_code;
 use crate::protocol::game::{GameLine, parse_fen, standard_rights_only};
 use crate::protocol::xboard::{
-    CastlingForm, castling_form_of, feature_pairs, parse_xboard_move, rejected_command,
-    write_xboard_move,
+    CastlingForm, Level, castling_form_of, feature_pairs, parse_centiseconds, parse_seconds,
+    parse_xboard_move, rejected_command, write_xboard_move,
 };
-use crate::protocol::{first_token, is_chess960_variant, tokens};
+use crate::protocol::{first_token, is_chess960_variant, split_command, tokens};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
 use crate::proxy::{Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed};
 use crate::starts::castling::{CastlingDialect, MoveError};
@@ -662,6 +662,36 @@ impl XboardSession {
         actions.push(Action::Forward);
     }
 
+    /// The shield for `level`, `st`, `sd`, `time` and `otim`: a malformed one is answered
+    /// `Error (...)` and never forwarded.
+    fn gui_limit(line: &[u8], actions: &mut Vec<Action>) {
+        let text = String::from_utf8_lossy(line);
+        let (command, args) = split_command(&text);
+        let well_formed = match command {
+            "level" => Level::parse(args).is_some(),
+            "st" => parse_seconds(args).is_some(),
+            "sd" => args.parse::<u32>().is_ok_and(|depth| depth > 0),
+            _ => parse_centiseconds(args).is_some(),
+        };
+        if well_formed {
+            return actions.push(Action::Forward);
+        }
+        let expected = match command {
+            "level" => "expected level MPS BASE INC, as 40 5 0 or 0 2:30 1",
+            "st" => "expected seconds",
+            "sd" => "expected a positive depth",
+            _ => "expected centiseconds",
+        };
+        Self::to_gui(
+            actions,
+            format!(
+                "Error (malformed {command}, not sent to the engine: {expected}): {}",
+                text.trim()
+            ),
+            Mark::Answered,
+        );
+    }
+
     fn gui_option(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let rest = line
             .trim_ascii()
@@ -751,6 +781,7 @@ impl Relay for XboardSession {
                 actions.push(Action::Forward);
             }
             b"go" | b"playother" => self.gui_go(line, actions),
+            b"level" | b"st" | b"sd" | b"time" | b"otim" => Self::gui_limit(line, actions),
             b"option" => self.gui_option(line, actions),
             b"accepted" | b"rejected" => self.gui_reply(line, actions),
             b"edit" => {
@@ -1030,6 +1061,40 @@ mod tests {
             out,
             ["engine< c1e1 [Rewritten]", "gui< move c8g8 [Rewritten]"],
             "the GUI wrote king to destination, so it gets that back"
+        );
+    }
+
+    #[test]
+    fn malformed_time_commands_are_answered_not_forwarded() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: level 40 5 0",
+                "gui: level x",
+                "gui: st 0.5",
+                "gui: st -1",
+                "gui: sd 0",
+                "gui: time 3000",
+                "gui: otim",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< level 40 5 0",
+                "gui< Error (malformed level, not sent to the engine: expected level MPS BASE \
+                 INC, as 40 5 0 or 0 2:30 1): level x [Answered]",
+                "engine< st 0.5",
+                "gui< Error (malformed st, not sent to the engine: expected seconds): st -1 \
+                 [Answered]",
+                "gui< Error (malformed sd, not sent to the engine: expected a positive depth): \
+                 sd 0 [Answered]",
+                "engine< time 3000",
+                "gui< Error (malformed otim, not sent to the engine: expected centiseconds): \
+                 otim [Answered]",
+            ]
         );
     }
 
