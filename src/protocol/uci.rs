@@ -143,6 +143,9 @@ impl Go {
                     while let Some((start, m)) = words.next_if(|(_, w)| !GO_KEYWORDS.contains(w)) {
                         go.searchmoves.push(start..start + m.len());
                     }
+                    if go.searchmoves.is_empty() {
+                        return Err(GoError::Number("go: 'searchmoves' needs moves".into()));
+                    }
                 }
                 other => {
                     return Err(GoError::Unknown(format!(
@@ -153,6 +156,38 @@ impl Go {
             }
         }
         Ok(go)
+    }
+}
+
+impl Go {
+    /// A limit no search can meet, by name: a depth, node count, move time, mate distance
+    /// or moves-to-go below 1, or a clock or increment below 0 (`go depth 0`, `go nodes -1`,
+    /// `go movetime 0`: Stockfish 15.1 searches forever on each, docs/engine-quirks.md).
+    pub fn impossible_limit(&self) -> Option<String> {
+        let at_least_one = [
+            ("depth", self.depth),
+            ("nodes", self.nodes),
+            ("movetime", self.movetime),
+            ("mate", self.mate),
+            ("movestogo", self.moves_to_go),
+        ];
+        for (name, value) in at_least_one {
+            if let Some(value) = value.filter(|v| *v < 1) {
+                return Some(format!("go: '{name} {value}' asks for no search at all"));
+            }
+        }
+        let clocks = [
+            ("wtime", self.time[0]),
+            ("btime", self.time[1]),
+            ("winc", self.increment[0]),
+            ("binc", self.increment[1]),
+        ];
+        for (name, value) in clocks {
+            if let Some(value) = value.filter(|v| *v < 0) {
+                return Some(format!("go: '{name} {value}' is a negative time"));
+            }
+        }
+        None
     }
 }
 
@@ -210,6 +245,8 @@ pub struct OptionDecl {
     pub default: Option<Vec<u8>>,
     /// The `var` choices of a combo.
     pub vars: Vec<Vec<u8>>,
+    /// A spin's `min` and `max`, when given as numbers.
+    pub range: (Option<i64>, Option<i64>),
 }
 
 impl OptionDecl {
@@ -230,7 +267,13 @@ impl OptionDecl {
                 vars.push(value_at(index + 1));
             }
         }
+        let number = |key: &[u8]| {
+            after(key)
+                .and_then(|i| words.get(i))
+                .and_then(|w| std::str::from_utf8(w).ok()?.parse().ok())
+        };
         OptionDecl {
+            range: (number(b"min"), number(b"max")),
             name: name_until(&words, b"type"),
             kind: after(b"type")
                 .and_then(|i| words.get(i))
@@ -244,6 +287,45 @@ impl OptionDecl {
     /// True when the option is named `name` (ASCII case-insensitive, as UCI names are).
     pub fn is(&self, name: &str) -> bool {
         self.name.eq_ignore_ascii_case(name.as_bytes())
+    }
+
+    /// Whether `value` fits the declaration: a spin takes a whole number within its range,
+    /// a check `true` or `false`, a combo one of its `var`s; a string or button anything.
+    /// (Stockfish 15.1 aborts on `setoption name Hash value abc`.)
+    pub fn check_value(&self, value: &[u8]) -> Result<(), String> {
+        let name = String::from_utf8_lossy(&self.name);
+        let shown = String::from_utf8_lossy(value);
+        match self.kind.as_slice() {
+            b"spin" => {
+                let number: i64 = shown
+                    .parse()
+                    .map_err(|_| format!("{name} takes a whole number, not '{shown}'"))?;
+                let (min, max) = self.range;
+                if min.is_some_and(|min| number < min) || max.is_some_and(|max| number > max) {
+                    return Err(format!(
+                        "{name} takes {} to {}, not {number}",
+                        min.map_or("any".into(), |m| m.to_string()),
+                        max.map_or("any".into(), |m| m.to_string())
+                    ));
+                }
+                Ok(())
+            }
+            b"check"
+                if !value.eq_ignore_ascii_case(b"true")
+                    && !value.eq_ignore_ascii_case(b"false") =>
+            {
+                Err(format!("{name} takes true or false, not '{shown}'"))
+            }
+            b"combo" if !self.vars.iter().any(|v| v.eq_ignore_ascii_case(value)) => Err(format!(
+                "{name} takes one of {}, not '{shown}'",
+                self.vars
+                    .iter()
+                    .map(|v| String::from_utf8_lossy(v).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -478,6 +560,37 @@ mod tests {
             Go::parse(b"go fast").unwrap_err(),
             GoError::Unknown("go: unknown parameter 'fast'".into())
         );
+        assert_eq!(
+            Go::parse(b"go searchmoves depth 2")
+                .unwrap_err()
+                .to_string(),
+            "go: 'searchmoves' needs moves"
+        );
+        assert_eq!(
+            Go::parse(b"go depth 3 wtime 0").unwrap().impossible_limit(),
+            None
+        );
+        for (line, reason) in [
+            (
+                &b"go depth 0"[..],
+                "go: 'depth 0' asks for no search at all",
+            ),
+            (b"go nodes -1", "go: 'nodes -1' asks for no search at all"),
+            (
+                b"go movetime 0",
+                "go: 'movetime 0' asks for no search at all",
+            ),
+            (b"go mate 0", "go: 'mate 0' asks for no search at all"),
+            (
+                b"go wtime -1000 btime 10",
+                "go: 'wtime -1000' is a negative time",
+            ),
+        ] {
+            assert_eq!(
+                Go::parse(line).unwrap().impossible_limit().as_deref(),
+                Some(reason)
+            );
+        }
         let written = Go {
             time: [Some(1000), Some(900)],
             increment: [Some(10), Some(10)],
@@ -503,6 +616,22 @@ mod tests {
         assert_eq!(combo.vars, [b"chess".to_vec(), b"fischerandom".to_vec()]);
         let multi = OptionDecl::parse(b"option name Skill Level type spin default 20 min 0 max 20");
         assert_eq!(multi.name, b"Skill Level");
+        assert_eq!(multi.range, (Some(0), Some(20)));
+        assert_eq!(multi.check_value(b"7"), Ok(()));
+        assert_eq!(
+            multi.check_value(b"abc").unwrap_err(),
+            "Skill Level takes a whole number, not 'abc'"
+        );
+        assert_eq!(
+            multi.check_value(b"21").unwrap_err(),
+            "Skill Level takes 0 to 20, not 21"
+        );
+        assert!(decl.check_value(b"TRUE").is_ok() && decl.check_value(b"yes").is_err());
+        assert!(combo.check_value(b"Chess").is_ok());
+        assert_eq!(
+            combo.check_value(b"go").unwrap_err(),
+            "UCI_Variant takes one of chess, fischerandom, not 'go'"
+        );
         let set = SetOption::parse(b"setoption name Skill Level value 3 4").unwrap();
         assert!(set.is("skill level"));
         assert_eq!(set.value(), b"3 4");

@@ -84,6 +84,8 @@ pub struct UciSession {
     answered_go: bool,
     /// What the GUI was told about the start in this game (once per game).
     told: StartNotices,
+    /// The engine's own options, as it declared them (for checking the GUI's values).
+    engine_options: Vec<OptionDecl>,
 }
 
 impl UciSession {
@@ -104,6 +106,7 @@ impl UciSession {
             castling_filter: None,
             answered_go: false,
             told: StartNotices::default(),
+            engine_options: Vec::new(),
         }
     }
 
@@ -194,6 +197,7 @@ impl UciSession {
 
     fn engine_option(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let option = OptionDecl::parse(line);
+        self.engine_options.push(option.clone());
         if option.is("UCI_Chess960") {
             self.engine_has_chess960 = true;
             // python-chess reads `default False` as true and then never enables the
@@ -345,6 +349,18 @@ impl UciSession {
                     Mark::Rewritten,
                 ));
             }
+        } else if let Some(reason) = self
+            .engine_options
+            .iter()
+            .find(|option| option.name.eq_ignore_ascii_case(&set.name))
+            .and_then(|option| option.check_value(value).err())
+        {
+            // The shield: a value the engine did not declare (Stockfish 15.1 aborts on
+            // `setoption name Hash value abc`).
+            Self::info_to_gui(
+                actions,
+                &format!("refused setoption ({reason}); not sent to the engine"),
+            );
         } else {
             actions.push(Action::Forward);
         }
@@ -455,8 +471,14 @@ impl UciSession {
             actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
             return;
         }
-        // The shield: a known parameter without its number never reaches the engine.
-        if let Err(GoError::Number(reason)) = Go::parse(line) {
+        // The shield: a known parameter without its number, or a limit no search can meet
+        // (on which Stockfish 15.1 searches forever), never reaches the engine.
+        let refusal = match Go::parse(line) {
+            Err(GoError::Number(reason)) => Some(reason),
+            Ok(go) => go.impossible_limit(),
+            Err(GoError::Unknown(_)) => None,
+        };
+        if let Some(reason) = refusal {
             Self::info_to_gui(
                 actions,
                 &format!("refused go ({reason}); not sent to the engine"),
@@ -924,9 +946,46 @@ mod tests {
                 "gui< bestmove 0000 [Answered]",
             ]
         );
+        let out = play(&mut session, &["gui: go depth 0"]);
+        assert_eq!(
+            out[0],
+            "gui< info string sp960: refused go (go: 'depth 0' asks for no search at all); not \
+             sent to the engine [Answered]"
+                .replace("[Answered]", "[Injected]")
+        );
         // An unknown parameter (an engine's extension, such as `perft`) passes.
         let out = play(&mut session, &["gui: go perft 3"]);
         assert_eq!(out, ["engine< go perft 3"]);
+    }
+
+    #[test]
+    fn setoption_values_outside_the_engines_declaration_are_refused() {
+        let mut session = UciSession::new(UciConfig::default());
+        let out = play(
+            &mut session,
+            &[
+                "gui: uci",
+                "engine: option name Hash type spin default 16 min 1 max 33554432",
+                "engine: option name Ponder type check default false",
+                "engine: uciok",
+                "gui: setoption name Hash value abc",
+                "gui: setoption name Hash value 64",
+                "gui: setoption name Ponder value maybe",
+                "gui: setoption name Unknown value x",
+            ],
+        );
+        assert_eq!(
+            out[6..],
+            [
+                "gui< info string sp960: refused setoption (Hash takes a whole number, not \
+                 'abc'); not sent to the engine [Injected]",
+                "engine< setoption name Hash value 64",
+                "gui< info string sp960: refused setoption (Ponder takes true or false, not \
+                 'maybe'); not sent to the engine [Injected]",
+                "engine< setoption name Unknown value x",
+            ],
+            "{out:?}"
+        );
     }
 
     #[test]
