@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sp960::proxy::Session;
+use sp960::proxy::Relay;
 use sp960::proxy::uci::{UciConfig, UciSession};
 use sp960::proxy::xboard::{XboardConfig, XboardSession};
 
@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let mut session: Box<dyn Session> = if mode & 1 == 0 {
+    let mut session: Box<dyn Relay> = if mode & 1 == 0 {
         Box::new(UciSession::new(UciConfig::default()))
     } else {
         Box::new(XboardSession::new(XboardConfig::default()))
