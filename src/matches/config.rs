@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::MatchError;
 use super::client::Limits;
 use crate::matches::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
+use crate::matches::sprt::{SprtConfig, parse_sprt};
 use crate::proxy::io::EngineCommand;
 use crate::starts::start::Start;
 
@@ -127,6 +128,8 @@ pub struct MatchConfig {
     pub event: String,
     /// `--json`: no progress line (the summary is for a script).
     pub quiet: bool,
+    /// `--sprt`: the test run after each game pair; the match stops when it decides.
+    pub sprt: Option<SprtConfig>,
 }
 
 /// `sp960 match` as typed: the arguments before they are checked.
@@ -160,6 +163,8 @@ pub struct MatchRequest {
     pub move_timeout: f64,
     /// `--json`.
     pub json: bool,
+    /// `--sprt` words (`elo0=A elo1=B alpha=X beta=Y [model=...]`); empty for none.
+    pub sprt: Vec<String>,
 }
 
 /// Without any limit: 100 ms a move.
@@ -267,6 +272,11 @@ impl MatchRequest {
                     self.move_timeout
                 ))
             })?;
+        let sprt = if self.sprt.is_empty() {
+            None
+        } else {
+            Some(parse_sprt(&self.sprt).map_err(|err| MatchError::Usage(err.to_string()))?)
+        };
         let engines: [MatchEngine; 2] = engines.try_into().expect("two engines");
         Ok(MatchConfig {
             engines,
@@ -282,6 +292,7 @@ impl MatchRequest {
             move_timeout,
             event: "sp960 match".to_owned(),
             quiet: self.json,
+            sprt,
         })
     }
 }
@@ -366,7 +377,26 @@ mod tests {
             pgn: PathBuf::from("x.pgn"),
             move_timeout: 30.0,
             json: false,
+            sprt: Vec::new(),
         }
+    }
+
+    #[test]
+    fn sprt_words_are_read_and_a_bad_one_is_a_usage_error() {
+        let mut good = request(&["a", "b"]);
+        good.sprt = vec![
+            "elo0=0".into(),
+            "elo1=10 alpha=0.05".into(),
+            "beta=0.1".into(),
+        ];
+        let sprt = good.resolve().unwrap().sprt.unwrap();
+        assert_eq!((sprt.elo1(), sprt.beta()), (10.0, 0.1));
+        assert!(request(&["a", "b"]).resolve().unwrap().sprt.is_none());
+        let mut bad = request(&["a", "b"]);
+        bad.sprt = vec!["elo0=0 elo1=x alpha=0.05 beta=0.05".into()];
+        let err = bad.resolve().unwrap_err();
+        assert_eq!(err.exit_code(), crate::exit_code::USAGE);
+        assert!(err.to_string().contains("elo1=x"), "{err}");
     }
 
     #[test]
