@@ -530,3 +530,67 @@ fn time_control_tag_is_pgn_seconds_that_python_chess_reads() {
         }
     }
 }
+
+#[test]
+fn resign_and_draw_adjudication_from_the_engines_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            &format!("{STOCKFISH} name=a nodes=800"),
+            "--engine",
+            &format!("{STOCKFISH} name=b nodes=400"),
+            "--sp",
+            "100-102",
+            "--concurrency",
+            "1",
+            "--pgn",
+            "games.pgn",
+            "--resign",
+            "movecount=3",
+            "score=400",
+            "--draw",
+            "movenumber=20 movecount=4 score=15",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Python-chess reads every game back legally; each was adjudicated, with the reason
+    // as the last comment.
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 6);
+    let mut draws = 0;
+    for game in &games {
+        assert_eq!(game.termination, "adjudication", "{game:?}");
+        if game.result == "1/2-1/2" {
+            draws += 1;
+            assert_eq!(
+                game.comment,
+                "Draw by adjudication: both scores within 15 cp for 4 moves"
+            );
+        } else {
+            let (winner, loser) = if game.result == "1-0" {
+                ("White", "Black")
+            } else {
+                ("Black", "White")
+            };
+            assert_eq!(
+                game.comment,
+                format!(
+                    "{winner} wins by adjudication: {loser}'s score at or below -400 cp for 3 moves"
+                ),
+                "{game:?}"
+            );
+        }
+    }
+    assert!(draws >= 1, "{games:?}");
+    // A bad value is a usage error naming it, before any game.
+    let output = sp960_match(dir.path(), &["--sp", "0", "--draw", "movenumber=4 score=5"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("--draw: movecount= is missing"), "{stderr}");
+}

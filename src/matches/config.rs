@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::MatchError;
 use super::client::Limits;
 use crate::matches::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
+use crate::matches::referee::{DrawRule, ResignRule};
 use crate::matches::sprt::{SprtConfig, parse_sprt};
 use crate::proxy::io::EngineCommand;
 use crate::starts::start::Start;
@@ -130,6 +131,10 @@ pub struct MatchConfig {
     pub quiet: bool,
     /// `--sprt`: the test run after each game pair; the match stops when it decides.
     pub sprt: Option<SprtConfig>,
+    /// `--resign`: cutechess-cli's resign adjudication.
+    pub resign: Option<ResignRule>,
+    /// `--draw`: cutechess-cli's draw adjudication.
+    pub draw: Option<DrawRule>,
 }
 
 /// `sp960 match` as typed: the arguments before they are checked.
@@ -165,6 +170,10 @@ pub struct MatchRequest {
     pub json: bool,
     /// `--sprt` words (`elo0=A elo1=B alpha=X beta=Y [model=...]`); empty for none.
     pub sprt: Vec<String>,
+    /// `--resign` words (`movecount=N score=CP [twosided=true]`); empty for none.
+    pub resign: Vec<String>,
+    /// `--draw` words (`movenumber=N movecount=N score=CP`); empty for none.
+    pub draw: Vec<String>,
 }
 
 /// Without any limit: 100 ms a move.
@@ -277,6 +286,16 @@ impl MatchRequest {
         } else {
             Some(parse_sprt(&self.sprt).map_err(|err| MatchError::Usage(err.to_string()))?)
         };
+        let resign = if self.resign.is_empty() {
+            None
+        } else {
+            Some(ResignRule::parse(&self.resign).map_err(MatchError::Usage)?)
+        };
+        let draw = if self.draw.is_empty() {
+            None
+        } else {
+            Some(DrawRule::parse(&self.draw).map_err(MatchError::Usage)?)
+        };
         let engines: [MatchEngine; 2] = engines.try_into().expect("two engines");
         Ok(MatchConfig {
             engines,
@@ -293,6 +312,8 @@ impl MatchRequest {
             event: "sp960 match".to_owned(),
             quiet: self.json,
             sprt,
+            resign,
+            draw,
         })
     }
 }
@@ -378,6 +399,8 @@ mod tests {
             move_timeout: 30.0,
             json: false,
             sprt: Vec::new(),
+            resign: Vec::new(),
+            draw: Vec::new(),
         }
     }
 

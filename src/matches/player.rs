@@ -11,9 +11,10 @@ use super::MatchError;
 use super::client::{Client, ClientEvent, GoRequest};
 use super::config::{MatchConfig, MatchEngine};
 use super::process::{EngineProcess, Received};
-use super::referee::{Ending, Forfeit, GameClock, Referee};
+use super::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
 use crate::matches::engine_spec::Protocol;
 use crate::protocol::session::{Peer, Session, Step};
+use crate::protocol::uci::EngineScore;
 use crate::proxy::io::ShellError;
 use crate::starts::start::Start;
 
@@ -238,6 +239,7 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
         .position()
         .expect("starts from the schedule are valid");
     let mut referee = Referee::new(root.clone(), config.max_plies);
+    let mut adjudicator = Adjudicator::new(config.resign, config.draw);
     seats.restart_where_asked();
     let index = |color: Color| {
         if color.is_white() {
@@ -324,6 +326,18 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                         }
                     }
                     referee.play(m);
+                    if referee.ending().is_none() {
+                        let search = player.client.last_search();
+                        if let Some(ending) = adjudicator.add_eval(
+                            &referee.line().current,
+                            referee.line().moves.len(),
+                            turn,
+                            search.depth,
+                            search.score.map(EngineScore::cutechess_value),
+                        ) {
+                            break 'game ending;
+                        }
+                    }
                 }
                 Ok(ClientEvent::Resign) => {
                     break 'game forfeit(turn, Forfeit::Resign, String::new());
