@@ -39,6 +39,8 @@ struct Checked {
     result: String,
     termination: String,
     comment: String,
+    /// Each move's `score/depth time` comment.
+    evals: Vec<String>,
     plies: usize,
     /// The TimeControl tag as python-chess parses it: null for `-`, else
     /// `[[moves, seconds, increment], ...]`.
@@ -588,6 +590,16 @@ fn resign_and_draw_adjudication_from_the_engines_scores() {
         }
     }
     assert!(draws >= 1, "{games:?}");
+    // Each move has its `+0.35/12 0.105s` comment: a UCI engine's score and depth.
+    for game in &games {
+        assert_eq!(game.evals.len(), game.plies);
+        assert!(
+            game.evals
+                .iter()
+                .all(|eval| eval.starts_with(['+', '-', '0']) && !eval.contains("/0 ")),
+            "{game:?}"
+        );
+    }
     // A bad value is a usage error naming it, before any game.
     let output = sp960_match(dir.path(), &["--sp", "0", "--draw", "movenumber=4 score=5"]);
     assert_eq!(output.status.code(), Some(2));

@@ -230,6 +230,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 time_control: &time_control,
                 root: &done.root,
                 moves: &done.moves,
+                move_comments: &done.move_comments,
                 result,
                 termination: done.ending.termination(),
                 comment: &comment,
