@@ -96,6 +96,24 @@ fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// Each game's per-move `score/depth` (the time, which differs from run to run, left out),
+/// from comments such as `{+0.47/7 0.001s}` (fastchess adds `, Black mates` to the last).
+fn evals(pgn: &str) -> Vec<Vec<String>> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            game.split('{')
+                .skip(1)
+                .filter_map(|comment| {
+                    let comment = comment.split('}').next()?.split(',').next()?;
+                    let first = comment.split_whitespace().next()?;
+                    first.contains('/').then(|| first.to_owned())
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The text after `key` in fastchess's final report, up to the next `stop` character.
 fn after<'a>(report: &'a str, key: &str, stop: &[char]) -> &'a str {
     let start = report
@@ -210,6 +228,18 @@ fn the_same_games_as_fastchess_give_the_same_statistics() {
     let theirs = games(&std::fs::read_to_string(dir.path().join("fastchess.pgn")).unwrap());
     assert_eq!(ours.len(), 12);
     assert_eq!(ours, theirs, "sp960's games differ from fastchess's");
+    // And the per-move comments carry the same scores and depths.
+    let our_evals = evals(&std::fs::read_to_string(dir.path().join("sp960.pgn")).unwrap());
+    let their_evals = evals(&std::fs::read_to_string(dir.path().join("fastchess.pgn")).unwrap());
+    for ((game, ours), theirs) in our_evals.iter().enumerate().zip(&their_evals) {
+        assert_eq!(ours.len(), theirs.len(), "game {}", game + 1);
+        assert_eq!(
+            ours,
+            theirs,
+            "game {}: score/depth comments differ",
+            game + 1
+        );
+    }
 
     let score = &summary["score"];
     let wdl = |key: &str| score[key].as_u64().unwrap().to_string();

@@ -103,8 +103,12 @@ impl UciClient {
             }
             (Phase::Thinking, b"info") => {
                 if let Some(info) = SearchInfo::parse(line.as_bytes()) {
-                    self.search.depth = info.depth.or(self.search.depth);
-                    self.search.score = info.score.or(self.search.score);
+                    // As fastchess: the depth and score of the last line with an exact
+                    // score (a node limit often ends on an `upperbound` line one deeper).
+                    if info.score.is_some() {
+                        self.search.depth = info.depth;
+                        self.search.score = info.score;
+                    }
                     self.search.time_ms = info.time_ms.or(self.search.time_ms);
                 }
                 None
@@ -323,7 +327,7 @@ mod tests {
         client.on_line("info depth 6 time 9 nodes 500", &mut out);
         client.on_line("bestmove e2e4", &mut out);
         let search = client.last_search();
-        assert_eq!(search.depth, Some(6));
+        assert_eq!(search.depth, Some(5));
         assert_eq!(
             search.score,
             Some(crate::protocol::uci::EngineScore::Centipawns(20))
