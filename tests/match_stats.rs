@@ -355,3 +355,94 @@ fn a_bad_sprt_value_is_a_usage_error_naming_it() {
     assert!(stderr.contains("alpha=1.5"), "{stderr}");
     assert!(!dir.path().join("sp960-match.pgn").exists());
 }
+
+/// Each game's `[Result]` and `[PlyCount]`.
+fn results(pgn: &str) -> Vec<(String, String)> {
+    let tag = |game: &str, name: &str| {
+        game.lines()
+            .find_map(|line| line.strip_prefix(&format!("[{name} \"")))
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| (tag(game, "Result"), tag(game, "PlyCount")))
+        .collect()
+}
+
+#[test]
+fn resign_and_draw_adjudicate_the_same_games_at_the_same_ply_as_cutechess_cli() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let book = run(dir.path(), sp960(), &["fen", "100-102", "--format", "epd"]).stdout;
+    std::fs::write(dir.path().join("book.epd"), book).unwrap();
+    run(
+        dir.path(),
+        sp960(),
+        &[
+            "match",
+            "--engine",
+            "/usr/games/stockfish name=a nodes=800",
+            "--engine",
+            "/usr/games/stockfish name=b nodes=400",
+            "--sp",
+            "100-102",
+            "--concurrency",
+            "1",
+            "--pgn",
+            "sp960.pgn",
+            "--resign",
+            "movecount=3 score=400",
+            "--draw",
+            "movenumber=20 movecount=4 score=15",
+        ],
+    );
+    let ours = std::fs::read_to_string(dir.path().join("sp960.pgn")).unwrap();
+    assert_eq!(ours.matches("[Termination \"adjudication\"]").count(), 6);
+    if !have("cutechess-cli") {
+        return;
+    }
+    run(
+        dir.path(),
+        "cutechess-cli",
+        &[
+            "-engine",
+            "cmd=/usr/games/stockfish",
+            "name=a",
+            "nodes=800",
+            "-engine",
+            "cmd=/usr/games/stockfish",
+            "name=b",
+            "nodes=400",
+            "-each",
+            "proto=uci",
+            "tc=inf",
+            "-variant",
+            "fischerandom",
+            "-openings",
+            "file=book.epd",
+            "format=epd",
+            "order=sequential",
+            "-games",
+            "2",
+            "-rounds",
+            "3",
+            "-repeat",
+            "-concurrency",
+            "1",
+            "-resign",
+            "movecount=3",
+            "score=400",
+            "-draw",
+            "movenumber=20",
+            "movecount=4",
+            "score=15",
+            "-pgnout",
+            "cutechess.pgn",
+        ],
+    );
+    let theirs = std::fs::read_to_string(dir.path().join("cutechess.pgn")).unwrap();
+    assert_eq!(games(&ours), games(&theirs), "the moves differ");
+    assert_eq!(results(&ours), results(&theirs), "{ours}\n{theirs}");
+}

@@ -160,6 +160,14 @@ impl Client {
         }
     }
 
+    /// The last depth and score, bounds included (cutechess-cli's adjudication input).
+    pub fn latest_eval(&self) -> crate::protocol::uci::SearchInfo {
+        match self {
+            Client::Uci(client) => client.latest_eval(),
+            _ => crate::protocol::uci::SearchInfo::default(),
+        }
+    }
+
     /// Nothing came for a while: detection settles on XBoard; an XBoard handshake
     /// without `feature done=0` is over.
     pub fn on_timeout(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {

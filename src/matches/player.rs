@@ -332,13 +332,14 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                     referee.play(m);
                     let search = player.client.last_search();
                     move_comments.push(pgn::move_comment(search.score, search.depth, used));
+                    let eval = player.client.latest_eval();
                     if referee.ending().is_none()
                         && let Some(ending) = adjudicator.add_eval(
                             &referee.line().current,
                             referee.line().moves.len(),
                             turn,
-                            search.depth,
-                            search.score.map(EngineScore::cutechess_value),
+                            eval.depth,
+                            eval.score.map(EngineScore::cutechess_value),
                         )
                     {
                         break 'game ending;

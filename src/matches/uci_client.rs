@@ -36,8 +36,12 @@ pub struct UciClient {
     options: Vec<(String, String)>,
     /// The position of the last `go`.
     asked: Option<Chess>,
-    /// The last depth, exact score and time of the search since that `go`.
+    /// The last exact score of the search since that `go`, with its line's depth (what
+    /// fastchess writes in the PGN).
     search: SearchInfo,
+    /// The last depth and score, bounds included, each from the last line that has one
+    /// (what cutechess-cli adjudicates on).
+    latest: SearchInfo,
 }
 
 impl UciClient {
@@ -56,6 +60,7 @@ impl UciClient {
             options,
             asked: None,
             search: SearchInfo::default(),
+            latest: SearchInfo::default(),
         }
     }
 
@@ -105,11 +110,18 @@ impl UciClient {
                 if let Some(info) = SearchInfo::parse(line.as_bytes()) {
                     // As fastchess: the depth and score of the last line with an exact
                     // score (a node limit often ends on an `upperbound` line one deeper).
-                    if info.score.is_some() {
+                    if info.score.is_some() && !info.bound {
                         self.search.depth = info.depth;
                         self.search.score = info.score;
                     }
                     self.search.time_ms = info.time_ms.or(self.search.time_ms);
+                    // cutechess-cli reads a bound score too (its check for the bound
+                    // word is never reached).
+                    self.latest.depth = info.depth.or(self.latest.depth);
+                    if info.score.is_some() {
+                        self.latest.score = info.score;
+                        self.latest.bound = info.bound;
+                    }
                 }
                 None
             }
@@ -133,6 +145,12 @@ impl UciClient {
     /// What the `info` lines of the last search said (depth, exact score, time).
     pub fn last_search(&self) -> SearchInfo {
         self.search
+    }
+
+    /// The last depth and score of the last search, bound scores included, as
+    /// cutechess-cli's adjudication reads them.
+    pub fn latest_eval(&self) -> SearchInfo {
+        self.latest
     }
 
     /// `ucinewgame` and `isready`; [`ClientEvent::Ready`] follows.
@@ -173,6 +191,7 @@ impl UciClient {
         out.push(go.to_string());
         self.asked = Some(request.game.current.clone());
         self.search = SearchInfo::default();
+        self.latest = SearchInfo::default();
         self.phase = Phase::Thinking;
     }
 }
@@ -333,7 +352,14 @@ mod tests {
             Some(crate::protocol::uci::EngineScore::Centipawns(20))
         );
         assert_eq!(search.time_ms, Some(9));
+        let latest = client.latest_eval();
+        assert_eq!(latest.depth, Some(6));
+        assert_eq!(
+            latest.score,
+            Some(crate::protocol::uci::EngineScore::Centipawns(35))
+        );
         client.go(request, &mut out);
         assert_eq!(client.last_search(), SearchInfo::default());
+        assert_eq!(client.latest_eval(), SearchInfo::default());
     }
 }

@@ -455,14 +455,16 @@ impl EngineScore {
     }
 }
 
-/// What an `info` line says about the search: its depth, exact score (a `lowerbound` or
-/// `upperbound` score is left out, as cutechess-cli does) and time in milliseconds.
+/// What an `info` line says about the search: its depth, score (`bound` when it is a
+/// `lowerbound` or `upperbound`) and time in milliseconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchInfo {
     /// `depth N`.
     pub depth: Option<u32>,
-    /// `score cp N` or `score mate N`, when exact.
+    /// `score cp N` or `score mate N`.
     pub score: Option<EngineScore>,
+    /// The score is a `lowerbound` or `upperbound`, not exact.
+    pub bound: bool,
     /// `time MS`.
     pub time_ms: Option<u64>,
 }
@@ -507,10 +509,11 @@ impl SearchInfo {
                         (Some(b"mate"), Some(v)) => Some(EngineScore::Mate(v)),
                         _ => None,
                     };
-                    if !bound && score.is_some() {
+                    if score.is_some() {
                         info.score = score;
+                        info.bound = bound;
                     }
-                    index += 2;
+                    index += if bound { 3 } else { 2 };
                 }
                 _ => {}
             }
@@ -683,7 +686,11 @@ mod tests {
         assert_eq!(EngineScore::Mate(-2).cutechess_value(), -999_996);
         assert_eq!(EngineScore::Mate(3).cutechess_value(), 999_995);
         let bound = SearchInfo::parse(b"info depth 9 score cp 50 lowerbound time 3").unwrap();
-        assert_eq!((bound.score, bound.time_ms), (None, Some(3)));
+        assert_eq!(
+            (bound.score, bound.bound, bound.time_ms),
+            (Some(EngineScore::Centipawns(50)), true, Some(3))
+        );
+        assert!(!info.bound);
         let text = SearchInfo::parse(b"info string score cp 99 depth 4").unwrap();
         assert_eq!(text, SearchInfo::default());
         assert_eq!(SearchInfo::parse(b"bestmove e2e4"), None);
