@@ -189,7 +189,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let next = AtomicUsize::new(0);
     let workers = config.concurrency.clamp(1, schedule.len().max(1));
     let written = thread::scope(|scope| -> Result<(), MatchError> {
-        let (sender, finished) = mpsc::channel::<Finished>();
+        // Each result comes with its worker's acknowledgement channel: the worker takes its
+        // next game only once this one is counted, so an SPRT decision starts no new game.
+        let (sender, finished) = mpsc::channel::<(Finished, mpsc::Sender<()>)>();
         for worker in 0..workers {
             let sender = sender.clone();
             let (schedule, next) = (&schedule, &next);
@@ -197,13 +199,14 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
                     let mut seats = Seats::new(&config.engines, protocols);
+                    let (ack, acked) = mpsc::channel::<()>();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(game) = schedule.get(index) else {
                             break;
                         };
                         let finished = play_game(&mut seats, *game, config);
-                        if sender.send(finished).is_err() {
+                        if sender.send((finished, ack.clone())).is_err() || acked.recv().is_err() {
                             break;
                         }
                     }
@@ -213,7 +216,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         }
         drop(sender);
         let mut failure = None;
-        for done in finished {
+        for (done, ack) in finished {
             let (white, black) = if done.game.white == 0 {
                 (&names[0], &names[1])
             } else {
@@ -289,6 +292,8 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                     progress.sprt_stop(now);
                 }
             }
+            // The worker may take its next game (or find none left).
+            let _ = ack.send(());
         }
         failure.map_or(Ok(()), Err)
     });
