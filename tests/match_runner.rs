@@ -39,6 +39,8 @@ struct Checked {
     result: String,
     termination: String,
     comment: String,
+    /// Each move's `score/depth time` comment.
+    evals: Vec<String>,
     plies: usize,
     /// The TimeControl tag as python-chess parses it: null for `-`, else
     /// `[[moves, seconds, increment], ...]`.
@@ -599,4 +601,78 @@ fn a_hostile_engine_loses_only_its_broken_games_directly_and_through_the_proxy()
             );
         }
     }
+}
+
+#[test]
+fn resign_and_draw_adjudication_from_the_engines_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            &format!("{STOCKFISH} name=a nodes=800"),
+            "--engine",
+            &format!("{STOCKFISH} name=b nodes=400"),
+            "--sp",
+            "100-102",
+            "--concurrency",
+            "1",
+            "--pgn",
+            "games.pgn",
+            "--resign",
+            "movecount=3",
+            "score=400",
+            "--draw",
+            "movenumber=20 movecount=4 score=15",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Python-chess reads every game back legally; each was adjudicated, with the reason
+    // as the last comment.
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 6);
+    let mut draws = 0;
+    for game in &games {
+        assert_eq!(game.termination, "adjudication", "{game:?}");
+        if game.result == "1/2-1/2" {
+            draws += 1;
+            assert_eq!(
+                game.comment,
+                "Draw by adjudication: both scores within 15 cp for 4 moves"
+            );
+        } else {
+            let (winner, loser) = if game.result == "1-0" {
+                ("White", "Black")
+            } else {
+                ("Black", "White")
+            };
+            assert_eq!(
+                game.comment,
+                format!(
+                    "{winner} wins by adjudication: {loser}'s score at or below -400 cp for 3 moves"
+                ),
+                "{game:?}"
+            );
+        }
+    }
+    assert!(draws >= 1, "{games:?}");
+    // Each move has its `+0.35/12 0.105s` comment: a UCI engine's score and depth.
+    for game in &games {
+        assert_eq!(game.evals.len(), game.plies);
+        assert!(
+            game.evals
+                .iter()
+                .all(|eval| eval.starts_with(['+', '-', '0']) && !eval.contains("/0 ")),
+            "{game:?}"
+        );
+    }
+    // A bad value is a usage error naming it, before any game.
+    let output = sp960_match(dir.path(), &["--sp", "0", "--draw", "movenumber=4 score=5"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("--draw: movecount= is missing"), "{stderr}");
 }

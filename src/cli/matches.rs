@@ -72,6 +72,15 @@ pub struct MatchArgs {
     /// Print the summary as JSON instead of the table (and no progress line).
     #[arg(long)]
     pub json: bool,
+    /// SPRT after each game pair, as fastchess's -sprt: elo0=A elo1=B alpha=X beta=Y [model=normalized|logistic]; the match stops when a bound is crossed.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Resign adjudication, as cutechess-cli's -resign: movecount=N score=CP [twosided=true] (from the engines' UCI info score).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Draw adjudication, as cutechess-cli's -draw: movenumber=N movecount=N score=CP (from the engines' UCI info score).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
 }
 
 /// `sp960 engine`: UCI or XBoard on stdin/stdout until `quit` or the end of input.
@@ -103,6 +112,9 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
         pgn: args.pgn,
         move_timeout: args.timeout,
         json: args.json,
+        sprt: args.sprt,
+        resign: args.resign,
+        draw: args.draw,
     };
     match_command(request, &mut io::stdout().lock())
         .map_err(|err| Failure::new(err.exit_code(), format!("match: {err}")))?;

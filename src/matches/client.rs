@@ -152,6 +152,22 @@ impl Client {
         }
     }
 
+    /// What the engine reported of its last search (UCI `info`; nothing for XBoard yet).
+    pub fn last_search(&self) -> crate::protocol::uci::SearchInfo {
+        match self {
+            Client::Uci(client) => client.last_search(),
+            _ => crate::protocol::uci::SearchInfo::default(),
+        }
+    }
+
+    /// The last depth and score, bounds included (cutechess-cli's adjudication input).
+    pub fn latest_eval(&self) -> crate::protocol::uci::SearchInfo {
+        match self {
+            Client::Uci(client) => client.latest_eval(),
+            _ => crate::protocol::uci::SearchInfo::default(),
+        }
+    }
+
     /// Nothing came for a while: detection settles on XBoard; an XBoard handshake
     /// without `feature done=0` is over.
     pub fn on_timeout(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {

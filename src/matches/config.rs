@@ -8,6 +8,8 @@ use std::time::Duration;
 use super::MatchError;
 use super::client::Limits;
 use crate::matches::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
+use crate::matches::referee::{DrawRule, ResignRule};
+use crate::matches::sprt::{SprtConfig, parse_sprt};
 use crate::proxy::io::EngineCommand;
 use crate::starts::start::Start;
 
@@ -127,6 +129,12 @@ pub struct MatchConfig {
     pub event: String,
     /// `--json`: no progress line (the summary is for a script).
     pub quiet: bool,
+    /// `--sprt`: the test run after each game pair; the match stops when it decides.
+    pub sprt: Option<SprtConfig>,
+    /// `--resign`: cutechess-cli's resign adjudication.
+    pub resign: Option<ResignRule>,
+    /// `--draw`: cutechess-cli's draw adjudication.
+    pub draw: Option<DrawRule>,
 }
 
 /// `sp960 match` as typed: the arguments before they are checked.
@@ -160,6 +168,12 @@ pub struct MatchRequest {
     pub move_timeout: f64,
     /// `--json`.
     pub json: bool,
+    /// `--sprt` words (`elo0=A elo1=B alpha=X beta=Y [model=...]`); empty for none.
+    pub sprt: Vec<String>,
+    /// `--resign` words (`movecount=N score=CP [twosided=true]`); empty for none.
+    pub resign: Vec<String>,
+    /// `--draw` words (`movenumber=N movecount=N score=CP`); empty for none.
+    pub draw: Vec<String>,
 }
 
 /// Without any limit: 100 ms a move.
@@ -267,6 +281,21 @@ impl MatchRequest {
                     self.move_timeout
                 ))
             })?;
+        let sprt = if self.sprt.is_empty() {
+            None
+        } else {
+            Some(parse_sprt(&self.sprt).map_err(|err| MatchError::Usage(err.to_string()))?)
+        };
+        let resign = if self.resign.is_empty() {
+            None
+        } else {
+            Some(ResignRule::parse(&self.resign).map_err(MatchError::Usage)?)
+        };
+        let draw = if self.draw.is_empty() {
+            None
+        } else {
+            Some(DrawRule::parse(&self.draw).map_err(MatchError::Usage)?)
+        };
         let engines: [MatchEngine; 2] = engines.try_into().expect("two engines");
         Ok(MatchConfig {
             engines,
@@ -282,6 +311,9 @@ impl MatchRequest {
             move_timeout,
             event: "sp960 match".to_owned(),
             quiet: self.json,
+            sprt,
+            resign,
+            draw,
         })
     }
 }
@@ -366,7 +398,28 @@ mod tests {
             pgn: PathBuf::from("x.pgn"),
             move_timeout: 30.0,
             json: false,
+            sprt: Vec::new(),
+            resign: Vec::new(),
+            draw: Vec::new(),
         }
+    }
+
+    #[test]
+    fn sprt_words_are_read_and_a_bad_one_is_a_usage_error() {
+        let mut good = request(&["a", "b"]);
+        good.sprt = vec![
+            "elo0=0".into(),
+            "elo1=10 alpha=0.05".into(),
+            "beta=0.1".into(),
+        ];
+        let sprt = good.resolve().unwrap().sprt.unwrap();
+        assert_eq!((sprt.elo1(), sprt.beta()), (10.0, 0.1));
+        assert!(request(&["a", "b"]).resolve().unwrap().sprt.is_none());
+        let mut bad = request(&["a", "b"]);
+        bad.sprt = vec!["elo0=0 elo1=x alpha=0.05 beta=0.05".into()];
+        let err = bad.resolve().unwrap_err();
+        assert_eq!(err.exit_code(), crate::exit_code::USAGE);
+        assert!(err.to_string().contains("elo1=x"), "{err}");
     }
 
     #[test]

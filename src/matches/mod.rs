@@ -43,7 +43,8 @@ use shakmaty::Color;
 use thiserror::Error;
 
 use self::player::{Finished, Scheduled, Seats, play_game, probe};
-use self::stats::Score;
+use self::sprt::SprtDecision;
+use self::stats::{Counts, Outcome, PairCounts, Score, match_stats};
 use self::summary::{Progress, cpu_seconds};
 use crate::matches::engine_spec::Protocol;
 use crate::proxy::transcript::utc_timestamp;
@@ -179,11 +180,18 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     );
     let progress = Progress::new(schedule.len(), config.quiet);
     let mut score = Score::default();
+    // fastchess's pairing: a start's two games (colours swapped) are one pair, counted
+    // when both are done; `halves` holds the first-finished game of each open pair.
+    let mut pairs = PairCounts::default();
+    let mut halves = std::collections::HashMap::<usize, Outcome>::new();
+    let mut decision = None;
     let mut games = Vec::new();
     let next = AtomicUsize::new(0);
     let workers = config.concurrency.clamp(1, schedule.len().max(1));
     let written = thread::scope(|scope| -> Result<(), MatchError> {
-        let (sender, finished) = mpsc::channel::<Finished>();
+        // Each result comes with its worker's acknowledgement channel: the worker takes its
+        // next game only once this one is counted, so an SPRT decision starts no new game.
+        let (sender, finished) = mpsc::channel::<(Finished, mpsc::Sender<()>)>();
         for worker in 0..workers {
             let sender = sender.clone();
             let (schedule, next) = (&schedule, &next);
@@ -191,13 +199,14 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
                     let mut seats = Seats::new(&config.engines, protocols);
+                    let (ack, acked) = mpsc::channel::<()>();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(game) = schedule.get(index) else {
                             break;
                         };
                         let finished = play_game(&mut seats, *game, config);
-                        if sender.send(finished).is_err() {
+                        if sender.send((finished, ack.clone())).is_err() || acked.recv().is_err() {
                             break;
                         }
                     }
@@ -207,7 +216,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         }
         drop(sender);
         let mut failure = None;
-        for done in finished {
+        for (done, ack) in finished {
             let (white, black) = if done.game.white == 0 {
                 (&names[0], &names[1])
             } else {
@@ -224,6 +233,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 time_control: &time_control,
                 root: &done.root,
                 moves: &done.moves,
+                move_comments: &done.move_comments,
                 result,
                 termination: done.ending.termination(),
                 comment: &comment,
@@ -242,11 +252,23 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             } else {
                 Color::Black
             };
-            match done.ending.winner(done.turn) {
-                Some(color) if color == first_engine_color => score.wins += 1,
-                Some(_) => score.losses += 1,
-                None => score.draws += 1,
-            }
+            let outcome = match done.ending.winner(done.turn) {
+                Some(color) if color == first_engine_color => Outcome::Win,
+                Some(_) => Outcome::Loss,
+                None => Outcome::Draw,
+            };
+            score.add(outcome);
+            let pair = (done.game.number - 1) / 2;
+            let completed = match halves.remove(&pair) {
+                Some(first) => {
+                    pairs.add(first, outcome);
+                    true
+                }
+                None => {
+                    halves.insert(pair, outcome);
+                    false
+                }
+            };
             let summary = GameSummary {
                 round: done.game.number,
                 start: done.game.start.to_string(),
@@ -259,13 +281,30 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             };
             progress.update(games.len() + 1, &names, &score, &summary);
             games.push(summary);
+            if completed && let Some(sprt) = &config.sprt {
+                let stats = match_stats(&Counts::Pairs(pairs), Some(sprt));
+                progress.sprt(pairs.pairs(), &stats);
+                let now = stats.decision.unwrap_or(SprtDecision::Continue);
+                if decision.is_none() && now != SprtDecision::Continue {
+                    // No new games; the ones being played finish and are written.
+                    next.store(usize::MAX / 2, Ordering::Relaxed);
+                    decision = Some(now);
+                    progress.sprt_stop(now);
+                }
+            }
+            // The worker may take its next game (or find none left).
+            let _ = ack.send(());
         }
         failure.map_or(Ok(()), Err)
     });
     progress.finish();
     written?;
     let finite = |x: f64| x.is_finite().then_some(x);
+    let stats = match_stats(&Counts::Pairs(pairs), config.sprt.as_ref());
     Ok(Summary {
+        stats,
+        sprt: config.sprt.map(|_| sprt_verdict(decision)),
+        unpaired_games: halves.len(),
         score_fraction: score.fraction(),
         elo: finite(score.elo_difference()),
         elo_margin: finite(score.elo_margin()),
@@ -276,4 +315,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         wall_seconds: started.elapsed().as_secs_f64(),
         runner_cpu_seconds: cpu_seconds() - cpu_at_start,
     })
+}
+
+/// The SPRT's outcome in words (`--json`'s `sprt`).
+fn sprt_verdict(decision: Option<SprtDecision>) -> String {
+    summary::verdict(decision.unwrap_or(SprtDecision::Continue)).to_owned()
 }

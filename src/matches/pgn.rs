@@ -2,10 +2,12 @@
 //! `O-O-O` for Chess960 castling, shakmaty's `SanPlus`), the reason as a comment.
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
+use crate::protocol::uci::EngineScore;
 use crate::starts::notation::{CastlingNotation, position_fen};
 
 /// What a PGN entry is made of.
@@ -27,6 +29,8 @@ pub struct GameRecord<'a> {
     pub root: &'a Chess,
     /// The moves, legal from `root`.
     pub moves: &'a [Move],
+    /// A comment after each move ([`move_comment`]); empty for none.
+    pub move_comments: &'a [String],
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: &'a str,
     /// `Termination`.
@@ -75,6 +79,9 @@ pub fn pgn_entry(game: &GameRecord<'_>) -> String {
             tokens.push(format!("{first_number}..."));
         }
         tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *m).to_string());
+        if let Some(comment) = game.move_comments.get(index) {
+            tokens.push(format!("{{{}}}", comment.replace('}', ")")));
+        }
     }
     tokens.push(format!("{{{}}}", game.comment.replace('}', ")")));
     tokens.push(game.result.to_owned());
@@ -92,6 +99,33 @@ pub fn pgn_entry(game: &GameRecord<'_>) -> String {
     }
     text.push_str("\n\n");
     text
+}
+
+/// A move's comment as fastchess writes it: `+0.35/12 0.105s`, the score from the mover's
+/// view in pawns (`+M5`/`-M4` for mates, in plies; empty without an exact score), the
+/// depth (0 without one), and the time the move took.
+pub fn move_comment(score: Option<EngineScore>, depth: Option<u32>, used: Duration) -> String {
+    let score = match score {
+        None => String::new(),
+        Some(EngineScore::Centipawns(cp)) => {
+            let sign = match cp.signum() {
+                1 => "+",
+                -1 => "-",
+                _ => "",
+            };
+            format!("{sign}{:.2}", f64::from(cp.unsigned_abs()) / 100.0)
+        }
+        Some(EngineScore::Mate(n)) => {
+            let n = i64::from(n);
+            if n > 0 {
+                format!("+M{}", n * 2 - 1)
+            } else {
+                format!("-M{}", -n * 2)
+            }
+        }
+    };
+    let millis = used.as_millis() as f64;
+    format!("{score}/{} {:.3}s", depth.unwrap_or(0), millis / 1000.0)
 }
 
 #[cfg(test)]
@@ -120,6 +154,7 @@ mod tests {
             time_control: "40/60+0.6",
             root: &root,
             moves: &moves,
+            move_comments: &[],
             result: "0-1",
             termination: "time forfeit",
             comment: "White loses on time: 61.2 s used, 60.0 s left",
@@ -132,6 +167,54 @@ mod tests {
         assert!(
             entry.ends_with(
                 "1. Nde3 Nde6 2. Ng3 Ng6 3. f4 f5 4. Bf2 Bf7 5. O-O O-O\n{White loses on time: 61.2 s used, 60.0 s left} 0-1\n\n"
+            ),
+            "{entry}"
+        );
+    }
+
+    #[test]
+    fn move_comments_as_fastchess_writes_them() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            move_comment(Some(EngineScore::Centipawns(35)), Some(12), ms(105)),
+            "+0.35/12 0.105s"
+        );
+        assert_eq!(
+            move_comment(Some(EngineScore::Centipawns(-120)), Some(9), ms(2)),
+            "-1.20/9 0.002s"
+        );
+        assert_eq!(
+            move_comment(Some(EngineScore::Centipawns(0)), Some(1), ms(1500)),
+            "0.00/1 1.500s"
+        );
+        assert_eq!(
+            move_comment(Some(EngineScore::Mate(3)), Some(20), ms(0)),
+            "+M5/20 0.000s"
+        );
+        assert_eq!(
+            move_comment(Some(EngineScore::Mate(-2)), Some(20), ms(0)),
+            "-M4/20 0.000s"
+        );
+        assert_eq!(move_comment(None, None, ms(7)), "/0 0.007s");
+        let root = Chess::default();
+        let m = parse_move(&root, b"e2e4").unwrap();
+        let entry = pgn_entry(&GameRecord {
+            event: "e",
+            date: "d",
+            round: "1".to_owned(),
+            white: "w",
+            black: "b",
+            time_control: "-",
+            root: &root,
+            moves: &[m],
+            move_comments: &["+0.35/12 0.105s".to_owned()],
+            result: "1/2-1/2",
+            termination: "adjudication",
+            comment: "Draw by adjudication: --max-plies reached",
+        });
+        assert!(
+            entry.ends_with(
+                "1. e4 {+0.35/12 0.105s} {Draw by adjudication: --max-plies reached} 1/2-1/2\n\n"
             ),
             "{entry}"
         );

@@ -10,10 +10,12 @@ use shakmaty::{Chess, Color, Position};
 use super::MatchError;
 use super::client::{Client, ClientEvent, GoRequest};
 use super::config::{MatchConfig, MatchEngine};
+use super::pgn;
 use super::process::{EngineProcess, Received};
-use super::referee::{Ending, Forfeit, GameClock, Referee};
+use super::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
 use crate::matches::engine_spec::Protocol;
 use crate::protocol::session::{Peer, Session, Step};
+use crate::protocol::uci::EngineScore;
 use crate::proxy::io::ShellError;
 use crate::starts::start::Start;
 
@@ -172,6 +174,8 @@ pub(crate) struct Finished {
     pub root: Chess,
     /// The moves played.
     pub moves: Vec<shakmaty::Move>,
+    /// Each move's PGN comment (`+0.35/12 0.105s`), one per move.
+    pub move_comments: Vec<String>,
     /// How it ended.
     pub ending: Ending,
     /// The side to move at the end.
@@ -238,6 +242,8 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
         .position()
         .expect("starts from the schedule are valid");
     let mut referee = Referee::new(root.clone(), config.max_plies);
+    let mut adjudicator = Adjudicator::new(config.resign, config.draw);
+    let mut move_comments = Vec::new();
     seats.restart_where_asked();
     let index = |color: Color| {
         if color.is_white() {
@@ -324,6 +330,20 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                         }
                     }
                     referee.play(m);
+                    let search = player.client.last_search();
+                    move_comments.push(pgn::move_comment(search.score, search.depth, used));
+                    let eval = player.client.latest_eval();
+                    if referee.ending().is_none()
+                        && let Some(ending) = adjudicator.add_eval(
+                            &referee.line().current,
+                            referee.line().moves.len(),
+                            turn,
+                            eval.depth,
+                            eval.score.map(EngineScore::cutechess_value),
+                        )
+                    {
+                        break 'game ending;
+                    }
                 }
                 Ok(ClientEvent::Resign) => {
                     break 'game forfeit(turn, Forfeit::Resign, String::new());
@@ -367,6 +387,7 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
         turn: referee.line().current.turn(),
         root,
         moves: referee.line().moves.clone(),
+        move_comments,
         ending,
     }
 }

@@ -54,6 +54,13 @@ pub enum Ending {
     },
     /// The flag of `color` fell, but the other side cannot mate: a draw.
     TimeoutVsInsufficient(Color),
+    /// `--resign` or `--draw`: the engines' scores decided the game.
+    Adjudicated {
+        /// The winner, `None` for a draw.
+        winner: Option<Color>,
+        /// Why, in words (the last PGN comment).
+        reason: String,
+    },
 }
 
 impl Ending {
@@ -62,6 +69,7 @@ impl Ending {
         match self {
             Ending::Checkmate => Some(!turn),
             Ending::Forfeit { loser, .. } => Some(!*loser),
+            Ending::Adjudicated { winner, .. } => *winner,
             _ => None,
         }
     }
@@ -79,7 +87,7 @@ impl Ending {
     /// `stalled connection`, `abandoned`.
     pub fn termination(&self) -> &'static str {
         match self {
-            Ending::MaxPlies => "adjudication",
+            Ending::MaxPlies | Ending::Adjudicated { .. } => "adjudication",
             Ending::Forfeit { kind, .. } => match kind {
                 Forfeit::IllegalMove => "illegal move",
                 Forfeit::Time => "time forfeit",
@@ -102,6 +110,7 @@ impl Ending {
             Ending::FiftyMoves => "Draw by the fifty-move rule".to_owned(),
             Ending::Threefold => "Draw by threefold repetition".to_owned(),
             Ending::MaxPlies => "Draw by adjudication: --max-plies reached".to_owned(),
+            Ending::Adjudicated { reason, .. } => reason.clone(),
             Ending::TimeoutVsInsufficient(color) => format!(
                 "{} loses on time, but {} cannot mate: draw",
                 name(*color),
@@ -209,6 +218,227 @@ impl Referee {
                 detail,
             }
         }
+    }
+}
+
+/// `--resign movecount=N score=CP [twosided=true]`, as cutechess-cli's `-resign`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResignRule {
+    /// Consecutive moves of the losing side's score at or below `-score`.
+    pub move_count: u32,
+    /// Centipawns below zero.
+    pub score: i64,
+    /// The winning side's score must also be at or above `score` for `move_count` moves.
+    pub two_sided: bool,
+}
+
+/// `--draw movenumber=N movecount=N score=CP`, as cutechess-cli's `-draw`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawRule {
+    /// Full moves played before a draw can be adjudicated.
+    pub move_number: u32,
+    /// Consecutive moves (of each side) with both scores within `score` of zero.
+    pub move_count: u32,
+    /// Centipawns from zero.
+    pub score: i64,
+}
+
+/// Reads `KEY=VALUE` words (several may share a word) for `flag`, with `keys` allowed.
+fn key_values(
+    flag: &str,
+    words: &[String],
+    keys: &[&str],
+) -> Result<Vec<(String, String)>, String> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for word in words.iter().flat_map(|w| w.split_whitespace()) {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(format!(
+                "{flag}: '{word}' is not KEY=VALUE (keys: {})",
+                keys.join(", ")
+            ));
+        };
+        if !keys.contains(&key) {
+            return Err(format!(
+                "{flag}: unknown key '{key}' (keys: {})",
+                keys.join(", ")
+            ));
+        }
+        if pairs.iter().any(|(k, _)| k == key) {
+            return Err(format!("{flag}: {key} is given twice"));
+        }
+        pairs.push((key.to_owned(), value.to_owned()));
+    }
+    Ok(pairs)
+}
+
+fn number<T: std::str::FromStr>(
+    flag: &str,
+    pairs: &[(String, String)],
+    key: &str,
+    what: &str,
+) -> Result<T, String> {
+    let (_, value) = pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .ok_or_else(|| format!("{flag}: {key}= is missing"))?;
+    value
+        .parse()
+        .map_err(|_| format!("{flag}: {key}={value}: not {what}"))
+}
+
+impl ResignRule {
+    /// Reads `--resign`'s words.
+    pub fn parse(words: &[String]) -> Result<ResignRule, String> {
+        const FLAG: &str = "--resign";
+        let pairs = key_values(FLAG, words, &["movecount", "score", "twosided"])?;
+        let move_count = number(FLAG, &pairs, "movecount", "a positive whole number")?;
+        if move_count == 0 {
+            return Err(format!("{FLAG}: movecount=0: not a positive whole number"));
+        }
+        let score = number::<u32>(
+            FLAG,
+            &pairs,
+            "score",
+            "a whole number of centipawns, 0 or more",
+        )?;
+        let two_sided = match pairs.iter().find(|(k, _)| k == "twosided") {
+            None => false,
+            Some((_, value)) => match value.as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("{FLAG}: twosided={value}: not true or false")),
+            },
+        };
+        Ok(ResignRule {
+            move_count,
+            score: i64::from(score),
+            two_sided,
+        })
+    }
+}
+
+impl DrawRule {
+    /// Reads `--draw`'s words.
+    pub fn parse(words: &[String]) -> Result<DrawRule, String> {
+        const FLAG: &str = "--draw";
+        let pairs = key_values(FLAG, words, &["movenumber", "movecount", "score"])?;
+        let move_number = number(FLAG, &pairs, "movenumber", "a whole number, 0 or more")?;
+        let move_count = number(FLAG, &pairs, "movecount", "a whole number, 0 or more")?;
+        let score = number::<u32>(
+            FLAG,
+            &pairs,
+            "score",
+            "a whole number of centipawns, 0 or more",
+        )?;
+        Ok(DrawRule {
+            move_number,
+            move_count,
+            score: i64::from(score),
+        })
+    }
+}
+
+/// cutechess-cli's `GameAdjudicator`: after each move, the mover's evaluation (its last
+/// `info` depth and exact score) counts towards a resign or draw adjudication.
+#[derive(Debug, Clone, Default)]
+pub struct Adjudicator {
+    resign: Option<ResignRule>,
+    draw: Option<DrawRule>,
+    draw_count: u32,
+    resign_count: [u32; 2],
+    win_count: [u32; 2],
+}
+
+fn side(color: Color) -> usize {
+    usize::from(color.is_black())
+}
+
+fn color_name(color: Color) -> &'static str {
+    if color.is_white() { "White" } else { "Black" }
+}
+
+impl Adjudicator {
+    /// A fresh adjudicator for one game.
+    pub fn new(resign: Option<ResignRule>, draw: Option<DrawRule>) -> Adjudicator {
+        Adjudicator {
+            resign,
+            draw,
+            ..Adjudicator::default()
+        }
+    }
+
+    /// After `mover`'s move to `position` (`plies` played since the start): its depth and
+    /// score (cutechess-cli's value, from the mover's view). No depth or no score counts
+    /// as a move without evaluation (cutechess-cli's book or forced move): the counters
+    /// start over.
+    pub fn add_eval(
+        &mut self,
+        position: &Chess,
+        plies: usize,
+        mover: Color,
+        depth: Option<u32>,
+        score: Option<i64>,
+    ) -> Option<Ending> {
+        if position.halfmoves() == 0 {
+            self.draw_count = 0;
+        }
+        let score = match (depth, score) {
+            (Some(depth), Some(score)) if depth > 0 => score,
+            _ => {
+                self.draw_count = 0;
+                self.resign_count[side(mover)] = 0;
+                self.win_count[side(mover)] = 0;
+                return None;
+            }
+        };
+        if let Some(rule) = self.draw.filter(|rule| rule.move_number > 0) {
+            if score.abs() <= rule.score {
+                self.draw_count += 1;
+            } else {
+                self.draw_count = 0;
+            }
+            if plies / 2 >= rule.move_number as usize
+                && u64::from(self.draw_count) >= u64::from(rule.move_count) * 2
+            {
+                return Some(Ending::Adjudicated {
+                    winner: None,
+                    reason: format!(
+                        "Draw by adjudication: both scores within {} cp for {} moves",
+                        rule.score, rule.move_count
+                    ),
+                });
+            }
+        }
+        if let Some(rule) = self.resign {
+            let count = &mut self.resign_count[side(mover)];
+            if score <= -rule.score {
+                *count += 1;
+            } else {
+                *count = 0;
+            }
+            let count = *count;
+            let wins = &mut self.win_count[side(mover)];
+            if score >= rule.score {
+                *wins += 1;
+            } else {
+                *wins = 0;
+            }
+            if count >= rule.move_count
+                && (!rule.two_sided || self.win_count[side(!mover)] >= rule.move_count)
+            {
+                return Some(Ending::Adjudicated {
+                    winner: Some(!mover),
+                    reason: format!(
+                        "{} wins by adjudication: {}'s score at or below -{} cp for {} moves",
+                        color_name(!mover),
+                        color_name(mover),
+                        rule.score,
+                        rule.move_count
+                    ),
+                });
+            }
+        }
+        None
     }
 }
 
@@ -355,5 +585,181 @@ mod tests {
         );
         assert!(!clock.record(Color::Black, Duration::from_millis(60_001)));
         assert_eq!(clock.remaining(Color::Black), Duration::ZERO);
+    }
+
+    fn words(text: &str) -> Vec<String> {
+        vec![text.to_owned()]
+    }
+
+    #[test]
+    fn resign_and_draw_rules_are_read_and_bad_values_named() {
+        assert_eq!(
+            ResignRule::parse(&words("movecount=3 score=500 twosided=true")).unwrap(),
+            ResignRule {
+                move_count: 3,
+                score: 500,
+                two_sided: true
+            }
+        );
+        assert_eq!(
+            DrawRule::parse(&words("movenumber=40 movecount=8 score=10")).unwrap(),
+            DrawRule {
+                move_number: 40,
+                move_count: 8,
+                score: 10
+            }
+        );
+        for (text, message) in [
+            ("movecount=x score=5", "movecount=x"),
+            ("movecount=3", "score= is missing"),
+            ("movecount=3 score=5 twosided=yes", "twosided=yes"),
+            ("movecount=3 score=5 foo=1", "unknown key 'foo'"),
+            ("movecount=0 score=5", "movecount=0"),
+            ("movecount=3 score=-5", "score=-5"),
+            ("movecount", "'movecount' is not KEY=VALUE"),
+        ] {
+            let err = ResignRule::parse(&words(text)).unwrap_err();
+            assert!(err.contains(message), "{text}: {err}");
+        }
+        let err = DrawRule::parse(&words("movenumber=1 movecount=2")).unwrap_err();
+        assert!(err.contains("score= is missing"), "{err}");
+    }
+
+    /// Plays `moves` from the standard start, each with the mover's score from `scores`.
+    fn adjudicate(adjudicator: &mut Adjudicator, moves: &str, scores: &[i64]) -> Option<Ending> {
+        let mut referee = Referee::new(Chess::default(), None);
+        for (ply, (text, score)) in moves.split(' ').zip(scores).enumerate() {
+            let m = crate::starts::castling::parse_move(&referee.line().current, text.as_bytes())
+                .unwrap();
+            let mover = referee.line().current.turn();
+            referee.play(m);
+            if let Some(ending) = adjudicator.add_eval(
+                &referee.line().current,
+                ply + 1,
+                mover,
+                Some(10),
+                Some(*score),
+            ) {
+                return Some(ending);
+            }
+        }
+        None
+    }
+
+    const SHUFFLE: &str = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3 g8f6";
+
+    #[test]
+    fn resign_after_movecount_moves_at_or_below_the_score() {
+        let rule = ResignRule {
+            move_count: 3,
+            score: 500,
+            two_sided: false,
+        };
+        // Black's score -600, -500, -700: the third move resigns for it.
+        let mut adjudicator = Adjudicator::new(Some(rule), None);
+        let ending = adjudicate(&mut adjudicator, SHUFFLE, &[0, -600, 0, -500, 0, -700]).unwrap();
+        assert_eq!(ending.winner(Color::White), Some(Color::White));
+        assert_eq!(ending.termination(), "adjudication");
+        assert!(
+            ending
+                .comment(Color::White)
+                .starts_with("White wins by adjudication")
+        );
+        // A better score in between starts the count over.
+        let mut adjudicator = Adjudicator::new(Some(rule), None);
+        assert_eq!(
+            adjudicate(
+                &mut adjudicator,
+                SHUFFLE,
+                &[0, -600, 0, -499, 0, -700, 0, -700]
+            ),
+            None
+        );
+        // Two-sided: White's score must have been at +500 or more as often.
+        let two = ResignRule {
+            two_sided: true,
+            ..rule
+        };
+        let mut adjudicator = Adjudicator::new(Some(two), None);
+        assert_eq!(
+            adjudicate(
+                &mut adjudicator,
+                SHUFFLE,
+                &[400, -600, 600, -600, 600, -600]
+            ),
+            None
+        );
+        let mut adjudicator = Adjudicator::new(Some(two), None);
+        let ending = adjudicate(
+            &mut adjudicator,
+            SHUFFLE,
+            &[500, -600, 600, -600, 600, -600],
+        )
+        .unwrap();
+        assert_eq!(ending.winner(Color::White), Some(Color::White));
+    }
+
+    #[test]
+    fn draw_after_movenumber_when_both_scores_stay_near_zero() {
+        let rule = DrawRule {
+            move_number: 4,
+            move_count: 2,
+            score: 10,
+        };
+        let mut adjudicator = Adjudicator::new(None, Some(rule));
+        // Four scores within 10 cp by ply 4, but move 4 is not reached until ply 8.
+        let ending = adjudicate(&mut adjudicator, SHUFFLE, &[5, -10, 0, 3, 1, 2, 0, 0]).unwrap();
+        assert_eq!(ending.winner(Color::White), None);
+        assert_eq!(ending.result(Color::White), "1/2-1/2");
+        assert_eq!(ending.termination(), "adjudication");
+        assert!(
+            ending
+                .comment(Color::White)
+                .starts_with("Draw by adjudication")
+        );
+        let mut adjudicator = Adjudicator::new(None, Some(rule));
+        // 11 cp at ply 7 starts the count over: two more plies are not four.
+        assert_eq!(
+            adjudicate(&mut adjudicator, SHUFFLE, &[5, -10, 0, 3, 1, 2, 11, 0, 0]),
+            None
+        );
+        // A pawn move (irreversible) also starts it over.
+        let mut adjudicator = Adjudicator::new(None, Some(rule));
+        assert_eq!(
+            adjudicate(
+                &mut adjudicator,
+                "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 e2e4 f6g8 f3g1",
+                &[0, 0, 0, 0, 0, 0, 0, 0, 0]
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_move_without_a_score_starts_the_counts_over() {
+        let rule = ResignRule {
+            move_count: 2,
+            score: 100,
+            two_sided: false,
+        };
+        let mut adjudicator = Adjudicator::new(Some(rule), None);
+        let position = Chess::default();
+        assert_eq!(
+            adjudicator.add_eval(&position, 1, Color::White, Some(5), Some(-200)),
+            None
+        );
+        assert_eq!(
+            adjudicator.add_eval(&position, 3, Color::White, None, None),
+            None
+        );
+        assert_eq!(
+            adjudicator.add_eval(&position, 5, Color::White, Some(5), Some(-200)),
+            None
+        );
+        assert!(
+            adjudicator
+                .add_eval(&position, 7, Color::White, Some(5), Some(-200))
+                .is_some()
+        );
     }
 }

@@ -5,7 +5,8 @@ use std::io::{self, IsTerminal};
 
 use serde::Serialize;
 
-use super::stats::Score;
+use super::sprt::SprtDecision;
+use super::stats::{MatchStats, Score, Stat};
 
 /// One game's result, as the summary lists it.
 #[derive(Debug, Clone, Serialize)]
@@ -49,6 +50,12 @@ pub struct Summary {
     pub wall_seconds: f64,
     /// CPU time of the runner itself (its threads, not the engines).
     pub runner_cpu_seconds: f64,
+    /// fastchess's statistics over the complete game pairs (a start's two games).
+    pub stats: MatchStats,
+    /// With `--sprt`: `H0 accepted`, `H1 accepted` or `inconclusive`.
+    pub sprt: Option<String>,
+    /// Games whose pair partner was not played (left out of `stats`).
+    pub unpaired_games: usize,
 }
 
 /// CPU time of this process so far (user + system, all threads).
@@ -120,6 +127,36 @@ impl Progress {
         }
     }
 
+    /// After a completed pair, with `--sprt`: the LLR and its bounds.
+    pub(crate) fn sprt(&self, pairs: u64, stats: &MatchStats) {
+        let (Some(llr), Some(lower), Some(upper)) = (stats.llr, stats.llr_lower, stats.llr_upper)
+        else {
+            return;
+        };
+        let line = format!(
+            "pair {pairs}: LLR {} ({lower:.2}, {upper:.2})",
+            llr_text(llr)
+        );
+        if let Some(bar) = &self.bar {
+            bar.println(format!("sp960: match: {line}"));
+        } else if self.plain {
+            eprintln!("sp960: match: {line}");
+        }
+    }
+
+    /// The SPRT decided: the match stops.
+    pub(crate) fn sprt_stop(&self, decision: SprtDecision) {
+        let line = format!(
+            "sp960: match: SPRT: {}; no new games (those being played finish)",
+            verdict(decision)
+        );
+        if let Some(bar) = &self.bar {
+            bar.println(line);
+        } else if self.plain {
+            eprintln!("{line}");
+        }
+    }
+
     pub(crate) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
@@ -153,45 +190,117 @@ pub fn summary_table(summary: &Summary) -> String {
             fraction * 100.0
         ));
     }
-    let elo = match (summary.elo, summary.elo_margin) {
-        // `+ 0.0` turns -0.0 into 0.0.
-        (Some(elo), Some(margin)) => format!("{:+.1} +/- {margin:.1} (95%)", elo + 0.0),
-        (Some(elo), None) => format!("{:+.1} +/- inf (95%)", elo + 0.0),
-        (None, _) if s.games() == 0 => "n/a (no games)".to_owned(),
-        (None, _) => "unbounded (one side scored every point)".to_owned(),
-    };
+    let st = &summary.stats;
     text.push_str(&format!(
-        "Elo difference ({} - {}): {elo}\nPGN: {} ({} games appended)\n",
+        "Elo difference ({} - {}): {}\n",
         summary.engines[0],
         summary.engines[1],
+        with_error(st.elo, st.elo_error),
+    ));
+    text.push_str(&format!(
+        "nElo: {}\nLOS: {}, draw ratio: {}\n",
+        with_error(st.nelo, st.nelo_error),
+        stat(st.los, |x| format!("{:.2}%", x * 100.0)),
+        stat(st.draw_ratio, |x| format!("{:.2}%", x * 100.0)),
+    ));
+    if let Some(p) = st.pentanomial {
+        text.push_str(&format!(
+            "Pentanomial (LL, LD, WL+DD, WD, WW): [{}, {}, {}, {}, {}]",
+            p[0], p[1], p[2], p[3], p[4]
+        ));
+        if summary.unpaired_games > 0 {
+            text.push_str(&format!(
+                " ({} unpaired games not counted)",
+                summary.unpaired_games
+            ));
+        }
+        text.push('\n');
+    }
+    if let (Some(llr), Some(lower), Some(upper)) = (st.llr, st.llr_lower, st.llr_upper) {
+        text.push_str(&format!(
+            "SPRT: LLR {} ({lower:.2}, {upper:.2}): {}\n",
+            llr_text(llr),
+            summary.sprt.as_deref().unwrap_or("inconclusive")
+        ));
+    }
+    text.push_str(&format!(
+        "PGN: {} ({} games appended)\n",
         summary.pgn,
         s.games()
     ));
     text
 }
 
+/// A statistic as text, or `undefined (reason)`.
+fn stat(value: Stat, show: impl Fn(f64) -> String) -> String {
+    match value {
+        Ok(x) => show(x),
+        Err(reason) => format!("undefined ({reason})"),
+    }
+}
+
+/// `+12.3 +/- 45.6 (95%)`, with `undefined (reason)` for either part.
+fn with_error(value: Stat, error: Stat) -> String {
+    match (value, error) {
+        (Ok(x), Ok(e)) => format!("{:+.2} +/- {e:.2} (95%)", x + 0.0),
+        (Ok(x), Err(reason)) => format!("{:+.2} +/- undefined ({reason})", x + 0.0),
+        (Err(reason), _) => format!("undefined ({reason})"),
+    }
+}
+
+/// The LLR to two decimals, or `undefined` where the model has no finite value.
+fn llr_text(llr: f64) -> String {
+    if llr.is_finite() {
+        format!("{:.2}", llr + 0.0)
+    } else {
+        "undefined (the model has no finite value for these counts)".to_owned()
+    }
+}
+
+/// An SPRT decision in words.
+pub(crate) fn verdict(decision: SprtDecision) -> &'static str {
+    match decision {
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::AcceptH1 => "H1 accepted",
+        SprtDecision::Continue => "inconclusive",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::sprt::parse_sprt;
+    use crate::matches::stats::{Counts, Outcome, PairCounts, match_stats};
 
-    #[test]
-    fn table_shows_both_sides_and_the_margin() {
-        let summary = Summary {
+    fn summary(pairs: PairCounts, sprt: Option<&str>) -> Summary {
+        let config = sprt.map(|words| parse_sprt([words]).unwrap());
+        let stats = match_stats(&Counts::Pairs(pairs), config.as_ref());
+        let score = pairs.score();
+        Summary {
             engines: ["Stockfish 15.1".into(), "Ethereal 12.00".into()],
-            score: Score {
-                wins: 3,
-                draws: 4,
-                losses: 1,
-            },
-            score_fraction: 0.625,
-            elo: Some(88.7),
-            elo_margin: Some(150.2),
+            score,
+            score_fraction: score.fraction(),
+            elo: None,
+            elo_margin: None,
             games: Vec::new(),
             pgn: "games.pgn".into(),
             wall_seconds: 1.0,
             runner_cpu_seconds: 0.01,
-        };
-        let table = summary_table(&summary);
+            sprt: config
+                .map(|_| verdict(stats.decision.unwrap_or(SprtDecision::Continue)).to_owned()),
+            stats,
+            unpaired_games: 0,
+        }
+    }
+
+    #[test]
+    fn table_shows_both_sides_and_the_pair_statistics() {
+        use Outcome::{Draw, Loss, Win};
+        let mut pairs = PairCounts::default();
+        for (a, b) in [(Win, Draw), (Win, Loss), (Draw, Draw), (Win, Draw)] {
+            pairs.add(a, b);
+        }
+        let table = summary_table(&summary(pairs, Some("elo0=0 elo1=10 alpha=0.05 beta=0.05")));
         assert!(
             table.contains("Stockfish 15.1      8     3      4       1   62.5%"),
             "{table}"
@@ -200,10 +309,39 @@ mod tests {
             table.contains("Ethereal 12.00      8     1      4       3   37.5%"),
             "{table}"
         );
-        assert!(
-            table.contains(
-                "Elo difference (Stockfish 15.1 - Ethereal 12.00): +88.7 +/- 150.2 (95%)"
-            )
+        let stats = match_stats(&Counts::Pairs(pairs), None);
+        let elo = format!(
+            "Elo difference (Stockfish 15.1 - Ethereal 12.00): {:+.2} +/- {:.2} (95%)",
+            stats.elo.unwrap(),
+            stats.elo_error.unwrap()
         );
+        assert!(table.contains(&elo), "{table}");
+        assert!(table.contains("nElo: +"), "{table}");
+        assert!(table.contains("LOS: "), "{table}");
+        assert!(table.contains("draw ratio: 50.00%"), "{table}");
+        assert!(
+            table.contains("Pentanomial (LL, LD, WL+DD, WD, WW): [0, 0, 2, 2, 0]"),
+            "{table}"
+        );
+        assert!(table.contains("SPRT: LLR "), "{table}");
+        assert!(table.contains("(-2.94, 2.94): inconclusive"), "{table}");
+        assert!(!table.contains("inf"), "{table}");
+    }
+
+    #[test]
+    fn undefined_statistics_say_why_instead_of_inf() {
+        let mut pairs = PairCounts::default();
+        pairs.add(Outcome::Win, Outcome::Win);
+        let table = summary_table(&summary(pairs, None));
+        assert!(
+            table.contains("Elo difference (Stockfish 15.1 - Ethereal 12.00): undefined (one-sided score (100% or 0%))"),
+            "{table}"
+        );
+        assert!(!table.contains("inf"), "{table}");
+        assert!(!table.contains("SPRT"), "{table}");
+        let empty = summary_table(&summary(PairCounts::default(), None));
+        assert!(empty.contains("undefined (no games yet)"), "{empty}");
+        assert!(llr_text(f64::NAN).starts_with("undefined ("));
+        assert_eq!(llr_text(-0.0), "0.00");
     }
 }

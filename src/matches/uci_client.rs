@@ -11,7 +11,7 @@ use shakmaty::Chess;
 use super::client::{ClientEvent, GoRequest, illegal_move, no_move};
 use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
-use crate::protocol::uci::{BestMove, Go, OptionDecl, setoption_line};
+use crate::protocol::uci::{BestMove, Go, OptionDecl, SearchInfo, setoption_line};
 use crate::starts::castling::parse_move;
 use crate::starts::notation::CastlingNotation;
 
@@ -36,6 +36,12 @@ pub struct UciClient {
     options: Vec<(String, String)>,
     /// The position of the last `go`.
     asked: Option<Chess>,
+    /// The last exact score of the search since that `go`, with its line's depth (what
+    /// fastchess writes in the PGN).
+    search: SearchInfo,
+    /// The last depth and score, bounds included, each from the last line that has one
+    /// (what cutechess-cli adjudicates on).
+    latest: SearchInfo,
 }
 
 impl UciClient {
@@ -53,6 +59,8 @@ impl UciClient {
             chess960_option: false,
             options,
             asked: None,
+            search: SearchInfo::default(),
+            latest: SearchInfo::default(),
         }
     }
 
@@ -98,6 +106,25 @@ impl UciClient {
                 self.phase = Phase::Idle;
                 Some(ClientEvent::Ready)
             }
+            (Phase::Thinking, b"info") => {
+                if let Some(info) = SearchInfo::parse(line.as_bytes()) {
+                    // As fastchess: the depth and score of the last line with an exact
+                    // score (a node limit often ends on an `upperbound` line one deeper).
+                    if info.score.is_some() && !info.bound {
+                        self.search.depth = info.depth;
+                        self.search.score = info.score;
+                    }
+                    self.search.time_ms = info.time_ms.or(self.search.time_ms);
+                    // cutechess-cli reads a bound score too (its check for the bound
+                    // word is never reached).
+                    self.latest.depth = info.depth.or(self.latest.depth);
+                    if info.score.is_some() {
+                        self.latest.score = info.score;
+                        self.latest.bound = info.bound;
+                    }
+                }
+                None
+            }
             (Phase::Thinking, b"bestmove") => {
                 self.phase = Phase::Idle;
                 let position = self.asked.take()?;
@@ -113,6 +140,17 @@ impl UciClient {
             }
             _ => None,
         }
+    }
+
+    /// What the `info` lines of the last search said (depth, exact score, time).
+    pub fn last_search(&self) -> SearchInfo {
+        self.search
+    }
+
+    /// The last depth and score of the last search, bound scores included, as
+    /// cutechess-cli's adjudication reads them.
+    pub fn latest_eval(&self) -> SearchInfo {
+        self.latest
     }
 
     /// `ucinewgame` and `isready`; [`ClientEvent::Ready`] follows.
@@ -152,6 +190,8 @@ impl UciClient {
         }
         out.push(go.to_string());
         self.asked = Some(request.game.current.clone());
+        self.search = SearchInfo::default();
+        self.latest = SearchInfo::default();
         self.phase = Phase::Thinking;
     }
 }
@@ -286,5 +326,40 @@ mod tests {
         );
         // A stray bestmove when nothing was asked is no event.
         assert_eq!(client.on_line("bestmove e2e4", &mut out), None);
+    }
+
+    #[test]
+    fn the_last_info_of_a_search_is_kept_until_the_next_go() {
+        let mut client = UciClient::after_uci(Vec::new());
+        handshake(&mut client, &["uciok", "readyok"]);
+        let game = GameLine::new(Chess::default());
+        let limits = Limits::default();
+        let request = GoRequest {
+            game: &game,
+            limits: &limits,
+            clocks: None,
+        };
+        let mut out = Vec::new();
+        client.go(request, &mut out);
+        client.on_line("info depth 5 score cp 20 time 7 pv e2e4", &mut out);
+        client.on_line("info depth 6 score cp 35 upperbound", &mut out);
+        client.on_line("info depth 6 time 9 nodes 500", &mut out);
+        client.on_line("bestmove e2e4", &mut out);
+        let search = client.last_search();
+        assert_eq!(search.depth, Some(5));
+        assert_eq!(
+            search.score,
+            Some(crate::protocol::uci::EngineScore::Centipawns(20))
+        );
+        assert_eq!(search.time_ms, Some(9));
+        let latest = client.latest_eval();
+        assert_eq!(latest.depth, Some(6));
+        assert_eq!(
+            latest.score,
+            Some(crate::protocol::uci::EngineScore::Centipawns(35))
+        );
+        client.go(request, &mut out);
+        assert_eq!(client.last_search(), SearchInfo::default());
+        assert_eq!(client.latest_eval(), SearchInfo::default());
     }
 }

@@ -531,6 +531,98 @@ impl fmt::Display for Info {
     }
 }
 
+/// An engine's evaluation in an `info` line: centipawns or moves to mate, from the side
+/// to move's view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineScore {
+    /// `score cp N`.
+    Centipawns(i32),
+    /// `score mate N` (negative: the engine is mated).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// cutechess-cli's number for it (`MoveEvaluation`): centipawns, or a mate in N moves
+    /// as `1000000 + 1 - 2N` (mated: `-1000000 - 2N`).
+    pub fn cutechess_value(self) -> i64 {
+        const MATE_SCORE: i64 = 1_000_000;
+        match self {
+            EngineScore::Centipawns(cp) => i64::from(cp),
+            EngineScore::Mate(n) if n > 0 => MATE_SCORE + 1 - 2 * i64::from(n),
+            EngineScore::Mate(n) if n < 0 => -MATE_SCORE - 2 * i64::from(n),
+            EngineScore::Mate(_) => 0,
+        }
+    }
+}
+
+/// What an `info` line says about the search: its depth, score (`bound` when it is a
+/// `lowerbound` or `upperbound`) and time in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// `depth N`.
+    pub depth: Option<u32>,
+    /// `score cp N` or `score mate N`.
+    pub score: Option<EngineScore>,
+    /// The score is a `lowerbound` or `upperbound`, not exact.
+    pub bound: bool,
+    /// `time MS`.
+    pub time_ms: Option<u64>,
+}
+
+impl SearchInfo {
+    /// Reads an `info` line (`None` for any other line); words after `string` are text.
+    pub fn parse(line: &[u8]) -> Option<SearchInfo> {
+        let mut words = tokens(line);
+        if words.next()? != b"info" {
+            return None;
+        }
+        let number = |word: Option<&[u8]>| {
+            word.and_then(|w| std::str::from_utf8(w).ok())
+                .and_then(|w| w.parse::<i64>().ok())
+        };
+        let mut info = SearchInfo::default();
+        let words: Vec<&[u8]> = words.collect();
+        let mut index = 0;
+        while index < words.len() {
+            match words[index] {
+                b"string" => break,
+                b"depth" => {
+                    info.depth =
+                        number(words.get(index + 1).copied()).and_then(|n| u32::try_from(n).ok());
+                    index += 1;
+                }
+                b"time" => {
+                    info.time_ms =
+                        number(words.get(index + 1).copied()).and_then(|n| u64::try_from(n).ok());
+                    index += 1;
+                }
+                b"score" => {
+                    let kind = words.get(index + 1).copied();
+                    let value =
+                        number(words.get(index + 2).copied()).and_then(|n| i32::try_from(n).ok());
+                    let bound = matches!(
+                        words.get(index + 3).copied(),
+                        Some(b"lowerbound" | b"upperbound")
+                    );
+                    let score = match (kind, value) {
+                        (Some(b"cp"), Some(v)) => Some(EngineScore::Centipawns(v)),
+                        (Some(b"mate"), Some(v)) => Some(EngineScore::Mate(v)),
+                        _ => None,
+                    };
+                    if score.is_some() {
+                        info.score = score;
+                        info.bound = bound;
+                    }
+                    index += if bound { 3 } else { 2 };
+                }
+                _ => {}
+            }
+            index += 1;
+        }
+        Some(info)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,5 +817,31 @@ mod tests {
             info.to_string(),
             "info depth 2 seldepth 3 score cp 15 nodes 40 nps 4000 time 10 pv e2e4 e7e5"
         );
+    }
+
+    #[test]
+    fn search_info_reads_depth_score_and_time() {
+        let info = SearchInfo::parse(
+            b"info depth 12 seldepth 15 multipv 1 score cp -35 nodes 800 nps 1 time 105 pv e2e4",
+        )
+        .unwrap();
+        assert_eq!(info.depth, Some(12));
+        assert_eq!(info.score, Some(EngineScore::Centipawns(-35)));
+        assert_eq!(info.time_ms, Some(105));
+        let mate = SearchInfo::parse(b"info depth 3 score mate -2 pv a1a2").unwrap();
+        assert_eq!(mate.score, Some(EngineScore::Mate(-2)));
+        assert_eq!(EngineScore::Mate(-2).cutechess_value(), -999_996);
+        assert_eq!(EngineScore::Mate(3).cutechess_value(), 999_995);
+        let bound = SearchInfo::parse(b"info depth 9 score cp 50 lowerbound time 3").unwrap();
+        assert_eq!(
+            (bound.score, bound.bound, bound.time_ms),
+            (Some(EngineScore::Centipawns(50)), true, Some(3))
+        );
+        assert!(!info.bound);
+        let text = SearchInfo::parse(b"info string score cp 99 depth 4").unwrap();
+        assert_eq!(text, SearchInfo::default());
+        assert_eq!(SearchInfo::parse(b"bestmove e2e4"), None);
+        let bad = SearchInfo::parse(b"info depth x score cp").unwrap();
+        assert_eq!((bad.depth, bad.score), (None, None));
     }
 }

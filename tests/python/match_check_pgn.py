@@ -2,10 +2,15 @@
 that each move is legal, PlyCount is right and the result agrees with the final board.
 Prints one JSON object per game; exits 1 with a message on the first problem."""
 import json
+import re
 import sys
 
 import chess
 import chess.pgn
+
+
+# A move's comment as sp960 match writes it (fastchess's): score/depth time.
+EVAL = re.compile(r"^([+-]?(\d+\.\d\d|M\d+))?/\d+ \d+\.\d{3}s")
 
 
 def fail(game, message):
@@ -48,11 +53,23 @@ def main(path):
                 if result != expected:
                     fail(game, f"result {result} but the board says {expected}")
             elif termination == "adjudication":
-                if result != "1/2-1/2":
+                # --max-plies and --draw adjudicate draws; only --resign gives a winner.
+                if result != "1/2-1/2" and "wins by adjudication" not in game.end().comment:
                     fail(game, f"adjudicated {result}")
             elif result not in ("1-0", "0-1", "1/2-1/2"):
                 fail(game, f"result {result}")
+            evals = []
+            for node in game.mainline():
+                found = EVAL.match(node.comment)
+                if not found:
+                    fail(game, f"move {node.move} without a score/depth time comment: {node.comment!r}")
+                evals.append(found.group(0))
+            # python-chess joins the last move's comment and the reason with a space.
+            reason = game.end().comment
+            if evals:
+                reason = reason[len(evals[-1]):].lstrip()
             print(json.dumps({
+                "evals": evals,
                 "time_control": time_control(game),
                 "round": int(headers["Round"]),
                 "fen": headers["FEN"],
@@ -60,7 +77,7 @@ def main(path):
                 "black": headers["Black"],
                 "result": result,
                 "termination": termination,
-                "comment": game.end().comment,
+                "comment": reason,
                 "plies": plies,
             }))
 
