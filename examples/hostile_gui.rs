@@ -103,6 +103,8 @@ struct Args {
     keep_going: bool,
     good_only: bool,
     verbose: bool,
+    /// The proxy's working directory (removed at the end).
+    scratch: PathBuf,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -174,6 +176,16 @@ fn parse_args() -> Result<Args, String> {
         Some(path) => path,
         None => default_proxy()?,
     };
+    // Absolute paths: the proxy runs in a scratch directory.
+    let proxy = proxy.canonicalize().unwrap_or(proxy);
+    let mut engine = engine;
+    if engine[0].contains('/')
+        && let Ok(path) = PathBuf::from(&engine[0]).canonicalize()
+    {
+        engine[0] = path.display().to_string();
+    }
+    let scratch = std::env::temp_dir().join(format!("hostile_gui-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     let seed = seed.unwrap_or_else(|| rand::rngs::OsRng.try_next_u64().unwrap_or(0x5eed));
     Ok(Args {
         engine,
@@ -188,6 +200,7 @@ fn parse_args() -> Result<Args, String> {
         keep_going,
         good_only,
         verbose,
+        scratch,
     })
 }
 
@@ -236,7 +249,9 @@ impl Proxy {
             command.args(["--protocol", "xboard"]);
         }
         command.args(&args.proxy_args).arg("--").args(&args.engine);
+        // In a scratch directory: whatever an engine writes (logs) lands there.
         let mut child = command
+            .current_dir(&args.scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -1539,6 +1554,9 @@ impl Run<'_> {
                     (_, true) if kind == "button" => String::new(),
                     (_, true) => return Ok(()), // strings (paths): leave them
                     (_, false) if kind == "spin" => bad_number(rng),
+                    // String options are file names (Debug Log File, EvalFile, SyzygyPath):
+                    // an engine writes or reads the file, so they are left alone.
+                    (_, false) if kind == "string" => return Ok(()),
                     (_, false) => random_token(rng),
                 };
                 if kind == "button" && good {
@@ -2310,6 +2328,7 @@ fn main() -> ExitCode {
             Ok(proxy) => proxy,
             Err(message) => {
                 eprintln!("hostile_gui: {message}");
+                let _ = std::fs::remove_dir_all(&args.scratch);
                 return ExitCode::from(2);
             }
         };
@@ -2350,6 +2369,7 @@ fn main() -> ExitCode {
             break;
         }
     }
+    let _ = std::fs::remove_dir_all(&args.scratch);
     let elapsed = started.elapsed().as_secs_f64();
     let total: u64 = counts.sent.values().sum();
     println!(
