@@ -239,6 +239,8 @@ struct Proxy {
     stdin: ChildStdin,
     lines: Receiver<Event>,
     eof: bool,
+    /// The first `panicked at` line on the proxy's stderr, if any.
+    panic: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Proxy {
@@ -254,7 +256,7 @@ impl Proxy {
             .current_dir(&args.scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", args.proxy.display()))?;
         let stdin = child.stdin.take().expect("piped");
@@ -281,11 +283,28 @@ impl Proxy {
                 }
             }
         });
+        // The proxy's stderr (and the engine's, which it inherits): watched for a panic.
+        let panic = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let stderr = child.stderr.take().expect("piped");
+        let seen = std::sync::Arc::clone(&panic);
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut line = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                let text = String::from_utf8_lossy(&line);
+                if text.contains("panicked at") {
+                    let mut first = seen.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert_with(|| text.trim_end().to_owned());
+                }
+                line.clear();
+            }
+        });
         Ok(Proxy {
             child,
             stdin,
             lines,
             eof: false,
+            panic,
         })
     }
 
@@ -792,6 +811,15 @@ impl Run<'_> {
     /// The next line from the proxy within `timeout` (None on timeout); an end of output
     /// before `quit` is a broken invariant.
     fn recv(&mut self, timeout: Duration) -> Res<Option<Vec<u8>>> {
+        let panicked = self
+            .proxy
+            .panic
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(message) = panicked {
+            return broke(format!("the proxy panicked: {message}"));
+        }
         if self.proxy.eof {
             return broke("the proxy's output ended");
         }
@@ -1008,6 +1036,16 @@ impl Run<'_> {
             &mut self.proxy.child,
             until.saturating_duration_since(Instant::now()),
         );
+        thread::sleep(Duration::from_millis(50)); // the stderr reader's last lines
+        let panicked = self
+            .proxy
+            .panic
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(message) = panicked {
+            return broke(format!("the proxy panicked: {message}"));
+        }
         if status != "exit status: 0" {
             return broke(format!("after quit the proxy ended with {status}, not 0"));
         }
