@@ -61,6 +61,22 @@ const USAGE: &str = "usage: hostile_gui --engine CMD [--seconds N] [--commands N
                     baseline, for telling shield gaps from other faults
   --verbose         print every line each way on stderr";
 
+/// The keywords of `go`.
+const GO_WORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
 const BIG: [&str; 6] = [
     "9223372036854775807",
     "9223372036854775808",
@@ -87,6 +103,8 @@ struct Args {
     keep_going: bool,
     good_only: bool,
     verbose: bool,
+    /// The proxy's working directory (removed at the end).
+    scratch: PathBuf,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -158,6 +176,16 @@ fn parse_args() -> Result<Args, String> {
         Some(path) => path,
         None => default_proxy()?,
     };
+    // Absolute paths: the proxy runs in a scratch directory.
+    let proxy = proxy.canonicalize().unwrap_or(proxy);
+    let mut engine = engine;
+    if engine[0].contains('/')
+        && let Ok(path) = PathBuf::from(&engine[0]).canonicalize()
+    {
+        engine[0] = path.display().to_string();
+    }
+    let scratch = std::env::temp_dir().join(format!("hostile_gui-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     let seed = seed.unwrap_or_else(|| rand::rngs::OsRng.try_next_u64().unwrap_or(0x5eed));
     Ok(Args {
         engine,
@@ -172,6 +200,7 @@ fn parse_args() -> Result<Args, String> {
         keep_going,
         good_only,
         verbose,
+        scratch,
     })
 }
 
@@ -210,6 +239,8 @@ struct Proxy {
     stdin: ChildStdin,
     lines: Receiver<Event>,
     eof: bool,
+    /// The first `panicked at` line on the proxy's stderr, if any.
+    panic: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Proxy {
@@ -220,10 +251,12 @@ impl Proxy {
             command.args(["--protocol", "xboard"]);
         }
         command.args(&args.proxy_args).arg("--").args(&args.engine);
+        // In a scratch directory: whatever an engine writes (logs) lands there.
         let mut child = command
+            .current_dir(&args.scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", args.proxy.display()))?;
         let stdin = child.stdin.take().expect("piped");
@@ -250,11 +283,28 @@ impl Proxy {
                 }
             }
         });
+        // The proxy's stderr (and the engine's, which it inherits): watched for a panic.
+        let panic = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let stderr = child.stderr.take().expect("piped");
+        let seen = std::sync::Arc::clone(&panic);
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut line = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                let text = String::from_utf8_lossy(&line);
+                if text.contains("panicked at") {
+                    let mut first = seen.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert_with(|| text.trim_end().to_owned());
+                }
+                line.clear();
+            }
+        });
         Ok(Proxy {
             child,
             stdin,
             lines,
             eof: false,
+            panic,
         })
     }
 
@@ -761,6 +811,15 @@ impl Run<'_> {
     /// The next line from the proxy within `timeout` (None on timeout); an end of output
     /// before `quit` is a broken invariant.
     fn recv(&mut self, timeout: Duration) -> Res<Option<Vec<u8>>> {
+        let panicked = self
+            .proxy
+            .panic
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(message) = panicked {
+            return broke(format!("the proxy panicked: {message}"));
+        }
         if self.proxy.eof {
             return broke("the proxy's output ended");
         }
@@ -831,6 +890,15 @@ impl Run<'_> {
                 .init
                 .iter()
                 .map(|l| format!(" --init {l:?}"))
+                .chain(
+                    self.args
+                        .proxy_args
+                        .iter()
+                        .map(|a| format!(" --proxy-arg {a:?}"))
+                )
+                .chain(self.args.keep_going.then(|| " --keep-going".to_owned()))
+                .chain(self.args.good_only.then(|| " --good-only".to_owned()))
+                .chain([format!(" --bound-ms {}", self.args.bound.as_millis())])
                 .collect::<String>()
         );
     }
@@ -867,7 +935,8 @@ enum Model {
 }
 
 struct Uci {
-    options: Vec<(String, String)>,
+    /// The engine's options: name, type, and a well-formed spin value range.
+    options: Vec<(String, String, std::ops::RangeInclusive<i64>)>,
     model: Model,
     gui_chess960: bool,
     /// SP960_Start / SP960_BlackStart as the proxy holds them (None: random, unknown).
@@ -929,7 +998,19 @@ impl Run<'_> {
             {
                 let name = rest[..at].to_owned();
                 let kind = rest[at + 6..].split(' ').next().unwrap_or("").to_owned();
-                uci.options.push((name, kind));
+                let number = |key: &str| {
+                    let words: Vec<&str> = rest.split_ascii_whitespace().collect();
+                    words
+                        .iter()
+                        .position(|w| *w == key)
+                        .and_then(|i| words.get(i + 1))
+                        .and_then(|v| v.parse::<i64>().ok())
+                };
+                let min = number("min").unwrap_or(0);
+                let max = number("max").unwrap_or(min + 2);
+                // Small values within the range: a good value must not make a slow engine.
+                uci.options
+                    .push((name, kind, min..=max.min(min.saturating_add(2))));
             }
         }
         self.answer("uciok");
@@ -955,6 +1036,16 @@ impl Run<'_> {
             &mut self.proxy.child,
             until.saturating_duration_since(Instant::now()),
         );
+        thread::sleep(Duration::from_millis(50)); // the stderr reader's last lines
+        let panicked = self
+            .proxy
+            .panic
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(message) = panicked {
+            return broke(format!("the proxy panicked: {message}"));
+        }
         if status != "exit status: 0" {
             return broke(format!("after quit the proxy ended with {status}, not 0"));
         }
@@ -1485,7 +1576,8 @@ impl Run<'_> {
                 format!("setoption name UCI_Variant value {value}")
             }
             5..=7 if !uci.options.is_empty() => {
-                let (name, kind) = uci.options[rng.random_range(0..uci.options.len())].clone();
+                let (name, kind, range) =
+                    uci.options[rng.random_range(0..uci.options.len())].clone();
                 // Values that change nothing dangerous when good: Threads 1, Hash 1..16.
                 let value = match (name.as_str(), good) {
                     ("Threads", true) => "1".to_owned(),
@@ -1496,10 +1588,13 @@ impl Run<'_> {
                     (_, true) if kind == "check" => {
                         ["true", "false"][rng.random_range(0..2)].to_owned()
                     }
-                    (_, true) if kind == "spin" => rng.random_range(0..3).to_string(),
+                    (_, true) if kind == "spin" => rng.random_range(range).to_string(),
                     (_, true) if kind == "button" => String::new(),
                     (_, true) => return Ok(()), // strings (paths): leave them
                     (_, false) if kind == "spin" => bad_number(rng),
+                    // String options are file names (Debug Log File, EvalFile, SyzygyPath):
+                    // an engine writes or reads the file, so they are left alone.
+                    (_, false) if kind == "string" => return Ok(()),
                     (_, false) => random_token(rng),
                 };
                 if kind == "button" && good {
@@ -1937,6 +2032,10 @@ impl Run<'_> {
         let legal = board
             .as_ref()
             .and_then(|b| random_move(rng, b).map(|m| (b.clone(), m)));
+        if legal.is_none() && self.args.good_only {
+            // No legal move to make (game over, or no position): nothing well-formed to send.
+            return Ok(());
+        }
         let text = match legal {
             Some((b, m)) if rng.random_bool(0.75) || self.args.good_only => match m {
                 Move::Castle { .. } => {
@@ -2178,8 +2277,44 @@ fn parse_features(text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// A violation without its particulars (numbers, moves), to count kinds.
+/// A violation without its particulars (numbers, moves), to count kinds. A `go` is
+/// reduced to its keywords and the class of each value (0, -N, N, HUGE, MOVE, JUNK).
 fn violation_kind(what: &str) -> String {
+    if let Some(at) = what.find("`go")
+        && let Some(len) = what[at + 1..].find('`')
+    {
+        let go = &what[at + 1..at + 1 + len];
+        let mut classes: Vec<String> = Vec::new();
+        for token in go.split_ascii_whitespace() {
+            let class = if token == "go" || GO_WORDS.contains(&token) {
+                token.to_owned()
+            } else if let Ok(n) = token.parse::<i128>() {
+                match n {
+                    0 => "0".into(),
+                    n if n < 0 => "-N".into(),
+                    n if n > i64::from(i32::MAX) as i128 => "HUGE".into(),
+                    _ => "N".into(),
+                }
+            } else if token.len() >= 4
+                && token.as_bytes()[0].is_ascii_lowercase()
+                && token.as_bytes()[1].is_ascii_digit()
+            {
+                "MOVE".into()
+            } else {
+                "JUNK".into()
+            };
+            if classes.last() != Some(&class) || !matches!(class.as_str(), "MOVE" | "JUNK") {
+                classes.push(class);
+            }
+        }
+        let rest = &what[at + 2 + len..];
+        return format!(
+            "{}`{}`{}",
+            &what[..at],
+            classes.join(" "),
+            rest.replace(|c: char| c.is_ascii_digit(), "")
+        );
+    }
     let mut out = String::new();
     let mut last_digit = false;
     for c in what.chars() {
@@ -2231,6 +2366,7 @@ fn main() -> ExitCode {
             Ok(proxy) => proxy,
             Err(message) => {
                 eprintln!("hostile_gui: {message}");
+                let _ = std::fs::remove_dir_all(&args.scratch);
                 return ExitCode::from(2);
             }
         };
@@ -2271,6 +2407,7 @@ fn main() -> ExitCode {
             break;
         }
     }
+    let _ = std::fs::remove_dir_all(&args.scratch);
     let elapsed = started.elapsed().as_secs_f64();
     let total: u64 = counts.sent.values().sum();
     println!(
@@ -2291,9 +2428,12 @@ fn main() -> ExitCode {
     }
     if violations > 0 {
         println!(
-            "hostile_gui: {violations} broken invariant(s), seed {}",
+            "hostile_gui: {violations} broken invariant(s), seed {}:",
             args.seed
         );
+        for (kind, (count, first)) in &kinds {
+            println!("  {count} x {kind} (first at command #{first})");
+        }
         ExitCode::from(1)
     } else {
         println!("hostile_gui: no broken invariant");

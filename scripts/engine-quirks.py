@@ -23,6 +23,8 @@ without it, lines are printed as the cases finish. Run it under `nice -n 15`.
 from __future__ import annotations
 
 import argparse
+
+import chess
 import os
 import queue
 import re
@@ -129,6 +131,8 @@ def uci_cases() -> list[tuple[str, list[bytes | str]]]:
     pos("promotion to king", "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8k")
     pos("moves after mate", f"position fen {MATED[:-6]} w - - 0 1 moves g6h6 h8g8")
     pos("null move 0000 in list", "position startpos moves e2e4 0000 e4e5")
+    pos("1001-ply knight shuffle (black to move)", f"position startpos moves {knight_shuffle(1001)}")
+    pos("1527-ply knight shuffle (black to move)", f"position startpos moves {knight_shuffle(1527)}")
     pos("5000-ply knight shuffle", f"position startpos moves {knight_shuffle(5000)}")
     pos("100000-ply knight shuffle", f"position startpos moves {knight_shuffle(100000)}")
     pos("std castling e1g1 (UCI_Chess960 off)", f"position fen {STD_READY} moves e1g1")
@@ -166,6 +170,7 @@ def uci_cases() -> list[tuple[str, list[bytes | str]]]:
     c.append(("go depth 2 searchmoves (empty list)", ["position startpos", "go depth 2 searchmoves"]))
     c.append(("go winc 100 binc 100 (no wtime/btime)", ["position startpos", "go winc 100 binc 100"]))
     c.append(("go mate 2 depth 2", ["position startpos", "go mate 2 depth 2"]))
+    c.append(("ucinewgame between position and go", ["position startpos moves e2e4", "ucinewgame", "go depth 4"]))
     c.append(("go depth 4 twice without waiting", ["position startpos", "go depth 4", "go depth 4"]))
     c.append(("go infinite then go depth 2", ["position startpos", "go infinite", "go depth 2"]))
     c.append(("position during go infinite, stop", ["position startpos", "go infinite", "position fen 8/8/8/8/8/8/8/8 w - - 0 1", "stop"]))
@@ -175,7 +180,8 @@ def uci_cases() -> list[tuple[str, list[bytes | str]]]:
         "setoption name Hash value -1", "setoption name Hash value 0", f"setoption name Hash value {BIG}",
         "setoption name Hash value abc", "setoption name Threads value 0", "setoption name Threads value -1",
         "setoption name Threads value abc", "setoption name MultiPV value 0", "setoption name MultiPV value -3",
-        "setoption name MultiPV value 1000", "setoption name Skill Level value -50",
+        "setoption name MultiPV value 1000", f"setoption name MultiPV value {BIG}",
+        "setoption name Skill Level value -50",
         "setoption name Skill Level value 1000", "setoption name UCI_Elo value -1",
         "setoption name UCI_LimitStrength value maybe", "setoption name UCI_Chess960 value maybe",
         "setoption name Move Overhead value -1000", "setoption name Move Overhead value 100000",
@@ -370,6 +376,52 @@ def handshake(e: Engine, bound: float) -> bool:
     return e.wait_for(lambda t: t == "pong 1", bound) not in (None, "EOF")
 
 
+def board_before_go(lines: list[bytes | str]) -> chess.Board | None:
+    """The position a UCI engine should search at the case's first `go`, by python-chess
+    (castling read in either form), or None where the case's input is not a legal position
+    (those are judged by crash/hang only)."""
+    board: chess.Board | None = chess.Board()
+    for line in lines:
+        text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+        words = text.split()
+        if words[:1] == ["go"]:
+            return board
+        if words[:1] != ["position"]:
+            continue
+        try:
+            at = words.index("moves") if "moves" in words else len(words)
+            if words[1] == "startpos":
+                b = chess.Board(chess960=True)
+            elif words[1] == "fen":
+                b = chess.Board(" ".join(words[2:at]), chess960=True)
+            else:
+                board = None
+                continue
+            for text_move in words[at + 1:]:
+                if text_move == "0000":
+                    raise ValueError("a null move: engines read it in different ways")
+                try:
+                    move = b.parse_uci(text_move)
+                except ValueError:
+                    standard = b.copy(stack=False)
+                    standard.chess960 = False
+                    move = standard.parse_uci(text_move)
+                b.push(move)
+            board = b if b.is_valid() else None
+        except (ValueError, IndexError, AssertionError):
+            board = None
+    return board
+
+
+def legal_texts(board: chess.Board) -> set[str]:
+    """Every legal move of `board` in coordinates, castling in both forms."""
+    texts = set()
+    for move in board.legal_moves:
+        texts.add(board.uci(move, chess960=True))
+        texts.add(board.uci(move, chess960=False))
+    return texts
+
+
 def is_go(line: bytes | str) -> bool:
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     return text.rstrip("\r").split()[:1] == ["go"]
@@ -420,6 +472,13 @@ def run_case(spec: EngineSpec, lines: list[bytes | str], bound: float) -> tuple[
                     how = f"`stop` brings `{after}`" if after else "no bestmove even after `stop`"
                     return "HANG", f"no bestmove in {bound:g}s; {how}"
                 answers.append(got)
+            board = board_before_go(lines)
+            if answers and board is not None:
+                words = answers[0].split()
+                best = words[1] if len(words) > 1 else ""
+                texts = legal_texts(board)
+                if texts and best not in texts:
+                    return "ILLEGAL", f"`{answers[0]}` is no legal move in {board.fen()}"
             e.send("isready")
             got = e.wait_for(lambda t: t == "readyok", bound)
             if got == "EOF":
@@ -511,11 +570,13 @@ def write_markdown(path, results, specs, bound, elapsed, summary, show_all) -> N
         f.write("- **CRASH**: the engine exited (its exit code or signal).\n"
                 f"- **HANG**: the engine lives but the answer did not come within {bound:g} s; the detail says "
                 "whether `stop` (UCI) or `?` (XBoard) then brought it. A GUI that waits for it waits forever.\n"
+                "- **ILLEGAL**: the `bestmove` is no legal move in the position the case set up (checked "
+                "with python-chess where that position is legal; castling in either form).\n"
                 "- **OK**: every answer came; the detail shows it (a `bestmove` that is no legal move, such as "
                 "`bestmove (none)` or `bestmove a1a1`, is still \"OK\" here but matters to the proxy).\n\n")
         f.write(f"Engines: {', '.join(versions.get(s.name, s.name) for s in specs)}. Totals: {summary}.\n\n")
         bad = [r for r in results if r[2] != "OK"]
-        f.write("## Crashes and hangs\n\n| engine | input | what happens |\n|---|---|---|\n")
+        f.write("## Crashes, hangs and illegal answers\n\n| engine | input | what happens |\n|---|---|---|\n")
         for name, label, verdict, detail in bad:
             f.write(f"| {versions.get(name, name)} | `{esc(label)}` | **{verdict}**: {esc(detail)} |\n")
         if not bad:
