@@ -471,12 +471,12 @@ impl UciSession {
             actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
             return;
         }
-        // The shield: a known parameter without its number, or a limit no search can meet
-        // (on which Stockfish 15.1 searches forever), never reaches the engine.
+        // The shield: a parameter UCI does not define, a known one without its number, or a
+        // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
+        // forever or never answers `bestmove` (`go garbage`, `go perft 2`, `go depth 0`).
         let refusal = match Go::parse(line) {
-            Err(GoError::Number(reason)) => Some(reason),
+            Err(GoError::Number(reason) | GoError::Unknown(reason)) => Some(reason),
             Ok(go) => go.impossible_limit(),
-            Err(GoError::Unknown(_)) => None,
         };
         if let Some(reason) = refusal {
             Self::info_to_gui(
@@ -953,9 +953,18 @@ mod tests {
              sent to the engine [Answered]"
                 .replace("[Answered]", "[Injected]")
         );
-        // An unknown parameter (an engine's extension, such as `perft`) passes.
+        // A parameter UCI does not define (Stockfish's `perft`, which answers no `bestmove`).
         let out = play(&mut session, &["gui: go perft 3"]);
-        assert_eq!(out, ["engine< go perft 3"]);
+        assert_eq!(
+            out,
+            [
+                "gui< info string sp960: refused go (go: unknown parameter 'perft'); not sent to \
+                 the engine [Injected]",
+                "gui< bestmove 0000 [Answered]",
+            ]
+        );
+        let out = play(&mut session, &["gui: go depth 2 searchmoves e2e4"]);
+        assert_eq!(out, ["engine< go depth 2 searchmoves e2e4"]);
     }
 
     #[test]
