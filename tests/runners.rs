@@ -18,40 +18,14 @@ use std::process::Command;
 use std::sync::Mutex;
 
 /// One tournament at a time: each plays two games at once on a 2-core machine.
+#[path = "support/peers.rs"]
+mod peers;
+use peers::{have, search_path};
+
 static RUNNING: Mutex<()> = Mutex::new(());
 
 fn sp960() -> &'static str {
     env!("CARGO_BIN_EXE_sp960")
-}
-
-/// PATH for the runners: sp960 itself (wrapped engines call `sp960 proxy`), Debian's
-/// engines, and the runners where `.ci/run` builds them.
-fn search_path() -> String {
-    let bin = Path::new(sp960()).parent().unwrap().display().to_string();
-    let peers = std::env::var("HOME").map_or_else(
-        |_| String::new(),
-        |home| format!("{home}/.cache/sp960-peers/bin"),
-    );
-    format!(
-        "{bin}:/usr/games:{peers}:{}",
-        std::env::var("PATH").unwrap_or_default()
-    )
-}
-
-/// True when `tool` is on the search path; false (a skip, told on stderr) when it is
-/// not, unless `CI` is set, where its absence fails the test.
-fn have(tool: &str) -> bool {
-    let found = search_path()
-        .split(':')
-        .any(|dir| !dir.is_empty() && Path::new(dir).join(tool).is_file());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is not installed: .ci/run builds it with ../shared/peers/build.sh"
-        );
-        eprintln!("SKIPPED: {tool} is not installed (../shared/peers/build.sh DIR builds it)");
-    }
-    found
 }
 
 /// Runs `sp960 tournament ARGS` in `dir`; returns its stdout (the command line).
