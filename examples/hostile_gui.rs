@@ -48,7 +48,7 @@ const USAGE: &str = "usage: hostile_gui --engine CMD [--seconds N] [--commands N
 [--proxy PATH] [--proxy-arg ARG]... [--init LINE]... [--bound-ms MS] [--keep-going] [--verbose]
 
   --engine CMD      the engine command line (split like a shell), run as `sp960 proxy -- CMD`
-  --seconds N       stop sending after N seconds (default 10)
+  --seconds N       stop sending after N seconds (default 10; none with --commands)
   --commands N      stop after N commands (default: no limit)
   --seed S          the seed (default: a fresh one, printed)
   --proxy PATH      the sp960 binary (default: target/release/sp960 beside this example)
@@ -109,7 +109,7 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let mut engine = None;
-    let mut seconds = 10.0;
+    let mut seconds = None;
     let mut commands = None;
     let mut seed = None;
     let mut proxy = None;
@@ -129,9 +129,11 @@ fn parse_args() -> Result<Args, String> {
                 engine = Some(shlex::split(&text).ok_or("--engine: unbalanced quotes")?);
             }
             "--seconds" => {
-                seconds = value("--seconds")?
-                    .parse()
-                    .map_err(|e| format!("--seconds: {e}"))?
+                seconds = Some(
+                    value("--seconds")?
+                        .parse()
+                        .map_err(|e| format!("--seconds: {e}"))?,
+                )
             }
             "--commands" => {
                 commands = Some(
@@ -189,7 +191,8 @@ fn parse_args() -> Result<Args, String> {
     let seed = seed.unwrap_or_else(|| rand::rngs::OsRng.try_next_u64().unwrap_or(0x5eed));
     Ok(Args {
         engine,
-        seconds,
+        // With --commands alone (a reproduction), no time limit.
+        seconds: seconds.unwrap_or(if commands.is_some() { 1e9 } else { 10.0 }),
         commands,
         seed,
         proxy,
