@@ -1689,7 +1689,9 @@ struct Xb {
     /// The engine is expected to move (after go, or a GUI move on its turn).
     expect_move: bool,
     /// The GUI's last move or setboard: its text, and whether the model played it.
-    last_gui: Option<(String, bool)>,
+    /// The GUI's last move or setboard: its text, whether the model played it, and whether
+    /// it went with the wrong `usermove` prefix (one the engine did not ask for).
+    last_gui: Option<(String, bool, bool)>,
     /// A rejection (`Illegal move` / `Error`) of `last_gui` was seen.
     rejected: bool,
 }
@@ -1774,7 +1776,7 @@ impl Run<'_> {
             let (_, start) = random_start(&mut self.rng);
             let line = format!("setboard {}", fen_of(&mut self.rng, &start));
             xb.board = Some(start);
-            xb.last_gui = Some((line.clone(), true));
+            xb.last_gui = Some((line.clone(), true, false));
             xb.rejected = false;
             self.send("setboard valid", line.as_bytes())?;
             self.xb_sync(xb)?;
@@ -2021,7 +2023,7 @@ impl Run<'_> {
         xb.history.clear();
         xb.certain = true;
         xb.expect_move = false;
-        xb.last_gui = Some((line.clone(), accepts));
+        xb.last_gui = Some((line.clone(), accepts, false));
         xb.rejected = false;
         self.send(label, line.as_bytes())?;
         self.xb_sync(xb)?;
@@ -2082,7 +2084,7 @@ impl Run<'_> {
             }
             xb.board = Some(next);
         }
-        xb.last_gui = Some((text.clone(), played.is_some() && !flipped));
+        xb.last_gui = Some((text.clone(), played.is_some(), flipped));
         xb.rejected = false;
         let kind = if played.is_some() {
             "move legal"
@@ -2218,13 +2220,19 @@ impl Run<'_> {
             });
             // The GUI's last move or setboard was refused (by the proxy or the engine): take
             // it back in the model if the model had played it.
-            if let Some((sent, played)) = xb.last_gui.clone()
+            if let Some((sent, played, flipped)) = xb.last_gui.clone()
                 && (text.ends_with(&sent) || text.contains(&sent))
             {
                 xb.rejected = true;
                 if played && !sent.starts_with("setboard") {
-                    self.note("model disagreement (move the model plays was refused)");
-                    if self.args.verbose {
+                    // With a `usermove` prefix the engine did not ask for, the engine refuses
+                    // the line (and the proxy takes the move back): expected.
+                    self.note(if flipped {
+                        "move refused: usermove prefix the engine did not ask for"
+                    } else {
+                        "model disagreement (move the model plays was refused)"
+                    });
+                    if self.args.verbose && !flipped {
                         let before = xb
                             .history
                             .last()
