@@ -48,7 +48,7 @@ const USAGE: &str = "usage: hostile_gui --engine CMD [--seconds N] [--commands N
 [--proxy PATH] [--proxy-arg ARG]... [--init LINE]... [--bound-ms MS] [--keep-going] [--verbose]
 
   --engine CMD      the engine command line (split like a shell), run as `sp960 proxy -- CMD`
-  --seconds N       stop sending after N seconds (default 10)
+  --seconds N       stop sending after N seconds (default 10; none with --commands)
   --commands N      stop after N commands (default: no limit)
   --seed S          the seed (default: a fresh one, printed)
   --proxy PATH      the sp960 binary (default: target/release/sp960 beside this example)
@@ -109,7 +109,7 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let mut engine = None;
-    let mut seconds = 10.0;
+    let mut seconds = None;
     let mut commands = None;
     let mut seed = None;
     let mut proxy = None;
@@ -129,9 +129,11 @@ fn parse_args() -> Result<Args, String> {
                 engine = Some(shlex::split(&text).ok_or("--engine: unbalanced quotes")?);
             }
             "--seconds" => {
-                seconds = value("--seconds")?
-                    .parse()
-                    .map_err(|e| format!("--seconds: {e}"))?
+                seconds = Some(
+                    value("--seconds")?
+                        .parse()
+                        .map_err(|e| format!("--seconds: {e}"))?,
+                )
             }
             "--commands" => {
                 commands = Some(
@@ -189,7 +191,8 @@ fn parse_args() -> Result<Args, String> {
     let seed = seed.unwrap_or_else(|| rand::rngs::OsRng.try_next_u64().unwrap_or(0x5eed));
     Ok(Args {
         engine,
-        seconds,
+        // With --commands alone (a reproduction), no time limit.
+        seconds: seconds.unwrap_or(if commands.is_some() { 1e9 } else { 10.0 }),
         commands,
         seed,
         proxy,
@@ -1686,7 +1689,9 @@ struct Xb {
     /// The engine is expected to move (after go, or a GUI move on its turn).
     expect_move: bool,
     /// The GUI's last move or setboard: its text, and whether the model played it.
-    last_gui: Option<(String, bool)>,
+    /// The GUI's last move or setboard: its text, whether the model played it, and whether
+    /// it went with the wrong `usermove` prefix (one the engine did not ask for).
+    last_gui: Option<(String, bool, bool)>,
     /// A rejection (`Illegal move` / `Error`) of `last_gui` was seen.
     rejected: bool,
 }
@@ -1771,7 +1776,7 @@ impl Run<'_> {
             let (_, start) = random_start(&mut self.rng);
             let line = format!("setboard {}", fen_of(&mut self.rng, &start));
             xb.board = Some(start);
-            xb.last_gui = Some((line.clone(), true));
+            xb.last_gui = Some((line.clone(), true, false));
             xb.rejected = false;
             self.send("setboard valid", line.as_bytes())?;
             self.xb_sync(xb)?;
@@ -2018,7 +2023,7 @@ impl Run<'_> {
         xb.history.clear();
         xb.certain = true;
         xb.expect_move = false;
-        xb.last_gui = Some((line.clone(), accepts));
+        xb.last_gui = Some((line.clone(), accepts, false));
         xb.rejected = false;
         self.send(label, line.as_bytes())?;
         self.xb_sync(xb)?;
@@ -2079,7 +2084,7 @@ impl Run<'_> {
             }
             xb.board = Some(next);
         }
-        xb.last_gui = Some((text.clone(), played.is_some() && !flipped));
+        xb.last_gui = Some((text.clone(), played.is_some(), flipped));
         xb.rejected = false;
         let kind = if played.is_some() {
             "move legal"
@@ -2215,13 +2220,19 @@ impl Run<'_> {
             });
             // The GUI's last move or setboard was refused (by the proxy or the engine): take
             // it back in the model if the model had played it.
-            if let Some((sent, played)) = xb.last_gui.clone()
+            if let Some((sent, played, flipped)) = xb.last_gui.clone()
                 && (text.ends_with(&sent) || text.contains(&sent))
             {
                 xb.rejected = true;
                 if played && !sent.starts_with("setboard") {
-                    self.note("model disagreement (move the model plays was refused)");
-                    if self.args.verbose {
+                    // With a `usermove` prefix the engine did not ask for, the engine refuses
+                    // the line (and the proxy takes the move back): expected.
+                    self.note(if flipped {
+                        "move refused: usermove prefix the engine did not ask for"
+                    } else {
+                        "model disagreement (move the model plays was refused)"
+                    });
+                    if self.args.verbose && !flipped {
                         let before = xb
                             .history
                             .last()
