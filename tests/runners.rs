@@ -484,3 +484,58 @@ fn a_runner_that_keeps_its_own_board_overrides_the_proxys_start_and_is_told() {
         "{told}"
     );
 }
+
+// ---- the baselines: what the wrapping prevents ----
+
+/// Unwrapped (`proxy=no`), the engines the table wraps break in the tool, as the table
+/// says: Fairy-Stockfish over UCI under cutechess-cli (sent `UCI_Variant chess960`) makes
+/// illegal moves; Toga II under fastchess (sent a Shredder FEN) dies.
+#[test]
+fn unwrapped_the_engines_the_table_wraps_break() {
+    if !have("cutechess-cli") || !have("fastchess") {
+        return;
+    }
+    let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    for (tool, engines, broken) in [
+        (
+            "cutechess",
+            [
+                "/usr/games/stockfish nodes=2000",
+                "/usr/games/fairy-stockfish nodes=2000 proxy=no",
+            ],
+            "makes an illegal move",
+        ),
+        (
+            "fastchess",
+            ["sp960 engine depth=3", "/usr/games/toga2 depth=4 proxy=no"],
+            "disconnects",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = vec!["--emit", tool];
+        for engine in engines {
+            args.extend(["--engine", engine]);
+        }
+        args.extend([
+            "--sp",
+            "0,860",
+            "--sp",
+            "0:959",
+            "--pgnout",
+            "games-960.pgn",
+        ]);
+        let line = emit(dir.path(), &args);
+        let output = Command::new("timeout")
+            .args(["300", "sh", "-c", &line])
+            .env("PATH", search_path())
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{line}");
+        let pgn = std::fs::read_to_string(dir.path().join("games-960.pgn")).unwrap();
+        assert!(
+            pgn.matches(broken).count() >= 1,
+            "{tool}: no game shows '{broken}' unwrapped:\n{pgn}"
+        );
+    }
+}
