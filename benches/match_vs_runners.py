@@ -12,7 +12,8 @@ Measured per runner:
 - the wall time from the spawn to the last game written: a thread polls the PGN file
   (os.stat every POLL_MS, a read when it grew) until it holds all the games, the last one
   complete; the time to the process end (engines quit, report printed) is reported too;
-- the plies of its PGN, and from those the CPU per ply.
+- the plies of its PGN, and from those the CPU per ply (the user part is shown too; the
+  rest is system time, mostly one wake-up per engine output line).
 
 The games must be the same move for move (python-chess reads the three PGNs; a runner
 whose games differ is reported, and its figures are then not comparable).
@@ -146,8 +147,8 @@ def own_cpu_and_reap(process):
         stat = file.read()
     fields = stat[stat.rfind(")") + 2:].split()
     # Fields 14 and 15 of stat(5); `fields` starts at field 3 (the state).
-    cpu = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    return cpu, process.wait()
+    user, system = int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+    return user, system, process.wait()
 
 
 def run_one(runner, work, book, rounds, expected):
@@ -160,7 +161,7 @@ def run_one(runner, work, book, rounds, expected):
     process = subprocess.Popen(args, cwd=work, stdout=out, stderr=subprocess.STDOUT)
     watcher = threading.Thread(target=watch, args=(pgn, expected, begin, done, found))
     watcher.start()
-    cpu, status = own_cpu_and_reap(process)
+    user, system, status = own_cpu_and_reap(process)
     end = time.perf_counter() - begin
     done.set()
     watcher.join()
@@ -179,7 +180,7 @@ def run_one(runner, work, book, rounds, expected):
         os.makedirs(KEEP, exist_ok=True)
         shutil.copy(pgn, KEEP)
         shutil.copy(os.path.join(work, f"{runner}.out"), KEEP)
-    return {"cpu": cpu, "end": end, "last": found[0] if found else None,
+    return {"cpu": user + system, "user": user, "end": end, "last": found[0] if found else None,
             "plies": sum(len(moves) for _, moves in games), "games": games}
 
 
@@ -216,18 +217,19 @@ def main():
     print(f"{ENGINE} nodes={NODES[0]} vs nodes={NODES[1]}; starts {STARTS} ({starts}, both "
           f"colours, {expected} games); SPRT {' '.join(SPRT)}; resign {' '.join(RESIGN)}; "
           f"draw {' '.join(DRAW)}; {RUNS} runs each, interleaved; load {load:.2f}")
-    print(f"{'runner':<14} {'games':>5} {'plies':>6} {'own CPU s':>9} {'CPU/ply us':>10} "
-          f"{'to last game s':>14} {'to exit s':>9}")
+    print(f"{'runner':<14} {'games':>5} {'plies':>6} {'own CPU s':>9} {'user s':>6} "
+          f"{'CPU/ply us':>10} {'to last game s':>14} {'to exit s':>9}")
     medians = {}
     for runner, runs in results.items():
         cpu = statistics.median(r["cpu"] for r in runs)
+        user = statistics.median(r["user"] for r in runs)
         per_ply = statistics.median(1e6 * r["cpu"] / r["plies"] for r in runs)
         lasts = [r["last"] for r in runs if r["last"] is not None]
         last = statistics.median(lasts) if lasts else float("nan")
         end = statistics.median(r["end"] for r in runs)
         medians[runner] = (per_ply, last)
         print(f"{runner:<14} {len(runs[0]['games']):>5} {runs[0]['plies']:>6} {cpu:>9.3f} "
-              f"{per_ply:>10.1f} {last:>14.2f} {end:>9.2f}")
+              f"{user:>6.2f} {per_ply:>10.1f} {last:>14.2f} {end:>9.2f}")
     reference = results[RUNNERS[0]][0]["games"]
     for runner, runs in results.items():
         for number, run in enumerate(runs, 1):

@@ -6,6 +6,7 @@ use std::io;
 use std::path::PathBuf;
 
 use super::Failure;
+use crate::matches::handoff::{Runner, handoff_command};
 use crate::matches::{MatchRequest, match_command};
 use crate::starts::request::BookRequest;
 
@@ -81,6 +82,9 @@ pub struct MatchArgs {
     /// Draw adjudication, as cutechess-cli's -draw: movenumber=N movecount=N score=CP (from the engines' UCI info score).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Vec<String>,
+    /// Hand the match to a real runner on PATH (the book and engine wrapping of `sp960 tournament`); its PGN is read back into the table [default: the built-in runner].
+    #[arg(long, value_enum)]
+    pub runner: Option<Runner>,
 }
 
 /// `sp960 engine`: UCI or XBoard on stdin/stdout until `quit` or the end of input.
@@ -116,7 +120,11 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
         resign: args.resign,
         draw: args.draw,
     };
-    match_command(request, &mut io::stdout().lock())
-        .map_err(|err| Failure::new(err.exit_code(), format!("match: {err}")))?;
+    match args.runner {
+        Some(runner) => handoff_command(request, runner, &mut io::stdout().lock())
+            .map_err(|err| Failure::new(err.exit_code(), format!("match: {err}")))?,
+        None => match_command(request, &mut io::stdout().lock())
+            .map_err(|err| Failure::new(err.exit_code(), format!("match: {err}")))?,
+    };
     Ok(())
 }

@@ -18,6 +18,7 @@
 pub mod client;
 pub mod config;
 pub mod engine_spec;
+pub mod handoff;
 pub mod pgn;
 pub mod player;
 pub mod process;

@@ -1,0 +1,704 @@
+//! `sp960 match --runner fastchess|cutechess`: the same match handed to a real match runner
+//! found on PATH, its progress streamed to stderr, its PGN read back into the [`Summary`].
+//!
+//! Nothing about the runners is decided twice: the book and the runner's command line,
+//! with every engine wrapped in `sp960 proxy` where the runner needs it, are
+//! [`crate::tournaments::tournament::plan`]'s, as `sp960 tournament` prints them. This
+//! module adds what a match has and a tournament line does not: the limits (`--nodes`,
+//! `--depth`, `--movetime` as `st=` with `--timeout` as `timemargin=`, or `--tc`),
+//! `--max-plies`, `--resign`, `--draw` and `--sprt`, and refuses what the runner cannot do
+//! as asked. The engines are probed first, as the built-in runner does, so the runner gets
+//! their protocols and names and the table shows the same names.
+//!
+//! The runner appends to `--pgn`; the games after the file's old end are read back
+//! ([`read_games`]: tags, plies, the end comment). A start's two games share the PGN
+//! `Round` in both runners (`-games 2 -repeat`), which pairs them for the pentanomial
+//! statistics; the start is identified from the `FEN` tag (cutechess-cli writes X-FEN
+//! castling `KQkq`, fastchess Shredder `HAha`).
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use thiserror::Error;
+
+use super::config::{MatchConfig, MatchRequest};
+use super::player::probe;
+use super::sprt::SprtDecision;
+use super::stats::{Counts, Outcome, PairCounts, Score, match_stats};
+use super::summary::{self, GameSummary, Summary, cpu_seconds, summary_table};
+use super::{MatchError, engine_spec::EngineSpec, engine_spec::Protocol};
+use crate::starts::notation::CastlingNotation;
+use crate::tournaments::book::BookFormat;
+use crate::tournaments::tournament::{Plan, Tool, Tournament, TournamentError, plan, shell_line};
+
+/// The real match runners a match can be handed to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Runner {
+    /// fastchess (UCI engines only).
+    Fastchess,
+    /// cutechess-cli.
+    Cutechess,
+}
+
+impl Runner {
+    /// The program looked up on PATH.
+    pub fn program(self) -> &'static str {
+        match self {
+            Runner::Fastchess => "fastchess",
+            Runner::Cutechess => "cutechess-cli",
+        }
+    }
+
+    fn tool(self) -> Tool {
+        match self {
+            Runner::Fastchess => Tool::Fastchess,
+            Runner::Cutechess => Tool::Cutechess,
+        }
+    }
+}
+
+/// Why a handed-off match could not be played or read back.
+#[derive(Debug, Error)]
+pub enum HandoffError {
+    /// The request itself (SPECs, `--engine`, limits) or an engine's probe.
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    /// The runner cannot drive an engine (fastchess and an XBoard engine).
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
+    /// An option the runner cannot honour as sp960 means it.
+    #[error("--runner {runner}: {reason}")]
+    Refused {
+        /// The runner's program.
+        runner: &'static str,
+        /// What and why.
+        reason: String,
+    },
+    /// The runner is not on PATH.
+    #[error("--runner: '{0}' not found on PATH")]
+    NotFound(&'static str),
+    /// The runner did not start or did not end well.
+    #[error("{runner}: {reason}")]
+    Failed {
+        /// The runner's program.
+        runner: &'static str,
+        /// What happened (its exit status and last output lines).
+        reason: String,
+    },
+    /// The book or the PGN file could not be written or read.
+    #[error("{path}: {reason}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong (for an unreadable game: the line and the reason).
+        reason: String,
+    },
+}
+
+impl HandoffError {
+    /// The exit code: as `sp960 match` and `sp960 tournament`; a refused option 2, a
+    /// runner not found 127, a runner that failed 3.
+    pub fn exit_code(&self) -> u8 {
+        use crate::exit_code::{ENGINE_NOT_FOUND, ENGINE_UNSUITABLE, USAGE};
+        match self {
+            HandoffError::Match(err) => err.exit_code(),
+            HandoffError::Tournament(err) => err.exit_code(),
+            HandoffError::Refused { .. } | HandoffError::File { .. } => USAGE,
+            HandoffError::NotFound(_) => ENGINE_NOT_FOUND,
+            HandoffError::Failed { .. } => ENGINE_UNSUITABLE,
+        }
+    }
+}
+
+/// `sp960 match --runner`: resolves the request as `sp960 match` does, hands the match to
+/// `runner`, and writes the table (or `--json`) of the games it played to `out`.
+pub fn handoff_command(
+    request: MatchRequest,
+    runner: Runner,
+    out: &mut dyn Write,
+) -> Result<Summary, HandoffError> {
+    let engine_texts = request.engines.clone();
+    let sp960 = request.builtin.clone();
+    let json = request.json;
+    let config = request.resolve()?;
+    refuse_what_the_runner_cannot_do(&config, runner)?;
+    let program = find_on_path(runner.program()).ok_or(HandoffError::NotFound(runner.program()))?;
+    let started = Instant::now();
+    let cpu_at_start = cpu_seconds();
+    let probed = probe(&config.engines)?;
+    let mut engines = Vec::new();
+    for (index, ((protocol, name), limits)) in probed.iter().zip(&config.engine_limits).enumerate()
+    {
+        let mut spec = match engine_texts.get(index) {
+            Some(text) => EngineSpec::parse(index + 1, text),
+            None => EngineSpec::from_words(
+                index + 1,
+                &[format!("cmd={}", sp960.display()), "arg=engine".to_owned()],
+            ),
+        }
+        .map_err(|err| MatchError::Usage(err.to_string()))?;
+        if limits.nodes.is_some() && *protocol == Protocol::Xboard {
+            return Err(MatchError::Limits(format!(
+                "engine {} speaks XBoard, which has no node limit; use --depth, --movetime or --tc",
+                index + 1
+            ))
+            .into());
+        }
+        spec.protocol = Some(*protocol);
+        spec.name = Some(name.clone());
+        spec.limits.depth = limits.depth;
+        spec.limits.nodes = limits.nodes;
+        spec.limits.st = limits
+            .movetime
+            .map(|time| (format!("{}", time.as_secs_f64()), time));
+        engines.push(spec);
+    }
+    let book = book_path(&config.pgn);
+    let mut starts = Vec::new();
+    for _ in 0..config.rounds {
+        starts.extend(config.starts.iter().copied());
+    }
+    let tournament = Tournament {
+        tool: runner.tool(),
+        engines,
+        starts,
+        time_control: match &config.limits.clock {
+            Some(clock) => clock.clone(),
+            None => NO_CLOCK.parse().expect("a valid time control"),
+        },
+        book: book.display().to_string(),
+        book_format: BookFormat::Epd,
+        castling: CastlingNotation::Shredder,
+        pgn_out: config.pgn.display().to_string(),
+        concurrency: Some(u32::try_from(config.concurrency).unwrap_or(u32::MAX)),
+        sp960: sp960.display().to_string(),
+    };
+    let mut plan = plan(&tournament)?;
+    plan.argv[0] = program.display().to_string();
+    add_match_options(&mut plan, &config, runner);
+    let book_text = plan
+        .book
+        .clone()
+        .expect("cutechess-cli and fastchess read a book");
+    let file_error = |path: &Path, err: io::Error| HandoffError::File {
+        path: path.display().to_string(),
+        reason: err.to_string(),
+    };
+    std::fs::write(&book, book_text).map_err(|err| file_error(&book, err))?;
+    let pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
+    if !json {
+        for note in &plan.notes {
+            eprintln!("sp960: match: {note}");
+        }
+        eprintln!("sp960: match: running {}", shell_line(&plan).trim_end());
+    }
+    let ran = run_runner(runner, &plan.argv, json);
+    let _ = std::fs::remove_file(&book);
+    ran?;
+    let text = read_from(&config.pgn, pgn_start).map_err(|err| file_error(&config.pgn, err))?;
+    let games = read_games(&text).map_err(|reason| HandoffError::File {
+        path: config.pgn.display().to_string(),
+        reason,
+    })?;
+    let names = [0, 1].map(|index| engine_name(&plan.argv, index));
+    let summary = summarize(&config, &names, &games, started, cpu_at_start);
+    let text = if json {
+        let mut text = serde_json::to_string_pretty(&summary).expect("plain data");
+        text.push('\n');
+        text
+    } else {
+        summary_table(&summary)
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|err| HandoffError::Match(MatchError::Output(err)))?;
+    Ok(summary)
+}
+
+/// The time control given to the plan when the match has no clock; every `tc=` word it
+/// produces becomes `tc=inf`.
+const NO_CLOCK: &str = "1";
+
+/// The options a runner cannot take as sp960 means them.
+fn refuse_what_the_runner_cannot_do(
+    config: &MatchConfig,
+    runner: Runner,
+) -> Result<(), HandoffError> {
+    let refuse = |reason: &str| {
+        Err(HandoffError::Refused {
+            runner: runner.program(),
+            reason: reason.to_owned(),
+        })
+    };
+    if let Some(plies) = config.max_plies
+        && plies % 2 == 1
+    {
+        return refuse(&format!(
+            "--max-plies {plies}: the runner's -maxmoves counts moves of both sides (2 plies); \
+             give an even number"
+        ));
+    }
+    if runner == Runner::Cutechess && config.sprt.is_some() {
+        return refuse(
+            "--sprt is fastchess's SPRT (pentanomial, over game pairs); cutechess-cli's -sprt \
+             uses another model, game by game: use --runner fastchess",
+        );
+    }
+    if config.limits.clock.is_some() && config.engine_limits.iter().any(|l| l.movetime.is_some()) {
+        return refuse("--tc with a time per move (--movetime or st=): give one of them");
+    }
+    Ok(())
+}
+
+/// The match's own options, added to the tournament line: `tc=inf` and `timemargin=`
+/// without a clock, `-maxmoves`, `-resign`, `-draw`, `-sprt`.
+fn add_match_options(plan: &mut Plan, config: &MatchConfig, runner: Runner) {
+    if config.limits.clock.is_none() {
+        let dummy = format!("tc={NO_CLOCK}");
+        for word in plan.argv.iter_mut().filter(|word| **word == dummy) {
+            *word = "tc=inf".to_owned();
+        }
+        if config.engine_limits.iter().any(|l| l.movetime.is_some()) {
+            // sp960's --timeout: how long past st= a move may take (without it fastchess
+            // forfeits a move 1 ms late).
+            let margin = format!("timemargin={}", config.move_timeout.as_millis());
+            match plan.argv.iter().position(|word| word == "-each") {
+                Some(each) => insert(plan, each + 1, [margin]),
+                None => {
+                    let end = plan.argv.len();
+                    insert(plan, end, ["-each".to_owned(), margin]);
+                    plan.breaks.push(end);
+                }
+            }
+        }
+    }
+    let mut extra = Vec::new();
+    if let Some(plies) = config.max_plies {
+        extra.extend(["-maxmoves".to_owned(), (plies / 2).to_string()]);
+    }
+    if let Some(resign) = &config.resign {
+        extra.extend([
+            "-resign".to_owned(),
+            format!("movecount={}", resign.move_count),
+            format!("score={}", resign.score),
+        ]);
+        if resign.two_sided {
+            extra.push("twosided=true".to_owned());
+        }
+    }
+    if let Some(draw) = &config.draw {
+        extra.extend([
+            "-draw".to_owned(),
+            format!("movenumber={}", draw.move_number),
+            format!("movecount={}", draw.move_count),
+            format!("score={}", draw.score),
+        ]);
+    }
+    if let (Some(sprt), Runner::Fastchess) = (&config.sprt, runner) {
+        extra.extend([
+            "-sprt".to_owned(),
+            format!("elo0={}", sprt.elo0()),
+            format!("elo1={}", sprt.elo1()),
+            format!("alpha={}", sprt.alpha()),
+            format!("beta={}", sprt.beta()),
+            format!("model={}", sprt.model()),
+        ]);
+    }
+    if !extra.is_empty() {
+        let end = plan.argv.len();
+        plan.breaks.push(end);
+        insert(plan, end, extra);
+    }
+}
+
+/// Inserts `words` into the line at `at`, keeping the line breaks after it in place.
+fn insert(plan: &mut Plan, at: usize, words: impl IntoIterator<Item = String>) {
+    let before = plan.argv.len();
+    plan.argv.splice(at..at, words);
+    let added = plan.argv.len() - before;
+    for index in &mut plan.breaks {
+        if *index > at {
+            *index += added;
+        }
+    }
+}
+
+/// The name the line gives engine `index` (0-based): the `name=` after its `-engine`.
+fn engine_name(argv: &[String], index: usize) -> String {
+    argv.iter()
+        .enumerate()
+        .filter(|(_, word)| *word == "-engine")
+        .nth(index)
+        .and_then(|(at, _)| {
+            argv[at + 1..]
+                .iter()
+                .take_while(|word| *word != "-engine")
+                .find_map(|word| word.strip_prefix("name="))
+        })
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The book next to the PGN file, named for this process (`games.pgn.12345-FRC.epd`).
+fn book_path(pgn: &Path) -> PathBuf {
+    let mut name = pgn.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}-FRC.epd", std::process::id()));
+    pgn.with_file_name(name)
+}
+
+/// `program` in the directories of PATH.
+fn find_on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Runs the runner; its stdout (its progress) is copied to our stderr line by line unless
+/// `quiet`, and its last lines are kept for the error message if it fails.
+fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), HandoffError> {
+    let fail = |reason: String| HandoffError::Failed {
+        runner: runner.program(),
+        reason,
+    };
+    let mut child = Command::new(&argv[0])
+        .args(&argv[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|err| match err.kind() {
+            io::ErrorKind::NotFound => HandoffError::NotFound(runner.program()),
+            _ => fail(format!("cannot start: {err}")),
+        })?;
+    let stdout = child.stdout.take().expect("piped");
+    let mut last = std::collections::VecDeque::new();
+    let stderr = io::stderr();
+    for line in io::BufReader::new(stdout).split(b'\n') {
+        let Ok(line) = line else { break };
+        if !quiet {
+            let mut err = stderr.lock();
+            let _ = err.write_all(&line);
+            let _ = err.write_all(b"\n");
+        }
+        last.push_back(String::from_utf8_lossy(&line).into_owned());
+        if last.len() > 10 {
+            last.pop_front();
+        }
+    }
+    let status = child.wait().map_err(|err| fail(err.to_string()))?;
+    if status.success() {
+        return Ok(());
+    }
+    let mut reason = crate::proxy::io::describe_exit(Some(status));
+    if quiet && !last.is_empty() {
+        reason.push_str("; its last lines:\n");
+        reason.push_str(&Vec::from(last).join("\n"));
+    }
+    Err(fail(reason))
+}
+
+/// The text of `path` from byte `start` on.
+fn read_from(path: &Path, start: u64) -> io::Result<String> {
+    let mut file = std::fs::File::open(path)?;
+    file.seek(io::SeekFrom::Start(start))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// One game of a runner's PGN, as far as the summary needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunnerGame {
+    /// The `Round` tag: both games of a start share it.
+    pub round: u64,
+    /// The `White` tag.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The `Result` tag.
+    pub result: String,
+    /// The start, identified from the `FEN` tag (`860`, `0:959`).
+    pub start: String,
+    /// The `Termination` tag (`normal` when there is none).
+    pub termination: String,
+    /// The end of the game in words: the last comment's text after its score, if any.
+    pub reason: String,
+    /// Plies played.
+    pub plies: usize,
+}
+
+/// Reads every game of `text` (a runner's PGN); an error names the line and the reason.
+pub fn read_games(text: &str) -> Result<Vec<RunnerGame>, String> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut movetext = String::new();
+    let mut first_line = 0;
+    let lines: Vec<&str> = text.lines().collect();
+    for (number, line) in lines.iter().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.starts_with('[') {
+            if !movetext.trim().is_empty() {
+                games.push(game(first_line, &tags, &movetext)?);
+                tags.clear();
+                movetext.clear();
+            }
+            if tags.is_empty() {
+                first_line = number + 1;
+            }
+            tags.push(
+                tag(line)
+                    .ok_or_else(|| format!("line {}: a malformed tag pair: {line}", number + 1))?,
+            );
+        } else if !tags.is_empty() {
+            movetext.push_str(line);
+            movetext.push('\n');
+        }
+    }
+    if !tags.is_empty() {
+        games.push(game(first_line, &tags, &movetext)?);
+    }
+    Ok(games)
+}
+
+/// `[Key "value"]` with `\"` and `\\` unescaped.
+fn tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (key, value) = inner.split_once(' ')?;
+    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+    Some((
+        key.to_owned(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
+}
+
+fn game(line: usize, tags: &[(String, String)], movetext: &str) -> Result<RunnerGame, String> {
+    let get = |key: &str| {
+        tags.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, value)| value.clone())
+    };
+    let need =
+        |key: &str| get(key).ok_or_else(|| format!("line {line}: the game has no {key} tag"));
+    let fen = need("FEN")?;
+    let start = crate::starts::identify::identify(&fen)
+        .map_err(|err| format!("line {line}: FEN '{fen}': {err}"))?
+        .to_string();
+    let round = need("Round")?;
+    let round = round
+        .parse()
+        .map_err(|_| format!("line {line}: Round '{round}' is not a number"))?;
+    let (plies, last_comment) = movetext_plies(movetext);
+    let reason = last_comment
+        .as_deref()
+        .map(|comment| match comment.split_once(", ") {
+            Some((_, reason)) => reason.trim(),
+            // A comment of its own (`{Black mates}`), not a move's `{+0.31/7 0.01s}`.
+            None if !comment.contains('/') => comment.trim(),
+            None => "",
+        })
+        .unwrap_or_default()
+        .to_owned();
+    Ok(RunnerGame {
+        round,
+        white: need("White")?,
+        black: need("Black")?,
+        result: need("Result")?,
+        start,
+        termination: get("Termination").unwrap_or_else(|| "normal".to_owned()),
+        reason,
+        plies,
+    })
+}
+
+/// The moves of a movetext (move numbers, comments, NAGs, variations and the result left
+/// out) and its last comment.
+fn movetext_plies(movetext: &str) -> (usize, Option<String>) {
+    let mut plies = 0;
+    let mut last_comment = None;
+    let mut rest = movetext;
+    let mut depth = 0;
+    while let Some(c) = rest.chars().next() {
+        if c == '{' {
+            let end = rest.find('}').unwrap_or(rest.len());
+            last_comment = Some(rest[1..end].to_owned());
+            rest = &rest[(end + 1).min(rest.len())..];
+            continue;
+        }
+        if c.is_whitespace() {
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '{' || c == '(' || c == ')')
+            .unwrap_or(rest.len())
+            .max(c.len_utf8());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        match word {
+            "(" => depth += 1,
+            ")" => depth -= 1,
+            _ if depth > 0 => {}
+            "1-0" | "0-1" | "1/2-1/2" | "*" => {}
+            _ if word.starts_with('$') => {}
+            _ => {
+                // `12.` or `12...` before a move, possibly glued to it (`12.Nf3`).
+                let san = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                if !san.is_empty() {
+                    plies += 1;
+                }
+            }
+        }
+    }
+    (plies, last_comment)
+}
+
+/// The summary of the games the runner played, counted as the built-in runner counts.
+fn summarize(
+    config: &MatchConfig,
+    names: &[String; 2],
+    games: &[RunnerGame],
+    started: Instant,
+    cpu_at_start: f64,
+) -> Summary {
+    let mut score = Score::default();
+    let mut pairs = PairCounts::default();
+    let mut halves = HashMap::<u64, Outcome>::new();
+    let mut listed = Vec::new();
+    let mut seen_in_round = HashMap::<u64, usize>::new();
+    for game in games {
+        let first_is_white = game.white == names[0];
+        let outcome = match (game.result.as_str(), first_is_white) {
+            ("1-0", true) | ("0-1", false) => Outcome::Win,
+            ("1-0", false) | ("0-1", true) => Outcome::Loss,
+            _ => Outcome::Draw,
+        };
+        score.add(outcome);
+        match halves.remove(&game.round) {
+            Some(first) => pairs.add(first, outcome),
+            None => {
+                halves.insert(game.round, outcome);
+            }
+        }
+        // The built-in runner's schedule number: a start's games are 2r-1 and 2r.
+        let nth = seen_in_round.entry(game.round).or_insert(0);
+        *nth += 1;
+        listed.push(GameSummary {
+            round: usize::try_from(2 * game.round.saturating_sub(1)).unwrap_or(usize::MAX) + *nth,
+            start: game.start.clone(),
+            white: game.white.clone(),
+            black: game.black.clone(),
+            result: game.result.clone(),
+            termination: game.termination.clone(),
+            reason: game.reason.clone(),
+            plies: game.plies,
+        });
+    }
+    let stats = match_stats(&Counts::Pairs(pairs), config.sprt.as_ref());
+    let finite = |x: f64| x.is_finite().then_some(x);
+    Summary {
+        sprt: config
+            .sprt
+            .map(|_| summary::verdict(stats.decision.unwrap_or(SprtDecision::Continue)).to_owned()),
+        stats,
+        unpaired_games: halves.len(),
+        score_fraction: score.fraction(),
+        elo: finite(score.elo_difference()),
+        elo_margin: finite(score.elo_margin()),
+        engines: names.clone(),
+        score,
+        games: listed,
+        pgn: config.pgn.display().to_string(),
+        wall_seconds: started.elapsed().as_secs_f64(),
+        runner_cpu_seconds: cpu_seconds() - cpu_at_start,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CUTECHESS: &str = r#"[Event "?"]
+[Round "3"]
+[White "a"]
+[Black "b"]
+[Result "0-1"]
+[FEN "qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1"]
+[PlyCount "4"]
+[SetUp "1"]
+[Termination "adjudication"]
+
+1. c4 {+0.34/7 0.002s} b5 {-0.53/5 0.001s} 2. b3 {+0.54/7 0.002s}
+bxc4 {-0.45/6 0.001s, Black wins by adjudication} 0-1
+
+[Event "?"]
+[Round "3"]
+[White "b"]
+[Black "a"]
+[Result "1/2-1/2"]
+[FEN "qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1"]
+[SetUp "1"]
+
+1. c4 b5 (1... e5 2. d4) 2. b3 $1 {Draw by 3-fold repetition} 1/2-1/2
+"#;
+
+    #[test]
+    fn a_runners_games_are_read_with_their_start_plies_and_reason() {
+        let games = read_games(CUTECHESS).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games[0],
+            RunnerGame {
+                round: 3,
+                white: "a".into(),
+                black: "b".into(),
+                result: "0-1".into(),
+                start: "100".into(),
+                termination: "adjudication".into(),
+                reason: "Black wins by adjudication".into(),
+                plies: 4,
+            }
+        );
+        assert_eq!(games[1].plies, 3, "variations and NAGs are not moves");
+        assert_eq!(games[1].reason, "Draw by 3-fold repetition");
+        assert_eq!(games[1].termination, "normal");
+        // fastchess's Shredder castling names the same start.
+        let shredder = CUTECHESS.replace("w KQkq", "w HEhe");
+        assert_eq!(read_games(&shredder).unwrap()[0].start, "100");
+    }
+
+    #[test]
+    fn a_bad_game_names_its_line() {
+        let err = read_games("[Event \"?\"]\n[Round \"1\"]\n\n1. e4 *\n").unwrap_err();
+        assert_eq!(err, "line 1: the game has no FEN tag");
+        let err = read_games("[Event \"?\"]\n[Round x]\n").unwrap_err();
+        assert_eq!(err, "line 2: a malformed tag pair: [Round x]");
+        let bad_fen = CUTECHESS.replace("qbbnrnkr/", "qbbnrnk/");
+        assert!(
+            read_games(&bad_fen)
+                .unwrap_err()
+                .starts_with("line 1: FEN '")
+        );
+        assert_eq!(read_games("").unwrap(), Vec::new());
+    }
+
+    #[test]
+    fn the_engine_names_are_the_lines_name_words() {
+        let argv: Vec<String> = [
+            "fastchess",
+            "-engine",
+            "name=a b",
+            "cmd=x",
+            "-engine",
+            "cmd=y",
+            "name=c",
+            "-each",
+        ]
+        .map(str::to_owned)
+        .into();
+        assert_eq!(engine_name(&argv, 0), "a b");
+        assert_eq!(engine_name(&argv, 1), "c");
+    }
+}

@@ -1,0 +1,270 @@
+//! `sp960 match --runner fastchess|cutechess`: the same small fixed-node match played by the
+//! built-in runner and handed to each real runner gives the same games move for move and
+//! the same table and JSON, read back from the runner's PGN; options a runner cannot honour
+//! are refused before anything runs.
+//!
+//! A runner missing from PATH skips its test with a message, except when `CI` is set: then
+//! it is a failure (tests/support/peers.rs).
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::Mutex;
+
+use serde_json::Value;
+
+#[path = "support/peers.rs"]
+mod peers;
+use peers::{have, search_path};
+
+/// One match at a time on a 2-core machine.
+static RUNNING: Mutex<()> = Mutex::new(());
+
+const ENGINES: [&str; 2] = [
+    "/usr/games/stockfish name=a nodes=800",
+    "/usr/games/stockfish name=b nodes=400",
+];
+
+fn sp960(dir: &Path, args: &[&str], path: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sp960"))
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap()
+}
+
+/// `sp960 match` with `extra` options, in `dir`, through `runner` (or the built-in runner);
+/// returns stdout, asserting success.
+fn play(dir: &Path, runner: Option<&str>, extra: &[&str]) -> String {
+    let mut args = vec!["match", "--engine", ENGINES[0], "--engine", ENGINES[1]];
+    args.extend([
+        "--sp",
+        "100-102",
+        "--concurrency",
+        "1",
+        "--pgn",
+        "games.pgn",
+    ]);
+    args.extend(extra);
+    if let Some(runner) = runner {
+        args.extend(["--runner", runner]);
+    }
+    let output = sp960(dir, &args, &search_path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The result and moves of each game of a PGN file (comments, move numbers and the result
+/// left out).
+fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let result = game
+                .lines()
+                .find_map(|line| line.strip_prefix("[Result \""))
+                .and_then(|rest| rest.split('"').next())
+                .unwrap()
+                .to_owned();
+            let body = game.split_once("\n\n").map_or("", |(_, body)| body);
+            let mut text = String::new();
+            let mut depth = 0;
+            for c in body.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ if depth == 0 => text.push(c),
+                    _ => {}
+                }
+            }
+            let moves = text
+                .split_whitespace()
+                .filter(|word| !word.ends_with('.') && *word != result)
+                .map(str::to_owned)
+                .collect();
+            (result, moves)
+        })
+        .collect()
+}
+
+/// Each game of a `--json` summary without its reason (the runners word it their way).
+fn listed(summary: &Value) -> Vec<Value> {
+    summary["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| {
+            let mut game = game.clone();
+            game.as_object_mut().unwrap().remove("reason");
+            game
+        })
+        .collect()
+}
+
+/// Plays the match with the built-in runner and with `runner` (each in a directory of its
+/// own, with the same PGN name), as a table and as JSON, and compares.
+fn same_as_built_in(runner: &str, extra: &[&str]) -> (Value, String) {
+    let builtin = tempfile::tempdir().unwrap();
+    let handed = tempfile::tempdir().unwrap();
+    let ours = play(builtin.path(), None, extra);
+    let theirs = play(handed.path(), Some(runner), extra);
+    assert_eq!(ours, theirs, "the tables differ");
+    let pgn = |dir: &Path| std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    let our_games = games(&pgn(builtin.path()));
+    let their_games = games(&pgn(handed.path()));
+    assert_eq!(our_games.len(), 6);
+    assert_eq!(our_games, their_games, "{runner} played other games");
+
+    // --json: the same games, starts, plies and statistics; the PGN (now 12 games) is only
+    // read from where this run began.
+    let mut json = extra.to_vec();
+    json.push("--json");
+    let ours: Value = serde_json::from_str(&play(builtin.path(), None, &json)).unwrap();
+    let theirs: Value = serde_json::from_str(&play(handed.path(), Some(runner), &json)).unwrap();
+    assert_eq!(listed(&ours), listed(&theirs));
+    for key in ["score", "stats", "sprt", "unpaired_games", "engines"] {
+        assert_eq!(ours[key], theirs[key], "{key}");
+    }
+    let plies: Vec<u64> = listed(&theirs)
+        .iter()
+        .map(|game| game["plies"].as_u64().unwrap())
+        .collect();
+    let counted: Vec<u64> = their_games.iter().map(|(_, m)| m.len() as u64).collect();
+    assert_eq!(plies, counted, "plies read back from {runner}'s PGN");
+    let starts: Vec<String> = listed(&theirs)
+        .iter()
+        .map(|game| game["start"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(starts, ["100", "100", "101", "101", "102", "102"]);
+    (theirs, pgn(handed.path()))
+}
+
+#[test]
+fn fastchess_plays_the_same_games_and_sprt_as_the_built_in_runner() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("fastchess") {
+        return;
+    }
+    let (summary, pgn) = same_as_built_in(
+        "fastchess",
+        &["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"],
+    );
+    assert!(summary["stats"]["llr"].is_number(), "{summary}");
+    assert!(pgn.contains("[Event \"Fastchess Tournament\"]"), "{pgn}");
+    assert!(
+        pgn.contains("w HEhe - 0 1\"]"),
+        "fastchess writes Shredder castling"
+    );
+}
+
+#[test]
+fn cutechess_adjudicates_the_same_games_as_the_built_in_runner() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("cutechess-cli") {
+        return;
+    }
+    let (summary, pgn) = same_as_built_in(
+        "cutechess",
+        &[
+            "--resign",
+            "movecount=3 score=400",
+            "--draw",
+            "movenumber=20 movecount=4 score=15",
+            "--max-plies",
+            "60",
+        ],
+    );
+    let terminations: Vec<&str> = summary["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["termination"].as_str().unwrap())
+        .collect();
+    assert!(terminations.contains(&"adjudication"), "{summary}");
+    assert!(
+        summary["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|game| game["plies"].as_u64().unwrap() <= 60),
+        "{summary}"
+    );
+    assert!(
+        pgn.contains("w KQkq - 0 1\"]"),
+        "cutechess-cli writes X-FEN castling"
+    );
+}
+
+#[test]
+fn options_a_runner_cannot_honour_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = search_path();
+    for (runner, extra, message) in [
+        (
+            "fastchess",
+            &["--max-plies", "7"][..],
+            "--runner fastchess: --max-plies 7: the runner's -maxmoves counts moves of both sides",
+        ),
+        (
+            "cutechess",
+            &["--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05"][..],
+            "--runner cutechess-cli: --sprt is fastchess's SPRT",
+        ),
+        (
+            "fastchess",
+            &["--tc", "10+0.1", "--movetime", "100"][..],
+            "--tc with a time per move",
+        ),
+    ] {
+        let mut args = vec!["match", "--engine", ENGINES[0], "--sp", "100", "--runner"];
+        args.push(runner);
+        args.extend(extra);
+        let output = sp960(dir.path(), &args, &path);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "nothing is written"
+    );
+    // A runner not on PATH: named, exit 127, before any engine starts.
+    let output = sp960(
+        dir.path(),
+        &["match", "--sp", "100", "--runner", "cutechess"],
+        dir.path().to_str().unwrap(),
+    );
+    assert_eq!(output.status.code(), Some(127));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "sp960: match: --runner: 'cutechess-cli' not found on PATH\n"
+    );
+}
+
+#[test]
+fn fastchess_refuses_an_xboard_engine_as_sp960_tournament_does() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("fastchess") || !have("sjaakii") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let output = sp960(
+        dir.path(),
+        &[
+            "match",
+            "--engine",
+            "proto=xboard /usr/games/sjaakii",
+            "--sp",
+            "100",
+            "--depth",
+            "2",
+            "--runner",
+            "fastchess",
+        ],
+        &search_path(),
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("fastchess speaks only UCI"), "{stderr}");
+}
