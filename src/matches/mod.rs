@@ -22,6 +22,7 @@ pub mod pgn;
 pub mod player;
 pub mod process;
 pub mod referee;
+pub mod results;
 pub mod sprt;
 pub mod stats;
 pub mod summary;
@@ -43,8 +44,9 @@ use shakmaty::Color;
 use thiserror::Error;
 
 use self::player::{Finished, Scheduled, Seats, play_game, probe};
+use self::results::{GameResult, Tally};
 use self::sprt::SprtDecision;
-use self::stats::{Counts, Outcome, PairCounts, Score, match_stats};
+use self::stats::{Counts, Outcome, match_stats};
 use self::summary::{Progress, cpu_seconds};
 use crate::matches::engine_spec::Protocol;
 use crate::proxy::transcript::utc_timestamp;
@@ -141,7 +143,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         }
     }
     let probed = probe(&config.engines)?;
-    let names = [probed[0].1.clone(), probed[1].1.clone()];
+    let names = vec![probed[0].1.clone(), probed[1].1.clone()];
     let protocols = [probed[0].0, probed[1].0];
     if let Some(index) = (0..2).find(|index| {
         config.engine_limits[*index].nodes.is_some() && protocols[*index] == Protocol::Xboard
@@ -179,11 +181,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         crate::matches::time_control::TimeControl::pgn_tag,
     );
     let progress = Progress::new(schedule.len(), config.quiet);
-    let mut score = Score::default();
     // fastchess's pairing: a start's two games (colours swapped) are one pair, counted
-    // when both are done; `halves` holds the first-finished game of each open pair.
-    let mut pairs = PairCounts::default();
-    let mut halves = std::collections::HashMap::<usize, Outcome>::new();
+    // when both are done.
+    let mut tally = Tally::new(names.len());
     let mut decision = None;
     let mut games = Vec::new();
     let next = AtomicUsize::new(0);
@@ -247,28 +247,19 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 next.store(usize::MAX / 2, Ordering::Relaxed);
                 failure = Some(pgn_error(err));
             }
-            let first_engine_color = if done.game.white == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let outcome = match done.ending.winner(done.turn) {
-                Some(color) if color == first_engine_color => Outcome::Win,
-                Some(_) => Outcome::Loss,
+            let white_outcome = match done.ending.winner(done.turn) {
+                Some(Color::White) => Outcome::Win,
+                Some(Color::Black) => Outcome::Loss,
                 None => Outcome::Draw,
             };
-            score.add(outcome);
-            let pair = (done.game.number - 1) / 2;
-            let completed = match halves.remove(&pair) {
-                Some(first) => {
-                    pairs.add(first, outcome);
-                    true
-                }
-                None => {
-                    halves.insert(pair, outcome);
-                    false
-                }
-            };
+            let completed = tally
+                .add(GameResult {
+                    pair: (done.game.number - 1) / 2,
+                    white: done.game.white,
+                    black: 1 - done.game.white,
+                    white_outcome,
+                })
+                .is_some();
             let summary = GameSummary {
                 round: done.game.number,
                 start: done.game.start.to_string(),
@@ -279,9 +270,10 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 reason: comment,
                 plies: done.moves.len(),
             };
-            progress.update(games.len() + 1, &names, &score, &summary);
+            progress.update(games.len() + 1, &names, &tally.score(0), &summary);
             games.push(summary);
             if completed && let Some(sprt) = &config.sprt {
+                let pairs = tally.pairs(0);
                 let stats = match_stats(&Counts::Pairs(pairs), Some(sprt));
                 progress.sprt(pairs.pairs(), &stats);
                 let now = stats.decision.unwrap_or(SprtDecision::Continue);
@@ -300,14 +292,17 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     progress.finish();
     written?;
     let finite = |x: f64| x.is_finite().then_some(x);
-    let stats = match_stats(&Counts::Pairs(pairs), config.sprt.as_ref());
+    let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
+    let score = tally.score(0);
     Ok(Summary {
         stats,
         sprt: config.sprt.map(|_| sprt_verdict(decision)),
-        unpaired_games: halves.len(),
+        unpaired_games: tally.unpaired(),
         score_fraction: score.fraction(),
         elo: finite(score.elo_difference()),
         elo_margin: finite(score.elo_margin()),
+        standings: tally.standings(&names),
+        pairs: tally.matchups(&names),
         engines: names,
         score,
         games,
