@@ -30,9 +30,12 @@ pub struct EngineArgs {}
     after_help = "--engine takes one argument, split as a shell would: the command (or cmd=) and its\narguments (or arg=), and cutechess-cli's keys dir= name= proto=uci|xboard (default: detected)\noption.NAME=VALUE initstr= restart=on and the engine's own st= depth= nodes=. An unknown key\nis an error, never an engine argument.\n\nExamples:\n  sp960 match --sp 860\n  sp960 match --engine /usr/games/stockfish --engine /usr/games/ethereal-chess --sp 0,959 --sp 0:959 --nodes 20000 --pgn games.pgn\n  sp960 match --engine 'proto=xboard name=\"Sjaak II\" /usr/games/sjaakii' --sp random --count 10 --seed 7 --tc 40/60+0.6"
 )]
 pub struct MatchArgs {
-    /// One engine: its command line, with proto=, name=, option.NAME=VALUE (twice for two engines).
+    /// One engine: its command line, with proto=, name=, option.NAME=VALUE (once per engine; more than two play a round-robin).
     #[arg(long, value_name = "'CMD ...'")]
     pub engine: Vec<String>,
+    /// With three engines or more: the first engine plays each of the others (instead of everyone playing everyone).
+    #[arg(long)]
+    pub gauntlet: bool,
     /// Starts: SPECs as in `sp960 fen` (N, A-B, all, W:B, lists), or `random` (see --count).
     #[arg(long = "sp", required = true, value_name = "SPEC")]
     pub specs: Vec<String>,
@@ -94,6 +97,7 @@ pub(super) fn engine(_: EngineArgs) -> Result<(), Failure> {
 pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
     let request = MatchRequest {
         engines: args.engine,
+        gauntlet: args.gauntlet,
         builtin: std::env::current_exe().unwrap_or_else(|_| "sp960".into()),
         starts: BookRequest {
             specs: args.specs,

@@ -1,12 +1,14 @@
-//! `sp960 match`: games between two engines from numbered Chess960 starts, each start
-//! played twice with colours swapped, saved as PGN one finished game at a time.
+//! `sp960 match`: games between two engines (or more: round-robin or gauntlet) from
+//! numbered Chess960 starts, each start played twice with colours swapped, saved as PGN
+//! one finished game at a time.
 //!
 //! Layers:
 //! - [`client`] ([`uci_client`], [`xboard_client`]): the GUI side of each protocol as a
 //!   sans-IO state machine (engine lines in; lines to send and [`client::ClientEvent`]s
 //!   out), unit-tested on transcripts of the real engines.
 //! - [`referee`]: the rules (shakmaty) and the clocks; [`pgn`], [`stats`] and [`summary`]:
-//!   the output; [`config`]: the request as typed and the match as played.
+//!   the output, with [`results`] the pure tally of finished games; [`config`]: the
+//!   request as typed and the match as played.
 //! - [`process`]: the I/O driver of one engine (`poll(2)` on its stdout, reads with
 //!   deadlines); [`player`]: one game between two engine processes; this module: the
 //!   workers that play games concurrently and the PGN file.
@@ -43,7 +45,7 @@ use std::time::{Instant, SystemTime};
 use shakmaty::Color;
 use thiserror::Error;
 
-use self::player::{Finished, Scheduled, Seats, play_game, probe};
+use self::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
 use self::results::{GameResult, Tally};
 use self::sprt::SprtDecision;
 use self::stats::{Counts, Outcome, match_stats};
@@ -142,10 +144,18 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             )));
         }
     }
-    let probed = probe(&config.engines)?;
-    let names = vec![probed[0].1.clone(), probed[1].1.clone()];
-    let protocols = [probed[0].0, probed[1].0];
-    if let Some(index) = (0..2).find(|index| {
+    // The first handshake of each engine tells its protocol and name; its process plays
+    // the first game it is needed in.
+    let mut names = Vec::new();
+    let mut protocols = Vec::new();
+    let mut pooled = Vec::new();
+    for (player, protocol, name) in launch_all(&config.engines)? {
+        pooled.push(Some(player));
+        protocols.push(protocol);
+        names.push(name);
+    }
+    let pool: Pool = std::sync::Mutex::new(pooled);
+    if let Some(index) = (0..config.engines.len()).find(|index| {
         config.engine_limits[*index].nodes.is_some() && protocols[*index] == Protocol::Xboard
     }) {
         return Err(MatchError::Limits(format!(
@@ -153,18 +163,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             index + 1
         )));
     }
-    let mut schedule = Vec::new();
-    for _ in 0..config.rounds {
-        for start in &config.starts {
-            for white in [0, 1] {
-                schedule.push(Scheduled {
-                    number: schedule.len() + 1,
-                    start: *start,
-                    white,
-                });
-            }
-        }
-    }
+    let schedule = schedule(config);
     // Opened once the engines work, so a failed start leaves no empty file behind.
     let pgn_error = |source| MatchError::Pgn {
         path: config.pgn.display().to_string(),
@@ -194,11 +193,11 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         let (sender, finished) = mpsc::channel::<(Finished, mpsc::Sender<()>)>();
         for worker in 0..workers {
             let sender = sender.clone();
-            let (schedule, next) = (&schedule, &next);
+            let (schedule, next, protocols, pool) = (&schedule, &next, &protocols, &pool);
             thread::Builder::new()
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
-                    let mut seats = Seats::new(&config.engines, protocols);
+                    let mut seats = Seats::new(&config.engines, protocols, pool);
                     let (ack, acked) = mpsc::channel::<()>();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
@@ -217,11 +216,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         drop(sender);
         let mut failure = None;
         for (done, ack) in finished {
-            let (white, black) = if done.game.white == 0 {
-                (&names[0], &names[1])
-            } else {
-                (&names[1], &names[0])
-            };
+            let (white, black) = (&names[done.game.white], &names[done.game.black]);
             let result = done.ending.result(done.turn);
             let comment = done.ending.comment(done.turn);
             let entry = pgn::pgn_entry(&pgn::GameRecord {
@@ -254,9 +249,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             };
             let completed = tally
                 .add(GameResult {
-                    pair: (done.game.number - 1) / 2,
+                    pair: done.game.pair,
                     white: done.game.white,
-                    black: 1 - done.game.white,
+                    black: done.game.black,
                     white_outcome,
                 })
                 .is_some();
@@ -290,6 +285,10 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         failure.map_or(Ok(()), Err)
     });
     progress.finish();
+    // Engines of the first handshake that no game needed.
+    for player in pool.into_inner().unwrap_or_default().into_iter().flatten() {
+        player.quit();
+    }
     written?;
     let finite = |x: f64| x.is_finite().then_some(x);
     let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
@@ -310,6 +309,30 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         wall_seconds: started.elapsed().as_secs_f64(),
         runner_cpu_seconds: cpu_seconds() - cpu_at_start,
     })
+}
+
+/// The games in the order they are handed out: per round, per matchup, each start twice
+/// (the lower-indexed engine white first). Games of one matchup follow each other, so a
+/// worker keeps its two engine processes for long runs.
+pub(crate) fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
+    let mut games = Vec::new();
+    for _ in 0..config.rounds {
+        for &(a, b) in &config.matchups {
+            for start in &config.starts {
+                let pair = games.len() / 2;
+                for (white, black) in [(a, b), (b, a)] {
+                    games.push(Scheduled {
+                        number: games.len() + 1,
+                        start: *start,
+                        white,
+                        black,
+                        pair,
+                    });
+                }
+            }
+        }
+    }
+    games
 }
 
 /// The SPRT's outcome in words (`--json`'s `sprt`).

@@ -28,10 +28,14 @@ pub(crate) struct Scheduled {
     pub start: Start,
     /// Index of the engine that plays white.
     pub white: usize,
+    /// Index of the engine that plays black.
+    pub black: usize,
+    /// The game pair (the same opening, colours swapped) it belongs to.
+    pub pair: usize,
 }
 
 /// A player: an engine process and the conversation with it.
-struct Player {
+pub(crate) struct Player {
     process: EngineProcess,
     client: Client,
 }
@@ -159,7 +163,7 @@ impl Player {
         }
     }
 
-    fn quit(self) {
+    pub(crate) fn quit(self) {
         let mut out = Vec::new();
         self.client.quit(&mut out);
         self.process.stop(&out, Duration::from_millis(500));
@@ -182,20 +186,31 @@ pub(crate) struct Finished {
     pub turn: Color,
 }
 
-/// The per-worker engines, by engine index.
+/// Engines started and handshaken, waiting for a worker to take them into its seats.
+pub(crate) type Pool = std::sync::Mutex<Vec<Option<Player>>>;
+
+/// The per-worker engines, by engine index. Only the two engines of the current game stay
+/// seated: a worker closes the others before a game, so a match keeps at most two engine
+/// processes per worker alive (plus the first handshake's, until a worker takes them).
 pub(crate) struct Seats<'a> {
-    engines: &'a [MatchEngine; 2],
-    protocols: [Protocol; 2],
-    players: [Option<Player>; 2],
+    engines: &'a [MatchEngine],
+    protocols: &'a [Protocol],
+    players: Vec<Option<Player>>,
+    pool: &'a Pool,
 }
 
 impl Seats<'_> {
-    /// No engine started yet: each starts at its first game.
-    pub(crate) fn new(engines: &[MatchEngine; 2], protocols: [Protocol; 2]) -> Seats<'_> {
+    /// No engine seated yet: each comes from `pool` or starts at its first game.
+    pub(crate) fn new<'a>(
+        engines: &'a [MatchEngine],
+        protocols: &'a [Protocol],
+        pool: &'a Pool,
+    ) -> Seats<'a> {
         Seats {
             engines,
             protocols,
-            players: [None, None],
+            players: engines.iter().map(|_| None).collect(),
+            pool,
         }
     }
 
@@ -206,10 +221,12 @@ impl Seats<'_> {
         }
     }
 
-    /// Before a game: the engines asked to restart every game (`restart=on`) quit.
-    fn restart_where_asked(&mut self) {
-        for (engine, seat) in self.engines.iter().zip(&mut self.players) {
-            if engine.restart_every_game
+    /// Before a game between `white` and `black`: every other engine quits, and so do the
+    /// engines asked to restart every game (`restart=on`).
+    fn prepare(&mut self, white: usize, black: usize) {
+        for (index, (engine, seat)) in self.engines.iter().zip(&mut self.players).enumerate() {
+            let playing = index == white || index == black;
+            if (!playing || engine.restart_every_game)
                 && let Some(player) = seat.take()
             {
                 player.quit();
@@ -219,7 +236,15 @@ impl Seats<'_> {
 
     fn player(&mut self, index: usize) -> Result<&mut Player, String> {
         if self.players[index].is_none() {
-            let player = Player::launch(&self.engines[index], Some(self.protocols[index]))?;
+            let pooled = self
+                .pool
+                .lock()
+                .ok()
+                .and_then(|mut pool| pool.get_mut(index).and_then(Option::take));
+            let player = match pooled {
+                Some(player) => player,
+                None => Player::launch(&self.engines[index], Some(self.protocols[index]))?,
+            };
             self.players[index] = Some(player);
         }
         Ok(self.players[index].as_mut().expect("just launched"))
@@ -244,12 +269,12 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
     let mut referee = Referee::new(root.clone(), config.max_plies);
     let mut adjudicator = Adjudicator::new(config.resign, config.draw);
     let mut move_comments = Vec::new();
-    seats.restart_where_asked();
+    seats.prepare(game.white, game.black);
     let index = |color: Color| {
         if color.is_white() {
             game.white
         } else {
-            1 - game.white
+            game.black
         }
     };
     let ending = 'game: {
@@ -392,40 +417,75 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
     }
 }
 
-/// Checks that each engine starts, learns its protocol and name, and stops it again.
-pub(crate) fn probe(engines: &[MatchEngine; 2]) -> Result<[(Protocol, String); 2], MatchError> {
-    let probe_one = |index: usize| -> Result<(Protocol, String), MatchError> {
-        let engine = &engines[index];
-        let fail = |reason| MatchError::Engine {
-            engine: index + 1,
-            reason,
-        };
-        let process = EngineProcess::spawn(&engine.command).map_err(|err| match err {
+/// Starts every engine (at once, a thread each) and completes its handshake: the protocol
+/// and name are learned there, and the players go to the workers for their first games
+/// (no engine is started twice). Names that repeat get ` (2)`, ` (3)`...
+pub(crate) fn launch_all(
+    engines: &[MatchEngine],
+) -> Result<Vec<(Player, Protocol, String)>, MatchError> {
+    let fail = |index: usize, reason| MatchError::Engine {
+        engine: index + 1,
+        reason,
+    };
+    // Started on this thread, which outlives the match: the proxy's spawn ties an engine
+    // to the life of the thread that starts it (PR_SET_PDEATHSIG).
+    let mut processes = Vec::with_capacity(engines.len());
+    for (index, engine) in engines.iter().enumerate() {
+        let mut process = EngineProcess::spawn(&engine.command).map_err(|err| match err {
             ShellError::NotFound(program) => MatchError::EngineNotFound {
                 engine: index + 1,
                 program,
             },
-            other => fail(spawn_failure(&other)),
+            other => fail(index, spawn_failure(&other)),
         })?;
-        let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
-        player.client.chess960_support().map_err(fail)?;
-        let protocol = player.client.protocol().expect("known after the handshake");
-        let name = engine
-            .name
-            .clone()
-            .or_else(|| player.client.name().map(str::to_owned))
-            .unwrap_or_else(|| engine.program_name());
-        player.quit();
-        Ok((protocol, name))
-    };
-    let (first, second) = thread::scope(|scope| {
-        let first = scope.spawn(|| probe_one(0));
-        let second = probe_one(1);
-        (first.join().expect("probe thread"), second)
-    });
-    let (first, mut second) = (first?, second?);
-    if first.1 == second.1 {
-        second.1.push_str(" (2)");
+        if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
+            return Err(fail(
+                index,
+                format!("the engine {}", process.exit_description()),
+            ));
+        }
+        processes.push(process);
     }
-    Ok([first, second])
+    let handshake =
+        |index: usize, process: EngineProcess| -> Result<(Player, Protocol, String), MatchError> {
+            let engine = &engines[index];
+            let fail = |reason| fail(index, reason);
+            let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
+            player.client.chess960_support().map_err(fail)?;
+            let protocol = player.client.protocol().expect("known after the handshake");
+            let name = engine
+                .name
+                .clone()
+                .or_else(|| player.client.name().map(str::to_owned))
+                .unwrap_or_else(|| engine.program_name());
+            Ok((player, protocol, name))
+        };
+    let results: Vec<_> = thread::scope(|scope| {
+        let handles: Vec<_> = processes
+            .into_iter()
+            .enumerate()
+            .map(|(index, process)| scope.spawn(move || handshake(index, process)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("handshake thread"))
+            .collect()
+    });
+    let mut launched = Vec::with_capacity(results.len());
+    for result in results {
+        // On the first failure the others are dropped, and so killed.
+        launched.push(result?);
+    }
+    for index in 1..launched.len() {
+        let base = launched[index].2.clone();
+        let mut copy = 1;
+        while launched[..index]
+            .iter()
+            .any(|(_, _, name)| *name == launched[index].2)
+        {
+            copy += 1;
+            launched[index].2 = format!("{base} ({copy})");
+        }
+    }
+    Ok(launched)
 }
