@@ -37,8 +37,11 @@ pub struct MatchArgs {
     #[arg(long)]
     pub gauntlet: bool,
     /// Starts: SPECs as in `sp960 fen` (N, A-B, all, W:B, lists), or `random` (see --count).
-    #[arg(long = "sp", required = true, value_name = "SPEC")]
+    #[arg(long = "sp", required_unless_present = "openings", value_name = "SPEC")]
     pub specs: Vec<String>,
+    /// Openings from a file, as the runners' -openings: file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N] [count=N] (with or instead of --sp).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub openings: Vec<String>,
     /// How many random starts each `random` SPEC stands for.
     #[arg(long, default_value_t = 1)]
     pub count: u64,
@@ -106,6 +109,7 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
             seed: 0,
         },
         seed: args.seed,
+        openings: args.openings,
         depth: args.depth,
         nodes: args.nodes,
         movetime: args.movetime,

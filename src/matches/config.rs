@@ -8,10 +8,10 @@ use std::time::Duration;
 use super::MatchError;
 use super::client::Limits;
 use crate::matches::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
+use crate::matches::openings::{Opening, OpeningOrder, OpeningsSpec};
 use crate::matches::referee::{DrawRule, ResignRule};
 use crate::matches::sprt::{SprtConfig, parse_sprt};
 use crate::proxy::io::EngineCommand;
-use crate::starts::start::Start;
 
 /// One engine of the match.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,8 +110,9 @@ pub struct MatchConfig {
     /// Which engines meet: every two (round-robin), or the first against each other one
     /// (`--gauntlet`); lower index first.
     pub matchups: Vec<(usize, usize)>,
-    /// The starts; each is played twice per round, colours swapped.
-    pub starts: Vec<Start>,
+    /// The openings (`--sp` starts, then `--openings`); each is played twice per round and
+    /// matchup, colours swapped.
+    pub openings: Vec<Opening>,
     /// How many times the schedule is played.
     pub rounds: u32,
     /// The search limits given for the match (`--depth`, `--nodes`, `--movetime`, `--tc`).
@@ -151,8 +152,12 @@ pub struct MatchRequest {
     pub builtin: PathBuf,
     /// `--sp` SPECs, and `random` (see `count`, `seed`).
     pub starts: crate::starts::request::BookRequest,
-    /// `--seed`: `None` draws one (and tells stderr) when a SPEC is `random`.
+    /// `--seed`: `None` draws one (and tells stderr) when a SPEC is `random` or the
+    /// openings' order is.
     pub seed: Option<u64>,
+    /// `--openings` words (`file=F [format=epd|pgn] [order=...] [plies=N] [start=N]
+    /// [count=N]`); empty for none.
+    pub openings: Vec<String>,
     /// `--depth`.
     pub depth: Option<u32>,
     /// `--nodes`.
@@ -236,16 +241,43 @@ impl MatchRequest {
                 MAX_GAMES / 2
             )));
         }
+        let book = if self.openings.is_empty() {
+            None
+        } else {
+            Some(OpeningsSpec::parse(&self.openings).map_err(MatchError::Usage)?)
+        };
+        if self.starts.specs.is_empty() && book.is_none() {
+            return Err(MatchError::Usage(
+                "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
+            ));
+        }
+        let random_book = book
+            .as_ref()
+            .is_some_and(|book| book.order == OpeningOrder::Random);
         self.starts.seed = match self.seed {
             Some(seed) => seed,
-            None if self.starts.is_random() => {
+            None if self.starts.is_random() || random_book => {
                 let seed = crate::starts::start::RandomStarts::fresh_seed();
                 eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
                 seed
             }
             None => 0,
         };
-        let starts = self.starts.starts()?;
+        let mut starts = Vec::new();
+        if !self.starts.specs.is_empty() {
+            for start in self.starts.starts()? {
+                starts.push(Opening {
+                    label: start.to_string(),
+                    root: start
+                        .position()
+                        .map_err(|err| MatchError::Usage(err.to_string()))?,
+                    moves: Vec::new(),
+                });
+            }
+        }
+        if let Some(book) = &book {
+            starts.extend(crate::matches::openings::load(book, self.starts.seed)?);
+        }
         let rounds = self.rounds.max(1);
         let matchups: Vec<(usize, usize)> = if self.gauntlet {
             (1..engines.len()).map(|other| (0, other)).collect()
@@ -334,7 +366,7 @@ impl MatchRequest {
         Ok(MatchConfig {
             engines,
             matchups,
-            starts,
+            openings: starts,
             rounds,
             limits,
             engine_limits,
@@ -424,6 +456,7 @@ mod tests {
                 seed: 0,
             },
             seed: None,
+            openings: Vec::new(),
             depth: None,
             nodes: Some(100),
             movetime: None,

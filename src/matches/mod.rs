@@ -20,6 +20,7 @@
 pub mod client;
 pub mod config;
 pub mod engine_spec;
+pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod process;
@@ -92,6 +93,9 @@ pub enum MatchError {
     /// Bad arguments (`--engine` text, time control, engine count).
     #[error("{0}")]
     Usage(String),
+    /// An opening of `--openings` is bad (or the file cannot be read): invalid data.
+    #[error("--openings: {0}")]
+    Openings(#[from] crate::matches::openings::OpeningError),
     /// The summary cannot be written.
     #[error("cannot write the summary: {0}")]
     Output(io::Error),
@@ -105,7 +109,7 @@ impl MatchError {
             MatchError::EngineNotFound { .. } => crate::exit_code::ENGINE_NOT_FOUND,
             MatchError::Engine { .. } => crate::exit_code::ENGINE_UNSUITABLE,
             MatchError::Starts(crate::starts::request::BookError::Empty) => crate::exit_code::USAGE,
-            MatchError::Starts(_) => crate::exit_code::INVALID_DATA,
+            MatchError::Starts(_) | MatchError::Openings(_) => crate::exit_code::INVALID_DATA,
             _ => crate::exit_code::USAGE,
         }
     }
@@ -257,7 +261,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 .is_some();
             let summary = GameSummary {
                 round: done.game.number,
-                start: done.game.start.to_string(),
+                start: config.openings[done.game.opening].label.clone(),
                 white: white.clone(),
                 black: black.clone(),
                 result: result.to_owned(),
@@ -318,12 +322,12 @@ pub(crate) fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
     let mut games = Vec::new();
     for _ in 0..config.rounds {
         for &(a, b) in &config.matchups {
-            for start in &config.starts {
+            for opening in 0..config.openings.len() {
                 let pair = games.len() / 2;
                 for (white, black) in [(a, b), (b, a)] {
                     games.push(Scheduled {
                         number: games.len() + 1,
-                        start: *start,
+                        opening,
                         white,
                         black,
                         pair,

@@ -17,15 +17,14 @@ use crate::matches::engine_spec::Protocol;
 use crate::protocol::session::{Peer, Session, Step};
 use crate::protocol::uci::EngineScore;
 use crate::proxy::io::ShellError;
-use crate::starts::start::Start;
 
 /// One game of the schedule.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Scheduled {
     /// 1-based, in schedule order.
     pub number: usize,
-    /// The start.
-    pub start: Start,
+    /// The opening: an index into the match's openings.
+    pub opening: usize,
     /// Index of the engine that plays white.
     pub white: usize,
     /// Index of the engine that plays black.
@@ -262,13 +261,16 @@ fn forfeit(loser: Color, kind: Forfeit, detail: String) -> Ending {
 /// Plays one game; the engines of a side that misbehaved are dropped (killed) so the
 /// next game starts them afresh.
 pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchConfig) -> Finished {
-    let root = game
-        .start
-        .position()
-        .expect("starts from the schedule are valid");
+    let opening = &config.openings[game.opening];
+    let root = opening.root.clone();
     let mut referee = Referee::new(root.clone(), config.max_plies);
+    // The opening's moves are played for the engines (checked when the file was read).
+    let mut move_comments = Vec::with_capacity(opening.moves.len() + 80);
+    for m in &opening.moves {
+        referee.play(*m);
+        move_comments.push("book".to_owned());
+    }
     let mut adjudicator = Adjudicator::new(config.resign, config.draw);
-    let mut move_comments = Vec::new();
     seats.prepare(game.white, game.black);
     let index = |color: Color| {
         if color.is_white() {
