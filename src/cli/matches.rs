@@ -87,6 +87,9 @@ pub struct MatchArgs {
     /// Draw adjudication, as cutechess-cli's -draw: movenumber=N movecount=N score=CP (from the engines' UCI info score).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Vec<String>,
+    /// Write a file per game into DIR (game-00001.log, ...): every line to (>) and from (<) each engine and its stderr (!), timestamped.
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
 }
 
 /// `sp960 engine`: UCI or XBoard on stdin/stdout until `quit` or the end of input.
@@ -123,6 +126,7 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
         sprt: args.sprt,
         resign: args.resign,
         draw: args.draw,
+        log: args.log,
     };
     match_command(request, &mut io::stdout().lock())
         .map_err(|err| Failure::new(err.exit_code(), format!("match: {err}")))?;

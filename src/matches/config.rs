@@ -139,6 +139,8 @@ pub struct MatchConfig {
     pub resign: Option<ResignRule>,
     /// `--draw`: cutechess-cli's draw adjudication.
     pub draw: Option<DrawRule>,
+    /// `--log DIR`: a file per game with every line to and from the engines.
+    pub log_dir: Option<PathBuf>,
 }
 
 /// `sp960 match` as typed: the arguments before they are checked.
@@ -184,6 +186,8 @@ pub struct MatchRequest {
     pub resign: Vec<String>,
     /// `--draw` words (`movenumber=N movecount=N score=CP`); empty for none.
     pub draw: Vec<String>,
+    /// `--log DIR`.
+    pub log: Option<PathBuf>,
 }
 
 /// Without any limit: 100 ms a move.
@@ -381,6 +385,7 @@ impl MatchRequest {
             sprt,
             resign,
             draw,
+            log_dir: self.log,
         })
     }
 }
@@ -470,6 +475,7 @@ mod tests {
             sprt: Vec::new(),
             resign: Vec::new(),
             draw: Vec::new(),
+            log: None,
         }
     }
 

@@ -20,6 +20,7 @@
 pub mod client;
 pub mod config;
 pub mod engine_spec;
+pub mod log;
 pub mod openings;
 pub mod pgn;
 pub mod player;
@@ -96,6 +97,14 @@ pub enum MatchError {
     /// An opening of `--openings` is bad (or the file cannot be read): invalid data.
     #[error("--openings: {0}")]
     Openings(#[from] crate::matches::openings::OpeningError),
+    /// The `--log` directory cannot be made.
+    #[error("--log '{path}': {source}")]
+    Log {
+        /// The directory.
+        path: String,
+        /// The error.
+        source: io::Error,
+    },
     /// The summary cannot be written.
     #[error("cannot write the summary: {0}")]
     Output(io::Error),
@@ -153,7 +162,13 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let mut names = Vec::new();
     let mut protocols = Vec::new();
     let mut pooled = Vec::new();
-    for (player, protocol, name) in launch_all(&config.engines)? {
+    if let Some(dir) = &config.log_dir {
+        std::fs::create_dir_all(dir).map_err(|source| MatchError::Log {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    for (player, protocol, name) in launch_all(&config.engines, config.log_dir.is_some())? {
         pooled.push(Some(player));
         protocols.push(protocol);
         names.push(name);
@@ -197,11 +212,13 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         let (sender, finished) = mpsc::channel::<(Finished, mpsc::Sender<()>)>();
         for worker in 0..workers {
             let sender = sender.clone();
-            let (schedule, next, protocols, pool) = (&schedule, &next, &protocols, &pool);
+            let (schedule, next, protocols, pool, names) =
+                (&schedule, &next, &protocols, &pool, &names);
             thread::Builder::new()
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
-                    let mut seats = Seats::new(&config.engines, protocols, pool);
+                    let log = config.log_dir.as_ref().map(|_| log::GameLog::default());
+                    let mut seats = Seats::new(&config.engines, protocols, names, pool, log);
                     let (ack, acked) = mpsc::channel::<()>();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);

@@ -10,6 +10,7 @@ use shakmaty::{Chess, Color, Position};
 use super::MatchError;
 use super::client::{Client, ClientEvent, GoRequest};
 use super::config::{MatchConfig, MatchEngine};
+use super::log::GameLog;
 use super::pgn;
 use super::process::{EngineProcess, Received};
 use super::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
@@ -60,10 +61,18 @@ const FEATURE_WAIT: Duration = Duration::from_secs(2);
 const FLAG_GRACE: Duration = Duration::from_millis(100);
 
 impl Player {
-    /// Starts `engine` and completes the handshake.
-    fn launch(engine: &MatchEngine, protocol: Option<Protocol>) -> Result<Player, String> {
-        let mut process =
-            EngineProcess::spawn(&engine.command).map_err(|err| spawn_failure(&err))?;
+    /// Starts `engine` (logging to `log` under a name, with `--log`) and completes the
+    /// handshake.
+    fn launch(
+        engine: &MatchEngine,
+        protocol: Option<Protocol>,
+        log: Option<(GameLog, String)>,
+    ) -> Result<Player, String> {
+        let mut process = EngineProcess::spawn(&engine.command, log.is_some())
+            .map_err(|err| spawn_failure(&err))?;
+        if let Some((log, name)) = log {
+            process.set_log(log, name);
+        }
         if !engine.init_strings.is_empty() {
             process
                 .send(&engine.init_strings)
@@ -194,8 +203,11 @@ pub(crate) type Pool = std::sync::Mutex<Vec<Option<Player>>>;
 pub(crate) struct Seats<'a> {
     engines: &'a [MatchEngine],
     protocols: &'a [Protocol],
+    names: &'a [String],
     players: Vec<Option<Player>>,
     pool: &'a Pool,
+    /// With `--log`: the worker's log, which its players write to.
+    log: Option<GameLog>,
 }
 
 impl Seats<'_> {
@@ -203,13 +215,17 @@ impl Seats<'_> {
     pub(crate) fn new<'a>(
         engines: &'a [MatchEngine],
         protocols: &'a [Protocol],
+        names: &'a [String],
         pool: &'a Pool,
+        log: Option<GameLog>,
     ) -> Seats<'a> {
         Seats {
             engines,
             protocols,
+            names,
             players: engines.iter().map(|_| None).collect(),
             pool,
+            log,
         }
     }
 
@@ -240,9 +256,21 @@ impl Seats<'_> {
                 .lock()
                 .ok()
                 .and_then(|mut pool| pool.get_mut(index).and_then(Option::take));
+            let log = self
+                .log
+                .as_ref()
+                .map(|log| (log.clone(), self.names[index].clone()));
             let player = match pooled {
-                Some(player) => player,
-                None => Player::launch(&self.engines[index], Some(self.protocols[index]))?,
+                Some(mut player) => {
+                    if let Some((log, name)) = log {
+                        // The first handshake's lines go to this worker's log.
+                        if let Some(first) = player.process.set_log(log.clone(), name) {
+                            log.adopt(&first);
+                        }
+                    }
+                    player
+                }
+                None => Player::launch(&self.engines[index], Some(self.protocols[index]), log)?,
             };
             self.players[index] = Some(player);
         }
@@ -271,6 +299,14 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
         move_comments.push("book".to_owned());
     }
     let mut adjudicator = Adjudicator::new(config.resign, config.draw);
+    if let (Some(log), Some(dir)) = (&seats.log, &config.log_dir)
+        && let Err(err) = log.start(dir, game.number)
+    {
+        eprintln!(
+            "sp960: match: --log: cannot write {}: {err}",
+            super::log::game_file(dir, game.number).display()
+        );
+    }
     seats.prepare(game.white, game.black);
     let index = |color: Color| {
         if color.is_white() {
@@ -409,6 +445,11 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
     if let Some(color) = culprit {
         seats.players[index(color)] = None;
     }
+    if let Some(log) = &seats.log
+        && let Err(err) = log.finish()
+    {
+        eprintln!("sp960: match: --log: game {}: {err}", game.number);
+    }
     Finished {
         game,
         turn: referee.line().current.turn(),
@@ -424,6 +465,7 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
 /// (no engine is started twice). Names that repeat get ` (2)`, ` (3)`...
 pub(crate) fn launch_all(
     engines: &[MatchEngine],
+    logging: bool,
 ) -> Result<Vec<(Player, Protocol, String)>, MatchError> {
     let fail = |index: usize, reason| MatchError::Engine {
         engine: index + 1,
@@ -433,13 +475,20 @@ pub(crate) fn launch_all(
     // to the life of the thread that starts it (PR_SET_PDEATHSIG).
     let mut processes = Vec::with_capacity(engines.len());
     for (index, engine) in engines.iter().enumerate() {
-        let mut process = EngineProcess::spawn(&engine.command).map_err(|err| match err {
-            ShellError::NotFound(program) => MatchError::EngineNotFound {
-                engine: index + 1,
-                program,
-            },
-            other => fail(index, spawn_failure(&other)),
-        })?;
+        let mut process =
+            EngineProcess::spawn(&engine.command, logging).map_err(|err| match err {
+                ShellError::NotFound(program) => MatchError::EngineNotFound {
+                    engine: index + 1,
+                    program,
+                },
+                other => fail(index, spawn_failure(&other)),
+            })?;
+        if logging {
+            // Until a worker takes it: under its name= or program name (its own name
+            // comes with the handshake).
+            let name = engine.name.clone().unwrap_or_else(|| engine.program_name());
+            process.set_log(GameLog::default(), name);
+        }
         if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
             return Err(fail(
                 index,
