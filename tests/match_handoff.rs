@@ -123,7 +123,15 @@ fn same_as_built_in(runner: &str, extra: &[&str]) -> (Value, String) {
     let ours: Value = serde_json::from_str(&play(builtin.path(), None, &json)).unwrap();
     let theirs: Value = serde_json::from_str(&play(handed.path(), Some(runner), &json)).unwrap();
     assert_eq!(listed(&ours), listed(&theirs));
-    for key in ["score", "stats", "sprt", "unpaired_games", "engines"] {
+    for key in [
+        "score",
+        "stats",
+        "sprt",
+        "unpaired_games",
+        "engines",
+        "standings",
+        "pairs",
+    ] {
         assert_eq!(ours[key], theirs[key], "{key}");
     }
     let plies: Vec<u64> = listed(&theirs)
@@ -215,6 +223,21 @@ fn options_a_runner_cannot_honour_are_refused_before_anything_runs() {
             "fastchess",
             &["--tc", "10+0.1", "--movetime", "100"][..],
             "--tc with a time per move",
+        ),
+        (
+            "fastchess",
+            &["--engine", "stockfish", "--engine", "ethereal-chess"][..],
+            "more than two engines (or --gauntlet) are played by the built-in runner only",
+        ),
+        (
+            "cutechess",
+            &["--openings", "file=book.epd"][..],
+            "--openings is played by the built-in runner only",
+        ),
+        (
+            "cutechess",
+            &["--log", "logs"][..],
+            "--log is the built-in runner's",
         ),
     ] {
         let mut args = vec!["match", "--engine", ENGINES[0], "--sp", "100", "--runner"];

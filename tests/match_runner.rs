@@ -347,11 +347,25 @@ fn bad_arguments_are_refused_with_the_reason() {
             "sp960: match: SPEC '960': start position 960 is out of range",
         ),
         (
+            &["--engine", "a", "--engine", "b", "--gauntlet", "--sp", "0"][..],
+            2,
+            "--gauntlet needs three engines or more",
+        ),
+        (
             &[
-                "--engine", "a", "--engine", "b", "--engine", "c", "--sp", "0",
+                "--engine",
+                "a",
+                "--engine",
+                "b",
+                "--engine",
+                "c",
+                "--sp",
+                "0",
+                "--sprt",
+                "elo0=0 elo1=5 alpha=0.05 beta=0.05",
             ][..],
             2,
-            "3 engines given",
+            "--sprt needs exactly two engines",
         ),
         (
             &[

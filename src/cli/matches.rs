@@ -31,12 +31,18 @@ pub struct EngineArgs {}
     after_help = "--engine takes one argument, split as a shell would: the command (or cmd=) and its\narguments (or arg=), and cutechess-cli's keys dir= name= proto=uci|xboard (default: detected)\noption.NAME=VALUE initstr= restart=on and the engine's own st= depth= nodes=. An unknown key\nis an error, never an engine argument.\n\nExamples:\n  sp960 match --sp 860\n  sp960 match --engine /usr/games/stockfish --engine /usr/games/ethereal-chess --sp 0,959 --sp 0:959 --nodes 20000 --pgn games.pgn\n  sp960 match --engine 'proto=xboard name=\"Sjaak II\" /usr/games/sjaakii' --sp random --count 10 --seed 7 --tc 40/60+0.6"
 )]
 pub struct MatchArgs {
-    /// One engine: its command line, with proto=, name=, option.NAME=VALUE (twice for two engines).
+    /// One engine: its command line, with proto=, name=, option.NAME=VALUE (once per engine; more than two play a round-robin).
     #[arg(long, value_name = "'CMD ...'")]
     pub engine: Vec<String>,
+    /// With three engines or more: the first engine plays each of the others (instead of everyone playing everyone).
+    #[arg(long)]
+    pub gauntlet: bool,
     /// Starts: SPECs as in `sp960 fen` (N, A-B, all, W:B, lists), or `random` (see --count).
-    #[arg(long = "sp", required = true, value_name = "SPEC")]
+    #[arg(long = "sp", required_unless_present = "openings", value_name = "SPEC")]
     pub specs: Vec<String>,
+    /// Openings from a file, as the runners' -openings: file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N] [count=N] (with or instead of --sp).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub openings: Vec<String>,
     /// How many random starts each `random` SPEC stands for.
     #[arg(long, default_value_t = 1)]
     pub count: u64,
@@ -85,6 +91,9 @@ pub struct MatchArgs {
     /// Hand the match to a real runner on PATH (the book and engine wrapping of `sp960 tournament`); its PGN is read back into the table [default: the built-in runner].
     #[arg(long, value_enum)]
     pub runner: Option<Runner>,
+    /// Write a file per game into DIR (game-00001.log, ...): every line to (>) and from (<) each engine and its stderr (!), timestamped.
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
 }
 
 /// `sp960 engine`: UCI or XBoard on stdin/stdout until `quit` or the end of input.
@@ -98,6 +107,7 @@ pub(super) fn engine(_: EngineArgs) -> Result<(), Failure> {
 pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
     let request = MatchRequest {
         engines: args.engine,
+        gauntlet: args.gauntlet,
         builtin: std::env::current_exe().unwrap_or_else(|_| "sp960".into()),
         starts: BookRequest {
             specs: args.specs,
@@ -106,6 +116,7 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
             seed: 0,
         },
         seed: args.seed,
+        openings: args.openings,
         depth: args.depth,
         nodes: args.nodes,
         movetime: args.movetime,
@@ -119,6 +130,7 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
         sprt: args.sprt,
         resign: args.resign,
         draw: args.draw,
+        log: args.log,
     };
     match args.runner {
         Some(runner) => handoff_command(request, runner, &mut io::stdout().lock())

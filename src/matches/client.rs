@@ -152,19 +152,22 @@ impl Client {
         }
     }
 
-    /// What the engine reported of its last search (UCI `info`; nothing for XBoard yet).
+    /// What the engine reported of its last search (UCI `info`, XBoard thinking output).
     pub fn last_search(&self) -> crate::protocol::uci::SearchInfo {
         match self {
             Client::Uci(client) => client.last_search(),
-            _ => crate::protocol::uci::SearchInfo::default(),
+            Client::Xboard(client) => client.last_search(),
+            Client::Detecting(_) => crate::protocol::uci::SearchInfo::default(),
         }
     }
 
-    /// The last depth and score, bounds included (cutechess-cli's adjudication input).
+    /// The last depth and score, bounds included (cutechess-cli's adjudication input;
+    /// XBoard thinking lines have no bounds).
     pub fn latest_eval(&self) -> crate::protocol::uci::SearchInfo {
         match self {
             Client::Uci(client) => client.latest_eval(),
-            _ => crate::protocol::uci::SearchInfo::default(),
+            Client::Xboard(client) => client.last_search(),
+            Client::Detecting(_) => crate::protocol::uci::SearchInfo::default(),
         }
     }
 

@@ -8,10 +8,10 @@ use std::time::Duration;
 use super::MatchError;
 use super::client::Limits;
 use crate::matches::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
+use crate::matches::openings::{Opening, OpeningOrder, OpeningsSpec};
 use crate::matches::referee::{DrawRule, ResignRule};
 use crate::matches::sprt::{SprtConfig, parse_sprt};
 use crate::proxy::io::EngineCommand;
-use crate::starts::start::Start;
 
 /// One engine of the match.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,17 +105,21 @@ impl MatchEngine {
 /// A whole match.
 #[derive(Debug, Clone)]
 pub struct MatchConfig {
-    /// The two engines; the score is the first one's.
-    pub engines: [MatchEngine; 2],
-    /// The starts; each is played twice per round, colours swapped.
-    pub starts: Vec<Start>,
+    /// The engines (two or more); the summary's score is the first one's.
+    pub engines: Vec<MatchEngine>,
+    /// Which engines meet: every two (round-robin), or the first against each other one
+    /// (`--gauntlet`); lower index first.
+    pub matchups: Vec<(usize, usize)>,
+    /// The openings (`--sp` starts, then `--openings`); each is played twice per round and
+    /// matchup, colours swapped.
+    pub openings: Vec<Opening>,
     /// How many times the schedule is played.
     pub rounds: u32,
     /// The search limits given for the match (`--depth`, `--nodes`, `--movetime`, `--tc`).
     pub limits: Limits,
     /// Each engine's limits: its own (`st=`, `depth=`, `nodes=`) over the match's, and
     /// `--movetime 100` where neither gives any.
-    pub engine_limits: [Limits; 2],
+    pub engine_limits: Vec<Limits>,
     /// Games at once.
     pub concurrency: usize,
     /// Draw after this many plies.
@@ -135,19 +139,27 @@ pub struct MatchConfig {
     pub resign: Option<ResignRule>,
     /// `--draw`: cutechess-cli's draw adjudication.
     pub draw: Option<DrawRule>,
+    /// `--log DIR`: a file per game with every line to and from the engines.
+    pub log_dir: Option<PathBuf>,
 }
 
 /// `sp960 match` as typed: the arguments before they are checked.
 #[derive(Debug, Clone)]
 pub struct MatchRequest {
-    /// `--engine` texts (zero, one or two; the built-in engine fills in).
+    /// `--engine` texts (with fewer than two, the built-in engine fills in).
     pub engines: Vec<String>,
+    /// `--gauntlet`: the first engine against each of the others (otherwise round-robin).
+    pub gauntlet: bool,
     /// The built-in engine's program (normally this executable).
     pub builtin: PathBuf,
     /// `--sp` SPECs, and `random` (see `count`, `seed`).
     pub starts: crate::starts::request::BookRequest,
-    /// `--seed`: `None` draws one (and tells stderr) when a SPEC is `random`.
+    /// `--seed`: `None` draws one (and tells stderr) when a SPEC is `random` or the
+    /// openings' order is.
     pub seed: Option<u64>,
+    /// `--openings` words (`file=F [format=epd|pgn] [order=...] [plies=N] [start=N]
+    /// [count=N]`); empty for none.
+    pub openings: Vec<String>,
     /// `--depth`.
     pub depth: Option<u32>,
     /// `--nodes`.
@@ -174,6 +186,8 @@ pub struct MatchRequest {
     pub resign: Vec<String>,
     /// `--draw` words (`movenumber=N movecount=N score=CP`); empty for none.
     pub draw: Vec<String>,
+    /// `--log DIR`.
+    pub log: Option<PathBuf>,
 }
 
 /// Without any limit: 100 ms a move.
@@ -187,14 +201,28 @@ pub const MAX_TIMEOUT_SECONDS: u64 = crate::matches::time_control::MAX_TIME_CONT
 /// memory.
 pub const MAX_GAMES: u64 = 1_000_000;
 
+/// The most engines a match takes.
+pub const MAX_ENGINES: usize = 64;
+
 impl MatchRequest {
     /// Checks the arguments and builds the match.
     pub fn resolve(mut self) -> Result<MatchConfig, MatchError> {
-        if self.engines.len() > 2 {
+        if self.engines.len() > MAX_ENGINES {
             return Err(MatchError::Usage(format!(
-                "{} engines given: a match is between two (give one or none to play the built-in engine)",
+                "{} engines given: at most {MAX_ENGINES}",
                 self.engines.len()
             )));
+        }
+        if self.gauntlet && self.engines.len() < 3 {
+            return Err(MatchError::Usage(
+                "--gauntlet needs three engines or more (the first against each of the others)"
+                    .to_owned(),
+            ));
+        }
+        if !self.sprt.is_empty() && self.engines.len() > 2 {
+            return Err(MatchError::Usage(
+                "--sprt needs exactly two engines (it tests one against the other)".to_owned(),
+            ));
         }
         let mut engines = Vec::new();
         for (index, text) in self.engines.iter().enumerate() {
@@ -217,23 +245,63 @@ impl MatchRequest {
                 MAX_GAMES / 2
             )));
         }
+        let book = if self.openings.is_empty() {
+            None
+        } else {
+            Some(OpeningsSpec::parse(&self.openings).map_err(MatchError::Usage)?)
+        };
+        if self.starts.specs.is_empty() && book.is_none() {
+            return Err(MatchError::Usage(
+                "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
+            ));
+        }
+        let random_book = book
+            .as_ref()
+            .is_some_and(|book| book.order == OpeningOrder::Random);
         self.starts.seed = match self.seed {
             Some(seed) => seed,
-            None if self.starts.is_random() => {
+            None if self.starts.is_random() || random_book => {
                 let seed = crate::starts::start::RandomStarts::fresh_seed();
                 eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
                 seed
             }
             None => 0,
         };
-        let starts = self.starts.starts()?;
+        let mut starts = Vec::new();
+        if !self.starts.specs.is_empty() {
+            for start in self.starts.starts()? {
+                starts.push(Opening {
+                    label: start.to_string(),
+                    root: start
+                        .position()
+                        .map_err(|err| MatchError::Usage(err.to_string()))?,
+                    moves: Vec::new(),
+                });
+            }
+        }
+        if let Some(book) = &book {
+            starts.extend(crate::matches::openings::load(book, self.starts.seed)?);
+        }
         let rounds = self.rounds.max(1);
+        let matchups: Vec<(usize, usize)> = if self.gauntlet {
+            (1..engines.len()).map(|other| (0, other)).collect()
+        } else {
+            (0..engines.len())
+                .flat_map(|a| (a + 1..engines.len()).map(move |b| (a, b)))
+                .collect()
+        };
         let games = (starts.len() as u64)
             .saturating_mul(2)
-            .saturating_mul(u64::from(rounds));
+            .saturating_mul(u64::from(rounds))
+            .saturating_mul(matchups.len() as u64);
         if games > MAX_GAMES {
+            let pairings = if matchups.len() == 1 {
+                String::new()
+            } else {
+                format!(" × {} pairings", matchups.len())
+            };
             return Err(MatchError::Usage(format!(
-                "{} starts × 2 colours × {rounds} rounds = {games} games: too many (at most {MAX_GAMES})",
+                "{} starts × 2 colours × {rounds} rounds{pairings} = {games} games: too many (at most {MAX_GAMES})",
                 starts.len()
             )));
         }
@@ -259,19 +327,22 @@ impl MatchRequest {
             movetime: self.movetime.map(Duration::from_millis),
             clock,
         };
-        let engine_limits = [0, 1].map(|index| {
-            let own = &engines[index].limits;
-            let mut merged = Limits {
-                depth: own.depth.or(limits.depth),
-                nodes: own.nodes.or(limits.nodes),
-                movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
-                clock: limits.clock.clone(),
-            };
-            if merged == Limits::default() {
-                merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
-            }
-            merged
-        });
+        let engine_limits = engines
+            .iter()
+            .map(|engine| {
+                let own = &engine.limits;
+                let mut merged = Limits {
+                    depth: own.depth.or(limits.depth),
+                    nodes: own.nodes.or(limits.nodes),
+                    movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
+                    clock: limits.clock.clone(),
+                };
+                if merged == Limits::default() {
+                    merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
+                }
+                merged
+            })
+            .collect();
         let move_timeout = Duration::try_from_secs_f64(self.move_timeout)
             .ok()
             .filter(|t| !t.is_zero() && t.as_secs() < MAX_TIMEOUT_SECONDS)
@@ -296,10 +367,10 @@ impl MatchRequest {
         } else {
             Some(DrawRule::parse(&self.draw).map_err(MatchError::Usage)?)
         };
-        let engines: [MatchEngine; 2] = engines.try_into().expect("two engines");
         Ok(MatchConfig {
             engines,
-            starts,
+            matchups,
+            openings: starts,
             rounds,
             limits,
             engine_limits,
@@ -314,6 +385,7 @@ impl MatchRequest {
             sprt,
             resign,
             draw,
+            log_dir: self.log,
         })
     }
 }
@@ -380,6 +452,7 @@ mod tests {
     fn request(engines: &[&str]) -> MatchRequest {
         MatchRequest {
             engines: engines.iter().map(|e| e.to_string()).collect(),
+            gauntlet: false,
             builtin: PathBuf::from("sp960"),
             starts: crate::starts::request::BookRequest {
                 specs: vec!["860".into()],
@@ -388,6 +461,7 @@ mod tests {
                 seed: 0,
             },
             seed: None,
+            openings: Vec::new(),
             depth: None,
             nodes: Some(100),
             movetime: None,
@@ -401,6 +475,7 @@ mod tests {
             sprt: Vec::new(),
             resign: Vec::new(),
             draw: Vec::new(),
+            log: None,
         }
     }
 
@@ -420,6 +495,35 @@ mod tests {
         let err = bad.resolve().unwrap_err();
         assert_eq!(err.exit_code(), crate::exit_code::USAGE);
         assert!(err.to_string().contains("elo1=x"), "{err}");
+    }
+
+    #[test]
+    fn more_engines_meet_round_robin_or_in_a_gauntlet() {
+        let config = request(&["a", "b", "c", "d"]).resolve().unwrap();
+        assert_eq!(
+            config.matchups,
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        assert_eq!(config.engine_limits.len(), 4);
+        let schedule = crate::matches::schedule(&config);
+        assert_eq!(schedule.len(), 12);
+        for (index, game) in schedule.iter().enumerate() {
+            assert_eq!(game.number, index + 1);
+            assert_eq!(game.pair, index / 2);
+        }
+        // A pair is one matchup with colours swapped.
+        assert_eq!((schedule[2].white, schedule[2].black), (0, 2));
+        assert_eq!((schedule[3].white, schedule[3].black), (2, 0));
+        let mut gauntlet = request(&["a", "b", "c", "d"]);
+        gauntlet.gauntlet = true;
+        let config = gauntlet.resolve().unwrap();
+        assert_eq!(config.matchups, [(0, 1), (0, 2), (0, 3)]);
+        let two = request(&["a"]).resolve().unwrap();
+        assert_eq!(two.matchups, [(0, 1)]);
+        let many: Vec<String> = (0..65).map(|i| format!("e{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let err = request(&many).resolve().unwrap_err();
+        assert_eq!(err.to_string(), "65 engines given: at most 64");
     }
 
     #[test]

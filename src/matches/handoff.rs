@@ -25,9 +25,10 @@ use std::time::Instant;
 use thiserror::Error;
 
 use super::config::{MatchConfig, MatchRequest};
-use super::player::probe;
+use super::player::launch_all;
+use super::results::{GameResult, Tally};
 use super::sprt::SprtDecision;
-use super::stats::{Counts, Outcome, PairCounts, Score, match_stats};
+use super::stats::{Counts, Outcome, match_stats};
 use super::summary::{self, GameSummary, Summary, cpu_seconds, summary_table};
 use super::{MatchError, engine_spec::EngineSpec, engine_spec::Protocol};
 use crate::starts::notation::CastlingNotation;
@@ -120,6 +121,7 @@ pub fn handoff_command(
     runner: Runner,
     out: &mut dyn Write,
 ) -> Result<Summary, HandoffError> {
+    refuse_what_a_handoff_cannot_do(&request, runner)?;
     let engine_texts = request.engines.clone();
     let sp960 = request.builtin.clone();
     let json = request.json;
@@ -128,7 +130,12 @@ pub fn handoff_command(
     let program = find_on_path(runner.program()).ok_or(HandoffError::NotFound(runner.program()))?;
     let started = Instant::now();
     let cpu_at_start = cpu_seconds();
-    let probed = probe(&config.engines)?;
+    // Each engine's first handshake tells its protocol and name, as in the built-in runner.
+    let mut probed = Vec::new();
+    for (player, protocol, name) in launch_all(&config.engines, false)? {
+        player.quit();
+        probed.push((protocol, name));
+    }
     let mut engines = Vec::new();
     for (index, ((protocol, name), limits)) in probed.iter().zip(&config.engine_limits).enumerate()
     {
@@ -159,7 +166,14 @@ pub fn handoff_command(
     let book = book_path(&config.pgn);
     let mut starts = Vec::new();
     for _ in 0..config.rounds {
-        starts.extend(config.starts.iter().copied());
+        for opening in &config.openings {
+            // Without --openings (refused above) every opening is an SP's start.
+            let start = opening.label.parse().map_err(|_| HandoffError::Refused {
+                runner: runner.program(),
+                reason: format!("opening '{}' is not a numbered start", opening.label),
+            })?;
+            starts.push(start);
+        }
     }
     let tournament = Tournament {
         tool: runner.tool(),
@@ -203,7 +217,7 @@ pub fn handoff_command(
         path: config.pgn.display().to_string(),
         reason,
     })?;
-    let names = [0, 1].map(|index| engine_name(&plan.argv, index));
+    let names: Vec<String> = (0..2).map(|index| engine_name(&plan.argv, index)).collect();
     let summary = summarize(&config, &names, &games, started, cpu_at_start);
     let text = if json {
         let mut text = serde_json::to_string_pretty(&summary).expect("plain data");
@@ -221,6 +235,35 @@ pub fn handoff_command(
 /// The time control given to the plan when the match has no clock; every `tc=` word it
 /// produces becomes `tc=inf`.
 const NO_CLOCK: &str = "1";
+
+/// What `--runner` does not do (yet), refused before anything runs.
+fn refuse_what_a_handoff_cannot_do(
+    request: &MatchRequest,
+    runner: Runner,
+) -> Result<(), HandoffError> {
+    let refused = |reason: &str| HandoffError::Refused {
+        runner: runner.program(),
+        reason: reason.to_owned(),
+    };
+    if request.engines.len() > 2 || request.gauntlet {
+        return Err(refused(
+            "more than two engines (or --gauntlet) are played by the built-in runner only; \
+             sp960 tournament writes the runner's line for a tournament",
+        ));
+    }
+    if !request.openings.is_empty() {
+        return Err(refused(
+            "--openings is played by the built-in runner only (give the runner the file itself)",
+        ));
+    }
+    if request.log.is_some() {
+        return Err(refused(
+            "--log is the built-in runner's (the runners keep their own logs: fastchess -log, \
+             cutechess-cli -debug)",
+        ));
+    }
+    Ok(())
+}
 
 /// The options a runner cannot take as sp960 means them.
 fn refuse_what_the_runner_cannot_do(
@@ -555,38 +598,44 @@ fn movetext_plies(movetext: &str) -> (usize, Option<String>) {
     (plies, last_comment)
 }
 
-/// The summary of the games the runner played, counted as the built-in runner counts.
+/// The summary of the games the runner played, counted by the built-in runner's tally.
 fn summarize(
     config: &MatchConfig,
-    names: &[String; 2],
+    names: &[String],
     games: &[RunnerGame],
     started: Instant,
     cpu_at_start: f64,
 ) -> Summary {
-    let mut score = Score::default();
-    let mut pairs = PairCounts::default();
-    let mut halves = HashMap::<u64, Outcome>::new();
+    let mut tally = Tally::new(names.len());
     let mut listed = Vec::new();
     let mut seen_in_round = HashMap::<u64, usize>::new();
     for game in games {
-        let first_is_white = game.white == names[0];
-        let outcome = match (game.result.as_str(), first_is_white) {
-            ("1-0", true) | ("0-1", false) => Outcome::Win,
-            ("1-0", false) | ("0-1", true) => Outcome::Loss,
+        let engine = |name: &str| names.iter().position(|n| n == name);
+        // A game between other engines (appended by someone else) is not this match's.
+        let (Some(white), Some(black)) = (engine(&game.white), engine(&game.black)) else {
+            continue;
+        };
+        if white == black {
+            continue;
+        }
+        let white_outcome = match game.result.as_str() {
+            "1-0" => Outcome::Win,
+            "0-1" => Outcome::Loss,
             _ => Outcome::Draw,
         };
-        score.add(outcome);
-        match halves.remove(&game.round) {
-            Some(first) => pairs.add(first, outcome),
-            None => {
-                halves.insert(game.round, outcome);
-            }
-        }
+        // Both runners give a start's two games (-games 2 -repeat) the same Round.
+        let pair = usize::try_from(game.round.saturating_sub(1)).unwrap_or(usize::MAX);
+        tally.add(GameResult {
+            pair,
+            white,
+            black,
+            white_outcome,
+        });
         // The built-in runner's schedule number: a start's games are 2r-1 and 2r.
         let nth = seen_in_round.entry(game.round).or_insert(0);
         *nth += 1;
         listed.push(GameSummary {
-            round: usize::try_from(2 * game.round.saturating_sub(1)).unwrap_or(usize::MAX) + *nth,
+            round: pair.saturating_mul(2).saturating_add(*nth),
             start: game.start.clone(),
             white: game.white.clone(),
             black: game.black.clone(),
@@ -596,18 +645,21 @@ fn summarize(
             plies: game.plies,
         });
     }
-    let stats = match_stats(&Counts::Pairs(pairs), config.sprt.as_ref());
+    let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
+    let score = tally.score(0);
     let finite = |x: f64| x.is_finite().then_some(x);
     Summary {
         sprt: config
             .sprt
             .map(|_| summary::verdict(stats.decision.unwrap_or(SprtDecision::Continue)).to_owned()),
         stats,
-        unpaired_games: halves.len(),
+        unpaired_games: tally.unpaired(),
         score_fraction: score.fraction(),
         elo: finite(score.elo_difference()),
         elo_margin: finite(score.elo_margin()),
-        engines: names.clone(),
+        standings: tally.standings(names),
+        pairs: tally.matchups(names),
+        engines: names.to_vec(),
         score,
         games: listed,
         pgn: config.pgn.display().to_string(),

@@ -1,12 +1,14 @@
-//! `sp960 match`: games between two engines from numbered Chess960 starts, each start
-//! played twice with colours swapped, saved as PGN one finished game at a time.
+//! `sp960 match`: games between two engines (or more: round-robin or gauntlet) from
+//! numbered Chess960 starts, each start played twice with colours swapped, saved as PGN
+//! one finished game at a time.
 //!
 //! Layers:
 //! - [`client`] ([`uci_client`], [`xboard_client`]): the GUI side of each protocol as a
 //!   sans-IO state machine (engine lines in; lines to send and [`client::ClientEvent`]s
 //!   out), unit-tested on transcripts of the real engines.
 //! - [`referee`]: the rules (shakmaty) and the clocks; [`pgn`], [`stats`] and [`summary`]:
-//!   the output; [`config`]: the request as typed and the match as played.
+//!   the output, with [`results`] the pure tally of finished games; [`config`]: the
+//!   request as typed and the match as played.
 //! - [`process`]: the I/O driver of one engine (`poll(2)` on its stdout, reads with
 //!   deadlines); [`player`]: one game between two engine processes; this module: the
 //!   workers that play games concurrently and the PGN file.
@@ -19,10 +21,13 @@ pub mod client;
 pub mod config;
 pub mod engine_spec;
 pub mod handoff;
+pub mod log;
+pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod process;
 pub mod referee;
+pub mod results;
 pub mod sprt;
 pub mod stats;
 pub mod summary;
@@ -43,9 +48,10 @@ use std::time::{Instant, SystemTime};
 use shakmaty::Color;
 use thiserror::Error;
 
-use self::player::{Finished, Scheduled, Seats, play_game, probe};
+use self::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
+use self::results::{GameResult, Tally};
 use self::sprt::SprtDecision;
-use self::stats::{Counts, Outcome, PairCounts, Score, match_stats};
+use self::stats::{Counts, Outcome, match_stats};
 use self::summary::{Progress, cpu_seconds};
 use crate::matches::engine_spec::Protocol;
 use crate::proxy::transcript::utc_timestamp;
@@ -89,6 +95,17 @@ pub enum MatchError {
     /// Bad arguments (`--engine` text, time control, engine count).
     #[error("{0}")]
     Usage(String),
+    /// An opening of `--openings` is bad (or the file cannot be read): invalid data.
+    #[error("--openings: {0}")]
+    Openings(#[from] crate::matches::openings::OpeningError),
+    /// The `--log` directory cannot be made.
+    #[error("--log '{path}': {source}")]
+    Log {
+        /// The directory.
+        path: String,
+        /// The error.
+        source: io::Error,
+    },
     /// The summary cannot be written.
     #[error("cannot write the summary: {0}")]
     Output(io::Error),
@@ -102,7 +119,7 @@ impl MatchError {
             MatchError::EngineNotFound { .. } => crate::exit_code::ENGINE_NOT_FOUND,
             MatchError::Engine { .. } => crate::exit_code::ENGINE_UNSUITABLE,
             MatchError::Starts(crate::starts::request::BookError::Empty) => crate::exit_code::USAGE,
-            MatchError::Starts(_) => crate::exit_code::INVALID_DATA,
+            MatchError::Starts(_) | MatchError::Openings(_) => crate::exit_code::INVALID_DATA,
             _ => crate::exit_code::USAGE,
         }
     }
@@ -141,10 +158,24 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             )));
         }
     }
-    let probed = probe(&config.engines)?;
-    let names = [probed[0].1.clone(), probed[1].1.clone()];
-    let protocols = [probed[0].0, probed[1].0];
-    if let Some(index) = (0..2).find(|index| {
+    // The first handshake of each engine tells its protocol and name; its process plays
+    // the first game it is needed in.
+    let mut names = Vec::new();
+    let mut protocols = Vec::new();
+    let mut pooled = Vec::new();
+    if let Some(dir) = &config.log_dir {
+        std::fs::create_dir_all(dir).map_err(|source| MatchError::Log {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    for (player, protocol, name) in launch_all(&config.engines, config.log_dir.is_some())? {
+        pooled.push(Some(player));
+        protocols.push(protocol);
+        names.push(name);
+    }
+    let pool: Pool = std::sync::Mutex::new(pooled);
+    if let Some(index) = (0..config.engines.len()).find(|index| {
         config.engine_limits[*index].nodes.is_some() && protocols[*index] == Protocol::Xboard
     }) {
         return Err(MatchError::Limits(format!(
@@ -152,18 +183,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             index + 1
         )));
     }
-    let mut schedule = Vec::new();
-    for _ in 0..config.rounds {
-        for start in &config.starts {
-            for white in [0, 1] {
-                schedule.push(Scheduled {
-                    number: schedule.len() + 1,
-                    start: *start,
-                    white,
-                });
-            }
-        }
-    }
+    let schedule = schedule(config);
     // Opened once the engines work, so a failed start leaves no empty file behind.
     let pgn_error = |source| MatchError::Pgn {
         path: config.pgn.display().to_string(),
@@ -180,11 +200,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         crate::matches::time_control::TimeControl::pgn_tag,
     );
     let progress = Progress::new(schedule.len(), config.quiet);
-    let mut score = Score::default();
     // fastchess's pairing: a start's two games (colours swapped) are one pair, counted
-    // when both are done; `halves` holds the first-finished game of each open pair.
-    let mut pairs = PairCounts::default();
-    let mut halves = std::collections::HashMap::<usize, Outcome>::new();
+    // when both are done.
+    let mut tally = Tally::new(names.len());
     let mut decision = None;
     let mut games = Vec::new();
     let next = AtomicUsize::new(0);
@@ -195,11 +213,13 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         let (sender, finished) = mpsc::channel::<(Finished, mpsc::Sender<()>)>();
         for worker in 0..workers {
             let sender = sender.clone();
-            let (schedule, next) = (&schedule, &next);
+            let (schedule, next, protocols, pool, names) =
+                (&schedule, &next, &protocols, &pool, &names);
             thread::Builder::new()
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
-                    let mut seats = Seats::new(&config.engines, protocols);
+                    let log = config.log_dir.as_ref().map(|_| log::GameLog::default());
+                    let mut seats = Seats::new(&config.engines, protocols, names, pool, log);
                     let (ack, acked) = mpsc::channel::<()>();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
@@ -218,11 +238,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         drop(sender);
         let mut failure = None;
         for (done, ack) in finished {
-            let (white, black) = if done.game.white == 0 {
-                (&names[0], &names[1])
-            } else {
-                (&names[1], &names[0])
-            };
+            let (white, black) = (&names[done.game.white], &names[done.game.black]);
             let result = done.ending.result(done.turn);
             let comment = done.ending.comment(done.turn);
             let entry = pgn::pgn_entry(&pgn::GameRecord {
@@ -248,31 +264,22 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 next.store(usize::MAX / 2, Ordering::Relaxed);
                 failure = Some(pgn_error(err));
             }
-            let first_engine_color = if done.game.white == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let outcome = match done.ending.winner(done.turn) {
-                Some(color) if color == first_engine_color => Outcome::Win,
-                Some(_) => Outcome::Loss,
+            let white_outcome = match done.ending.winner(done.turn) {
+                Some(Color::White) => Outcome::Win,
+                Some(Color::Black) => Outcome::Loss,
                 None => Outcome::Draw,
             };
-            score.add(outcome);
-            let pair = (done.game.number - 1) / 2;
-            let completed = match halves.remove(&pair) {
-                Some(first) => {
-                    pairs.add(first, outcome);
-                    true
-                }
-                None => {
-                    halves.insert(pair, outcome);
-                    false
-                }
-            };
+            let completed = tally
+                .add(GameResult {
+                    pair: done.game.pair,
+                    white: done.game.white,
+                    black: done.game.black,
+                    white_outcome,
+                })
+                .is_some();
             let summary = GameSummary {
                 round: done.game.number,
-                start: done.game.start.to_string(),
+                start: config.openings[done.game.opening].label.clone(),
                 white: white.clone(),
                 black: black.clone(),
                 result: result.to_owned(),
@@ -280,9 +287,10 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 reason: comment,
                 plies: done.moves.len(),
             };
-            progress.update(games.len() + 1, &names, &score, &summary);
+            progress.update(games.len() + 1, &names, &tally.score(0), &summary);
             games.push(summary);
             if completed && let Some(sprt) = &config.sprt {
+                let pairs = tally.pairs(0);
                 let stats = match_stats(&Counts::Pairs(pairs), Some(sprt));
                 progress.sprt(pairs.pairs(), &stats);
                 let now = stats.decision.unwrap_or(SprtDecision::Continue);
@@ -299,16 +307,23 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         failure.map_or(Ok(()), Err)
     });
     progress.finish();
+    // Engines of the first handshake that no game needed.
+    for player in pool.into_inner().unwrap_or_default().into_iter().flatten() {
+        player.quit();
+    }
     written?;
     let finite = |x: f64| x.is_finite().then_some(x);
-    let stats = match_stats(&Counts::Pairs(pairs), config.sprt.as_ref());
+    let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
+    let score = tally.score(0);
     Ok(Summary {
         stats,
         sprt: config.sprt.map(|_| sprt_verdict(decision)),
-        unpaired_games: halves.len(),
+        unpaired_games: tally.unpaired(),
         score_fraction: score.fraction(),
         elo: finite(score.elo_difference()),
         elo_margin: finite(score.elo_margin()),
+        standings: tally.standings(&names),
+        pairs: tally.matchups(&names),
         engines: names,
         score,
         games,
@@ -316,6 +331,30 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         wall_seconds: started.elapsed().as_secs_f64(),
         runner_cpu_seconds: cpu_seconds() - cpu_at_start,
     })
+}
+
+/// The games in the order they are handed out: per round, per matchup, each start twice
+/// (the lower-indexed engine white first). Games of one matchup follow each other, so a
+/// worker keeps its two engine processes for long runs.
+pub(crate) fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
+    let mut games = Vec::new();
+    for _ in 0..config.rounds {
+        for &(a, b) in &config.matchups {
+            for opening in 0..config.openings.len() {
+                let pair = games.len() / 2;
+                for (white, black) in [(a, b), (b, a)] {
+                    games.push(Scheduled {
+                        number: games.len() + 1,
+                        opening,
+                        white,
+                        black,
+                        pair,
+                    });
+                }
+            }
+        }
+    }
+    games
 }
 
 /// The SPRT's outcome in words (`--json`'s `sprt`).

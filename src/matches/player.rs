@@ -10,6 +10,7 @@ use shakmaty::{Chess, Color, Position};
 use super::MatchError;
 use super::client::{Client, ClientEvent, GoRequest};
 use super::config::{MatchConfig, MatchEngine};
+use super::log::GameLog;
 use super::pgn;
 use super::process::{EngineProcess, Received};
 use super::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
@@ -17,21 +18,24 @@ use crate::matches::engine_spec::Protocol;
 use crate::protocol::session::{Peer, Session, Step};
 use crate::protocol::uci::EngineScore;
 use crate::proxy::io::ShellError;
-use crate::starts::start::Start;
 
 /// One game of the schedule.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Scheduled {
     /// 1-based, in schedule order.
     pub number: usize,
-    /// The start.
-    pub start: Start,
+    /// The opening: an index into the match's openings.
+    pub opening: usize,
     /// Index of the engine that plays white.
     pub white: usize,
+    /// Index of the engine that plays black.
+    pub black: usize,
+    /// The game pair (the same opening, colours swapped) it belongs to.
+    pub pair: usize,
 }
 
 /// A player: an engine process and the conversation with it.
-struct Player {
+pub(crate) struct Player {
     process: EngineProcess,
     client: Client,
 }
@@ -57,10 +61,18 @@ const FEATURE_WAIT: Duration = Duration::from_secs(2);
 const FLAG_GRACE: Duration = Duration::from_millis(100);
 
 impl Player {
-    /// Starts `engine` and completes the handshake.
-    fn launch(engine: &MatchEngine, protocol: Option<Protocol>) -> Result<Player, String> {
-        let mut process =
-            EngineProcess::spawn(&engine.command).map_err(|err| spawn_failure(&err))?;
+    /// Starts `engine` (logging to `log` under a name, with `--log`) and completes the
+    /// handshake.
+    fn launch(
+        engine: &MatchEngine,
+        protocol: Option<Protocol>,
+        log: Option<(GameLog, String)>,
+    ) -> Result<Player, String> {
+        let mut process = EngineProcess::spawn(&engine.command, log.is_some())
+            .map_err(|err| spawn_failure(&err))?;
+        if let Some((log, name)) = log {
+            process.set_log(log, name);
+        }
         if !engine.init_strings.is_empty() {
             process
                 .send(&engine.init_strings)
@@ -159,7 +171,7 @@ impl Player {
         }
     }
 
-    fn quit(self) {
+    pub(crate) fn quit(self) {
         let mut out = Vec::new();
         self.client.quit(&mut out);
         self.process.stop(&out, Duration::from_millis(500));
@@ -182,20 +194,38 @@ pub(crate) struct Finished {
     pub turn: Color,
 }
 
-/// The per-worker engines, by engine index.
+/// Engines started and handshaken, waiting for a worker to take them into its seats.
+pub(crate) type Pool = std::sync::Mutex<Vec<Option<Player>>>;
+
+/// The per-worker engines, by engine index. Only the two engines of the current game stay
+/// seated: a worker closes the others before a game, so a match keeps at most two engine
+/// processes per worker alive (plus the first handshake's, until a worker takes them).
 pub(crate) struct Seats<'a> {
-    engines: &'a [MatchEngine; 2],
-    protocols: [Protocol; 2],
-    players: [Option<Player>; 2],
+    engines: &'a [MatchEngine],
+    protocols: &'a [Protocol],
+    names: &'a [String],
+    players: Vec<Option<Player>>,
+    pool: &'a Pool,
+    /// With `--log`: the worker's log, which its players write to.
+    log: Option<GameLog>,
 }
 
 impl Seats<'_> {
-    /// No engine started yet: each starts at its first game.
-    pub(crate) fn new(engines: &[MatchEngine; 2], protocols: [Protocol; 2]) -> Seats<'_> {
+    /// No engine seated yet: each comes from `pool` or starts at its first game.
+    pub(crate) fn new<'a>(
+        engines: &'a [MatchEngine],
+        protocols: &'a [Protocol],
+        names: &'a [String],
+        pool: &'a Pool,
+        log: Option<GameLog>,
+    ) -> Seats<'a> {
         Seats {
             engines,
             protocols,
-            players: [None, None],
+            names,
+            players: engines.iter().map(|_| None).collect(),
+            pool,
+            log,
         }
     }
 
@@ -206,10 +236,12 @@ impl Seats<'_> {
         }
     }
 
-    /// Before a game: the engines asked to restart every game (`restart=on`) quit.
-    fn restart_where_asked(&mut self) {
-        for (engine, seat) in self.engines.iter().zip(&mut self.players) {
-            if engine.restart_every_game
+    /// Before a game between `white` and `black`: every other engine quits, and so do the
+    /// engines asked to restart every game (`restart=on`).
+    fn prepare(&mut self, white: usize, black: usize) {
+        for (index, (engine, seat)) in self.engines.iter().zip(&mut self.players).enumerate() {
+            let playing = index == white || index == black;
+            if (!playing || engine.restart_every_game)
                 && let Some(player) = seat.take()
             {
                 player.quit();
@@ -219,7 +251,27 @@ impl Seats<'_> {
 
     fn player(&mut self, index: usize) -> Result<&mut Player, String> {
         if self.players[index].is_none() {
-            let player = Player::launch(&self.engines[index], Some(self.protocols[index]))?;
+            let pooled = self
+                .pool
+                .lock()
+                .ok()
+                .and_then(|mut pool| pool.get_mut(index).and_then(Option::take));
+            let log = self
+                .log
+                .as_ref()
+                .map(|log| (log.clone(), self.names[index].clone()));
+            let player = match pooled {
+                Some(mut player) => {
+                    if let Some((log, name)) = log {
+                        // The first handshake's lines go to this worker's log.
+                        if let Some(first) = player.process.set_log(log.clone(), name) {
+                            log.adopt(&first);
+                        }
+                    }
+                    player
+                }
+                None => Player::launch(&self.engines[index], Some(self.protocols[index]), log)?,
+            };
             self.players[index] = Some(player);
         }
         Ok(self.players[index].as_mut().expect("just launched"))
@@ -237,19 +289,30 @@ fn forfeit(loser: Color, kind: Forfeit, detail: String) -> Ending {
 /// Plays one game; the engines of a side that misbehaved are dropped (killed) so the
 /// next game starts them afresh.
 pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchConfig) -> Finished {
-    let root = game
-        .start
-        .position()
-        .expect("starts from the schedule are valid");
+    let opening = &config.openings[game.opening];
+    let root = opening.root.clone();
     let mut referee = Referee::new(root.clone(), config.max_plies);
+    // The opening's moves are played for the engines (checked when the file was read).
+    let mut move_comments = Vec::with_capacity(opening.moves.len() + 80);
+    for m in &opening.moves {
+        referee.play(*m);
+        move_comments.push("book".to_owned());
+    }
     let mut adjudicator = Adjudicator::new(config.resign, config.draw);
-    let mut move_comments = Vec::new();
-    seats.restart_where_asked();
+    if let (Some(log), Some(dir)) = (&seats.log, &config.log_dir)
+        && let Err(err) = log.start(dir, game.number)
+    {
+        eprintln!(
+            "sp960: match: --log: cannot write {}: {err}",
+            super::log::game_file(dir, game.number).display()
+        );
+    }
+    seats.prepare(game.white, game.black);
     let index = |color: Color| {
         if color.is_white() {
             game.white
         } else {
-            1 - game.white
+            game.black
         }
     };
     let ending = 'game: {
@@ -382,6 +445,11 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
     if let Some(color) = culprit {
         seats.players[index(color)] = None;
     }
+    if let Some(log) = &seats.log
+        && let Err(err) = log.finish()
+    {
+        eprintln!("sp960: match: --log: game {}: {err}", game.number);
+    }
     Finished {
         game,
         turn: referee.line().current.turn(),
@@ -392,40 +460,83 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
     }
 }
 
-/// Checks that each engine starts, learns its protocol and name, and stops it again.
-pub(crate) fn probe(engines: &[MatchEngine; 2]) -> Result<[(Protocol, String); 2], MatchError> {
-    let probe_one = |index: usize| -> Result<(Protocol, String), MatchError> {
-        let engine = &engines[index];
-        let fail = |reason| MatchError::Engine {
-            engine: index + 1,
-            reason,
-        };
-        let process = EngineProcess::spawn(&engine.command).map_err(|err| match err {
-            ShellError::NotFound(program) => MatchError::EngineNotFound {
-                engine: index + 1,
-                program,
-            },
-            other => fail(spawn_failure(&other)),
-        })?;
-        let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
-        player.client.chess960_support().map_err(fail)?;
-        let protocol = player.client.protocol().expect("known after the handshake");
-        let name = engine
-            .name
-            .clone()
-            .or_else(|| player.client.name().map(str::to_owned))
-            .unwrap_or_else(|| engine.program_name());
-        player.quit();
-        Ok((protocol, name))
+/// Starts every engine (at once, a thread each) and completes its handshake: the protocol
+/// and name are learned there, and the players go to the workers for their first games
+/// (no engine is started twice). Names that repeat get ` (2)`, ` (3)`...
+pub(crate) fn launch_all(
+    engines: &[MatchEngine],
+    logging: bool,
+) -> Result<Vec<(Player, Protocol, String)>, MatchError> {
+    let fail = |index: usize, reason| MatchError::Engine {
+        engine: index + 1,
+        reason,
     };
-    let (first, second) = thread::scope(|scope| {
-        let first = scope.spawn(|| probe_one(0));
-        let second = probe_one(1);
-        (first.join().expect("probe thread"), second)
-    });
-    let (first, mut second) = (first?, second?);
-    if first.1 == second.1 {
-        second.1.push_str(" (2)");
+    // Started on this thread, which outlives the match: the proxy's spawn ties an engine
+    // to the life of the thread that starts it (PR_SET_PDEATHSIG).
+    let mut processes = Vec::with_capacity(engines.len());
+    for (index, engine) in engines.iter().enumerate() {
+        let mut process =
+            EngineProcess::spawn(&engine.command, logging).map_err(|err| match err {
+                ShellError::NotFound(program) => MatchError::EngineNotFound {
+                    engine: index + 1,
+                    program,
+                },
+                other => fail(index, spawn_failure(&other)),
+            })?;
+        if logging {
+            // Until a worker takes it: under its name= or program name (its own name
+            // comes with the handshake).
+            let name = engine.name.clone().unwrap_or_else(|| engine.program_name());
+            process.set_log(GameLog::default(), name);
+        }
+        if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
+            return Err(fail(
+                index,
+                format!("the engine {}", process.exit_description()),
+            ));
+        }
+        processes.push(process);
     }
-    Ok([first, second])
+    let handshake =
+        |index: usize, process: EngineProcess| -> Result<(Player, Protocol, String), MatchError> {
+            let engine = &engines[index];
+            let fail = |reason| fail(index, reason);
+            let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
+            player.client.chess960_support().map_err(fail)?;
+            let protocol = player.client.protocol().expect("known after the handshake");
+            let name = engine
+                .name
+                .clone()
+                .or_else(|| player.client.name().map(str::to_owned))
+                .unwrap_or_else(|| engine.program_name());
+            Ok((player, protocol, name))
+        };
+    let results: Vec<_> = thread::scope(|scope| {
+        let handles: Vec<_> = processes
+            .into_iter()
+            .enumerate()
+            .map(|(index, process)| scope.spawn(move || handshake(index, process)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("handshake thread"))
+            .collect()
+    });
+    let mut launched = Vec::with_capacity(results.len());
+    for result in results {
+        // On the first failure the others are dropped, and so killed.
+        launched.push(result?);
+    }
+    for index in 1..launched.len() {
+        let base = launched[index].2.clone();
+        let mut copy = 1;
+        while launched[..index]
+            .iter()
+            .any(|(_, _, name)| *name == launched[index].2)
+        {
+            copy += 1;
+            launched[index].2 = format!("{base} ({copy})");
+        }
+    }
+    Ok(launched)
 }

@@ -6,9 +6,10 @@
 
 use std::io::{self, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
-use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
 
+use super::log::{Direction, GameLog};
 use crate::proxy::io::{EngineCommand, ShellError, describe_exit, spawn_engine, wait_bounded};
 
 /// Bytes asked for by one read (the buffer's first size).
@@ -37,15 +38,30 @@ pub struct EngineProcess {
     start: usize,
     end: usize,
     closed: bool,
+    /// With `--log`: the engine's stderr, read by the same `poll(2)` as its stdout.
+    stderr: Option<ChildStderr>,
+    /// Stderr bytes not yet logged as lines.
+    stderr_buffer: Vec<u8>,
+    /// With `--log`: where every line goes, and the engine's name there.
+    log: Option<(GameLog, String)>,
 }
 
 impl EngineProcess {
-    /// Starts `command`; its stderr goes nowhere (engines' chatter would tear the
-    /// progress line).
-    pub fn spawn(command: &EngineCommand) -> Result<EngineProcess, ShellError> {
-        let mut child = spawn_engine(command, Stdio::null())?;
+    /// Starts `command`. Its stderr is read for the log with `capture_stderr` (`--log`),
+    /// and otherwise goes nowhere (engines' chatter would tear the progress line).
+    pub fn spawn(
+        command: &EngineCommand,
+        capture_stderr: bool,
+    ) -> Result<EngineProcess, ShellError> {
+        let stderr = if capture_stderr {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        };
+        let mut child = spawn_engine(command, stderr)?;
         let stdin = child.stdin.take().map(BufWriter::new);
         let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take();
         Ok(EngineProcess {
             child,
             stdin,
@@ -54,7 +70,58 @@ impl EngineProcess {
             start: 0,
             end: 0,
             closed: false,
+            stderr,
+            stderr_buffer: Vec::new(),
+            log: None,
         })
+    }
+
+    /// Logs every line from now on to `log` as `name`'s; returns the log it had.
+    pub fn set_log(&mut self, log: GameLog, name: String) -> Option<GameLog> {
+        self.log.replace((log, name)).map(|(old, _)| old)
+    }
+
+    fn tap(&self, direction: Direction, text: &[u8]) {
+        if let Some((log, name)) = &self.log {
+            log.line(name, direction, text);
+        }
+    }
+
+    /// Reads what the engine wrote to stderr (it is ready) and logs its complete lines
+    /// (the rest at the end of the stream).
+    fn read_stderr(&mut self) {
+        let Some(stderr) = &mut self.stderr else {
+            return;
+        };
+        let mut chunk = [0u8; 8192];
+        let read = loop {
+            match stderr.read(&mut chunk) {
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        };
+        let ended = match read {
+            Ok(0) | Err(_) => true,
+            Ok(n) => {
+                self.stderr_buffer.extend_from_slice(&chunk[..n]);
+                false
+            }
+        };
+        let mut used = 0;
+        while let Some(end) = memchr::memchr(b'\n', &self.stderr_buffer[used..]) {
+            let line = &self.stderr_buffer[used..used + end];
+            self.tap(Direction::Stderr, line.strip_suffix(b"\r").unwrap_or(line));
+            used += end + 1;
+        }
+        if ended {
+            if used < self.stderr_buffer.len() {
+                self.tap(Direction::Stderr, &self.stderr_buffer[used..]);
+            }
+            self.stderr_buffer.clear();
+            self.stderr = None;
+        } else {
+            self.stderr_buffer.drain(..used);
+        }
     }
 
     /// The next complete line in the buffer (a last line without `\n` once closed).
@@ -80,9 +147,16 @@ impl EngineProcess {
     pub fn receive(&mut self, deadline: Instant) -> Received {
         loop {
             if let Some(line) = self.take_line() {
+                self.tap(Direction::FromEngine, line.as_bytes());
                 return Received::Line(line);
             }
             if self.closed {
+                // What it said on stderr as it went (a crash message).
+                while self.stderr.is_some()
+                    && self.wait_readable(Duration::from_millis(50)) == (false, true)
+                {
+                    self.read_stderr();
+                }
                 return Received::Closed;
             }
             // Keep the unread tail only, at the front; grow for a line longer than the
@@ -94,7 +168,14 @@ impl EngineProcess {
                 self.buffer.resize(self.buffer.len() * 2, 0);
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            if !self.wait_readable(left) {
+            let (stdout, stderr) = self.wait_readable(left);
+            if stderr {
+                self.read_stderr();
+            }
+            if !stdout {
+                if stderr {
+                    continue;
+                }
                 return Received::Timeout;
             }
             let read = loop {
@@ -110,27 +191,42 @@ impl EngineProcess {
         }
     }
 
-    /// Waits up to `timeout` for stdout to have data (or to be closed).
-    fn wait_readable(&self, timeout: Duration) -> bool {
-        let mut poll = libc::pollfd {
-            fd: self.stdout.as_raw_fd(),
+    /// Waits up to `timeout` for stdout (or the captured stderr) to have data or to be
+    /// closed: which of the two are ready.
+    fn wait_readable(&self, timeout: Duration) -> (bool, bool) {
+        let stdout = libc::pollfd {
+            fd: if self.closed {
+                -1
+            } else {
+                self.stdout.as_raw_fd()
+            },
             events: libc::POLLIN,
             revents: 0,
         };
+        let stderr = libc::pollfd {
+            fd: self.stderr.as_ref().map_or(-1, AsRawFd::as_raw_fd),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let mut polls = [stdout, stderr];
+        let count = if self.stderr.is_some() { 2 } else { 1 };
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             // Rounded up: a 0.4 ms wait must not become a busy loop of 0 ms polls.
             let millis = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-            // SAFETY: one valid pollfd, for the duration of the call.
-            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+            // SAFETY: `count` valid pollfds, for the duration of the call (a negative fd
+            // is ignored by poll).
+            let ready = unsafe { libc::poll(polls.as_mut_ptr(), count, millis) };
             match ready {
-                n if n > 0 => return true,
-                0 if Instant::now() >= deadline => return false,
+                n if n > 0 => {
+                    return (polls[0].revents != 0, count == 2 && polls[1].revents != 0);
+                }
+                0 if Instant::now() >= deadline => return (false, false),
                 0 => {}
                 _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
                 // poll itself failed: let read() report what is wrong.
-                _ => return true,
+                _ => return (!self.closed, false),
             }
         }
     }
@@ -148,7 +244,11 @@ impl EngineProcess {
             stdin.write_all(line.as_bytes())?;
             stdin.write_all(b"\n")?;
         }
-        stdin.flush()
+        let flushed = stdin.flush();
+        for line in lines {
+            self.tap(Direction::ToEngine, line.as_bytes());
+        }
+        flushed
     }
 
     /// After [`Received::Closed`]: how the process ended ("exited unexpectedly with
@@ -187,7 +287,7 @@ mod tests {
             args: vec!["-c".into(), script.into()],
             dir: None,
         };
-        let mut process = EngineProcess::spawn(&command).unwrap();
+        let mut process = EngineProcess::spawn(&command, false).unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut seen = Vec::new();
         loop {
@@ -228,7 +328,7 @@ mod tests {
             args: vec!["5".into()],
             dir: None,
         };
-        let mut process = EngineProcess::spawn(&command).unwrap();
+        let mut process = EngineProcess::spawn(&command, false).unwrap();
         let begin = Instant::now();
         let got = process.receive(begin + Duration::from_millis(50));
         assert_eq!(got, Received::Timeout);

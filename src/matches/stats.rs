@@ -218,7 +218,10 @@ impl fmt::Display for Undefined {
 pub type Stat = Result<f64, Undefined>;
 
 /// `serde`: a defined statistic as its number, an undefined one as `null`.
-fn defined_or_null<S: Serializer>(stat: &Stat, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn defined_or_null<S: Serializer>(
+    stat: &Stat,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     match stat {
         Ok(value) => serializer.serialize_some(value),
         Err(_) => serializer.serialize_none(),

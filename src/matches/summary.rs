@@ -5,6 +5,7 @@ use std::io::{self, IsTerminal};
 
 use serde::Serialize;
 
+use super::results::{EngineStanding, PairStanding};
 use super::sprt::SprtDecision;
 use super::stats::{MatchStats, Score, Stat};
 
@@ -32,9 +33,9 @@ pub struct GameSummary {
 /// What `--json` prints, and what the table shows.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
-    /// The engines' names, first (scored) engine first.
-    pub engines: [String; 2],
-    /// The first engine's wins, draws and losses.
+    /// The engines' names, in `--engine` order; the first is the scored one.
+    pub engines: Vec<String>,
+    /// The first engine's wins, draws and losses (against every other engine).
     pub score: Score,
     /// Points per game of the first engine.
     pub score_fraction: f64,
@@ -56,6 +57,10 @@ pub struct Summary {
     pub sprt: Option<String>,
     /// Games whose pair partner was not played (left out of `stats`).
     pub unpaired_games: usize,
+    /// Each engine's results against the field, in `--engine` order.
+    pub standings: Vec<EngineStanding>,
+    /// Each two engines' results against each other (one entry with two engines).
+    pub pairs: Vec<PairStanding>,
 }
 
 /// CPU time of this process so far (user + system, all threads).
@@ -100,17 +105,14 @@ impl Progress {
         }
     }
 
-    pub(crate) fn update(
-        &self,
-        done: usize,
-        names: &[String; 2],
-        score: &Score,
-        last: &GameSummary,
-    ) {
+    pub(crate) fn update(&self, done: usize, names: &[String], score: &Score, last: &GameSummary) {
+        let opponents = match names {
+            [_, second] => second.as_str(),
+            _ => "the field",
+        };
         let line = format!(
-            "{} vs {}: +{} ={} -{} ({:.1}%)",
+            "{} vs {opponents}: +{} ={} -{} ({:.1}%)",
             names[0],
-            names[1],
             score.wins,
             score.draws,
             score.losses,
@@ -164,8 +166,12 @@ impl Progress {
     }
 }
 
-/// The final table: each engine's score, the Elo difference and its margin.
+/// The final table: each engine's score, the Elo difference and its margin; with more
+/// than two engines, the standings and a line per matchup.
 pub fn summary_table(summary: &Summary) -> String {
+    if summary.engines.len() != 2 {
+        return field_table(summary);
+    }
     let s = &summary.score;
     let width = summary
         .engines
@@ -231,6 +237,66 @@ pub fn summary_table(summary: &Summary) -> String {
     text
 }
 
+/// More than two engines: a row per engine, best first, then a line per matchup.
+fn field_table(summary: &Summary) -> String {
+    let width = summary
+        .engines
+        .iter()
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let mut text = format!(
+        "Rank  {:<width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:>6}  Elo\n",
+        "Engine", "Games", "Wins", "Draws", "Losses", "Score"
+    );
+    let mut rows: Vec<&EngineStanding> = summary.standings.iter().collect();
+    rows.sort_by(|a, b| b.points.total_cmp(&a.points));
+    for (rank, row) in rows.iter().enumerate() {
+        text.push_str(&format!(
+            "{:>4}  {:<width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:>5.1}%  {}\n",
+            rank + 1,
+            row.name,
+            row.games,
+            row.wins,
+            row.draws,
+            row.losses,
+            row.score_fraction * 100.0,
+            with_error(row.elo, row.elo_error),
+        ));
+    }
+    for pair in &summary.pairs {
+        let p = pair.stats.pentanomial.unwrap_or_default();
+        text.push_str(&format!(
+            "{} vs {}: +{} ={} -{} ({:.1}%), Elo {}, pentanomial [{}, {}, {}, {}, {}]\n",
+            pair.engines[0],
+            pair.engines[1],
+            pair.score.wins,
+            pair.score.draws,
+            pair.score.losses,
+            pair.score_fraction * 100.0,
+            with_error(pair.stats.elo, pair.stats.elo_error),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        ));
+    }
+    if summary.unpaired_games > 0 {
+        text.push_str(&format!(
+            "({} unpaired games not counted in the Elo estimates)\n",
+            summary.unpaired_games
+        ));
+    }
+    text.push_str(&format!(
+        "PGN: {} ({} games appended)\n",
+        summary.pgn,
+        summary.games.len()
+    ));
+    text
+}
+
 /// A statistic as text, or `undefined (reason)`.
 fn stat(value: Stat, show: impl Fn(f64) -> String) -> String {
     match value {
@@ -277,7 +343,9 @@ mod tests {
         let stats = match_stats(&Counts::Pairs(pairs), config.as_ref());
         let score = pairs.score();
         Summary {
-            engines: ["Stockfish 15.1".into(), "Ethereal 12.00".into()],
+            engines: vec!["Stockfish 15.1".into(), "Ethereal 12.00".into()],
+            standings: Vec::new(),
+            pairs: Vec::new(),
             score,
             score_fraction: score.fraction(),
             elo: None,
@@ -326,6 +394,68 @@ mod tests {
         assert!(table.contains("SPRT: LLR "), "{table}");
         assert!(table.contains("(-2.94, 2.94): inconclusive"), "{table}");
         assert!(!table.contains("inf"), "{table}");
+    }
+
+    #[test]
+    fn three_engines_get_standings_best_first_and_a_line_per_matchup() {
+        use crate::matches::results::{GameResult, Tally};
+        use Outcome::{Draw, Loss, Win};
+        let names: Vec<String> = ["A", "Bee", "C"].map(String::from).to_vec();
+        let mut tally = Tally::new(3);
+        for (pair, white, black, white_outcome) in [
+            (0, 0, 1, Loss),
+            (0, 1, 0, Win),
+            (1, 0, 2, Draw),
+            (1, 2, 0, Draw),
+            (2, 1, 2, Draw),
+            (2, 2, 1, Draw),
+        ] {
+            tally.add(GameResult {
+                pair,
+                white,
+                black,
+                white_outcome,
+            });
+        }
+        let mut three = summary(tally.pairs(0), None);
+        three.engines = names.clone();
+        three.standings = tally.standings(&names);
+        three.pairs = tally.matchups(&names);
+        three.games = vec![
+            GameSummary {
+                round: 1,
+                start: "0".into(),
+                white: "A".into(),
+                black: "Bee".into(),
+                result: "0-1".into(),
+                termination: "normal".into(),
+                reason: String::new(),
+                plies: 1,
+            };
+            6
+        ];
+        let table = summary_table(&three);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].starts_with("Rank  Engine"), "{table}");
+        assert!(
+            lines[1].starts_with(
+                "   1  Bee         4     2      2       0   75.0%  +190.85 +/- undefined"
+            ),
+            "{table}"
+        );
+        assert!(
+            lines[3].starts_with("   3  A           4     0      2       2   25.0%  -190.85"),
+            "{table}"
+        );
+        assert!(
+            table.contains("A vs Bee: +0 =0 -2 (0.0%), Elo undefined (one-sided score (100% or 0%)), pentanomial [1, 0, 0, 0, 0]"),
+            "{table}"
+        );
+        assert!(table.contains("Bee vs C: +0 =2 -0 (50.0%)"), "{table}");
+        assert!(
+            table.ends_with("PGN: games.pgn (6 games appended)\n"),
+            "{table}"
+        );
     }
 
     #[test]

@@ -13,6 +13,8 @@ use shakmaty::{Chess, Position};
 
 use super::client::{ClientEvent, GoRequest, Limits, illegal_move};
 use crate::protocol::game::EngineChess;
+use crate::protocol::uci::SearchInfo;
+use crate::protocol::xboard::thinking::parse_thinking;
 use crate::protocol::xboard::{
     CastlingForm, Level, clock_line, feature_pairs, parse_xboard_move, rejected_command,
     seconds_text, xboard_move_text,
@@ -59,6 +61,8 @@ pub struct XboardClient {
     /// The position of the last request and the text of our last move.
     asked: Option<Chess>,
     last_sent: Option<String>,
+    /// The last thinking line (`post`) of the current search.
+    search: SearchInfo,
 }
 
 impl XboardClient {
@@ -75,7 +79,13 @@ impl XboardClient {
             pings: 0,
             asked: None,
             last_sent: None,
+            search: SearchInfo::default(),
         }
+    }
+
+    /// The last thinking line of the last search (depth, score, time; nothing without one).
+    pub fn last_search(&self) -> SearchInfo {
+        self.search
     }
 
     /// `myname`, once read.
@@ -132,6 +142,12 @@ impl XboardClient {
                     }
                     Err(_) => illegal_move(&text, &position),
                 })
+            }
+            (Phase::Thinking, [b'0'..=b'9', ..]) => {
+                if let Some(info) = parse_thinking(line.as_bytes()) {
+                    self.search = info;
+                }
+                None
             }
             (Phase::Thinking, b"resign") => {
                 self.phase = Phase::Idle;
@@ -205,6 +221,8 @@ impl XboardClient {
         out.extend(["new", "variant fischerandom", "force", "easy"].map(String::from));
         let fen = EngineChess::Chess960(CastlingNotation::Shredder).fen(root);
         out.push(format!("setboard {fen}"));
+        // Thinking output: the scores for adjudication and the PGN comments.
+        out.push("post".to_owned());
         if let Some(tc) = &limits.clock {
             let level = Level {
                 moves_per_session: tc.moves().unwrap_or(0),
@@ -256,6 +274,7 @@ impl XboardClient {
             self.playing = true;
         }
         self.asked = Some(game.current.clone());
+        self.search = SearchInfo::default();
         self.phase = Phase::Thinking;
     }
 }
@@ -318,6 +337,7 @@ mod tests {
                 "force",
                 "easy",
                 "setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+                "post",
                 "level 40 1:30 0.5",
                 "ping 1"
             ]
@@ -350,9 +370,26 @@ mod tests {
         assert_eq!(out[..2], ["time 8550", "otim 8000"]);
         assert_eq!(out.last().map(String::as_str), Some("go"));
         assert_eq!(out[out.len() - 2], "c1e1");
+        // Thinking output (`post`): the last line is the search's depth and score.
+        assert_eq!(
+            client.on_line("  1     12      0        21  1. Nc6", &mut out),
+            None
+        );
+        assert_eq!(
+            client.on_line("  2    -40      3       160  1. O-O", &mut out),
+            None
+        );
+        let search = client.last_search();
+        assert_eq!(search.depth, Some(2));
+        assert_eq!(
+            search.score,
+            Some(crate::protocol::uci::EngineScore::Centipawns(-40))
+        );
+        assert_eq!(search.time_ms, Some(30));
         let Some(ClientEvent::Move(m)) = client.on_line("move O-O", &mut out) else {
             panic!()
         };
+        assert_eq!(client.last_search().depth, Some(2), "kept after the move");
         assert!(m.is_castle());
         game.push(m);
         // Next request: only white's new move, no second go.
@@ -360,6 +397,7 @@ mod tests {
         out.clear();
         go(&mut client, &game, &mut out);
         assert_eq!(out, ["time 8550", "otim 8000", "c2c3"]);
+        assert_eq!(client.last_search(), SearchInfo::default(), "a new search");
         // Sjaak's own result line is not a move.
         assert_eq!(client.on_line("1-0 {White mates}", &mut out), None);
         let Some(ClientEvent::Failed(reason)) =

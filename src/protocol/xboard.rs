@@ -404,3 +404,88 @@ mod tests {
         assert_eq!(seconds_text(Duration::from_secs(2)), "2");
     }
 }
+
+/// The engine's thinking output with `post`: `ply score time nodes [...] pv`, the score in
+/// centipawns from the engine's view and the time in centiseconds.
+pub mod thinking {
+    use crate::protocol::uci::{EngineScore, SearchInfo};
+
+    /// The protocol's mate scores: `100000 + N` mates in N moves, `-100000 - N` is mated.
+    const MATE: i64 = 100_000;
+
+    /// Reads a thinking line (`None` for any other line): depth, score (mate scores as
+    /// [`EngineScore::Mate`]) and time. The ply may carry a marker (`10.`, `10&`), as some
+    /// engines write it.
+    pub fn parse_thinking(line: &[u8]) -> Option<SearchInfo> {
+        let mut words = line
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty());
+        let ply = words.next()?;
+        let digits = ply.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 || ply[digits..].iter().any(u8::is_ascii_digit) {
+            return None;
+        }
+        let number = |word: &[u8]| std::str::from_utf8(word).ok()?.parse::<i64>().ok();
+        let depth = u32::try_from(number(&ply[..digits])?).ok()?;
+        let score = number(words.next()?)?;
+        let time = number(words.next()?)?;
+        number(words.next()?)?; // nodes
+        let score = if score >= MATE {
+            EngineScore::Mate(i32::try_from(score - MATE).ok()?)
+        } else if score <= -MATE {
+            EngineScore::Mate(-i32::try_from(-score - MATE).ok()?)
+        } else {
+            EngineScore::Centipawns(i32::try_from(score).ok()?)
+        };
+        Some(SearchInfo {
+            depth: Some(depth),
+            score: Some(score),
+            bound: false,
+            time_ms: u64::try_from(time).ok().map(|cs| cs.saturating_mul(10)),
+        })
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn thinking_lines_of_sjaak_fairy_stockfish_and_others() {
+            // Sjaak II 1.4.1 (its own mate scale: 16000 - plies, read as centipawns).
+            let sjaak = parse_thinking(b"  2  15999      0        26  1. Qh2").unwrap();
+            assert_eq!(sjaak.depth, Some(2));
+            assert_eq!(sjaak.score, Some(EngineScore::Centipawns(15999)));
+            assert_eq!(sjaak.time_ms, Some(0));
+            // Fairy-Stockfish: mate in 1 move; extra fields before the tab and the pv.
+            let fairy = parse_thinking(b"6 100001 12 267 2 133500 0\t f2h2").unwrap();
+            assert_eq!(fairy.score, Some(EngineScore::Mate(1)));
+            assert_eq!(fairy.time_ms, Some(120));
+            let mated = parse_thinking(b"9& -100003 5 1000 e2e4").unwrap();
+            assert_eq!(
+                (mated.depth, mated.score),
+                (Some(9), Some(EngineScore::Mate(-3)))
+            );
+            assert_eq!(
+                parse_thinking(b"12. -35 104 48211 Nf3 Nc6").unwrap().score,
+                Some(EngineScore::Centipawns(-35))
+            );
+            for other in [
+                &b"move e2e4"[..],
+                b"",
+                b"# 3 20 1 5",
+                b"1-0 {White mates}",
+                b"4 20 1",
+                b"4 x 1 5",
+                b"4 99999999999 1 5",
+                b"0-1",
+            ] {
+                assert_eq!(
+                    parse_thinking(other),
+                    None,
+                    "{:?}",
+                    String::from_utf8_lossy(other)
+                );
+            }
+        }
+    }
+}

@@ -9,8 +9,9 @@ import chess
 import chess.pgn
 
 
-# A move's comment as sp960 match writes it (fastchess's): score/depth time.
-EVAL = re.compile(r"^([+-]?(\d+\.\d\d|M\d+))?/\d+ \d+\.\d{3}s")
+# A move's comment as sp960 match writes it (fastchess's): score/depth time, or `book` for
+# an opening's move.
+EVAL = re.compile(r"^(book|([+-]?(\d+\.\d\d|M\d+))?/\d+ \d+\.\d{3}s)")
 
 
 def fail(game, message):

@@ -1,0 +1,164 @@
+//! `--log DIR`: one file per game with every line to and from each engine, the engines'
+//! stderr included, one line each: `TIMESTAMP ENGINE DIRECTION TEXT`, the UTC time with
+//! microseconds, the engine's name (spaces kept), and `>` (to the engine), `<` (from its
+//! stdout) or `!` (from its stderr).
+//!
+//! A worker owns one [`GameLog`] and its players write to it. Writes are buffered; the
+//! file is flushed when its game ends ([`GameLog::finish`]), so a crash loses no finished
+//! game's log. Lines written while no file is open (the first handshake, before the first
+//! game) wait in memory and open the next game's file.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use crate::proxy::transcript::utc_timestamp;
+
+/// Which way a line went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// To the engine.
+    ToEngine,
+    /// From the engine's stdout.
+    FromEngine,
+    /// From the engine's stderr.
+    Stderr,
+}
+
+impl Direction {
+    fn mark(self) -> &'static str {
+        match self {
+            Direction::ToEngine => ">",
+            Direction::FromEngine => "<",
+            Direction::Stderr => "!",
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Sink {
+    file: Option<BufWriter<File>>,
+    /// Lines written while no file was open.
+    pending: Vec<u8>,
+}
+
+/// A log shared by a worker's players (cheap to clone).
+#[derive(Debug, Clone, Default)]
+pub struct GameLog {
+    sink: Arc<Mutex<Sink>>,
+}
+
+impl GameLog {
+    fn lock(&self) -> MutexGuard<'_, Sink> {
+        self.sink
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Starts the file of game `number` in `dir` (`game-00012.log`), with the lines that
+    /// waited for it; the previous file is flushed and closed.
+    pub fn start(&self, dir: &Path, number: usize) -> io::Result<()> {
+        let mut sink = self.lock();
+        if let Some(mut file) = sink.file.take() {
+            file.flush()?;
+        }
+        let mut file = BufWriter::with_capacity(64 * 1024, File::create(game_file(dir, number))?);
+        file.write_all(&sink.pending)?;
+        sink.pending.clear();
+        sink.file = Some(file);
+        Ok(())
+    }
+
+    /// Writes one line.
+    pub fn line(&self, engine: &str, direction: Direction, text: &[u8]) {
+        let stamp = utc_timestamp(SystemTime::now());
+        let mut sink = self.lock();
+        let sink = &mut *sink;
+        let out: &mut dyn Write = match &mut sink.file {
+            Some(file) => file,
+            None => &mut sink.pending,
+        };
+        // A failed write shows at `finish`'s flush.
+        let _ = out
+            .write_all(stamp.as_bytes())
+            .and_then(|()| write!(out, " {engine} {} ", direction.mark()))
+            .and_then(|()| out.write_all(text))
+            .and_then(|()| out.write_all(b"\n"));
+    }
+
+    /// The game is over: its file is flushed (it stays open for the lines that follow,
+    /// such as the engines' `quit`).
+    pub fn finish(&self) -> io::Result<()> {
+        match &mut self.lock().file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// Moves the lines waiting in `other` (a player's first handshake) into this log.
+    pub fn adopt(&self, other: &GameLog) {
+        if Arc::ptr_eq(&self.sink, &other.sink) {
+            return;
+        }
+        let pending = std::mem::take(&mut other.lock().pending);
+        let mut sink = self.lock();
+        let _ = match &mut sink.file {
+            Some(file) => file.write_all(&pending),
+            None => {
+                sink.pending.extend_from_slice(&pending);
+                Ok(())
+            }
+        };
+    }
+}
+
+/// The log file of game `number`.
+pub fn game_file(dir: &Path, number: usize) -> PathBuf {
+    dir.join(format!("game-{number:05}.log"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_wait_for_the_first_file_and_each_game_gets_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = GameLog::default();
+        let handshake = GameLog::default();
+        handshake.line("Stockfish 15.1", Direction::ToEngine, b"uci");
+        handshake.line("Stockfish 15.1", Direction::FromEngine, b"uciok");
+        log.start(dir.path(), 1).unwrap();
+        log.adopt(&handshake);
+        log.line("Stockfish 15.1", Direction::Stderr, b"warning: no NNUE");
+        log.finish().unwrap();
+        let first = std::fs::read_to_string(game_file(dir.path(), 1)).unwrap();
+        let lines: Vec<&str> = first.lines().collect();
+        assert_eq!(lines.len(), 3, "{first}");
+        for (line, tail) in lines.iter().zip([
+            " Stockfish 15.1 > uci",
+            " Stockfish 15.1 < uciok",
+            " Stockfish 15.1 ! warning: no NNUE",
+        ]) {
+            assert!(line.ends_with(tail), "{line}");
+            // 2026-11-22T20:19:51.123456Z
+            let stamp = line.split(' ').next().unwrap();
+            assert_eq!(stamp.len(), 27, "{line}");
+            assert!(
+                stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T',
+                "{line}"
+            );
+        }
+        log.start(dir.path(), 2).unwrap();
+        log.line("Ethereal", Direction::ToEngine, b"quit");
+        log.finish().unwrap();
+        let second = std::fs::read_to_string(game_file(dir.path(), 2)).unwrap();
+        assert!(second.ends_with(" Ethereal > quit\n"), "{second}");
+        assert_eq!(
+            std::fs::read_to_string(game_file(dir.path(), 1)).unwrap(),
+            first
+        );
+    }
+}

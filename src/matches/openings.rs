@@ -1,0 +1,694 @@
+//! `--openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
+//! [count=N]`: opening positions from a file, in the spirit of cutechess-cli's and
+//! fastchess's `-openings`. An EPD line is a position (FEN fields, then operations; `hmvc`
+//! and `fmvn` give the counters); a PGN game is a root (`[FEN]`, or the standard start) and
+//! moves in SAN (Chess960 castling `O-O`/`O-O-O` included), played before the engines take
+//! over. Every opening is read and checked before the match starts; a bad one is reported
+//! as `FILE:LINE: reason`. Pure: text in, openings out (the file is read by [`load`]).
+
+use std::path::PathBuf;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Move, Position};
+
+use crate::fixtures::record::epd_operand;
+use crate::protocol::game::parse_fen;
+
+/// One opening: the position the game's PGN starts from and the moves played for the
+/// engines before they take over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opening {
+    /// How the summary names it: the SP (`860`) or `FILE:LINE`.
+    pub label: String,
+    /// The game's root position (the PGN's `FEN` tag).
+    pub root: Chess,
+    /// The opening's moves from `root`.
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The position the engines start thinking in.
+    pub fn position(&self) -> Chess {
+        let mut position = self.root.clone();
+        for m in &self.moves {
+            position.play_unchecked(*m);
+        }
+        position
+    }
+}
+
+/// The file's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpeningFormat {
+    /// One position per line.
+    Epd,
+    /// Games: tags and moves.
+    Pgn,
+}
+
+/// The order openings are played in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// As in the file.
+    Sequential,
+    /// Shuffled with `--seed`.
+    Random,
+}
+
+/// `--openings` as given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpeningsSpec {
+    /// `file=`.
+    pub file: PathBuf,
+    /// `format=` (default: from the file's extension).
+    pub format: OpeningFormat,
+    /// `order=` (default sequential).
+    pub order: OpeningOrder,
+    /// `plies=`: at most this many of a PGN opening's moves.
+    pub plies: Option<usize>,
+    /// `start=`: the first opening used, 1-based (before any shuffle).
+    pub start: usize,
+    /// `count=`: how many openings are used (default: all from `start`).
+    pub count: Option<usize>,
+}
+
+impl OpeningsSpec {
+    /// Reads `key=value` words (several per argument allowed).
+    pub fn parse(words: &[String]) -> Result<OpeningsSpec, String> {
+        let mut file = None;
+        let mut format = None;
+        let mut order = OpeningOrder::Sequential;
+        let mut plies = None;
+        let mut start = 1;
+        let mut count = None;
+        let number = |key: &str, value: &str| -> Result<usize, String> {
+            value
+                .parse::<usize>()
+                .map_err(|_| format!("--openings {key}={value}: expected a whole number"))
+        };
+        for word in words.iter().flat_map(|w| w.split_whitespace()) {
+            let Some((key, value)) = word.split_once('=') else {
+                return Err(format!("--openings: '{word}': expected KEY=VALUE"));
+            };
+            match key {
+                "file" => file = Some(PathBuf::from(value)),
+                "format" => {
+                    format = Some(match value {
+                        "epd" => OpeningFormat::Epd,
+                        "pgn" => OpeningFormat::Pgn,
+                        _ => return Err(format!("--openings format={value}: expected epd or pgn")),
+                    });
+                }
+                "order" => {
+                    order = match value {
+                        "sequential" => OpeningOrder::Sequential,
+                        "random" => OpeningOrder::Random,
+                        _ => {
+                            return Err(format!(
+                                "--openings order={value}: expected sequential or random"
+                            ));
+                        }
+                    };
+                }
+                "plies" => plies = Some(number(key, value)?),
+                "start" => {
+                    start = number(key, value)?;
+                    if start == 0 {
+                        return Err("--openings start=0: openings are counted from 1".to_owned());
+                    }
+                }
+                "count" => count = Some(number(key, value)?),
+                _ => {
+                    return Err(format!(
+                        "--openings: unknown key '{key}' (file, format, order, plies, start, count)"
+                    ));
+                }
+            }
+        }
+        let file = file.ok_or("--openings: file=FILE is missing")?;
+        let format = match format {
+            Some(format) => format,
+            None => match file.extension().and_then(|e| e.to_str()) {
+                Some(ext) if ext.eq_ignore_ascii_case("epd") => OpeningFormat::Epd,
+                Some(ext) if ext.eq_ignore_ascii_case("pgn") => OpeningFormat::Pgn,
+                _ => {
+                    return Err(format!(
+                        "--openings file={}: say format=epd or format=pgn",
+                        file.display()
+                    ));
+                }
+            },
+        };
+        Ok(OpeningsSpec {
+            file,
+            format,
+            order,
+            plies,
+            start,
+            count,
+        })
+    }
+}
+
+/// A bad opening, or a file that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {reason}")]
+pub struct OpeningError {
+    /// The file as given.
+    pub file: String,
+    /// 1-based line (0 when the file cannot be read at all).
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Reads and checks the file, then applies `start`, `count` and `order` (shuffled with
+/// `seed`).
+pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningError> {
+    let name = spec.file.display().to_string();
+    let text = std::fs::read(&spec.file).map_err(|err| OpeningError {
+        file: name.clone(),
+        line: 0,
+        reason: format!("cannot read: {err}"),
+    })?;
+    let text = String::from_utf8_lossy(&text);
+    let mut openings = read_openings(&text, &name, spec.format, spec.plies)?;
+    let available = openings.len();
+    let skip = spec.start - 1;
+    if skip >= available {
+        return Err(OpeningError {
+            file: name,
+            line: 0,
+            reason: format!("start={}: the file has {available} openings", spec.start),
+        });
+    }
+    openings.drain(..skip);
+    if let Some(count) = spec.count {
+        openings.truncate(count);
+    }
+    if spec.order == OpeningOrder::Random {
+        openings.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    }
+    Ok(openings)
+}
+
+/// Every opening of `text` (named `file` in messages), checked: legal positions, legal
+/// moves, and a game not already over.
+pub fn read_openings(
+    text: &str,
+    file: &str,
+    format: OpeningFormat,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, OpeningError> {
+    let openings = match format {
+        OpeningFormat::Epd => read_epd(text, file)?,
+        OpeningFormat::Pgn => read_pgn(text, file, plies)?,
+    };
+    if openings.is_empty() {
+        return Err(OpeningError {
+            file: file.to_owned(),
+            line: 0,
+            reason: "no openings in the file".to_owned(),
+        });
+    }
+    Ok(openings)
+}
+
+fn error(file: &str, line: usize, reason: impl Into<String>) -> OpeningError {
+    OpeningError {
+        file: file.to_owned(),
+        line,
+        reason: reason.into(),
+    }
+}
+
+/// A position from a FEN, strictly: castling rights or en-passant squares the position
+/// cannot have are errors here (a book must say what it means).
+fn strict_position(fen: &str) -> Result<Chess, String> {
+    let (position, notes) = parse_fen(fen).map_err(|err| err.to_string())?;
+    if let Some(note) = notes.first() {
+        return Err(format!("FEN '{fen}': {note}"));
+    }
+    Ok(position)
+}
+
+fn game_over_reason(position: &Chess) -> Option<&'static str> {
+    if position.legal_moves().is_empty() {
+        Some(if position.is_check() {
+            "the position is checkmate"
+        } else {
+            "the position is stalemate"
+        })
+    } else if position.is_insufficient_material() {
+        Some("neither side can mate (insufficient material)")
+    } else {
+        None
+    }
+}
+
+fn read_epd(text: &str, file: &str) -> Result<Vec<Opening>, OpeningError> {
+    let mut openings = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(error(
+                file,
+                number,
+                format!(
+                    "'{line}': an EPD line needs 4 FEN fields (board, side, castling, en passant)"
+                ),
+            ));
+        }
+        let counters_given = fields.len() >= 6
+            && fields[4].parse::<u32>().is_ok()
+            && fields[5].parse::<u32>().is_ok();
+        let fen = if counters_given {
+            fields[..6].join(" ")
+        } else {
+            let operations = line
+                .splitn(5, char::is_whitespace)
+                .nth(4)
+                .unwrap_or_default();
+            let halfmoves = epd_operand(operations, "hmvc").unwrap_or("0");
+            let fullmoves = epd_operand(operations, "fmvn").unwrap_or("1");
+            format!("{} {halfmoves} {fullmoves}", fields[..4].join(" "))
+        };
+        let root = strict_position(&fen).map_err(|reason| error(file, number, reason))?;
+        if let Some(reason) = game_over_reason(&root) {
+            return Err(error(file, number, format!("'{fen}': {reason}")));
+        }
+        openings.push(Opening {
+            label: format!("{file}:{number}"),
+            root,
+            moves: Vec::new(),
+        });
+    }
+    Ok(openings)
+}
+
+/// A PGN game being read.
+struct PgnGame {
+    line: usize,
+    root: Chess,
+    moves: Vec<Move>,
+    /// Plies read past `plies=` (not played, not checked further).
+    full: bool,
+    /// `(...)` nesting depth.
+    variation: usize,
+}
+
+fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
+    let mut openings = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut tags_line = 0;
+    let mut game: Option<PgnGame> = None;
+    let mut in_comment = false;
+    let finish = |game: PgnGame, openings: &mut Vec<Opening>| -> Result<(), OpeningError> {
+        let mut position = game.root.clone();
+        for m in &game.moves {
+            position.play_unchecked(*m);
+        }
+        if let Some(reason) = game_over_reason(&position) {
+            return Err(error(
+                file,
+                game.line,
+                format!("after the opening's moves {reason}"),
+            ));
+        }
+        openings.push(Opening {
+            label: format!("{file}:{}", game.line),
+            root: game.root,
+            moves: game.moves,
+        });
+        Ok(())
+    };
+    for (index, raw) in text.lines().enumerate() {
+        let number = index + 1;
+        let mut rest = raw.trim();
+        if !in_comment && game.is_none() && rest.starts_with('[') {
+            let (name, value) = tag_pair(rest).ok_or_else(|| {
+                error(
+                    file,
+                    number,
+                    format!("'{rest}': not a tag pair [Name \"value\"]"),
+                )
+            })?;
+            if tags.is_empty() {
+                tags_line = number;
+            }
+            tags.push((name, value));
+            continue;
+        }
+        if !in_comment && rest.starts_with('%') {
+            continue;
+        }
+        while !rest.is_empty() {
+            if in_comment {
+                match rest.find('}') {
+                    Some(end) => {
+                        in_comment = false;
+                        rest = rest[end + 1..].trim_start();
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            if let Some(after) = rest.strip_prefix('{') {
+                in_comment = true;
+                rest = after;
+                continue;
+            }
+            if rest.starts_with(';') {
+                break;
+            }
+            if game.is_none() {
+                if rest.starts_with('[') {
+                    return Err(error(file, number, "a tag pair inside the moves"));
+                }
+                let root = root_from_tags(&tags).map_err(|reason| {
+                    error(
+                        file,
+                        if tags.is_empty() { number } else { tags_line },
+                        reason,
+                    )
+                })?;
+                game = Some(PgnGame {
+                    line: if tags.is_empty() { number } else { tags_line },
+                    root,
+                    moves: Vec::new(),
+                    full: false,
+                    variation: 0,
+                });
+                tags.clear();
+            }
+            let state = game.as_mut().expect("just set");
+            let end = rest
+                .find(|c: char| c.is_whitespace() || matches!(c, '{' | '(' | ')' | ';'))
+                .map_or(rest.len(), |end| end.max(1));
+            let token = &rest[..end];
+            rest = rest[end..].trim_start();
+            match token {
+                "(" => state.variation += 1,
+                ")" => state.variation = state.variation.saturating_sub(1),
+                "1-0" | "0-1" | "1/2-1/2" | "*" if state.variation == 0 => {
+                    finish(game.take().expect("a game"), &mut openings)?;
+                }
+                _ if state.variation > 0 || state.full => {}
+                _ if token.starts_with('$') => {}
+                _ => {
+                    // Move numbers, alone (`12.`, `12...`) or glued to the move (`12.e4`).
+                    let mut word = token_move(token);
+                    if word.is_empty() {
+                        continue;
+                    }
+                    if plies.is_some_and(|limit| state.moves.len() >= limit) {
+                        state.full = true;
+                        continue;
+                    }
+                    if word.starts_with("0-0") {
+                        word = word.replace('0', "O");
+                    }
+                    let mut position = state.root.clone();
+                    for m in &state.moves {
+                        position.play_unchecked(*m);
+                    }
+                    let m = word
+                        .parse::<SanPlus>()
+                        .map_err(|_| format!("'{token}' is not a SAN move"))
+                        .and_then(|san| {
+                            san.san.to_move(&position).map_err(|_| {
+                                format!(
+                                    "'{token}' is not legal after {} moves of the opening",
+                                    state.moves.len()
+                                )
+                            })
+                        })
+                        .map_err(|reason| error(file, number, reason))?;
+                    state.moves.push(m);
+                }
+            }
+        }
+    }
+    if let Some(game) = game {
+        // A last game without a result.
+        finish(game, &mut openings)?;
+    } else if !tags.is_empty() {
+        let root = root_from_tags(&tags).map_err(|reason| error(file, tags_line, reason))?;
+        finish(
+            PgnGame {
+                line: tags_line,
+                root,
+                moves: Vec::new(),
+                full: false,
+                variation: 0,
+            },
+            &mut openings,
+        )?;
+    }
+    Ok(openings)
+}
+
+/// A move token without its move number and annotation marks (`12.Nf3!?` → `Nf3`).
+fn token_move(token: &str) -> String {
+    token
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+        .trim_end_matches(['!', '?'])
+        .to_owned()
+}
+
+/// `[Name "value"]` (backslash escapes in the value).
+fn tag_pair(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.trim_end().strip_suffix(']')?;
+    let (name, value) = inner.trim().split_once(char::is_whitespace)?;
+    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+    Some((
+        name.to_owned(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
+}
+
+/// The game's root: its `FEN` tag, or the standard start; a `Variant` other than chess or
+/// Chess960 is refused.
+fn root_from_tags(tags: &[(String, String)]) -> Result<Chess, String> {
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
+    if let Some(variant) = tag("Variant") {
+        let known = [
+            "chess960",
+            "chess 960",
+            "fischerandom",
+            "fischer random",
+            "standard",
+            "chess",
+            "normal",
+        ];
+        if !known.iter().any(|k| variant.eq_ignore_ascii_case(k)) {
+            return Err(format!("[Variant \"{variant}\"]: not chess or Chess960"));
+        }
+    }
+    let root = match tag("FEN") {
+        Some(fen) => strict_position(fen)?,
+        None => Chess::default(),
+    };
+    if let Some(reason) = game_over_reason(&root) {
+        return Err(format!("the root position: {reason}"));
+    }
+    Ok(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::starts::notation::{CastlingNotation, position_fen};
+
+    #[test]
+    fn epd_lines_with_operations_and_counters() {
+        let text = "\
+bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - hmvc 3; fmvn 7; id \"sp 0\";
+
+# a comment line
+rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1
+";
+        let openings = read_openings(text, "book.epd", OpeningFormat::Epd, None).unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(openings[0].label, "book.epd:1");
+        assert_eq!(openings[1].label, "book.epd:4");
+        assert_eq!(
+            position_fen(&openings[0].root, CastlingNotation::Shredder),
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 3 7"
+        );
+        assert!(openings[1].moves.is_empty());
+    }
+
+    #[test]
+    fn bad_epd_lines_name_file_line_and_reason() {
+        for (text, message) in [
+            (
+                "8/8/8 w -\n",
+                "book.epd:1: '8/8/8 w -': an EPD line needs 4 FEN fields",
+            ),
+            (
+                "\nrbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w Hh - 0 1\n",
+                "book.epd:2: FEN 'rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w Hh - 0 1': invalid castling rights dropped",
+            ),
+            ("7k/8/8/8/8/8/8/K7 w - -\n", "insufficient material"),
+            (
+                "7k/6Q1/6K1/8/8/8/8/8 b - -\n",
+                "book.epd:1: '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1': the position is checkmate",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -\n",
+                "book.epd:1: bad FEN",
+            ),
+            ("", "book.epd:0: no openings in the file"),
+        ] {
+            let err = read_openings(text, "book.epd", OpeningFormat::Epd, None).unwrap_err();
+            assert!(err.to_string().contains(message), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn pgn_games_with_fen_tags_chess960_castling_comments_and_variations() {
+        let text = r#"[Event "book"]
+[Variant "Chess960"]
+[FEN "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"]
+
+1. O-O {a comment
+over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
+
+[Event "standard"]
+
+1.e4 e5 2.Nf3 Nc6 1-0
+1. d4 d5 *
+"#;
+        let openings = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap();
+        assert_eq!(openings.len(), 3);
+        assert_eq!(openings[0].label, "book.pgn:1");
+        assert_eq!(openings[0].moves.len(), 5);
+        assert!(openings[0].moves[0].is_castle() && openings[0].moves[1].is_castle());
+        // python-chess's FEN after the same moves.
+        assert_eq!(
+            position_fen(&openings[0].position(), CastlingNotation::Shredder),
+            "2kr2r1/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/1R3RK1 b - - 0 3"
+        );
+        assert_eq!(openings[1].label, "book.pgn:8");
+        assert_eq!(openings[1].root, Chess::default());
+        assert_eq!(openings[1].moves.len(), 4);
+        assert_eq!(openings[2].label, "book.pgn:11");
+        // plies=N keeps the first N moves.
+        let short = read_openings(text, "book.pgn", OpeningFormat::Pgn, Some(2)).unwrap();
+        assert!(short.iter().all(|o| o.moves.len() == 2));
+    }
+
+    #[test]
+    fn bad_pgn_games_name_file_line_and_reason() {
+        for (text, message) in [
+            (
+                "1. e4 e5 2. Ke3 *\n",
+                "book.pgn:1: 'Ke3' is not legal after 2 moves of the opening",
+            ),
+            (
+                "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
+                "book.pgn:1: bad FEN",
+            ),
+            (
+                "[Variant \"Atomic\"]\n1. e4 *\n",
+                "book.pgn:1: [Variant \"Atomic\"]: not chess or Chess960",
+            ),
+            (
+                "[Event \"x\"\n",
+                "book.pgn:1: '[Event \"x\"': not a tag pair",
+            ),
+            (
+                "\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+                "book.pgn:3: after the opening's moves the position is checkmate",
+            ),
+            ("1. e4 xyz *\n", "book.pgn:1: 'xyz' is not a SAN move"),
+        ] {
+            let err = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap_err();
+            assert!(err.to_string().contains(message), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn start_count_and_a_seeded_random_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("book.pgn");
+        let games: String = ["e4", "d4", "c4", "Nf3", "g3", "b3"]
+            .iter()
+            .map(|m| format!("1. {m} *\n\n"))
+            .collect();
+        std::fs::write(&file, games).unwrap();
+        let words = |extra: &str| vec![format!("file={} {extra}", file.display())];
+        let lines = |openings: &[Opening]| -> Vec<String> {
+            openings
+                .iter()
+                .map(|o| o.label.rsplit(':').next().unwrap().to_owned())
+                .collect()
+        };
+        let spec = OpeningsSpec::parse(&words("start=2 count=3")).unwrap();
+        assert_eq!(lines(&load(&spec, 0).unwrap()), ["3", "5", "7"]);
+        let random = OpeningsSpec::parse(&words("order=random")).unwrap();
+        let first = lines(&load(&random, 7).unwrap());
+        assert_eq!(
+            first,
+            lines(&load(&random, 7).unwrap()),
+            "same seed, same order"
+        );
+        let mut sorted = first.clone();
+        sorted.sort_by_key(|n| n.parse::<u32>().unwrap());
+        assert_eq!(sorted, ["1", "3", "5", "7", "9", "11"]);
+        assert!(
+            (0..20).any(|seed| lines(&load(&random, seed).unwrap()) != first),
+            "seeds change the order"
+        );
+        let past = OpeningsSpec::parse(&words("start=7")).unwrap();
+        assert!(
+            load(&past, 0)
+                .unwrap_err()
+                .to_string()
+                .ends_with(":0: start=7: the file has 6 openings")
+        );
+    }
+
+    #[test]
+    fn the_spec_words_and_their_errors() {
+        let words = |text: &str| vec![text.to_owned()];
+        let spec = OpeningsSpec::parse(&words("file=a.pgn order=random plies=8 start=3 count=10"))
+            .unwrap();
+        assert_eq!(spec.format, OpeningFormat::Pgn);
+        assert_eq!(spec.order, OpeningOrder::Random);
+        assert_eq!((spec.plies, spec.start, spec.count), (Some(8), 3, Some(10)));
+        assert_eq!(
+            OpeningsSpec::parse(&words("file=b.txt format=epd"))
+                .unwrap()
+                .format,
+            OpeningFormat::Epd
+        );
+        for (text, message) in [
+            ("format=epd", "file=FILE is missing"),
+            ("file=b.txt", "say format=epd or format=pgn"),
+            (
+                "file=a.epd order=shuffle",
+                "order=shuffle: expected sequential or random",
+            ),
+            ("file=a.epd plies=x", "plies=x: expected a whole number"),
+            ("file=a.epd start=0", "start=0"),
+            ("file=a.epd depth=3", "unknown key 'depth'"),
+            ("file=a.epd stray", "'stray': expected KEY=VALUE"),
+        ] {
+            let err = OpeningsSpec::parse(&words(text)).unwrap_err();
+            assert!(err.contains(message), "{text}: {err}");
+        }
+    }
+}

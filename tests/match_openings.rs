@@ -1,0 +1,176 @@
+//! `sp960 match --openings`: EPD and PGN books played with both colours by real engines
+//! (Stockfish over UCI, Sjaak II over XBoard); python-chess replays the games
+//! (tests/python/match_check_pgn.py) and checks each opening was played as given
+//! (tests/python/match_check_openings.py).
+
+#[path = "support/peers.rs"]
+mod peers;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(name)
+}
+
+fn sp960_match(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sp960"))
+        .current_dir(dir)
+        .env("PATH", peers::search_path())
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn python(script: &str, args: &[&str]) -> String {
+    let output = Command::new("python3")
+        .arg(fixture(script))
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+const EPD: &str = "\
+bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - hmvc 0; fmvn 1; id \"SP 0\";
+1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb -
+rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ b EAea - 0 1
+";
+
+const PGN: &str = r#"[Event "Chess960 book"]
+[Variant "Chess960"]
+[FEN "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"]
+
+1. O-O {castles onto its rook's square} O-O-O 2. d4 (2. f4) d5 3. c4 *
+
+[Event "standard"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1/2-1/2
+"#;
+
+#[test]
+fn epd_and_pgn_openings_are_played_as_given_with_both_colours() {
+    if !peers::have("stockfish") || !peers::have("sjaakii") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("book.epd"), EPD).unwrap();
+    std::fs::write(dir.path().join("book.pgn"), PGN).unwrap();
+    for (book, format, plies, extra) in [
+        ("book.epd", "epd", "0", &[][..]),
+        ("book.pgn", "pgn", "3", &["--sp", "860"][..]),
+    ] {
+        let pgn = format!("{format}.pgn");
+        let openings = format!(
+            "file={book} plies={}",
+            if plies == "0" { "99" } else { plies }
+        );
+        let mut args = vec![
+            "--engine",
+            "/usr/games/stockfish",
+            "--engine",
+            "proto=xboard name=Sjaak /usr/games/sjaakii",
+            "--openings",
+            &openings,
+            "--depth",
+            "2",
+            "--max-plies",
+            "40",
+            "--concurrency",
+            "2",
+            "--pgn",
+            &pgn,
+            "--json",
+        ];
+        args.extend(extra);
+        let output = sp960_match(dir.path(), &args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let games = summary["games"].as_array().unwrap();
+        let expected_openings = 3;
+        assert_eq!(games.len(), 2 * expected_openings, "{summary}");
+        // Labels: the SP for --sp, FILE:LINE for the book's.
+        let mut labels: Vec<&str> = games.iter().map(|g| g["start"].as_str().unwrap()).collect();
+        labels.sort_unstable();
+        labels.dedup();
+        let expected: Vec<&str> = if format == "epd" {
+            vec!["book.epd:1", "book.epd:2", "book.epd:3"]
+        } else {
+            vec!["860", "book.pgn:1", "book.pgn:7"]
+        };
+        assert_eq!(labels, expected);
+        // Legal games (python-chess), and each opening as given, both colours.
+        let path = dir.path().join(&pgn);
+        python("match_check_pgn.py", &[path.to_str().unwrap()]);
+        // `sp960 fen 860`.
+        let sp860 = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1".to_owned();
+        let mut check = vec![
+            dir.path().join(book).display().to_string(),
+            format.to_owned(),
+            plies.to_owned(),
+            path.display().to_string(),
+        ];
+        if format == "pgn" {
+            check.push(sp860);
+        }
+        let check: Vec<&str> = check.iter().map(String::as_str).collect();
+        let report: serde_json::Value =
+            serde_json::from_str(&python("match_check_openings.py", &check)).unwrap();
+        assert_eq!(report["games"], 6, "{report}");
+        let played = report["played"].as_array().unwrap();
+        assert_eq!(played.len(), 3, "every opening played: {report}");
+        assert!(played.iter().all(|p| p[1] == 2), "{report}");
+    }
+}
+
+#[test]
+fn a_bad_opening_stops_the_match_before_any_game_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.pgn"),
+        "[Event \"ok\"]\n\n1. e4 e5 *\n\n[Event \"bad\"]\n\n1. d4 d5 2. Qxd5 *\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("bad.epd"), "8/8/8/8/8/8/8/8 w - -\n").unwrap();
+    for (args, code, message) in [
+        (
+            &["--openings", "file=bad.pgn"][..],
+            1,
+            "sp960: match: --openings: bad.pgn:7: 'Qxd5' is not legal after 2 moves of the opening",
+        ),
+        (
+            &["--openings", "file=bad.epd"][..],
+            1,
+            "sp960: match: --openings: bad.epd:1: bad FEN '8/8/8/8/8/8/8/8 w - - 0 1'",
+        ),
+        (
+            &["--openings", "file=missing.epd"][..],
+            1,
+            "sp960: match: --openings: missing.epd:0: cannot read",
+        ),
+        (
+            &["--openings", "file=bad.pgn", "order=any"][..],
+            2,
+            "order=any: expected sequential or random",
+        ),
+        (&["--depth", "1"][..], 2, "--sp"),
+    ] {
+        let output = sp960_match(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert!(!dir.path().join("sp960-match.pgn").exists());
+}
