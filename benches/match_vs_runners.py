@@ -26,7 +26,8 @@ FASTCHESS, CUTECHESS (default: found on PATH or in ~/.cache/sp960-peers/bin),
 ENGINE (default /usr/games/stockfish), NODES (the two engines' node counts, default
 1000,500), STARTS (a SPEC as in `sp960 fen`, default 100-139: 40 starts), RUNS (default 3),
 RUNNERS (default sp960,fastchess,cutechess-cli), POLL_MS (default 5), KEEP (a directory
-to keep the PGNs and outputs in).
+to keep the PGNs and outputs in), LOG (default 1: sp960 gets --log DIR when its
+`match --help` lists it; 0: never).
 """
 import io
 import os
@@ -65,6 +66,7 @@ RUNS = int(os.environ.get("RUNS", "3"))
 RUNNERS = os.environ.get("RUNNERS", "sp960,fastchess,cutechess-cli").split(",")
 POLL = float(os.environ.get("POLL_MS", "5")) / 1000
 KEEP = os.environ.get("KEEP")
+LOG = os.environ.get("LOG", "1") != "0"
 
 # The same adjudication and SPRT in every runner (cutechess-cli has no SPRT option with
 # these words; its -sprt takes the same four numbers).
@@ -89,7 +91,7 @@ def command(runner, work, book, rounds):
         for name, nodes in zip(names, NODES):
             args += ["--engine", f"{ENGINE} name={name} nodes={nodes}"]
         args += ["--sprt", *SPRT, "--resign", *RESIGN, "--draw", *DRAW]
-        if sp960_has_log():
+        if LOG and sp960_has_log():
             args += ["--log", os.path.join(work, "sp960-log")]
         return args, pgn
     program = FASTCHESS if runner == "fastchess" else CUTECHESS
@@ -214,7 +216,8 @@ def main():
             for runner in RUNNERS:
                 results[runner].append(run_one(runner, work, book, starts, expected))
     load = os.getloadavg()[0]
-    print(f"{ENGINE} nodes={NODES[0]} vs nodes={NODES[1]}; starts {STARTS} ({starts}, both "
+    log = "sp960 --log DIR; " if LOG and sp960_has_log() else ""
+    print(f"{log}{ENGINE} nodes={NODES[0]} vs nodes={NODES[1]}; starts {STARTS} ({starts}, both "
           f"colours, {expected} games); SPRT {' '.join(SPRT)}; resign {' '.join(RESIGN)}; "
           f"draw {' '.join(DRAW)}; {RUNS} runs each, interleaved; load {load:.2f}")
     print(f"{'runner':<14} {'games':>5} {'plies':>6} {'own CPU s':>9} {'user s':>6} "

@@ -581,29 +581,27 @@ impl SearchInfo {
                 .and_then(|w| w.parse::<i64>().ok())
         };
         let mut info = SearchInfo::default();
-        let words: Vec<&[u8]> = words.collect();
-        let mut index = 0;
-        while index < words.len() {
-            match words[index] {
+        // Read word by word, nothing collected: the match runner reads every `info` line of
+        // every search, and collecting each line's words (the whole PV) into a vector was
+        // a third of its own instructions per move.
+        let mut words = words.peekable();
+        while let Some(word) = words.next() {
+            match word {
                 b"string" => break,
                 b"depth" => {
-                    info.depth =
-                        number(words.get(index + 1).copied()).and_then(|n| u32::try_from(n).ok());
-                    index += 1;
+                    info.depth = number(words.next()).and_then(|n| u32::try_from(n).ok());
                 }
                 b"time" => {
-                    info.time_ms =
-                        number(words.get(index + 1).copied()).and_then(|n| u64::try_from(n).ok());
-                    index += 1;
+                    info.time_ms = number(words.next()).and_then(|n| u64::try_from(n).ok());
                 }
                 b"score" => {
-                    let kind = words.get(index + 1).copied();
-                    let value =
-                        number(words.get(index + 2).copied()).and_then(|n| i32::try_from(n).ok());
-                    let bound = matches!(
-                        words.get(index + 3).copied(),
-                        Some(b"lowerbound" | b"upperbound")
-                    );
+                    let kind = words.next();
+                    let value = number(words.next()).and_then(|n| i32::try_from(n).ok());
+                    let bound =
+                        matches!(words.peek().copied(), Some(b"lowerbound" | b"upperbound"));
+                    if bound {
+                        words.next();
+                    }
                     let score = match (kind, value) {
                         (Some(b"cp"), Some(v)) => Some(EngineScore::Centipawns(v)),
                         (Some(b"mate"), Some(v)) => Some(EngineScore::Mate(v)),
@@ -613,11 +611,9 @@ impl SearchInfo {
                         info.score = score;
                         info.bound = bound;
                     }
-                    index += if bound { 3 } else { 2 };
                 }
                 _ => {}
             }
-            index += 1;
         }
         Some(info)
     }
