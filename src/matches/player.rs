@@ -52,6 +52,8 @@ fn spawn_failure(err: &ShellError) -> String {
 enum Trouble {
     Closed(String),
     Timeout,
+    /// Ctrl-C: the game is abandoned.
+    Interrupted,
 }
 
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -103,6 +105,7 @@ impl Player {
                         player.process.exit_description()
                     ));
                 }
+                Received::Interrupted => return Err("interrupted".to_owned()),
                 Received::Timeout if Instant::now() >= overall => {
                     return Err(format!(
                         "no answer to the handshake in {} s",
@@ -167,6 +170,7 @@ impl Player {
                 }
                 Received::Closed => return Err(Trouble::Closed(self.process.exit_description())),
                 Received::Timeout => return Err(Trouble::Timeout),
+                Received::Interrupted => return Err(Trouble::Interrupted),
             }
         }
     }
@@ -288,7 +292,12 @@ fn forfeit(loser: Color, kind: Forfeit, detail: String) -> Ending {
 
 /// Plays one game; the engines of a side that misbehaved are dropped (killed) so the
 /// next game starts them afresh.
-pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchConfig) -> Finished {
+/// `None` when the match was interrupted (Ctrl-C) and the game abandoned.
+pub(crate) fn play_game(
+    seats: &mut Seats<'_>,
+    game: Scheduled,
+    config: &MatchConfig,
+) -> Option<Finished> {
     let opening = &config.openings[game.opening];
     let root = opening.root.clone();
     let mut referee = Referee::new(root.clone(), config.max_plies);
@@ -341,6 +350,9 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                 }
                 Err(Trouble::Closed(how)) => {
                     break 'game forfeit(color, Forfeit::Crash, format!("the engine {how}"));
+                }
+                Err(Trouble::Interrupted) => {
+                    break 'game forfeit(color, Forfeit::Crash, "interrupted".into());
                 }
                 Err(Trouble::Timeout) => {
                     break 'game forfeit(
@@ -418,6 +430,9 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                 Err(Trouble::Closed(how)) => {
                     break 'game forfeit(turn, Forfeit::Crash, format!("the engine {how}"));
                 }
+                Err(Trouble::Interrupted) => {
+                    break 'game forfeit(turn, Forfeit::Crash, "interrupted".into());
+                }
                 Err(Trouble::Timeout) => match clock {
                     Some(_) => {
                         break 'game referee.flag_fall(
@@ -442,6 +457,25 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
         Ending::TimeoutVsInsufficient(color) => Some(*color),
         _ => None,
     };
+    if matches!(
+        &ending,
+        Ending::Forfeit {
+            kind: Forfeit::Crash,
+            ..
+        }
+    ) && !super::interrupt::interrupted()
+    {
+        // A terminal's Ctrl-C reaches the engines too: their death may be seen a moment
+        // before our own SIGINT handler has run.
+        thread::sleep(Duration::from_millis(20));
+    }
+    if culprit.is_some() && super::interrupt::interrupted() {
+        // Ctrl-C (which a terminal also sends the engines): the game is abandoned, not
+        // lost, and its engines are killed.
+        seats.players[game.white] = None;
+        seats.players[game.black] = None;
+        return None;
+    }
     if let Some(color) = culprit {
         seats.players[index(color)] = None;
     }
@@ -450,14 +484,14 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
     {
         eprintln!("sp960: match: --log: game {}: {err}", game.number);
     }
-    Finished {
+    Some(Finished {
         game,
         turn: referee.line().current.turn(),
         root,
         moves: referee.line().moves.clone(),
         move_comments,
         ending,
-    }
+    })
 }
 
 /// Starts every engine (at once, a thread each) and completes its handshake: the protocol

@@ -61,6 +61,8 @@ pub struct Summary {
     pub standings: Vec<EngineStanding>,
     /// Each two engines' results against each other (one entry with two engines).
     pub pairs: Vec<PairStanding>,
+    /// Ctrl-C ended the match: the games are those finished before it.
+    pub interrupted: bool,
 }
 
 /// CPU time of this process so far (user + system, all threads).
@@ -346,6 +348,7 @@ mod tests {
             engines: vec!["Stockfish 15.1".into(), "Ethereal 12.00".into()],
             standings: Vec::new(),
             pairs: Vec::new(),
+            interrupted: false,
             score,
             score_fraction: score.fraction(),
             elo: None,
