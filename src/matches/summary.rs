@@ -124,8 +124,14 @@ impl Progress {
             bar.set_position(done as u64);
             bar.set_message(line);
         } else if self.plain {
+            // An SP (`860`, `0:959`), or an opening's `FILE:LINE`.
+            let sp = if last.start.parse::<crate::starts::start::Start>().is_ok() {
+                "SP "
+            } else {
+                ""
+            };
             eprintln!(
-                "sp960: match: game {done}/{} (SP {}) {} - {} {} {{{}}}; {line}",
+                "sp960: match: game {done}/{} ({sp}{}) {} - {} {} {{{}}}; {line}",
                 self.total, last.start, last.white, last.black, last.result, last.reason
             );
         }
