@@ -174,3 +174,51 @@ fn a_bad_opening_stops_the_match_before_any_game_naming_file_and_line() {
     }
     assert!(!dir.path().join("sp960-match.pgn").exists());
 }
+
+#[test]
+fn random_chess960_games_from_python_chess_are_read_move_for_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("random.pgn");
+    // 40 random Chess960 games of up to 100 plies: castling both ways, promotions,
+    // disambiguated moves, as python-chess writes them.
+    python(
+        "match_random_book.py",
+        &["5", "40", "100", book.to_str().unwrap()],
+    );
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(
+        text.contains("O-O-O") && text.contains("=R"),
+        "the book exercises castling and promotions"
+    );
+    // --max-plies 100 ends each game where its book ends (the built-in engine plays the
+    // rest of a shorter one): the PGN's moves are the book's.
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--openings",
+            "file=random.pgn",
+            "--max-plies",
+            "100",
+            "--depth",
+            "1",
+            "--concurrency",
+            "2",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = dir.path().join("games.pgn");
+    python("match_check_pgn.py", &[games.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_str(&python(
+        "match_check_openings.py",
+        &[book.to_str().unwrap(), "pgn", "0", games.to_str().unwrap()],
+    ))
+    .unwrap();
+    assert_eq!(report["games"], 80, "{report}");
+    assert_eq!(report["played"].as_array().unwrap().len(), 40, "{report}");
+}

@@ -88,10 +88,17 @@ impl OpeningsSpec {
                 .parse::<usize>()
                 .map_err(|_| format!("--openings {key}={value}: expected a whole number"))
         };
+        let mut seen = Vec::new();
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
             let Some((key, value)) = word.split_once('=') else {
                 return Err(format!("--openings: '{word}': expected KEY=VALUE"));
             };
+            if seen.contains(&key) {
+                return Err(format!(
+                    "--openings: {key}= given twice (one book per match)"
+                ));
+            }
+            seen.push(key);
             match key {
                 "file" => file = Some(PathBuf::from(value)),
                 "format" => {
@@ -332,6 +339,13 @@ fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>
     for (index, raw) in text.lines().enumerate() {
         let number = index + 1;
         let mut rest = raw.trim();
+        if !in_comment
+            && rest.starts_with('[')
+            && let Some(open) = game.take_if(|g| g.variation == 0)
+        {
+            // A game without a result: the next one's tags end it.
+            finish(open, &mut openings)?;
+        }
         if !in_comment && game.is_none() && rest.starts_with('[') {
             let (name, value) = tag_pair(rest).ok_or_else(|| {
                 error(
@@ -569,10 +583,16 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
 [Event "standard"]
 
 1.e4 e5 2.Nf3 Nc6 1-0
-1. d4 d5 *
+1. d4 d5
+[Event "no result above"]
+1. c4 ; a rest-of-line comment
+*
 "#;
         let openings = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap();
-        assert_eq!(openings.len(), 3);
+        assert_eq!(openings.len(), 4);
+        assert_eq!(openings[3].label, "book.pgn:12");
+        assert_eq!(openings[3].moves.len(), 1);
+        assert_eq!(openings[2].moves.len(), 2);
         assert_eq!(openings[0].label, "book.pgn:1");
         assert_eq!(openings[0].moves.len(), 5);
         assert!(openings[0].moves[0].is_castle() && openings[0].moves[1].is_castle());
@@ -587,7 +607,10 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
         assert_eq!(openings[2].label, "book.pgn:11");
         // plies=N keeps the first N moves.
         let short = read_openings(text, "book.pgn", OpeningFormat::Pgn, Some(2)).unwrap();
-        assert!(short.iter().all(|o| o.moves.len() == 2));
+        assert_eq!(
+            short.iter().map(|o| o.moves.len()).collect::<Vec<_>>(),
+            [2, 2, 2, 1]
+        );
     }
 
     #[test]
@@ -686,6 +709,7 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
             ("file=a.epd start=0", "start=0"),
             ("file=a.epd depth=3", "unknown key 'depth'"),
             ("file=a.epd stray", "'stray': expected KEY=VALUE"),
+            ("file=a.epd file=b.epd", "file= given twice"),
         ] {
             let err = OpeningsSpec::parse(&words(text)).unwrap_err();
             assert!(err.contains(message), "{text}: {err}");
