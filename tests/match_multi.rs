@@ -312,3 +312,56 @@ fn each_engine_starts_once_the_first_handshake_plays_the_first_game() {
     );
     assert!(!dir.path().join("none.pgn").exists());
 }
+
+#[test]
+fn six_built_in_engines_start_in_batches_and_all_meet() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = builtin();
+    let mut args = Vec::new();
+    for _ in 0..6 {
+        args.extend(["--engine", engine.as_str()]);
+    }
+    args.extend([
+        "--sp",
+        "518",
+        "--depth",
+        "1",
+        "--max-plies",
+        "16",
+        "--concurrency",
+        "2",
+        "--pgn",
+        "games.pgn",
+        "--json",
+    ]);
+    let output = sp960_match(dir.path(), &args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = summary["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names[1..],
+        [
+            "sp960 0.1.0 (2)",
+            "sp960 0.1.0 (3)",
+            "sp960 0.1.0 (4)",
+            "sp960 0.1.0 (5)",
+            "sp960 0.1.0 (6)"
+        ]
+    );
+    let games = python_check(&dir.path().join("games.pgn"));
+    // 15 matchups × 2 colours.
+    assert_eq!(games.len(), 30);
+    assert_eq!(summary["pairs"].as_array().unwrap().len(), 15);
+    for row in summary["standings"].as_array().unwrap() {
+        assert_eq!(row["games"], 10, "{row}");
+    }
+}

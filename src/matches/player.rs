@@ -501,14 +501,43 @@ pub(crate) fn launch_all(
     engines: &[MatchEngine],
     logging: bool,
 ) -> Result<Vec<(Player, Protocol, String)>, MatchError> {
+    // Started on this thread, which outlives the match: the proxy's spawn ties an engine
+    // to the life of the thread that starts it (PR_SET_PDEATHSIG). Handshaken a batch at a
+    // time, one engine per core, so many engines' start-up (Stockfish loads its network)
+    // does not run into each other's handshake time-out.
+    let batch = thread::available_parallelism().map_or(2, |n| n.get().max(2));
+    let mut launched = Vec::with_capacity(engines.len());
+    for first in (0..engines.len()).step_by(batch) {
+        let chunk = first..engines.len().min(first + batch);
+        launched.extend(launch_batch(engines, chunk, logging)?);
+    }
+    for index in 1..launched.len() {
+        let base = launched[index].2.clone();
+        let mut copy = 1;
+        while launched[..index]
+            .iter()
+            .any(|(_, _, name)| *name == launched[index].2)
+        {
+            copy += 1;
+            launched[index].2 = format!("{base} ({copy})");
+        }
+    }
+    Ok(launched)
+}
+
+/// Starts the engines `indices` on this thread and handshakes them at once.
+fn launch_batch(
+    engines: &[MatchEngine],
+    indices: std::ops::Range<usize>,
+    logging: bool,
+) -> Result<Vec<(Player, Protocol, String)>, MatchError> {
     let fail = |index: usize, reason| MatchError::Engine {
         engine: index + 1,
         reason,
     };
-    // Started on this thread, which outlives the match: the proxy's spawn ties an engine
-    // to the life of the thread that starts it (PR_SET_PDEATHSIG).
-    let mut processes = Vec::with_capacity(engines.len());
-    for (index, engine) in engines.iter().enumerate() {
+    let mut processes = Vec::with_capacity(indices.len());
+    for index in indices {
+        let engine = &engines[index];
         let mut process =
             EngineProcess::spawn(&engine.command, logging).map_err(|err| match err {
                 ShellError::NotFound(program) => MatchError::EngineNotFound {
@@ -529,7 +558,7 @@ pub(crate) fn launch_all(
                 format!("the engine {}", process.exit_description()),
             ));
         }
-        processes.push(process);
+        processes.push((index, process));
     }
     let handshake =
         |index: usize, process: EngineProcess| -> Result<(Player, Protocol, String), MatchError> {
@@ -548,7 +577,6 @@ pub(crate) fn launch_all(
     let results: Vec<_> = thread::scope(|scope| {
         let handles: Vec<_> = processes
             .into_iter()
-            .enumerate()
             .map(|(index, process)| scope.spawn(move || handshake(index, process)))
             .collect();
         handles
@@ -556,21 +584,6 @@ pub(crate) fn launch_all(
             .map(|h| h.join().expect("handshake thread"))
             .collect()
     });
-    let mut launched = Vec::with_capacity(results.len());
-    for result in results {
-        // On the first failure the others are dropped, and so killed.
-        launched.push(result?);
-    }
-    for index in 1..launched.len() {
-        let base = launched[index].2.clone();
-        let mut copy = 1;
-        while launched[..index]
-            .iter()
-            .any(|(_, _, name)| *name == launched[index].2)
-        {
-            copy += 1;
-            launched[index].2 = format!("{base} ({copy})");
-        }
-    }
-    Ok(launched)
+    // On the first failure the others are dropped, and so killed.
+    results.into_iter().collect()
 }
