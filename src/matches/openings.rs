@@ -437,9 +437,13 @@ fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>
                         .parse::<SanPlus>()
                         .map_err(|_| format!("'{token}' is not a SAN move"))
                         .and_then(|san| {
-                            san.san.to_move(&position).map_err(|_| {
+                            san.san.to_move(&position).map_err(|err| {
+                                let what = match err {
+                                    shakmaty::san::SanError::AmbiguousSan => "is ambiguous",
+                                    shakmaty::san::SanError::IllegalSan => "is not legal",
+                                };
                                 format!(
-                                    "'{token}' is not legal after {} moves of the opening",
+                                    "'{token}' {what} after {} moves of the opening",
                                     state.moves.len()
                                 )
                             })
@@ -637,6 +641,10 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
                 "book.pgn:3: after the opening's moves the position is checkmate",
             ),
             ("1. e4 xyz *\n", "book.pgn:1: 'xyz' is not a SAN move"),
+            (
+                "[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. d4 d5 2. Ne3 *\n",
+                "book.pgn:3: 'Ne3' is ambiguous after 2 moves of the opening",
+            ),
         ] {
             let err = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap_err();
             assert!(err.to_string().contains(message), "{text:?}: {err}");
