@@ -11,7 +11,9 @@
 //!   request as typed and the match as played.
 //! - [`process`]: the I/O driver of one engine (`poll(2)` on its stdout, reads with
 //!   deadlines); [`player`]: one game between two engine processes; this module: the
-//!   workers that play games concurrently and the PGN file.
+//!   schedule, the workers that play games concurrently and the PGN file.
+//! - [`openings`] (`--openings` books, checked up front), [`log`] (`--log` files) and
+//!   [`interrupt`] (Ctrl-C).
 //!
 //! Castling, FENs and move checking are the proxies' own ([`crate::starts::castling`],
 //! [`crate::protocol::game`], [`crate::protocol::xboard`]); see README "sp960 match" for why the
