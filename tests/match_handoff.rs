@@ -291,3 +291,63 @@ fn fastchess_refuses_an_xboard_engine_as_sp960_tournament_does() {
     assert_eq!(output.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("fastchess speaks only UCI"), "{stderr}");
 }
+
+#[test]
+fn ctrl_c_stops_the_runner_and_reports_the_games_it_finished() {
+    use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("cutechess-cli") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_sp960"))
+        .args(["match", "--engine", ENGINES[0], "--engine", ENGINES[1]])
+        .args([
+            "--sp",
+            "100-139",
+            "--concurrency",
+            "1",
+            "--pgn",
+            "games.pgn",
+        ])
+        .args(["--runner", "cutechess"])
+        .current_dir(dir.path())
+        .env("PATH", search_path())
+        // A process group of its own, as a shell gives a job: Ctrl-C reaches all of it.
+        .process_group(0)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let begin = Instant::now();
+    while std::fs::read_to_string(&pgn).map_or(0, |text| text.matches("[Event ").count()) < 3 {
+        assert!(begin.elapsed() < Duration::from_secs(120), "no games");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: a signal to the child's own process group.
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let finished = games(&text)
+        .iter()
+        .filter(|(result, _)| result != "*")
+        .count();
+    assert!(finished < 80, "the match was stopped early");
+    assert!(
+        stdout.contains(&format!("PGN: games.pgn ({finished} games appended)")),
+        "{stdout}"
+    );
+    assert!(
+        stderr.ends_with(&format!(
+            "sp960: match: interrupted: {finished} games saved to games.pgn\n"
+        )),
+        "{stderr}"
+    );
+}

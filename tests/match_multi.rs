@@ -312,3 +312,199 @@ fn each_engine_starts_once_the_first_handshake_plays_the_first_game() {
     );
     assert!(!dir.path().join("none.pgn").exists());
 }
+
+#[test]
+fn six_built_in_engines_start_in_batches_and_all_meet() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = builtin();
+    let mut args = Vec::new();
+    for _ in 0..6 {
+        args.extend(["--engine", engine.as_str()]);
+    }
+    args.extend([
+        "--sp",
+        "518",
+        "--depth",
+        "1",
+        "--max-plies",
+        "16",
+        "--concurrency",
+        "2",
+        "--pgn",
+        "games.pgn",
+        "--json",
+    ]);
+    let output = sp960_match(dir.path(), &args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = summary["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names[1..],
+        [
+            "sp960 0.1.0 (2)",
+            "sp960 0.1.0 (3)",
+            "sp960 0.1.0 (4)",
+            "sp960 0.1.0 (5)",
+            "sp960 0.1.0 (6)"
+        ]
+    );
+    let games = python_check(&dir.path().join("games.pgn"));
+    // 15 matchups × 2 colours.
+    assert_eq!(games.len(), 30);
+    assert_eq!(summary["pairs"].as_array().unwrap().len(), 15);
+    for row in summary["standings"].as_array().unwrap() {
+        assert_eq!(row["games"], 10, "{row}");
+    }
+}
+
+/// Every game of a PGN file as (start FEN, White, Black, Result, moves), counted.
+fn game_set(pgn: &Path) -> BTreeMap<String, usize> {
+    let script = r#"
+import sys, chess.pgn
+with open(sys.argv[1]) as f:
+    while (g := chess.pgn.read_game(f)) is not None:
+        h = g.headers
+        print(h["FEN"].split(" ")[0], h["White"], h["Black"], h["Result"],
+              " ".join(m.uci() for m in g.mainline_moves()), sep="|")
+"#;
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .arg(pgn)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut games = BTreeMap::new();
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        *games.entry(line.to_owned()).or_default() += 1;
+    }
+    games
+}
+
+/// Round-robin and gauntlet against cutechess-cli's `-tournament round-robin|gauntlet`:
+/// node-limited engines play the same games, so both runners must schedule the same
+/// pairings, colours and starts, and score them alike.
+#[test]
+fn round_robin_and_gauntlet_play_the_games_cutechess_cli_plays() {
+    if !peers::have("stockfish") || !peers::have("ethereal-chess") || !peers::have("cutechess-cli")
+    {
+        return;
+    }
+    let engines = [
+        ("a", "/usr/games/stockfish", "1000"),
+        ("b", "/usr/games/ethereal-chess", "1000"),
+        ("c", "/usr/games/stockfish", "500"),
+        ("d", "/usr/games/ethereal-chess", "500"),
+    ];
+    // Round-robin of three over two starts (cutechess-cli takes the next opening for each
+    // encounter: with 3 encounters a round and 2 rounds, each pairing gets both);
+    // gauntlet of four over one start.
+    for (tournament, count, starts, rounds) in [
+        ("round-robin", 3, "100,200", "2"),
+        ("gauntlet", 4, "300", "1"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let book = Command::new(env!("CARGO_BIN_EXE_sp960"))
+            .args(["fen", starts, "--format", "epd"])
+            .output()
+            .unwrap()
+            .stdout;
+        std::fs::write(dir.path().join("book.epd"), book).unwrap();
+        let specs: Vec<String> = engines[..count]
+            .iter()
+            .map(|(name, program, nodes)| format!("{program} name={name} nodes={nodes}"))
+            .collect();
+        let mut args: Vec<&str> = Vec::new();
+        for spec in &specs {
+            args.extend(["--engine", spec]);
+        }
+        if tournament == "gauntlet" {
+            args.push("--gauntlet");
+        }
+        args.extend([
+            "--sp",
+            starts,
+            "--concurrency",
+            "1",
+            "--pgn",
+            "sp960.pgn",
+            "--json",
+        ]);
+        let output = sp960_match(dir.path(), &args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let mut command = Command::new("cutechess-cli");
+        command
+            .current_dir(dir.path())
+            .env("PATH", peers::search_path())
+            .args(["-tournament", tournament]);
+        for (name, program, nodes) in &engines[..count] {
+            command.args([
+                "-engine".to_owned(),
+                format!("cmd={program}"),
+                format!("name={name}"),
+                format!("nodes={nodes}"),
+            ]);
+        }
+        let output = command
+            .args(["-each", "proto=uci", "tc=inf", "-variant", "fischerandom"])
+            .args([
+                "-openings",
+                "file=book.epd",
+                "format=epd",
+                "order=sequential",
+            ])
+            .args([
+                "-games",
+                "2",
+                "-rounds",
+                rounds,
+                "-repeat",
+                "-concurrency",
+                "1",
+            ])
+            .args(["-pgnout", "cutechess.pgn"])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        let ours = game_set(&dir.path().join("sp960.pgn"));
+        let theirs = game_set(&dir.path().join("cutechess.pgn"));
+        assert_eq!(
+            ours.values().sum::<usize>(),
+            if count == 3 { 12 } else { 6 }
+        );
+        assert_eq!(ours, theirs, "{tournament}");
+        // And the standings count those games.
+        let checked = python_check(&dir.path().join("sp960.pgn"));
+        let expected = results_by_name(&checked);
+        for row in summary["standings"].as_array().unwrap() {
+            let name = row["name"].as_str().unwrap();
+            let counts = (
+                row["wins"].as_u64().unwrap(),
+                row["draws"].as_u64().unwrap(),
+                row["losses"].as_u64().unwrap(),
+            );
+            assert_eq!(counts, expected[name], "{tournament}: {name}");
+        }
+    }
+}

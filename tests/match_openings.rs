@@ -174,3 +174,187 @@ fn a_bad_opening_stops_the_match_before_any_game_naming_file_and_line() {
     }
     assert!(!dir.path().join("sp960-match.pgn").exists());
 }
+
+#[test]
+fn random_chess960_games_from_python_chess_are_read_move_for_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("random.pgn");
+    // 40 random Chess960 games of up to 100 plies: castling both ways, promotions,
+    // disambiguated moves, as python-chess writes them.
+    python(
+        "match_random_book.py",
+        &["5", "40", "100", book.to_str().unwrap()],
+    );
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(
+        text.contains("O-O-O") && text.contains("=R"),
+        "the book exercises castling and promotions"
+    );
+    // --max-plies 100 ends each game where its book ends (the built-in engine plays the
+    // rest of a shorter one): the PGN's moves are the book's.
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--openings",
+            "file=random.pgn",
+            "--max-plies",
+            "100",
+            "--depth",
+            "1",
+            "--concurrency",
+            "2",
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = dir.path().join("games.pgn");
+    python("match_check_pgn.py", &[games.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_str(&python(
+        "match_check_openings.py",
+        &[book.to_str().unwrap(), "pgn", "0", games.to_str().unwrap()],
+    ))
+    .unwrap();
+    assert_eq!(report["games"], 80, "{report}");
+    assert_eq!(report["played"].as_array().unwrap().len(), 40, "{report}");
+}
+
+/// Every game of a PGN file as (root FEN, White, Black, Result, moves), counted.
+fn game_set(pgn: &Path) -> std::collections::BTreeMap<String, usize> {
+    let script = r#"
+import sys, chess.pgn
+with open(sys.argv[1]) as f:
+    while (g := chess.pgn.read_game(f)) is not None:
+        h = g.headers
+        print(g.board().fen(shredder=True), h["White"], h["Black"], h["Result"],
+              " ".join(m.uci() for m in g.mainline_moves()), sep="|")
+"#;
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .arg(pgn)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut games = std::collections::BTreeMap::new();
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        *games.entry(line.to_owned()).or_default() += 1;
+    }
+    games
+}
+
+/// The same PGN book with `plies=3` in sp960, cutechess-cli and fastchess: node-limited
+/// engines play the same games, book moves (Chess960 castling included) first.
+#[test]
+fn a_pgn_book_gives_the_games_cutechess_cli_and_fastchess_give() {
+    if !peers::have("stockfish")
+        || !peers::have("ethereal-chess")
+        || !peers::have("cutechess-cli")
+        || !peers::have("fastchess")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let book = |variant: &str| {
+        format!(
+            "[Event \"a\"]\n[Variant \"{variant}\"]\n[SetUp \"1\"]\n\
+             [FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n\
+             1. O-O O-O-O 2. d4 d5 3. c4 *\n\n\
+             [Event \"b\"]\n[Variant \"{variant}\"]\n[SetUp \"1\"]\n\
+             [FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n\
+             1. d4 d5 2. Nde3 Nde6 *\n"
+        )
+    };
+    std::fs::write(dir.path().join("fischerandom.pgn"), book("fischerandom")).unwrap();
+    std::fs::write(dir.path().join("chess960.pgn"), book("Chess960")).unwrap();
+    let engines = [
+        ("a", "/usr/games/stockfish"),
+        ("b", "/usr/games/ethereal-chess"),
+    ];
+    let runner = |program: &str, book: &str, out: &str| {
+        let mut command = Command::new(program);
+        command
+            .current_dir(dir.path())
+            .env("PATH", peers::search_path());
+        for (name, cmd) in engines {
+            command.args([
+                "-engine".to_owned(),
+                format!("cmd={cmd}"),
+                format!("name={name}"),
+                "nodes=1000".to_owned(),
+            ]);
+        }
+        command
+            .args(["-each", "proto=uci", "tc=inf", "-variant", "fischerandom"])
+            .args(["-openings", &format!("file={book}"), "format=pgn"])
+            .args(["order=sequential", "plies=3"])
+            .args([
+                "-games",
+                "2",
+                "-rounds",
+                "2",
+                "-repeat",
+                "-concurrency",
+                "1",
+            ]);
+        if program == "fastchess" {
+            command.args(["-pgnout", &format!("file={out}")]);
+        } else {
+            command.args(["-pgnout", out]);
+        }
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{program}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        game_set(&dir.path().join(out))
+    };
+    let ours = |book: &str, out: &str| {
+        let output = sp960_match(
+            dir.path(),
+            &[
+                "--engine",
+                "/usr/games/stockfish name=a nodes=1000",
+                "--engine",
+                "/usr/games/ethereal-chess name=b nodes=1000",
+                "--openings",
+                &format!("file={book} plies=3"),
+                "--concurrency",
+                "1",
+                "--pgn",
+                out,
+            ],
+        );
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        game_set(&dir.path().join(out))
+    };
+    let sp960 = ours("fischerandom.pgn", "sp960.pgn");
+    assert_eq!(sp960.values().sum::<usize>(), 4);
+    assert_eq!(
+        sp960,
+        runner("cutechess-cli", "fischerandom.pgn", "cutechess.pgn")
+    );
+    assert_eq!(
+        sp960,
+        runner("fastchess", "fischerandom.pgn", "fastchess.pgn")
+    );
+    // sp960 reads [Variant "Chess960"] as the same book; cutechess-cli 1.5.1 plays none of
+    // its moves (its games start at the root, with no {book} comment).
+    assert_eq!(ours("chess960.pgn", "sp960-chess960.pgn"), sp960);
+    runner("cutechess-cli", "chess960.pgn", "cutechess-chess960.pgn");
+    let theirs = std::fs::read_to_string(dir.path().join("cutechess-chess960.pgn")).unwrap();
+    assert_eq!(theirs.matches("[Event ").count(), 4);
+    assert!(!theirs.contains("{book}"), "{theirs}");
+}

@@ -194,3 +194,133 @@ fn fairy_stockfish_mate_scores_read_as_mates() {
     // its `100000 + N` scores are read as mates.
     assert!(mates >= 1, "{games:?}");
 }
+
+/// Each game's result, ply count and moves (comments and move numbers dropped).
+fn games_of(pgn: &str) -> Vec<(String, String, Vec<String>)> {
+    let tag = |game: &str, name: &str| {
+        game.lines()
+            .find_map(|line| line.strip_prefix(&format!("[{name} \"")))
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let result = tag(game, "Result");
+            let body = game.split_once("\n\n").map_or("", |(_, body)| body);
+            let mut text = String::new();
+            let mut depth = 0;
+            for c in body.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ if depth == 0 => text.push(c),
+                    _ => {}
+                }
+            }
+            let moves = text
+                .split_whitespace()
+                .filter(|word| !word.ends_with('.') && *word != result)
+                .map(str::to_owned)
+                .collect();
+            (result, tag(game, "PlyCount"), moves)
+        })
+        .collect()
+}
+
+#[test]
+fn xboard_adjudication_ends_the_same_games_at_the_same_ply_as_cutechess_cli() {
+    if !peers::have("sjaakii") || !peers::have("stockfish") || !peers::have("cutechess-cli") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let book = Command::new(env!("CARGO_BIN_EXE_sp960"))
+        .args(["fen", "100-102", "--format", "epd"])
+        .output()
+        .unwrap()
+        .stdout;
+    std::fs::write(dir.path().join("book.epd"), book).unwrap();
+    let adjudication = [
+        "movecount=3",
+        "score=400",
+        "movenumber=20",
+        "movecount=4",
+        "score=15",
+    ];
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            "proto=xboard name=a /usr/games/sjaakii",
+            "--engine",
+            "/usr/games/stockfish name=b",
+            "--sp",
+            "100-102",
+            "--depth",
+            "3",
+            "--concurrency",
+            "1",
+            "--pgn",
+            "sp960.pgn",
+            "--resign",
+            &adjudication[..2].join(" "),
+            "--draw",
+            &adjudication[2..].join(" "),
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = Command::new("cutechess-cli")
+        .current_dir(dir.path())
+        .env("PATH", peers::search_path())
+        .args([
+            "-engine",
+            "cmd=/usr/games/sjaakii",
+            "proto=xboard",
+            "name=a",
+        ])
+        .args(["-engine", "cmd=/usr/games/stockfish", "proto=uci", "name=b"])
+        .args(["-each", "tc=inf", "depth=3", "-variant", "fischerandom"])
+        .args([
+            "-openings",
+            "file=book.epd",
+            "format=epd",
+            "order=sequential",
+        ])
+        .args([
+            "-games",
+            "2",
+            "-rounds",
+            "3",
+            "-repeat",
+            "-concurrency",
+            "1",
+        ])
+        .arg("-resign")
+        .args(&adjudication[..2])
+        .arg("-draw")
+        .args(&adjudication[2..])
+        .args(["-pgnout", "cutechess.pgn"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let ours = std::fs::read_to_string(dir.path().join("sp960.pgn")).unwrap();
+    let theirs = std::fs::read_to_string(dir.path().join("cutechess.pgn")).unwrap();
+    let (ours, theirs) = (games_of(&ours), games_of(&theirs));
+    assert_eq!(ours.len(), 6);
+    // Sjaak II's scores, read from its thinking output, end some games: the same ones.
+    let adjudicated = std::fs::read_to_string(dir.path().join("sp960.pgn"))
+        .unwrap()
+        .matches("[Termination \"adjudication\"]")
+        .count();
+    assert!(adjudicated >= 2, "{adjudicated}");
+    assert_eq!(ours, theirs);
+}

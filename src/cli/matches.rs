@@ -20,15 +20,16 @@ use crate::starts::request::BookRequest;
 )]
 pub struct EngineArgs {}
 
-/// Play a match between two engines from numbered starts, both colours, saved as PGN.
+/// Play a match between engines from numbered starts or an opening book, both colours, saved as PGN.
 ///
-/// Each start is played twice per round, colours swapped. With one --engine or none,
+/// Each start is played twice per round, colours swapped; with more than two engines,
+/// by every two of them (or, with --gauntlet, by the first against each other one). With one --engine or none,
 /// the built-in engine (`sp960 engine`) plays the missing side. Finished games are
 /// appended to the PGN file one by one; a live progress line goes to stderr and the
 /// final table (or --json) to stdout.
 #[derive(clap::Args)]
 #[command(
-    after_help = "--engine takes one argument, split as a shell would: the command (or cmd=) and its\narguments (or arg=), and cutechess-cli's keys dir= name= proto=uci|xboard (default: detected)\noption.NAME=VALUE initstr= restart=on and the engine's own st= depth= nodes=. An unknown key\nis an error, never an engine argument.\n\nExamples:\n  sp960 match --sp 860\n  sp960 match --engine /usr/games/stockfish --engine /usr/games/ethereal-chess --sp 0,959 --sp 0:959 --nodes 20000 --pgn games.pgn\n  sp960 match --engine 'proto=xboard name=\"Sjaak II\" /usr/games/sjaakii' --sp random --count 10 --seed 7 --tc 40/60+0.6"
+    after_help = "--engine takes one argument, split as a shell would: the command (or cmd=) and its\narguments (or arg=), and cutechess-cli's keys dir= name= proto=uci|xboard (default: detected)\noption.NAME=VALUE initstr= restart=on and the engine's own st= depth= nodes=. An unknown key\nis an error, never an engine argument.\n\nExamples:\n  sp960 match --sp 860\n  sp960 match --engine /usr/games/stockfish --engine /usr/games/ethereal-chess --sp 0,959 --sp 0:959 --nodes 20000 --pgn games.pgn\n  sp960 match --engine 'proto=xboard name=\"Sjaak II\" /usr/games/sjaakii' --sp random --count 10 --seed 7 --tc 40/60+0.6\n  sp960 match --engine stockfish --engine ethereal-chess --engine 'sp960 engine' --gauntlet --openings file=book.pgn plies=8 order=random --seed 1 --log logs"
 )]
 pub struct MatchArgs {
     /// One engine: its command line, with proto=, name=, option.NAME=VALUE (once per engine; more than two play a round-robin).

@@ -209,16 +209,24 @@ pub fn handoff_command(
         }
         eprintln!("sp960: match: running {}", shell_line(&plan).trim_end());
     }
+    // Ctrl-C reaches the runner too (one process group): it stops, and the games it
+    // finished are read back and reported, as the built-in runner does.
+    let sigint = super::interrupt::Guard::install();
     let ran = run_runner(runner, &plan.argv, json);
+    let interrupted = super::interrupt::interrupted();
+    drop(sigint);
     let _ = std::fs::remove_file(&book);
-    ran?;
+    if !interrupted {
+        ran?;
+    }
     let text = read_from(&config.pgn, pgn_start).map_err(|err| file_error(&config.pgn, err))?;
     let games = read_games(&text).map_err(|reason| HandoffError::File {
         path: config.pgn.display().to_string(),
         reason,
     })?;
     let names: Vec<String> = (0..2).map(|index| engine_name(&plan.argv, index)).collect();
-    let summary = summarize(&config, &names, &games, started, cpu_at_start);
+    let mut summary = summarize(&config, &names, &games, started, cpu_at_start);
+    summary.interrupted = interrupted;
     let text = if json {
         let mut text = serde_json::to_string_pretty(&summary).expect("plain data");
         text.push('\n');
@@ -229,6 +237,13 @@ pub fn handoff_command(
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|err| HandoffError::Match(MatchError::Output(err)))?;
+    if interrupted {
+        return Err(MatchError::Interrupted {
+            games: summary.games.len(),
+            pgn: summary.pgn,
+        }
+        .into());
+    }
     Ok(summary)
 }
 
@@ -621,7 +636,10 @@ fn summarize(
         let white_outcome = match game.result.as_str() {
             "1-0" => Outcome::Win,
             "0-1" => Outcome::Loss,
-            _ => Outcome::Draw,
+            "1/2-1/2" => Outcome::Draw,
+            // `*`: a game the runner broke off (cutechess-cli after Ctrl-C) is not counted,
+            // as the built-in runner writes no unfinished game.
+            _ => continue,
         };
         // Both runners give a start's two games (-games 2 -repeat) the same Round.
         let pair = usize::try_from(game.round.saturating_sub(1)).unwrap_or(usize::MAX);
@@ -665,6 +683,7 @@ fn summarize(
         pgn: config.pgn.display().to_string(),
         wall_seconds: started.elapsed().as_secs_f64(),
         runner_cpu_seconds: cpu_seconds() - cpu_at_start,
+        interrupted: false,
     }
 }
 

@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::SystemTime;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::proxy::transcript::utc_timestamp;
 
@@ -28,11 +28,11 @@ pub enum Direction {
 }
 
 impl Direction {
-    fn mark(self) -> &'static str {
+    fn mark(self) -> &'static [u8] {
         match self {
-            Direction::ToEngine => ">",
-            Direction::FromEngine => "<",
-            Direction::Stderr => "!",
+            Direction::ToEngine => b" > ",
+            Direction::FromEngine => b" < ",
+            Direction::Stderr => b" ! ",
         }
     }
 }
@@ -42,6 +42,9 @@ struct Sink {
     file: Option<BufWriter<File>>,
     /// Lines written while no file was open.
     pending: Vec<u8>,
+    /// The timestamp up to the second (`2026-11-22T20:21:29`) and that second: the
+    /// calendar is worked out once a second, not once a line.
+    second: Option<(u64, String)>,
 }
 
 /// A log shared by a worker's players (cheap to clone).
@@ -73,17 +76,33 @@ impl GameLog {
 
     /// Writes one line.
     pub fn line(&self, engine: &str, direction: Direction, text: &[u8]) {
-        let stamp = utc_timestamp(SystemTime::now());
+        let now = SystemTime::now();
+        let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
         let mut sink = self.lock();
         let sink = &mut *sink;
+        let second = since.as_secs();
+        if sink.second.as_ref().is_none_or(|(at, _)| *at != second) {
+            let mut stamp = utc_timestamp(now);
+            stamp.truncate("YYYY-MM-DDTHH:MM:SS".len());
+            sink.second = Some((second, stamp));
+        }
+        let prefix = &sink.second.as_ref().expect("just set").1;
+        let mut micros = *b".000000Z ";
+        let mut value = since.subsec_micros();
+        for digit in micros[1..7].iter_mut().rev() {
+            *digit = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
         let out: &mut dyn Write = match &mut sink.file {
             Some(file) => file,
             None => &mut sink.pending,
         };
         // A failed write shows at `finish`'s flush.
         let _ = out
-            .write_all(stamp.as_bytes())
-            .and_then(|()| write!(out, " {engine} {} ", direction.mark()))
+            .write_all(prefix.as_bytes())
+            .and_then(|()| out.write_all(&micros))
+            .and_then(|()| out.write_all(engine.as_bytes()))
+            .and_then(|()| out.write_all(direction.mark()))
             .and_then(|()| out.write_all(text))
             .and_then(|()| out.write_all(b"\n"));
     }

@@ -11,7 +11,9 @@
 //!   request as typed and the match as played.
 //! - [`process`]: the I/O driver of one engine (`poll(2)` on its stdout, reads with
 //!   deadlines); [`player`]: one game between two engine processes; this module: the
-//!   workers that play games concurrently and the PGN file.
+//!   schedule, the workers that play games concurrently and the PGN file.
+//! - [`openings`] (`--openings` books, checked up front), [`log`] (`--log` files) and
+//!   [`interrupt`] (Ctrl-C).
 //!
 //! Castling, FENs and move checking are the proxies' own ([`crate::starts::castling`],
 //! [`crate::protocol::game`], [`crate::protocol::xboard`]); see README "sp960 match" for why the
@@ -21,6 +23,7 @@ pub mod client;
 pub mod config;
 pub mod engine_spec;
 pub mod handoff;
+pub mod interrupt;
 pub mod log;
 pub mod openings;
 pub mod pgn;
@@ -106,6 +109,14 @@ pub enum MatchError {
         /// The error.
         source: io::Error,
     },
+    /// Ctrl-C: the finished games are saved (the table was printed).
+    #[error("interrupted: {games} games saved to {pgn}")]
+    Interrupted {
+        /// Games written to the PGN file.
+        games: usize,
+        /// The PGN file.
+        pgn: String,
+    },
     /// The summary cannot be written.
     #[error("cannot write the summary: {0}")]
     Output(io::Error),
@@ -120,10 +131,14 @@ impl MatchError {
             MatchError::Engine { .. } => crate::exit_code::ENGINE_UNSUITABLE,
             MatchError::Starts(crate::starts::request::BookError::Empty) => crate::exit_code::USAGE,
             MatchError::Starts(_) | MatchError::Openings(_) => crate::exit_code::INVALID_DATA,
+            MatchError::Interrupted { .. } => INTERRUPTED,
             _ => crate::exit_code::USAGE,
         }
     }
 }
+
+/// The exit code after Ctrl-C: 128 + SIGINT, as a shell reports it.
+pub const INTERRUPTED: u8 = 130;
 
 /// `sp960 match`: resolves the request, plays the match, and writes the table (or the
 /// `--json` summary) to `out`.
@@ -141,6 +156,12 @@ pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summa
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(MatchError::Output)?;
+    if summary.interrupted {
+        return Err(MatchError::Interrupted {
+            games: summary.games.len(),
+            pgn: summary.pgn,
+        });
+    }
     Ok(summary)
 }
 
@@ -149,6 +170,7 @@ pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summa
 pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let started = Instant::now();
     let cpu_at_start = cpu_seconds();
+    let _sigint = interrupt::Guard::install();
     for (index, engine) in config.engines.iter().enumerate() {
         if config.engine_limits[index].nodes.is_some() && engine.protocol == Some(Protocol::Xboard)
         {
@@ -169,7 +191,17 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             source,
         })?;
     }
-    for (player, protocol, name) in launch_all(&config.engines, config.log_dir.is_some())? {
+    let launched = launch_all(&config.engines, config.log_dir.is_some()).map_err(|err| {
+        if interrupt::interrupted() {
+            MatchError::Interrupted {
+                games: 0,
+                pgn: config.pgn.display().to_string(),
+            }
+        } else {
+            err
+        }
+    })?;
+    for (player, protocol, name) in launched {
         pooled.push(Some(player));
         protocols.push(protocol);
         names.push(name);
@@ -222,16 +254,26 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                     let mut seats = Seats::new(&config.engines, protocols, names, pool, log);
                     let (ack, acked) = mpsc::channel::<()>();
                     loop {
+                        if interrupt::interrupted() {
+                            break;
+                        }
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some(game) = schedule.get(index) else {
                             break;
                         };
-                        let finished = play_game(&mut seats, *game, config);
+                        let Some(finished) = play_game(&mut seats, *game, config) else {
+                            break;
+                        };
                         if sender.send((finished, ack.clone())).is_err() || acked.recv().is_err() {
                             break;
                         }
                     }
-                    seats.close();
+                    if interrupt::interrupted() {
+                        // Killed at once (dropped), not asked to quit.
+                        drop(seats);
+                    } else {
+                        seats.close();
+                    }
                 })
                 .map_err(MatchError::Thread)?;
         }
@@ -309,7 +351,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     progress.finish();
     // Engines of the first handshake that no game needed.
     for player in pool.into_inner().unwrap_or_default().into_iter().flatten() {
-        player.quit();
+        if !interrupt::interrupted() {
+            player.quit();
+        }
     }
     written?;
     let finite = |x: f64| x.is_finite().then_some(x);
@@ -322,6 +366,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         score_fraction: score.fraction(),
         elo: finite(score.elo_difference()),
         elo_margin: finite(score.elo_margin()),
+        interrupted: interrupt::interrupted(),
         standings: tally.standings(&names),
         pairs: tally.matchups(&names),
         engines: names,

@@ -88,10 +88,17 @@ impl OpeningsSpec {
                 .parse::<usize>()
                 .map_err(|_| format!("--openings {key}={value}: expected a whole number"))
         };
+        let mut seen = Vec::new();
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
             let Some((key, value)) = word.split_once('=') else {
                 return Err(format!("--openings: '{word}': expected KEY=VALUE"));
             };
+            if seen.contains(&key) {
+                return Err(format!(
+                    "--openings: {key}= given twice (one book per match)"
+                ));
+            }
+            seen.push(key);
             match key {
                 "file" => file = Some(PathBuf::from(value)),
                 "format" => {
@@ -174,24 +181,59 @@ pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningError
         reason: format!("cannot read: {err}"),
     })?;
     let text = String::from_utf8_lossy(&text);
-    let mut openings = read_openings(&text, &name, spec.format, spec.plies)?;
-    let available = openings.len();
+    match spec.format {
+        OpeningFormat::Epd => {
+            // Every line is checked, but only the openings used are kept.
+            let lines = epd_lines(&text);
+            check_epd(&name, &lines)?;
+            let chosen = choose(&name, lines.len(), spec, seed)?;
+            chosen
+                .into_iter()
+                .map(|index| epd_opening(&name, lines[index].0, lines[index].1))
+                .collect()
+        }
+        OpeningFormat::Pgn => {
+            let mut all: Vec<Option<Opening>> =
+                read_openings(&text, &name, spec.format, spec.plies)?
+                    .into_iter()
+                    .map(Some)
+                    .collect();
+            let chosen = choose(&name, all.len(), spec, seed)?;
+            Ok(chosen
+                .into_iter()
+                .filter_map(|index| all[index].take())
+                .collect())
+        }
+    }
+}
+
+/// Which of `available` openings are played, in order: from `start`; shuffled with `seed`
+/// for `order=random`; then the first `count`.
+fn choose(
+    file: &str,
+    available: usize,
+    spec: &OpeningsSpec,
+    seed: u64,
+) -> Result<Vec<usize>, OpeningError> {
+    if available == 0 {
+        return Err(error(file, 0, "no openings in the file"));
+    }
     let skip = spec.start - 1;
     if skip >= available {
-        return Err(OpeningError {
-            file: name,
-            line: 0,
-            reason: format!("start={}: the file has {available} openings", spec.start),
-        });
+        return Err(error(
+            file,
+            0,
+            format!("start={}: the file has {available} openings", spec.start),
+        ));
     }
-    openings.drain(..skip);
-    if let Some(count) = spec.count {
-        openings.truncate(count);
-    }
+    let mut chosen: Vec<usize> = (skip..available).collect();
     if spec.order == OpeningOrder::Random {
-        openings.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        chosen.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
     }
-    Ok(openings)
+    if let Some(count) = spec.count {
+        chosen.truncate(count);
+    }
+    Ok(chosen)
 }
 
 /// Every opening of `text` (named `file` in messages), checked: legal positions, legal
@@ -248,49 +290,68 @@ fn game_over_reason(position: &Chess) -> Option<&'static str> {
     }
 }
 
-fn read_epd(text: &str, file: &str) -> Result<Vec<Opening>, OpeningError> {
-    let mut openings = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < 4 {
-            return Err(error(
-                file,
-                number,
-                format!(
-                    "'{line}': an EPD line needs 4 FEN fields (board, side, castling, en passant)"
-                ),
-            ));
-        }
-        let counters_given = fields.len() >= 6
-            && fields[4].parse::<u32>().is_ok()
-            && fields[5].parse::<u32>().is_ok();
-        let fen = if counters_given {
-            fields[..6].join(" ")
-        } else {
-            let operations = line
-                .splitn(5, char::is_whitespace)
-                .nth(4)
-                .unwrap_or_default();
-            let halfmoves = epd_operand(operations, "hmvc").unwrap_or("0");
-            let fullmoves = epd_operand(operations, "fmvn").unwrap_or("1");
-            format!("{} {halfmoves} {fullmoves}", fields[..4].join(" "))
-        };
-        let root = strict_position(&fen).map_err(|reason| error(file, number, reason))?;
-        if let Some(reason) = game_over_reason(&root) {
-            return Err(error(file, number, format!("'{fen}': {reason}")));
-        }
-        openings.push(Opening {
-            label: format!("{file}:{number}"),
-            root,
-            moves: Vec::new(),
-        });
+/// The EPD lines that hold a position: (1-based line number, text).
+fn epd_lines(text: &str) -> Vec<(usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(index, line)| (index + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+}
+
+/// One EPD line as an opening.
+fn epd_opening(file: &str, number: usize, line: &str) -> Result<Opening, OpeningError> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Err(error(
+            file,
+            number,
+            format!("'{line}': an EPD line needs 4 FEN fields (board, side, castling, en passant)"),
+        ));
     }
-    Ok(openings)
+    let counters_given =
+        fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
+    let fen = if counters_given {
+        fields[..6].join(" ")
+    } else {
+        let operations = line
+            .splitn(5, char::is_whitespace)
+            .nth(4)
+            .unwrap_or_default();
+        let halfmoves = epd_operand(operations, "hmvc").unwrap_or("0");
+        let fullmoves = epd_operand(operations, "fmvn").unwrap_or("1");
+        format!("{} {halfmoves} {fullmoves}", fields[..4].join(" "))
+    };
+    let root = strict_position(&fen).map_err(|reason| error(file, number, reason))?;
+    if let Some(reason) = game_over_reason(&root) {
+        return Err(error(file, number, format!("'{fen}': {reason}")));
+    }
+    Ok(Opening {
+        label: format!("{file}:{number}"),
+        root,
+        moves: Vec::new(),
+    })
+}
+
+/// Checks every line (on every core: a book may have millions) and keeps none; the first
+/// bad line in file order is the error.
+fn check_epd(file: &str, lines: &[(usize, &str)]) -> Result<(), OpeningError> {
+    use rayon::prelude::*;
+    match lines
+        .par_iter()
+        .map(|(number, line)| epd_opening(file, *number, line).err())
+        .find_first(Option::is_some)
+    {
+        Some(Some(err)) => Err(err),
+        _ => Ok(()),
+    }
+}
+
+fn read_epd(text: &str, file: &str) -> Result<Vec<Opening>, OpeningError> {
+    epd_lines(text)
+        .into_iter()
+        .map(|(number, line)| epd_opening(file, number, line))
+        .collect()
 }
 
 /// A PGN game being read.
@@ -332,6 +393,13 @@ fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>
     for (index, raw) in text.lines().enumerate() {
         let number = index + 1;
         let mut rest = raw.trim();
+        if !in_comment
+            && rest.starts_with('[')
+            && let Some(open) = game.take_if(|g| g.variation == 0)
+        {
+            // A game without a result: the next one's tags end it.
+            finish(open, &mut openings)?;
+        }
         if !in_comment && game.is_none() && rest.starts_with('[') {
             let (name, value) = tag_pair(rest).ok_or_else(|| {
                 error(
@@ -423,9 +491,13 @@ fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>
                         .parse::<SanPlus>()
                         .map_err(|_| format!("'{token}' is not a SAN move"))
                         .and_then(|san| {
-                            san.san.to_move(&position).map_err(|_| {
+                            san.san.to_move(&position).map_err(|err| {
+                                let what = match err {
+                                    shakmaty::san::SanError::AmbiguousSan => "is ambiguous",
+                                    shakmaty::san::SanError::IllegalSan => "is not legal",
+                                };
                                 format!(
-                                    "'{token}' is not legal after {} moves of the opening",
+                                    "'{token}' {what} after {} moves of the opening",
                                     state.moves.len()
                                 )
                             })
@@ -569,10 +641,16 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
 [Event "standard"]
 
 1.e4 e5 2.Nf3 Nc6 1-0
-1. d4 d5 *
+1. d4 d5
+[Event "no result above"]
+1. c4 ; a rest-of-line comment
+*
 "#;
         let openings = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap();
-        assert_eq!(openings.len(), 3);
+        assert_eq!(openings.len(), 4);
+        assert_eq!(openings[3].label, "book.pgn:12");
+        assert_eq!(openings[3].moves.len(), 1);
+        assert_eq!(openings[2].moves.len(), 2);
         assert_eq!(openings[0].label, "book.pgn:1");
         assert_eq!(openings[0].moves.len(), 5);
         assert!(openings[0].moves[0].is_castle() && openings[0].moves[1].is_castle());
@@ -587,7 +665,10 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
         assert_eq!(openings[2].label, "book.pgn:11");
         // plies=N keeps the first N moves.
         let short = read_openings(text, "book.pgn", OpeningFormat::Pgn, Some(2)).unwrap();
-        assert!(short.iter().all(|o| o.moves.len() == 2));
+        assert_eq!(
+            short.iter().map(|o| o.moves.len()).collect::<Vec<_>>(),
+            [2, 2, 2, 1]
+        );
     }
 
     #[test]
@@ -614,6 +695,10 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
                 "book.pgn:3: after the opening's moves the position is checkmate",
             ),
             ("1. e4 xyz *\n", "book.pgn:1: 'xyz' is not a SAN move"),
+            (
+                "[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. d4 d5 2. Ne3 *\n",
+                "book.pgn:3: 'Ne3' is ambiguous after 2 moves of the opening",
+            ),
         ] {
             let err = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap_err();
             assert!(err.to_string().contains(message), "{text:?}: {err}");
@@ -638,6 +723,9 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
         };
         let spec = OpeningsSpec::parse(&words("start=2 count=3")).unwrap();
         assert_eq!(lines(&load(&spec, 0).unwrap()), ["3", "5", "7"]);
+        // Random: drawn from the whole file (from start), then count of them.
+        let some = OpeningsSpec::parse(&words("order=random count=2")).unwrap();
+        assert_eq!(load(&some, 3).unwrap().len(), 2);
         let random = OpeningsSpec::parse(&words("order=random")).unwrap();
         let first = lines(&load(&random, 7).unwrap());
         assert_eq!(
@@ -659,6 +747,30 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
                 .to_string()
                 .ends_with(":0: start=7: the file has 6 openings")
         );
+    }
+
+    #[test]
+    fn a_large_epd_book_reports_its_first_bad_line_and_keeps_only_what_is_played() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big.epd");
+        let good = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea -";
+        let mut lines = vec![good; 1000];
+        lines[699] = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w Hh -";
+        lines[899] = "8/8 w - -";
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let spec = OpeningsSpec::parse(&[format!("file={} count=5", file.display())]).unwrap();
+        let err = load(&spec, 0).unwrap_err();
+        assert_eq!(
+            (err.line, err.file.ends_with("big.epd")),
+            (700, true),
+            "{err}"
+        );
+        lines[699] = good;
+        lines[899] = good;
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let openings = load(&spec, 0).unwrap();
+        assert_eq!(openings.len(), 5);
+        assert!(openings[4].label.ends_with("big.epd:5"));
     }
 
     #[test]
@@ -686,6 +798,7 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
             ("file=a.epd start=0", "start=0"),
             ("file=a.epd depth=3", "unknown key 'depth'"),
             ("file=a.epd stray", "'stray': expected KEY=VALUE"),
+            ("file=a.epd file=b.epd", "file= given twice"),
         ] {
             let err = OpeningsSpec::parse(&words(text)).unwrap_err();
             assert!(err.contains(message), "{text}: {err}");

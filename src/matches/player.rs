@@ -52,6 +52,8 @@ fn spawn_failure(err: &ShellError) -> String {
 enum Trouble {
     Closed(String),
     Timeout,
+    /// Ctrl-C: the game is abandoned.
+    Interrupted,
 }
 
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -103,6 +105,7 @@ impl Player {
                         player.process.exit_description()
                     ));
                 }
+                Received::Interrupted => return Err("interrupted".to_owned()),
                 Received::Timeout if Instant::now() >= overall => {
                     return Err(format!(
                         "no answer to the handshake in {} s",
@@ -167,6 +170,7 @@ impl Player {
                 }
                 Received::Closed => return Err(Trouble::Closed(self.process.exit_description())),
                 Received::Timeout => return Err(Trouble::Timeout),
+                Received::Interrupted => return Err(Trouble::Interrupted),
             }
         }
     }
@@ -288,7 +292,12 @@ fn forfeit(loser: Color, kind: Forfeit, detail: String) -> Ending {
 
 /// Plays one game; the engines of a side that misbehaved are dropped (killed) so the
 /// next game starts them afresh.
-pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchConfig) -> Finished {
+/// `None` when the match was interrupted (Ctrl-C) and the game abandoned.
+pub(crate) fn play_game(
+    seats: &mut Seats<'_>,
+    game: Scheduled,
+    config: &MatchConfig,
+) -> Option<Finished> {
     let opening = &config.openings[game.opening];
     let root = opening.root.clone();
     let mut referee = Referee::new(root.clone(), config.max_plies);
@@ -341,6 +350,9 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                 }
                 Err(Trouble::Closed(how)) => {
                     break 'game forfeit(color, Forfeit::Crash, format!("the engine {how}"));
+                }
+                Err(Trouble::Interrupted) => {
+                    break 'game forfeit(color, Forfeit::Crash, "interrupted".into());
                 }
                 Err(Trouble::Timeout) => {
                     break 'game forfeit(
@@ -418,6 +430,9 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
                 Err(Trouble::Closed(how)) => {
                     break 'game forfeit(turn, Forfeit::Crash, format!("the engine {how}"));
                 }
+                Err(Trouble::Interrupted) => {
+                    break 'game forfeit(turn, Forfeit::Crash, "interrupted".into());
+                }
                 Err(Trouble::Timeout) => match clock {
                     Some(_) => {
                         break 'game referee.flag_fall(
@@ -442,6 +457,25 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
         Ending::TimeoutVsInsufficient(color) => Some(*color),
         _ => None,
     };
+    if matches!(
+        &ending,
+        Ending::Forfeit {
+            kind: Forfeit::Crash,
+            ..
+        }
+    ) && !super::interrupt::interrupted()
+    {
+        // A terminal's Ctrl-C reaches the engines too: their death may be seen a moment
+        // before our own SIGINT handler has run.
+        thread::sleep(Duration::from_millis(20));
+    }
+    if culprit.is_some() && super::interrupt::interrupted() {
+        // Ctrl-C (which a terminal also sends the engines): the game is abandoned, not
+        // lost, and its engines are killed.
+        seats.players[game.white] = None;
+        seats.players[game.black] = None;
+        return None;
+    }
     if let Some(color) = culprit {
         seats.players[index(color)] = None;
     }
@@ -450,14 +484,14 @@ pub(crate) fn play_game(seats: &mut Seats<'_>, game: Scheduled, config: &MatchCo
     {
         eprintln!("sp960: match: --log: game {}: {err}", game.number);
     }
-    Finished {
+    Some(Finished {
         game,
         turn: referee.line().current.turn(),
         root,
         moves: referee.line().moves.clone(),
         move_comments,
         ending,
-    }
+    })
 }
 
 /// Starts every engine (at once, a thread each) and completes its handshake: the protocol
@@ -467,14 +501,43 @@ pub(crate) fn launch_all(
     engines: &[MatchEngine],
     logging: bool,
 ) -> Result<Vec<(Player, Protocol, String)>, MatchError> {
+    // Started on this thread, which outlives the match: the proxy's spawn ties an engine
+    // to the life of the thread that starts it (PR_SET_PDEATHSIG). Handshaken a batch at a
+    // time, one engine per core, so many engines' start-up (Stockfish loads its network)
+    // does not run into each other's handshake time-out.
+    let batch = thread::available_parallelism().map_or(2, |n| n.get().max(2));
+    let mut launched = Vec::with_capacity(engines.len());
+    for first in (0..engines.len()).step_by(batch) {
+        let chunk = first..engines.len().min(first + batch);
+        launched.extend(launch_batch(engines, chunk, logging)?);
+    }
+    for index in 1..launched.len() {
+        let base = launched[index].2.clone();
+        let mut copy = 1;
+        while launched[..index]
+            .iter()
+            .any(|(_, _, name)| *name == launched[index].2)
+        {
+            copy += 1;
+            launched[index].2 = format!("{base} ({copy})");
+        }
+    }
+    Ok(launched)
+}
+
+/// Starts the engines `indices` on this thread and handshakes them at once.
+fn launch_batch(
+    engines: &[MatchEngine],
+    indices: std::ops::Range<usize>,
+    logging: bool,
+) -> Result<Vec<(Player, Protocol, String)>, MatchError> {
     let fail = |index: usize, reason| MatchError::Engine {
         engine: index + 1,
         reason,
     };
-    // Started on this thread, which outlives the match: the proxy's spawn ties an engine
-    // to the life of the thread that starts it (PR_SET_PDEATHSIG).
-    let mut processes = Vec::with_capacity(engines.len());
-    for (index, engine) in engines.iter().enumerate() {
+    let mut processes = Vec::with_capacity(indices.len());
+    for index in indices {
+        let engine = &engines[index];
         let mut process =
             EngineProcess::spawn(&engine.command, logging).map_err(|err| match err {
                 ShellError::NotFound(program) => MatchError::EngineNotFound {
@@ -495,7 +558,7 @@ pub(crate) fn launch_all(
                 format!("the engine {}", process.exit_description()),
             ));
         }
-        processes.push(process);
+        processes.push((index, process));
     }
     let handshake =
         |index: usize, process: EngineProcess| -> Result<(Player, Protocol, String), MatchError> {
@@ -514,7 +577,6 @@ pub(crate) fn launch_all(
     let results: Vec<_> = thread::scope(|scope| {
         let handles: Vec<_> = processes
             .into_iter()
-            .enumerate()
             .map(|(index, process)| scope.spawn(move || handshake(index, process)))
             .collect();
         handles
@@ -522,21 +584,6 @@ pub(crate) fn launch_all(
             .map(|h| h.join().expect("handshake thread"))
             .collect()
     });
-    let mut launched = Vec::with_capacity(results.len());
-    for result in results {
-        // On the first failure the others are dropped, and so killed.
-        launched.push(result?);
-    }
-    for index in 1..launched.len() {
-        let base = launched[index].2.clone();
-        let mut copy = 1;
-        while launched[..index]
-            .iter()
-            .any(|(_, _, name)| *name == launched[index].2)
-        {
-            copy += 1;
-            launched[index].2 = format!("{base} ({copy})");
-        }
-    }
-    Ok(launched)
+    // On the first failure the others are dropped, and so killed.
+    results.into_iter().collect()
 }

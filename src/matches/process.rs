@@ -24,6 +24,8 @@ pub enum Received {
     Closed,
     /// Nothing before the deadline.
     Timeout,
+    /// The match was interrupted (Ctrl-C) while waiting.
+    Interrupted,
 }
 
 /// A running engine.
@@ -153,7 +155,7 @@ impl EngineProcess {
             if self.closed {
                 // What it said on stderr as it went (a crash message).
                 while self.stderr.is_some()
-                    && self.wait_readable(Duration::from_millis(50)) == (false, true)
+                    && self.wait_readable(Duration::from_millis(50)) == Some((false, true))
                 {
                     self.read_stderr();
                 }
@@ -168,7 +170,9 @@ impl EngineProcess {
                 self.buffer.resize(self.buffer.len() * 2, 0);
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            let (stdout, stderr) = self.wait_readable(left);
+            let Some((stdout, stderr)) = self.wait_readable(left) else {
+                return Received::Interrupted;
+            };
             if stderr {
                 self.read_stderr();
             }
@@ -192,8 +196,9 @@ impl EngineProcess {
     }
 
     /// Waits up to `timeout` for stdout (or the captured stderr) to have data or to be
-    /// closed: which of the two are ready.
-    fn wait_readable(&self, timeout: Duration) -> (bool, bool) {
+    /// closed: which of the two are ready (`None` once the match is interrupted: the
+    /// wait is cut into slices of at most 100 ms to notice).
+    fn wait_readable(&self, timeout: Duration) -> Option<(bool, bool)> {
         let stdout = libc::pollfd {
             fd: if self.closed {
                 -1
@@ -212,21 +217,24 @@ impl EngineProcess {
         let count = if self.stderr.is_some() { 2 } else { 1 };
         let deadline = Instant::now() + timeout;
         loop {
+            if super::interrupt::interrupted() {
+                return None;
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             // Rounded up: a 0.4 ms wait must not become a busy loop of 0 ms polls.
-            let millis = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            let millis = left.as_micros().div_ceil(1000).min(100) as i32;
             // SAFETY: `count` valid pollfds, for the duration of the call (a negative fd
             // is ignored by poll).
             let ready = unsafe { libc::poll(polls.as_mut_ptr(), count, millis) };
             match ready {
                 n if n > 0 => {
-                    return (polls[0].revents != 0, count == 2 && polls[1].revents != 0);
+                    return Some((polls[0].revents != 0, count == 2 && polls[1].revents != 0));
                 }
-                0 if Instant::now() >= deadline => return (false, false),
+                0 if Instant::now() >= deadline => return Some((false, false)),
                 0 => {}
                 _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
                 // poll itself failed: let read() report what is wrong.
-                _ => return (!self.closed, false),
+                _ => return Some((!self.closed, false)),
             }
         }
     }

@@ -61,6 +61,8 @@ pub struct Summary {
     pub standings: Vec<EngineStanding>,
     /// Each two engines' results against each other (one entry with two engines).
     pub pairs: Vec<PairStanding>,
+    /// Ctrl-C ended the match: the games are those finished before it.
+    pub interrupted: bool,
 }
 
 /// CPU time of this process so far (user + system, all threads).
@@ -122,8 +124,14 @@ impl Progress {
             bar.set_position(done as u64);
             bar.set_message(line);
         } else if self.plain {
+            // An SP (`860`, `0:959`), or an opening's `FILE:LINE`.
+            let sp = if last.start.parse::<crate::starts::start::Start>().is_ok() {
+                "SP "
+            } else {
+                ""
+            };
             eprintln!(
-                "sp960: match: game {done}/{} (SP {}) {} - {} {} {{{}}}; {line}",
+                "sp960: match: game {done}/{} ({sp}{}) {} - {} {} {{{}}}; {line}",
                 self.total, last.start, last.white, last.black, last.result, last.reason
             );
         }
@@ -346,6 +354,7 @@ mod tests {
             engines: vec!["Stockfish 15.1".into(), "Ethereal 12.00".into()],
             standings: Vec::new(),
             pairs: Vec::new(),
+            interrupted: false,
             score,
             score_fraction: score.fraction(),
             elo: None,
