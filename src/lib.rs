@@ -39,4 +39,7 @@ pub mod exit_code {
     pub const ENGINE_NOT_EXECUTABLE: u8 = 126;
     /// proxy: the engine program was not found (as shells report it).
     pub const ENGINE_NOT_FOUND: u8 = 127;
+    /// match: stopped by Ctrl-C (SIGINT), as a shell reports it; the finished games are
+    /// saved and reported.
+    pub const INTERRUPTED: u8 = 130;
 }

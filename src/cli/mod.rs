@@ -47,7 +47,8 @@ Exit codes (every subcommand):
   3         an engine that cannot do what was asked (proxy --require-chess960; match: fails
             its handshake; tournament: the tool cannot drive it)
   4         proxy: the engine exited with status 0 unasked (other exits: its own status)
-  126, 127  the engine program cannot be executed, or is not found (proxy, match)";
+  126, 127  the engine program cannot be executed, or is not found (proxy, match)
+  130       match: interrupted by Ctrl-C; the finished games are saved and reported";
 
 /// Chess960 start positions for GUIs and engines: numbers to FENs and back.
 #[derive(Parser)]

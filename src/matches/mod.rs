@@ -13,7 +13,8 @@
 //!   deadlines); [`player`]: one game between two engine processes; this module: the
 //!   schedule, the workers that play games concurrently and the PGN file.
 //! - [`openings`] (`--openings` books, checked up front), [`log`] (`--log` files) and
-//!   [`interrupt`] (Ctrl-C).
+//!   [`interrupt`] (Ctrl-C); [`handoff`]: `--runner fastchess|cutechess`, the same match
+//!   played by a real runner and its PGN read back into the [`results`] tally.
 //!
 //! Castling, FENs and move checking are the proxies' own ([`crate::starts::castling`],
 //! [`crate::protocol::game`], [`crate::protocol::xboard`]); see README "sp960 match" for why the
@@ -138,7 +139,7 @@ impl MatchError {
 }
 
 /// The exit code after Ctrl-C: 128 + SIGINT, as a shell reports it.
-pub const INTERRUPTED: u8 = 130;
+pub const INTERRUPTED: u8 = crate::exit_code::INTERRUPTED;
 
 /// `sp960 match`: resolves the request, plays the match, and writes the table (or the
 /// `--json` summary) to `out`.
