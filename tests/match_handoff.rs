@@ -226,13 +226,17 @@ fn options_a_runner_cannot_honour_are_refused_before_anything_runs() {
         ),
         (
             "fastchess",
-            &["--engine", "stockfish", "--engine", "ethereal-chess"][..],
-            "more than two engines (or --gauntlet) are played by the built-in runner only",
-        ),
-        (
-            "cutechess",
-            &["--openings", "file=book.epd"][..],
-            "--openings is played by the built-in runner only",
+            &[
+                "--engine",
+                "/usr/games/stockfish name=b",
+                "--engine",
+                "/usr/games/stockfish name=c",
+                "--sp",
+                "101-102",
+            ][..],
+            "fastchess gives each of the 3 pairings in turn the next opening of a book it cuts \
+             to -rounds (3) openings, so 3 openings × 1 rounds would not reach every pairing \
+             with every opening; give --rounds a multiple of 3, or use --runner cutechess",
         ),
         (
             "cutechess",
@@ -241,6 +245,7 @@ fn options_a_runner_cannot_honour_are_refused_before_anything_runs() {
         ),
     ] {
         let mut args = vec!["match", "--engine", ENGINES[0], "--sp", "100", "--runner"];
+        // (--sp given twice adds the starts.)
         args.push(runner);
         args.extend(extra);
         let output = sp960(dir.path(), &args, &path);
@@ -350,4 +355,161 @@ fn ctrl_c_stops_the_runner_and_reports_the_games_it_finished() {
         )),
         "{stderr}"
     );
+}
+
+/// A PGN book: a game from SP 100's root whose opening castles (cut to 5 plies), and one
+/// from the standard start without a FEN tag.
+const PGN_BOOK: &str = "[Event \"a\"]
+[Variant \"Chess960\"]
+[SetUp \"1\"]
+[FEN \"qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w HEhe - 0 1\"]
+
+1. e4 e5 2. Ng3 Ng6 3. O-O O-O *
+
+[Event \"b\"]
+
+1. d4 d5 2. c4 *
+";
+
+/// An EPD book: a comment, SP 0 with an id, the standard start after 1. e4 e5 (counters
+/// as operations) and SP 959.
+const EPD_BOOK: &str = "# three openings
+bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - id \"SP 0\";
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - hmvc 0; fmvn 2;
+rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1
+";
+
+/// Plays `args` (after `match`, with `--concurrency 1 --pgn games.pgn --json`) with the
+/// built-in runner and with `runner`, each in a directory of its own holding `files`;
+/// asserts the same games move for move (as sets: the runners order pairings their way),
+/// the same games listed (start, colours, result, plies, the built-in runner's game
+/// number), standings and per-pair lines; returns the runner's summary.
+fn same_games(runner: &str, args: &[&str], files: &[(&str, &str)]) -> Value {
+    let run = |runner: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let mut all = vec!["match"];
+        all.extend(args);
+        all.extend(["--concurrency", "1", "--pgn", "games.pgn", "--json"]);
+        if let Some(runner) = runner {
+            all.extend(["--runner", runner]);
+        }
+        let output = sp960(dir.path(), &all, &search_path());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{all:?}: {stderr}");
+        let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let mut played = games(&std::fs::read_to_string(dir.path().join("games.pgn")).unwrap());
+        played.sort();
+        let mut listed = listed(&summary);
+        listed.sort_by_key(|game| game["round"].as_u64());
+        (summary, played, listed)
+    };
+    let (ours, our_games, our_list) = run(None);
+    let (theirs, their_games, their_list) = run(Some(runner));
+    assert!(!our_games.is_empty());
+    assert_eq!(
+        our_games, their_games,
+        "{runner} played other games: {args:?}"
+    );
+    assert_eq!(our_list, their_list, "{args:?}");
+    for key in [
+        "score",
+        "stats",
+        "unpaired_games",
+        "engines",
+        "standings",
+        "pairs",
+    ] {
+        assert_eq!(ours[key], theirs[key], "{key}: {args:?}");
+    }
+    theirs
+}
+
+/// `--openings` from an EPD book (start=2 count=2: its last two positions) and a PGN book
+/// (plies=5, so the opening ends with white's castling), with a numbered start before them.
+fn openings_as_built_in(runner: &str) {
+    let engines = ["--engine", ENGINES[0], "--engine", ENGINES[1]];
+    let mut epd = engines.to_vec();
+    epd.extend(["--openings", "file=book.epd start=2 count=2"]);
+    let summary = same_games(runner, &epd, &[("book.epd", EPD_BOOK)]);
+    let starts: Vec<&str> = summary["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["start"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        starts,
+        ["book.epd:3", "book.epd:3", "book.epd:4", "book.epd:4"]
+    );
+    let mut pgn = engines.to_vec();
+    pgn.extend([
+        "--sp",
+        "959",
+        "--openings",
+        "file=book.pgn format=pgn plies=5",
+    ]);
+    let summary = same_games(runner, &pgn, &[("book.pgn", PGN_BOOK)]);
+    assert_eq!(summary["games"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn fastchess_plays_an_epd_and_a_pgn_book_as_the_built_in_runner() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("fastchess") {
+        return;
+    }
+    openings_as_built_in("fastchess");
+}
+
+#[test]
+fn cutechess_plays_an_epd_and_a_pgn_book_as_the_built_in_runner() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("cutechess-cli") {
+        return;
+    }
+    openings_as_built_in("cutechess");
+}
+
+/// Three engines: a round-robin over two starts (3 pairings × 2 starts × 2 colours) and a
+/// gauntlet over three (2 × 3 × 2).
+fn more_engines_as_built_in(runner: &str) {
+    let engines = [
+        "--engine",
+        "/usr/games/stockfish name=a nodes=600",
+        "--engine",
+        "/usr/games/stockfish name=b nodes=300",
+        "--engine",
+        "/usr/games/stockfish name=c nodes=150",
+    ];
+    let mut round_robin = engines.to_vec();
+    round_robin.extend(["--sp", "100-101"]);
+    let summary = same_games(runner, &round_robin, &[]);
+    assert_eq!(summary["games"].as_array().unwrap().len(), 12);
+    assert_eq!(summary["pairs"].as_array().unwrap().len(), 3);
+    let mut gauntlet = engines.to_vec();
+    gauntlet.extend(["--sp", "100-102", "--gauntlet"]);
+    let summary = same_games(runner, &gauntlet, &[]);
+    assert_eq!(summary["games"].as_array().unwrap().len(), 12);
+    assert_eq!(summary["pairs"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn fastchess_plays_a_round_robin_and_a_gauntlet_as_the_built_in_runner() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("fastchess") {
+        return;
+    }
+    more_engines_as_built_in("fastchess");
+}
+
+#[test]
+fn cutechess_plays_a_round_robin_and_a_gauntlet_as_the_built_in_runner() {
+    let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("cutechess-cli") {
+        return;
+    }
+    more_engines_as_built_in("cutechess");
 }

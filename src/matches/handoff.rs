@@ -1,20 +1,21 @@
 //! `sp960 match --runner fastchess|cutechess`: the same match handed to a real match runner
 //! found on PATH, its progress streamed to stderr, its PGN read back into the [`Summary`].
 //!
-//! Nothing about the runners is decided twice: the book and the runner's command line,
-//! with every engine wrapped in `sp960 proxy` where the runner needs it, are
-//! [`crate::tournaments::tournament::plan`]'s, as `sp960 tournament` prints them. This
-//! module adds what a match has and a tournament line does not: the limits (`--nodes`,
-//! `--depth`, `--movetime` as `st=` with `--timeout` as `timemargin=`, or `--tc`),
-//! `--max-plies`, `--resign`, `--draw` and `--sprt`, and refuses what the runner cannot do
-//! as asked. The engines are probed first, as the built-in runner does, so the runner gets
-//! their protocols and names and the table shows the same names.
+//! Nothing about the runners is decided twice: the runner's command line, with every engine
+//! wrapped in `sp960 proxy` where the runner needs it, is
+//! [`crate::tournaments::tournament::plan`]'s, as `sp960 tournament` prints it, and so is
+//! the book of numbered starts. This module adds what a match has and a tournament line does
+//! not: the limits (`--nodes`, `--depth`, `--movetime` as `st=` with `--timeout` as
+//! `timemargin=`, or `--tc`), `--max-plies`, `--resign`, `--draw`, `--sprt`, the PGN book of
+//! the `--openings` sp960 chose ([`pgn_book`]), `-tournament` for more engines and the book's
+//! layout in the runner's schedule ([`Layout`]), and refuses what the runner cannot do as
+//! asked. The engines are probed first, as the built-in runner does, so the runner gets their
+//! protocols and names and the table shows the same names.
 //!
 //! The runner appends to `--pgn`; the games after the file's old end are read back
-//! ([`read_games`]: tags, plies, the end comment). A start's two games share the PGN
-//! `Round` in both runners (`-games 2 -repeat`), which pairs them for the pentanomial
-//! statistics; the start is identified from the `FEN` tag (cutechess-cli writes X-FEN
-//! castling `KQkq`, fastchess Shredder `HAha`).
+//! ([`read_games`]: tags, plies, the end comment) and placed in the built-in runner's
+//! schedule by their `Round` tag and engines, their `FEN` tag checked against the opening's
+//! root (cutechess-cli writes X-FEN castling `KQkq`, fastchess Shredder `HAha`).
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, Read, Seek, Write};
@@ -25,13 +26,15 @@ use std::time::Instant;
 use thiserror::Error;
 
 use super::config::{MatchConfig, MatchRequest};
+use super::openings::Opening;
 use super::player::launch_all;
 use super::results::{GameResult, Tally};
 use super::sprt::SprtDecision;
 use super::stats::{Counts, Outcome, match_stats};
 use super::summary::{self, GameSummary, Summary, cpu_seconds, summary_table};
 use super::{MatchError, engine_spec::EngineSpec, engine_spec::Protocol};
-use crate::starts::notation::CastlingNotation;
+use crate::starts::notation::{CastlingNotation, position_fen};
+use crate::starts::start::Start;
 use crate::tournaments::book::BookFormat;
 use crate::tournaments::tournament::{Plan, Tool, Tournament, TournamentError, plan, shell_line};
 
@@ -127,6 +130,7 @@ pub fn handoff_command(
     let json = request.json;
     let config = request.resolve()?;
     refuse_what_the_runner_cannot_do(&config, runner)?;
+    let layout = Layout::new(&config, runner)?;
     let program = find_on_path(runner.program()).ok_or(HandoffError::NotFound(runner.program()))?;
     let started = Instant::now();
     let cpu_at_start = cpu_seconds();
@@ -163,18 +167,36 @@ pub fn handoff_command(
             .map(|time| (format!("{}", time.as_secs_f64()), time));
         engines.push(spec);
     }
-    let book = book_path(&config.pgn);
-    let mut starts = Vec::new();
-    for _ in 0..config.rounds {
-        for opening in &config.openings {
-            // Without --openings (refused above) every opening is an SP's start.
-            let start = opening.label.parse().map_err(|_| HandoffError::Refused {
-                runner: runner.program(),
-                reason: format!("opening '{}' is not a numbered start", opening.label),
-            })?;
-            starts.push(start);
-        }
-    }
+    // A book of numbered starts is `sp960 tournament`'s EPD; with --openings, sp960 writes
+    // the openings it chose (checked, cut to plies=, from start=, count=, order=) as a PGN
+    // book the runner plays in order.
+    let numbered: Option<Vec<Start>> = config
+        .openings
+        .iter()
+        .map(|opening| {
+            opening
+                .moves
+                .is_empty()
+                .then(|| opening.label.parse().ok())
+                .flatten()
+        })
+        .collect();
+    let book_format = if numbered.is_some() {
+        BookFormat::Epd
+    } else {
+        BookFormat::Pgn
+    };
+    let book = book_path(&config.pgn, book_format);
+    let placeholder: Start = "518".parse().expect("a valid start");
+    let starts = layout
+        .book
+        .iter()
+        .map(|&index| {
+            numbered
+                .as_ref()
+                .map_or(placeholder, |starts| starts[index])
+        })
+        .collect();
     let tournament = Tournament {
         tool: runner.tool(),
         engines,
@@ -184,7 +206,7 @@ pub fn handoff_command(
             None => NO_CLOCK.parse().expect("a valid time control"),
         },
         book: book.display().to_string(),
-        book_format: BookFormat::Epd,
+        book_format,
         castling: CastlingNotation::Shredder,
         pgn_out: config.pgn.display().to_string(),
         concurrency: Some(u32::try_from(config.concurrency).unwrap_or(u32::MAX)),
@@ -192,11 +214,15 @@ pub fn handoff_command(
     };
     let mut plan = plan(&tournament)?;
     plan.argv[0] = program.display().to_string();
+    add_tournament_options(&mut plan, &config, runner, &layout);
     add_match_options(&mut plan, &config, runner);
-    let book_text = plan
-        .book
-        .clone()
-        .expect("cutechess-cli and fastchess read a book");
+    let book_text = match numbered {
+        Some(_) => plan
+            .book
+            .clone()
+            .expect("cutechess-cli and fastchess read a book"),
+        None => pgn_book(&config.openings, &layout.book),
+    };
     let file_error = |path: &Path, err: io::Error| HandoffError::File {
         path: path.display().to_string(),
         reason: err.to_string(),
@@ -224,8 +250,16 @@ pub fn handoff_command(
         path: config.pgn.display().to_string(),
         reason,
     })?;
-    let names: Vec<String> = (0..2).map(|index| engine_name(&plan.argv, index)).collect();
-    let mut summary = summarize(&config, &names, &games, started, cpu_at_start);
+    let names: Vec<String> = (0..config.engines.len())
+        .map(|index| engine_name(&plan.argv, index))
+        .collect();
+    let mut summary =
+        summarize(&config, &layout, &names, &games, started, cpu_at_start).map_err(|reason| {
+            HandoffError::File {
+                path: config.pgn.display().to_string(),
+                reason,
+            }
+        })?;
     summary.interrupted = interrupted;
     let text = if json {
         let mut text = serde_json::to_string_pretty(&summary).expect("plain data");
@@ -260,17 +294,6 @@ fn refuse_what_a_handoff_cannot_do(
         runner: runner.program(),
         reason: reason.to_owned(),
     };
-    if request.engines.len() > 2 || request.gauntlet {
-        return Err(refused(
-            "more than two engines (or --gauntlet) are played by the built-in runner only; \
-             sp960 tournament writes the runner's line for a tournament",
-        ));
-    }
-    if !request.openings.is_empty() {
-        return Err(refused(
-            "--openings is played by the built-in runner only (give the runner the file itself)",
-        ));
-    }
     if request.log.is_some() {
         return Err(refused(
             "--log is the built-in runner's (the runners keep their own logs: fastchess -log, \
@@ -401,9 +424,13 @@ fn engine_name(argv: &[String], index: usize) -> String {
 }
 
 /// The book next to the PGN file, named for this process (`games.pgn.12345-FRC.epd`).
-fn book_path(pgn: &Path) -> PathBuf {
+fn book_path(pgn: &Path, format: BookFormat) -> PathBuf {
     let mut name = pgn.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}-FRC.epd", std::process::id()));
+    name.push(format!(
+        ".{}-FRC.{}",
+        std::process::id(),
+        format.extension()
+    ));
     pgn.with_file_name(name)
 }
 
@@ -478,8 +505,10 @@ pub struct RunnerGame {
     pub black: String,
     /// The `Result` tag.
     pub result: String,
-    /// The start, identified from the `FEN` tag (`860`, `0:959`).
-    pub start: String,
+    /// The 1-based line of its first tag.
+    pub line: usize,
+    /// The `FEN` tag (none: the standard start).
+    pub fen: Option<String>,
     /// The `Termination` tag (`normal` when there is none).
     pub termination: String,
     /// The end of the game in words: the last comment's text after its score, if any.
@@ -540,10 +569,11 @@ fn game(line: usize, tags: &[(String, String)], movetext: &str) -> Result<Runner
     };
     let need =
         |key: &str| get(key).ok_or_else(|| format!("line {line}: the game has no {key} tag"));
-    let fen = need("FEN")?;
-    let start = crate::starts::identify::identify(&fen)
-        .map_err(|err| format!("line {line}: FEN '{fen}': {err}"))?
-        .to_string();
+    let fen = get("FEN");
+    if let Some(fen) = &fen {
+        crate::protocol::game::parse_fen(fen)
+            .map_err(|err| format!("line {line}: FEN '{fen}': {err}"))?;
+    }
     let round = need("Round")?;
     let round = round
         .parse()
@@ -564,7 +594,8 @@ fn game(line: usize, tags: &[(String, String)], movetext: &str) -> Result<Runner
         white: need("White")?,
         black: need("Black")?,
         result: need("Result")?,
-        start,
+        line,
+        fen,
         termination: get("Termination").unwrap_or_else(|| "normal".to_owned()),
         reason,
         plies,
@@ -613,26 +644,235 @@ fn movetext_plies(movetext: &str) -> (usize, Option<String>) {
     (plies, last_comment)
 }
 
-/// The summary of the games the runner played, counted by the built-in runner's tally.
+/// Where the match's games fall in the runner's schedule. Both runners play a matchup's
+/// two games of one opening (`-games 2 -repeat`) as an encounter; one cycle (`-rounds 1`)
+/// holds one encounter per matchup, and the match takes `openings × --rounds` cycles. The
+/// book is laid out so that every matchup meets every opening `--rounds` times, as in the
+/// built-in runner:
+/// - cutechess-cli takes the next book entry for each encounter, so a cycle's entries are
+///   its opening, once per matchup; its `Round` tag counts Berger rounds (round-robin:
+///   engines rounded up to even, less one, per cycle) or cycles (gauntlet);
+/// - fastchess cuts the book to `-rounds` entries and gives encounter `k` (its `Round` tag
+///   less one, matchups in the built-in runner's order) entry `k` modulo the book, so entry
+///   `i` is opening `(i / g) % openings`, `g` the greatest common divisor of the matchups and
+///   the cycles; that reaches every matchup with every opening only when `g` divides
+///   `--rounds` (refused otherwise).
+#[derive(Debug, Clone)]
+struct Layout {
+    runner: Runner,
+    /// Encounters per cycle (the matchups).
+    matchups: Vec<(usize, usize)>,
+    /// The openings given (each played `--rounds` times per matchup).
+    openings: usize,
+    /// The runner's `-rounds`.
+    cycles: usize,
+    /// The opening of each book entry, in the order the runner takes them.
+    book: Vec<usize>,
+    /// cutechess-cli's `Round` tags per cycle.
+    rounds_per_cycle: usize,
+    /// The built-in runner's round (0-based) of encounter `cycle × matchups + matchup`.
+    builtin_round: Vec<u32>,
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+impl Layout {
+    fn new(config: &MatchConfig, runner: Runner) -> Result<Layout, HandoffError> {
+        let matchups = config.matchups.clone();
+        let count = matchups.len();
+        let openings = config.openings.len();
+        let rounds = config.rounds as usize;
+        let cycles = openings * rounds;
+        let book: Vec<usize> = match runner {
+            Runner::Cutechess => (0..cycles * count)
+                .map(|k| (k / count) % openings)
+                .collect(),
+            Runner::Fastchess => {
+                let g = gcd(count, cycles);
+                if !rounds.is_multiple_of(g) {
+                    return Err(HandoffError::Refused {
+                        runner: runner.program(),
+                        reason: format!(
+                            "fastchess gives each of the {count} pairings in turn the next \
+                             opening of a book it cuts to -rounds ({cycles}) openings, so \
+                             {openings} openings × {rounds} rounds would not reach every \
+                             pairing with every opening; give --rounds a multiple of {count}, \
+                             or use --runner cutechess"
+                        ),
+                    });
+                }
+                (0..cycles).map(|i| (i / g) % openings).collect()
+            }
+        };
+        let engines = config.engines.len();
+        let gauntlet = count < engines * (engines - 1) / 2;
+        let rounds_per_cycle = if gauntlet {
+            1
+        } else {
+            engines + engines % 2 - 1
+        };
+        let mut layout = Layout {
+            runner,
+            matchups,
+            openings,
+            cycles,
+            book,
+            rounds_per_cycle,
+            builtin_round: Vec::new(),
+        };
+        let mut seen = HashMap::<(usize, usize), u32>::new();
+        for cycle in 0..cycles {
+            for matchup in 0..count {
+                let times = seen
+                    .entry((matchup, layout.opening(cycle, matchup)))
+                    .or_insert(0);
+                layout.builtin_round.push(*times);
+                *times += 1;
+            }
+        }
+        Ok(layout)
+    }
+
+    /// The opening (index into the match's openings) of a matchup's encounter in a cycle.
+    fn opening(&self, cycle: usize, matchup: usize) -> usize {
+        let count = self.matchups.len();
+        self.book[(cycle * count + matchup) % self.book.len()]
+    }
+
+    /// The cycle of a game from its `Round` tag and matchup.
+    fn cycle(&self, round: u64, matchup: usize) -> Result<usize, String> {
+        let index = usize::try_from(round.saturating_sub(1)).unwrap_or(usize::MAX);
+        let cycle = match self.runner {
+            Runner::Cutechess => index / self.rounds_per_cycle,
+            Runner::Fastchess => {
+                let count = self.matchups.len();
+                if index % count != matchup {
+                    return Err(format!(
+                        "Round {round} is not a game between engines {} and {} in fastchess's \
+                         order",
+                        self.matchups[matchup].0 + 1,
+                        self.matchups[matchup].1 + 1
+                    ));
+                }
+                index / count
+            }
+        };
+        if round == 0 || cycle >= self.cycles {
+            return Err(format!("Round {round} is outside the match's schedule"));
+        }
+        Ok(cycle)
+    }
+}
+
+/// The `-tournament` of more than two engines, and `-rounds` as the layout counts them.
+fn add_tournament_options(plan: &mut Plan, config: &MatchConfig, runner: Runner, layout: &Layout) {
+    if let Some(at) = plan.argv.iter().position(|word| word == "-rounds") {
+        plan.argv[at + 1] = layout.cycles.to_string();
+    }
+    if config.engines.len() > 2
+        && let Some(at) = plan.argv.iter().position(|word| word == "-games")
+    {
+        let gauntlet = layout.rounds_per_cycle == 1;
+        let kind = match (runner, gauntlet) {
+            (_, true) => "gauntlet",
+            (Runner::Fastchess, false) => "roundrobin",
+            (Runner::Cutechess, false) => "round-robin",
+        };
+        insert(plan, at, ["-tournament".to_owned(), kind.to_owned()]);
+    }
+}
+
+/// The PGN book of `order` (indices into `openings`): each opening's root as `FEN` and its
+/// moves in SAN. cutechess-cli 1.5.1 plays a book game's moves in Chess960 only under
+/// `[Variant "fischerandom"]` (not `Chess960`); fastchess reads the `FEN` and the moves.
+fn pgn_book(openings: &[Opening], order: &[usize]) -> String {
+    use shakmaty::Position as _;
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    for &index in order {
+        let opening = &openings[index];
+        let label = opening.label.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(text, "[Event \"{label}\"]");
+        for (key, value) in [
+            ("Site", "?"),
+            ("Date", "????.??.??"),
+            ("Round", "-"),
+            ("White", "?"),
+            ("Black", "?"),
+            ("Result", "*"),
+            ("Variant", "fischerandom"),
+            ("SetUp", "1"),
+        ] {
+            let _ = writeln!(text, "[{key} \"{value}\"]");
+        }
+        let _ = writeln!(
+            text,
+            "[FEN \"{}\"]\n",
+            position_fen(&opening.root, CastlingNotation::Shredder)
+        );
+        let mut position = opening.root.clone();
+        for (ply, m) in opening.moves.iter().enumerate() {
+            let number = position.fullmoves().get();
+            if position.turn().is_white() {
+                let _ = write!(text, "{number}. ");
+            } else if ply == 0 {
+                let _ = write!(text, "{number}... ");
+            }
+            let san = shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut position, *m);
+            let _ = write!(text, "{san} ");
+        }
+        text.push_str("*\n\n");
+    }
+    text
+}
+
+/// The first four fields of a FEN (board, side, castling, en passant), normalised.
+fn position_fields(fen: &str) -> Option<String> {
+    let (position, _) = crate::protocol::game::parse_fen(fen).ok()?;
+    Some(four_fields(&position))
+}
+
+fn four_fields(position: &shakmaty::Chess) -> String {
+    position_fen(position, CastlingNotation::Shredder)
+        .split(' ')
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The summary of the games the runner played, counted by the built-in runner's tally: each
+/// game is placed in the built-in runner's schedule (its opening, pair and game number) by
+/// [`Layout`], and its `FEN` tag must be that opening's root.
 fn summarize(
     config: &MatchConfig,
+    layout: &Layout,
     names: &[String],
     games: &[RunnerGame],
     started: Instant,
     cpu_at_start: f64,
-) -> Summary {
+) -> Result<Summary, String> {
     let mut tally = Tally::new(names.len());
     let mut listed = Vec::new();
-    let mut seen_in_round = HashMap::<u64, usize>::new();
+    let roots: Vec<String> = config
+        .openings
+        .iter()
+        .map(|opening| four_fields(&opening.root))
+        .collect();
     for game in games {
         let engine = |name: &str| names.iter().position(|n| n == name);
         // A game between other engines (appended by someone else) is not this match's.
         let (Some(white), Some(black)) = (engine(&game.white), engine(&game.black)) else {
             continue;
         };
-        if white == black {
+        let Some(matchup) = layout
+            .matchups
+            .iter()
+            .position(|&pair| pair == (white.min(black), white.max(black)))
+        else {
             continue;
-        }
+        };
         let white_outcome = match game.result.as_str() {
             "1-0" => Outcome::Win,
             "0-1" => Outcome::Loss,
@@ -641,20 +881,33 @@ fn summarize(
             // as the built-in runner writes no unfinished game.
             _ => continue,
         };
-        // Both runners give a start's two games (-games 2 -repeat) the same Round.
-        let pair = usize::try_from(game.round.saturating_sub(1)).unwrap_or(usize::MAX);
+        let at = |reason: String| format!("line {}: {reason}", game.line);
+        let cycle = layout.cycle(game.round, matchup).map_err(at)?;
+        let opening = layout.opening(cycle, matchup);
+        if let Some(fen) = &game.fen
+            && position_fields(fen).as_ref() != Some(&roots[opening])
+        {
+            return Err(at(format!(
+                "FEN '{fen}' is not the root of opening {} ({}), which the runner's schedule \
+                 gives Round {}",
+                opening + 1,
+                config.openings[opening].label,
+                game.round
+            )));
+        }
+        let round = layout.builtin_round[cycle * layout.matchups.len() + matchup] as usize;
+        // The built-in runner's pair and game numbers: per round, per matchup, per opening,
+        // the lower engine white first.
+        let pair = (round * layout.matchups.len() + matchup) * layout.openings + opening;
         tally.add(GameResult {
             pair,
             white,
             black,
             white_outcome,
         });
-        // The built-in runner's schedule number: a start's games are 2r-1 and 2r.
-        let nth = seen_in_round.entry(game.round).or_insert(0);
-        *nth += 1;
         listed.push(GameSummary {
-            round: pair.saturating_mul(2).saturating_add(*nth),
-            start: game.start.clone(),
+            round: 2 * pair + if white < black { 1 } else { 2 },
+            start: config.openings[opening].label.clone(),
             white: game.white.clone(),
             black: game.black.clone(),
             result: game.result.clone(),
@@ -666,7 +919,7 @@ fn summarize(
     let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
     let score = tally.score(0);
     let finite = |x: f64| x.is_finite().then_some(x);
-    Summary {
+    Ok(Summary {
         sprt: config
             .sprt
             .map(|_| summary::verdict(stats.decision.unwrap_or(SprtDecision::Continue)).to_owned()),
@@ -684,7 +937,7 @@ fn summarize(
         wall_seconds: started.elapsed().as_secs_f64(),
         runner_cpu_seconds: cpu_seconds() - cpu_at_start,
         interrupted: false,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -726,7 +979,8 @@ bxc4 {-0.45/6 0.001s, Black wins by adjudication} 0-1
                 white: "a".into(),
                 black: "b".into(),
                 result: "0-1".into(),
-                start: "100".into(),
+                line: 1,
+                fen: Some("qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1".into()),
                 termination: "adjudication".into(),
                 reason: "Black wins by adjudication".into(),
                 plies: 4,
@@ -735,15 +989,20 @@ bxc4 {-0.45/6 0.001s, Black wins by adjudication} 0-1
         assert_eq!(games[1].plies, 3, "variations and NAGs are not moves");
         assert_eq!(games[1].reason, "Draw by 3-fold repetition");
         assert_eq!(games[1].termination, "normal");
-        // fastchess's Shredder castling names the same start.
+        assert_eq!(games[1].line, 14);
+        // fastchess's Shredder castling is the same position.
         let shredder = CUTECHESS.replace("w KQkq", "w HEhe");
-        assert_eq!(read_games(&shredder).unwrap()[0].start, "100");
+        let fen = read_games(&shredder).unwrap()[0].fen.clone().unwrap();
+        assert_eq!(
+            position_fields(&fen),
+            position_fields(games[0].fen.as_ref().unwrap())
+        );
     }
 
     #[test]
     fn a_bad_game_names_its_line() {
-        let err = read_games("[Event \"?\"]\n[Round \"1\"]\n\n1. e4 *\n").unwrap_err();
-        assert_eq!(err, "line 1: the game has no FEN tag");
+        let err = read_games("[Event \"?\"]\n\n1. e4 *\n").unwrap_err();
+        assert_eq!(err, "line 1: the game has no Round tag");
         let err = read_games("[Event \"?\"]\n[Round x]\n").unwrap_err();
         assert_eq!(err, "line 2: a malformed tag pair: [Round x]");
         let bad_fen = CUTECHESS.replace("qbbnrnkr/", "qbbnrnk/");
@@ -753,6 +1012,113 @@ bxc4 {-0.45/6 0.001s, Black wins by adjudication} 0-1
                 .starts_with("line 1: FEN '")
         );
         assert_eq!(read_games("").unwrap(), Vec::new());
+    }
+
+    fn config(engines: usize, gauntlet: bool, starts: &str, rounds: u32) -> MatchConfig {
+        MatchRequest {
+            engines: (0..engines).map(|i| format!("e{i}")).collect(),
+            gauntlet,
+            builtin: PathBuf::from("sp960"),
+            starts: crate::starts::request::BookRequest {
+                specs: vec![starts.into()],
+                count: 1,
+                dfrc_sample: 0,
+                seed: 0,
+            },
+            seed: None,
+            openings: Vec::new(),
+            depth: None,
+            nodes: Some(100),
+            movetime: None,
+            tc: None,
+            concurrency: Some(1),
+            rounds,
+            max_plies: None,
+            pgn: PathBuf::from("x.pgn"),
+            move_timeout: 30.0,
+            json: false,
+            sprt: Vec::new(),
+            resign: Vec::new(),
+            draw: Vec::new(),
+            log: None,
+        }
+        .resolve()
+        .unwrap()
+    }
+
+    /// Every matchup meets every opening `--rounds` times in the runner's schedule, as in
+    /// the built-in runner's.
+    fn assert_complete(layout: &Layout, config: &MatchConfig) {
+        let mut met = HashMap::<(usize, usize), u32>::new();
+        for cycle in 0..layout.cycles {
+            for matchup in 0..layout.matchups.len() {
+                *met.entry((matchup, layout.opening(cycle, matchup)))
+                    .or_default() += 1;
+            }
+        }
+        assert_eq!(met.len(), config.matchups.len() * config.openings.len());
+        assert!(met.values().all(|&times| times == config.rounds), "{met:?}");
+    }
+
+    #[test]
+    fn the_book_reaches_every_matchup_with_every_opening() {
+        for (engines, gauntlet, starts, rounds) in [
+            (2, false, "100-102", 2),
+            (3, false, "100-101", 1),
+            (4, false, "100-104", 1),
+            (4, false, "100-102", 6),
+            (3, true, "100-102", 1),
+            (4, true, "100-101", 3),
+        ] {
+            let config = config(engines, gauntlet, starts, rounds);
+            for runner in [Runner::Cutechess, Runner::Fastchess] {
+                let layout = Layout::new(&config, runner).unwrap();
+                assert_complete(&layout, &config);
+            }
+        }
+        // cutechess-cli counts Berger rounds: 4 engines, 3 a cycle; 5 engines (a bye), 5.
+        let four = Layout::new(&config(4, false, "100", 1), Runner::Cutechess).unwrap();
+        assert_eq!(four.rounds_per_cycle, 3);
+        let five = Layout::new(&config(5, false, "100", 1), Runner::Cutechess).unwrap();
+        assert_eq!(five.rounds_per_cycle, 5);
+        // fastchess: 3 pairings of a round-robin and 3 openings cannot all meet in 3 rounds.
+        let err = Layout::new(&config(3, false, "100-102", 1), Runner::Fastchess).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("give --rounds a multiple of 3, or use --runner cutechess"),
+            "{err}"
+        );
+        let three = config(3, false, "100-102", 3);
+        assert_complete(&Layout::new(&three, Runner::Fastchess).unwrap(), &three);
+    }
+
+    #[test]
+    fn a_pgn_book_holds_each_openings_root_and_moves_for_cutechess() {
+        let root: shakmaty::Chess = "100".parse::<Start>().unwrap().position().unwrap();
+        let moves: Vec<_> = ["e2e4", "e7e5", "f1g3", "f8g6", "g1h1"]
+            .iter()
+            .scan(root.clone(), |position, uci| {
+                use shakmaty::Position as _;
+                let m = uci
+                    .parse::<shakmaty::uci::UciMove>()
+                    .unwrap()
+                    .to_move(position)
+                    .unwrap();
+                position.play_unchecked(m);
+                Some(m)
+            })
+            .collect();
+        let opening = Opening {
+            label: "book.pgn:1".into(),
+            root,
+            moves,
+        };
+        let text = pgn_book(std::slice::from_ref(&opening), &[0, 0]);
+        assert_eq!(text.matches("[Variant \"fischerandom\"]").count(), 2);
+        assert!(text.contains(
+            "[FEN \"qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w HEhe - 0 1\"]\n\n\
+             1. e4 e5 2. Ng3 Ng6 3. O-O *\n"
+        ));
     }
 
     #[test]
