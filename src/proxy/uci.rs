@@ -86,7 +86,39 @@ pub struct UciSession {
     told: StartNotices,
     /// The engine's own options, as it declared them (for checking the GUI's values).
     engine_options: Vec<OptionDecl>,
+    /// A `go` went to the engine and its `bestmove` has not come back.
+    searching: bool,
+    /// The engine has sent `info` since that `go`: its search has begun.
+    search_heard: bool,
+    /// The engine was told `stop` during this search.
+    stop_sent: bool,
+    /// `stop` / `ponderhit` read before the engine was heard (Ethereal loses a `stop`
+    /// that comes at once), sent when it is heard or after [`EARLY_TICKS`] ticks.
+    early: Vec<Vec<u8>>,
+    /// Ticks `early` has waited.
+    early_ticks: u32,
+    /// GUI lines read during a search (`position`, `go`, `setoption`, `ucinewgame` and
+    /// everything after the first of them), sent once its `bestmove` is passed on.
+    after_search: Vec<Vec<u8>>,
+    /// The `position` line the engine got last.
+    last_position: Option<Vec<u8>>,
+    /// A `ucinewgame` came after `last_position`: it is sent again before the next `go`
+    /// (Glaurung 2.2 searches the start position after `position`, `ucinewgame`, `go`).
+    renew_position: bool,
 }
+
+/// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
+/// after `go` waits for the engine to be heard before it is sent anyway: 60 to 80 ms
+/// (Ethereal 12.75 loses a `stop` sent at once; 50 ms later it does not).
+pub const EARLY_TICKS: u32 = 4;
+
+/// Move lists longer than this reach the engine as the FEN after the last irreversible
+/// move and the moves since ([`GameLine::rebased`]): Glaurung 2.2 answers an empty
+/// `bestmove` from 797 plies and dies from 998, Ethereal cuts lists (docs/proxy.md).
+pub const MAX_ENGINE_PLIES: usize = 400;
+
+/// At most this many plies stay in a rebased list (the 50-move rule's 100 plies).
+pub const REBASED_PLIES: usize = 100;
 
 impl UciSession {
     /// A session before the engine's `uciok`.
@@ -107,7 +139,20 @@ impl UciSession {
             answered_go: false,
             told: StartNotices::default(),
             engine_options: Vec::new(),
+            searching: false,
+            search_heard: false,
+            stop_sent: false,
+            early: Vec::new(),
+            early_ticks: 0,
+            after_search: Vec::new(),
+            last_position: None,
+            renew_position: false,
         }
+    }
+
+    /// True while a `go` the engine got has not been answered.
+    pub fn searching(&self) -> bool {
+        self.searching
     }
 
     /// The castling dialect the GUI speaks now.
@@ -262,6 +307,29 @@ impl UciSession {
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if !std::mem::take(&mut self.searching) {
+            // Every `go` gets one `bestmove`: one without a search is not passed on.
+            return actions.push(Step::Event(ProxyEvent::Warn(format!(
+                "proxy: the engine's '{}' answers no go; not passed on",
+                String::from_utf8_lossy(line.trim_ascii())
+            ))));
+        }
+        self.stop_sent = false;
+        self.early.clear();
+        self.pass_bestmove(line, actions);
+        // The GUI's lines held during the search go now (in the same batch, and the
+        // shell flushes the engine's side first).
+        for held in std::mem::take(&mut self.after_search) {
+            let mut replies = Vec::new();
+            self.gui_line(&held, &mut replies);
+            actions.extend(replies.into_iter().map(|action| match action {
+                Action::Forward => Action::send(Peer::Engine, held.clone(), Mark::Held),
+                other => other,
+            }));
+        }
+    }
+
+    fn pass_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let (Some(root), true) = (&self.search_root, self.translation_needed()) else {
             return actions.push(Action::Forward);
         };
@@ -450,10 +518,13 @@ impl UciSession {
             self.enable_engine_chess960(actions);
         }
         let engine = self.engine_chess();
-        let for_engine = match engine {
+        let mut for_engine = match engine {
             EngineChess::Standard => game.for_standard_engine(),
             EngineChess::Chess960(_) => game.clone(),
         };
+        if for_engine.moves.len() > MAX_ENGINE_PLIES {
+            for_engine = for_engine.rebased(REBASED_PLIES);
+        }
         let mut out = b"position ".to_vec();
         if plain_startpos && for_engine.root == Chess::default() {
             out.extend_from_slice(b"startpos");
@@ -462,6 +533,8 @@ impl UciSession {
             out.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
         }
         GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut out);
+        self.last_position = Some(out.clone());
+        self.renew_position = false;
         forward_unless_changed(actions, Peer::Engine, original, out);
     }
 
@@ -488,6 +561,14 @@ impl UciSession {
             return;
         }
         self.answered_go = false;
+        if std::mem::take(&mut self.renew_position)
+            && let Some(position) = &self.last_position
+        {
+            actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
+        }
+        self.searching = true;
+        self.search_heard = false;
+        self.stop_sent = false;
         self.search_root = self.position.clone();
         self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
         let root = match &self.search_root {
@@ -506,11 +587,19 @@ impl UciSession {
 
     /// A GUI line once the engine's options are known.
     fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        match first_token(line) {
+        let first = first_token(line);
+        if first != b"quit" && !self.after_search.is_empty() {
+            return self.after_search.push(line.to_vec());
+        }
+        if self.searching {
+            return self.gui_line_during_search(first, line, actions);
+        }
+        match first {
             b"setoption" => self.gui_setoption(line, actions),
             b"ucinewgame" => {
                 self.starts.new_game();
                 self.told.new_game();
+                self.renew_position = self.last_position.is_some();
                 actions.push(Action::Forward);
             }
             b"position" => self.gui_position(line, actions),
@@ -521,6 +610,63 @@ impl UciSession {
                 actions.push(Step::Event(ProxyEvent::Shutdown));
             }
             _ => actions.push(Action::Forward),
+        }
+    }
+}
+
+impl UciSession {
+    /// A GUI line while the engine searches. `position`, `go`, `setoption` and
+    /// `ucinewgame` never reach a searching engine (Stockfish 15.1 dies on some, and the
+    /// search's `bestmove` would answer the wrong `go`): the search is stopped, its
+    /// `bestmove` passed on, then they go. `isready` is answered by the proxy (Glaurung
+    /// 2.2 answers none during a search).
+    fn gui_line_during_search(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
+        match first {
+            b"stop" | b"ponderhit" => self.gui_stop(first, line, actions),
+            b"isready" => actions.push(Action::send(Peer::Gui, "readyok", Mark::Answered)),
+            b"position" | b"go" | b"setoption" | b"ucinewgame" => {
+                self.after_search.push(line.to_vec());
+                if !self.stop_sent && !self.early.iter().any(|l| first_token(l) == b"stop") {
+                    self.gui_stop(b"stop", b"stop", actions);
+                    if let Some(Action::Forward) = actions.last() {
+                        actions.pop();
+                        actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
+                    }
+                }
+            }
+            b"quit" => {
+                actions.push(Action::Forward);
+                actions.push(Step::Event(ProxyEvent::Shutdown));
+            }
+            _ => actions.push(Action::Forward),
+        }
+    }
+
+    /// `stop` or `ponderhit` during a search: forwarded once the engine has been heard
+    /// since its `go` (else held a moment, see [`EARLY_TICKS`]); a second `stop` is dropped.
+    fn gui_stop(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
+        let stop = first == b"stop";
+        if self.stop_sent || (stop && self.early.iter().any(|l| first_token(l) == b"stop")) {
+            return;
+        }
+        if !self.search_heard {
+            if self.early.is_empty() {
+                self.early_ticks = 0;
+            }
+            return self.early.push(line.to_vec());
+        }
+        self.stop_sent = stop;
+        actions.push(Action::Forward);
+    }
+
+    /// Sends the `stop` / `ponderhit` lines held since the `go`.
+    fn release_early(&mut self, actions: &mut Vec<Action>) {
+        for line in std::mem::take(&mut self.early) {
+            if self.stop_sent {
+                break;
+            }
+            self.stop_sent = first_token(&line) == b"stop";
+            actions.push(Action::send(Peer::Engine, line, Mark::Held));
         }
     }
 }
@@ -581,7 +727,14 @@ impl Relay for UciSession {
         }
     }
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        match first_token(line) {
+        let first = first_token(line);
+        // The search's first `info` says it has begun (a `readyok` may answer an
+        // `isready` read before the `go`).
+        if self.searching && !self.search_heard && first == b"info" {
+            self.search_heard = true;
+            self.release_early(actions);
+        }
+        match first {
             b"info" => self.engine_info(line, actions),
             b"bestmove" => self.engine_bestmove(line, actions),
             b"option" => self.engine_option(line, actions),
@@ -604,6 +757,16 @@ impl Relay for UciSession {
 
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         Self::info_to_gui(actions, &format!("the engine {how}"));
+    }
+
+    fn on_tick(&mut self, actions: &mut Vec<Action>) {
+        if self.early.is_empty() {
+            return;
+        }
+        self.early_ticks += 1;
+        if self.early_ticks >= EARLY_TICKS {
+            self.release_early(actions);
+        }
     }
 }
 
@@ -995,6 +1158,240 @@ mod tests {
             ],
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn commands_during_a_search_wait_for_its_bestmove() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos",
+                "gui: go infinite",
+                "engine: info depth 1 pv e2e4",
+                "gui: isready",
+                "gui: position startpos moves e2e4",
+                "gui: setoption name Hash value 32",
+                "gui: isready",
+                "gui: go depth 3",
+                "gui: stop",
+                "engine: info depth 2 pv e2e4",
+                "engine: bestmove e2e4",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos",
+                "engine< go infinite",
+                "gui< info depth 1 pv e2e4",
+                // Glaurung answers no isready while it searches: the proxy does.
+                "gui< readyok [Answered]",
+                // The search is stopped; nothing else reaches the searching engine.
+                "engine< stop [Injected]",
+                "gui< info depth 2 pv e2e4",
+                "gui< bestmove e2e4",
+                "engine< position startpos moves e2e4 [Held]",
+                "engine< setoption name Hash value 32 [Held]",
+                "engine< isready [Held]",
+                "engine< go depth 3 [Held]",
+            ],
+            "{out:?}"
+        );
+        assert!(session.searching());
+        // The held `stop` came after the new `go`: it waits for the engine to be heard.
+        let out = play(
+            &mut session,
+            &[
+                "engine: readyok",
+                "engine: info depth 1",
+                "engine: bestmove e7e5",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "gui< readyok",
+                "engine< stop [Held]",
+                "gui< info depth 1",
+                "gui< bestmove e7e5",
+            ],
+            "the readyok of an isready before the go does not release the stop"
+        );
+        // A bestmove no go asked for is not passed on.
+        let out = play(&mut session, &["engine: bestmove e7e5"]);
+        assert_eq!(
+            out,
+            ["Warn(\"proxy: the engine's 'bestmove e7e5' answers no go; not passed on\")"]
+        );
+        // A second go during a search: one bestmove each.
+        let out = play(
+            &mut session,
+            &[
+                "gui: go depth 20",
+                "engine: info depth 1",
+                "gui: go depth 1",
+                "gui: stop",
+                "engine: bestmove e2e4",
+                "engine: bestmove d2d4",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go depth 20",
+                "gui< info depth 1",
+                "engine< stop [Injected]",
+                "gui< bestmove e2e4",
+                "engine< go depth 1 [Held]",
+                // The GUI's stop waited for the engine's first info; the search ended first.
+                "gui< bestmove d2d4",
+            ],
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn a_stop_right_after_go_waits_for_the_engine_or_the_clock() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        // Ethereal loses a stop that follows `go infinite` at once.
+        let script: Vec<&str> = [
+            "gui: position startpos",
+            "gui: go infinite",
+            "gui: stop",
+            "gui: stop",
+        ]
+        .into_iter()
+        .chain(["tick"; EARLY_TICKS as usize])
+        .collect();
+        let out = play(&mut session, &script);
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos",
+                "engine< go infinite",
+                "engine< stop [Held]",
+            ]
+        );
+        let out = play(
+            &mut session,
+            &["gui: stop", "tick", "engine: bestmove e2e4"],
+        );
+        assert_eq!(out, ["gui< bestmove e2e4"]);
+        // Heard before the clock runs out: sent then; ponderhit and stop keep their order.
+        let out = play(
+            &mut session,
+            &[
+                "gui: go ponder",
+                "gui: ponderhit",
+                "gui: stop",
+                "tick",
+                "engine: info depth 1",
+                "tick",
+                "tick",
+                "tick",
+                "tick",
+                "engine: bestmove e2e4",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go ponder",
+                "engine< ponderhit [Held]",
+                "engine< stop [Held]",
+                "gui< info depth 1",
+                "gui< bestmove e2e4",
+            ]
+        );
+    }
+
+    #[test]
+    fn ucinewgame_between_position_and_go_sends_the_position_again() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos moves e2e4",
+                "gui: ucinewgame",
+                "gui: go depth 1",
+                "engine: bestmove e7e5",
+                "gui: go depth 1",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos moves e2e4",
+                "engine< ucinewgame",
+                "engine< position startpos moves e2e4 [Injected]",
+                "engine< go depth 1",
+                "gui< bestmove e7e5",
+                "engine< go depth 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn very_long_move_lists_start_after_the_last_irreversible_move() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let list = |plies: usize| -> String {
+            (0..plies)
+                .map(|i| cycle[i % 4])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // Up to the limit, byte for byte.
+        let line = format!(
+            "gui: position startpos moves e2e4 e7e5 {}",
+            list(MAX_ENGINE_PLIES - 2)
+        );
+        let out = play(&mut session, &[&line]);
+        assert_eq!(out, [line.replace("gui: ", "engine< ")]);
+        // Beyond it: 399 reversible plies after e7e5, so the FEN 100 plies before the end
+        // (halfmove clock 299) and the last 100 moves.
+        let line = format!(
+            "gui: position startpos moves e2e4 e7e5 {}",
+            list(MAX_ENGINE_PLIES - 1)
+        );
+        let out = play(
+            &mut session,
+            &[&line, "gui: go depth 1", "engine: bestmove g1f3"],
+        );
+        let rest: Vec<&str> = (299..399).map(|i| cycle[i % 4]).collect();
+        assert_eq!(
+            out[0],
+            format!(
+                "engine< position fen rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 299 151 moves {} [Rewritten]",
+                rest.join(" ")
+            )
+        );
+        assert_eq!(out[2], "gui< bestmove g1f3");
+    }
+
+    #[test]
+    fn multipv_outside_the_declaration_is_refused() {
+        // Ethereal 12.75 answers `bestmove a1a1` with MultiPV 0 and beyond its 256.
+        let mut session = UciSession::new(UciConfig::default());
+        let out = play(
+            &mut session,
+            &[
+                "gui: uci",
+                "engine: option name MultiPV type spin default 1 min 1 max 256",
+                "engine: uciok",
+                "gui: setoption name MultiPV value 0",
+                "gui: setoption name MultiPV value 257",
+                "gui: setoption name MultiPV value 3",
+            ],
+        );
+        assert!(out[5].contains("refused setoption (MultiPV"), "{out:?}");
+        assert!(out[6].contains("refused setoption (MultiPV"), "{out:?}");
+        assert_eq!(out[7], "engine< setoption name MultiPV value 3");
     }
 
     #[test]
