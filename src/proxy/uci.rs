@@ -547,9 +547,16 @@ impl UciSession {
         // The shield: a parameter UCI does not define, a known one without its number, or a
         // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
         // forever or never answers `bestmove` (`go garbage`, `go perft 2`, `go depth 0`).
+        let white = self
+            .position
+            .as_ref()
+            .is_none_or(|p| shakmaty::Position::turn(p) == shakmaty::Color::White);
         let refusal = match Go::parse(line) {
             Err(GoError::Number(reason) | GoError::Unknown(reason)) => Some(reason),
-            Ok(go) => go.impossible_limit(),
+            Ok(go) => go
+                .impossible_limit()
+                .or_else(|| go.never_ending(white))
+                .or_else(|| self.illegal_searchmove(line, &go)),
         };
         if let Some(reason) = refusal {
             Self::info_to_gui(
@@ -579,10 +586,44 @@ impl UciSession {
             return actions.push(Action::Forward);
         };
         let dialect = self.engine_chess().dialect();
-        let out = rewrite_spans(line, &go.searchmoves, |moves, out| {
-            translate_moves(root, moves.iter().map(|m| &line[m.clone()]), dialect, out);
-        });
+        let trimmed = line.trim_ascii_end();
+        let out = if go
+            .searchmoves
+            .last()
+            .is_some_and(|m| m.end == trimmed.len())
+        {
+            rewrite_spans(line, &go.searchmoves, |moves, out| {
+                translate_moves(root, moves.iter().map(|m| &line[m.clone()]), dialect, out);
+            })
+        } else {
+            // Stockfish 15.1 reads every word after `searchmoves` as a move (`depth 3`
+            // too): the moves go last.
+            let mut out = go.to_string().into_bytes();
+            out.extend_from_slice(b" searchmoves ");
+            translate_moves(
+                root,
+                go.searchmoves.iter().map(|m| &line[m.clone()]),
+                dialect,
+                &mut out,
+            );
+            out
+        };
         forward_unless_changed(actions, Peer::Engine, line, out);
+    }
+
+    /// A `searchmoves` move that is not legal in the position (Stockfish, Glaurung and
+    /// Fairy-Stockfish answer `bestmove (none)` when none is).
+    fn illegal_searchmove(&self, line: &[u8], go: &Go) -> Option<String> {
+        let position = self.position.as_ref()?;
+        go.searchmoves.iter().find_map(|span| {
+            let text = &line[span.clone()];
+            parse_move(position, text).err().map(|_| {
+                format!(
+                    "go: searchmoves '{}' is not a legal move here",
+                    String::from_utf8_lossy(text)
+                )
+            })
+        })
     }
 
     /// A GUI line once the engine's options are known.
@@ -1128,6 +1169,66 @@ mod tests {
         );
         let out = play(&mut session, &["gui: go depth 2 searchmoves e2e4"]);
         assert_eq!(out, ["engine< go depth 2 searchmoves e2e4"]);
+    }
+
+    #[test]
+    fn a_go_the_engine_may_never_answer_is_answered_not_forwarded() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        play(&mut session, &["gui: position startpos moves e2e4"]);
+        // Each one makes Stockfish 15.1 search on for ever or answer `bestmove (none)`.
+        for (go, reason) in [
+            ("go", "no limit"),
+            ("go mate 1", "'mate' alone"),
+            ("go winc 100 binc 100", "without 'btime'"),
+            ("go wtime 1000 winc 10", "without 'btime'"),
+            ("go depth 4294967296", "beyond 2147483647"),
+            ("go movetime 9223372036854775807", "beyond"),
+            (
+                "go depth 3 searchmoves e7e5 e2e4",
+                "searchmoves 'e2e4' is not a legal move",
+            ),
+        ] {
+            let out = play(&mut session, &[&format!("gui: {go}")]);
+            assert_eq!(out.len(), 2, "{go}: {out:?}");
+            assert!(
+                out[0].starts_with("gui< info string sp960: refused go (go: ")
+                    && out[0].contains(reason),
+                "{go}: {out:?}"
+            );
+            assert_eq!(out[1], "gui< bestmove 0000 [Answered]");
+        }
+        // Limits the engine honours pass; searchmoves goes last.
+        let out = play(
+            &mut session,
+            &[
+                "gui: go btime 1000 wtime 1000",
+                "engine: bestmove e7e5",
+                "gui: go mate 2 depth 4",
+                "engine: bestmove e7e5",
+                "gui: go ponder",
+                "gui: stop",
+                "tick",
+                "tick",
+                "tick",
+                "tick",
+                "engine: bestmove e7e5",
+                "gui: go searchmoves e7e5 d7d5 depth 3",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go btime 1000 wtime 1000",
+                "gui< bestmove e7e5",
+                "engine< go mate 2 depth 4",
+                "gui< bestmove e7e5",
+                "engine< go ponder",
+                "engine< stop [Held]",
+                "gui< bestmove e7e5",
+                "engine< go depth 3 searchmoves e7e5 d7d5 [Rewritten]",
+            ]
+        );
     }
 
     #[test]
