@@ -953,6 +953,8 @@ struct Uci {
     pending_go: bool,
     /// The `bestmove` that answered it, once read.
     bestmove: Option<String>,
+    /// The proxy refused the outstanding `go` (`info string sp960: refused go`).
+    go_refused: bool,
 }
 
 /// The position `startpos` means now, in the model.
@@ -982,6 +984,7 @@ impl Run<'_> {
             last_fen: String::new(),
             pending_go: false,
             bestmove: None,
+            go_refused: false,
         };
         let until = Instant::now() + bound;
         loop {
@@ -1070,7 +1073,10 @@ impl Run<'_> {
         if text == "readyok" {
             return broke("readyok with no isready outstanding");
         }
-        if text.starts_with("info string sp960: refused position") {
+        if text.starts_with("info string sp960: refused go") {
+            uci.go_refused = true;
+            self.answer("refused go");
+        } else if text.starts_with("info string sp960: refused position") {
             uci.refusals_seen += 1;
             self.answer("refused position");
         } else if text.starts_with("info string") {
@@ -1331,16 +1337,16 @@ impl Run<'_> {
                 }
             };
             match param {
-                "depth" => words.extend(["depth".into(), value(rng, 1..7)]),
-                "nodes" => words.extend(["nodes".into(), value(rng, 1..30_000)]),
-                "movetime" => words.extend(["movetime".into(), value(rng, 1..80)]),
+                "depth" => words.extend(["depth".into(), value(rng, 1..5)]),
+                "nodes" => words.extend(["nodes".into(), value(rng, 1..5_000)]),
+                "movetime" => words.extend(["movetime".into(), value(rng, 1..30)]),
                 "clock" => {
                     for key in ["wtime", "btime", "winc", "binc", "movestogo"] {
                         // Well-formed clocks have both times (increments alone hang SF).
                         let needed = good && (key == "wtime" || key == "btime");
                         if rng.random_bool(0.7) || needed {
                             let range = match key {
-                                "wtime" | "btime" => 50..3000,
+                                "wtime" | "btime" => 50..1000,
                                 "winc" | "binc" => 0..100,
                                 _ => 1..40,
                             };
@@ -1351,7 +1357,7 @@ impl Run<'_> {
                 "mate" => {
                     words.extend(["mate".into(), value(rng, 1..4)]);
                     if good {
-                        words.extend(["depth".into(), rng.random_range(1..6).to_string()]);
+                        words.extend(["depth".into(), rng.random_range(1..5).to_string()]);
                     }
                 }
                 "searchmoves" => {
@@ -1376,7 +1382,7 @@ impl Run<'_> {
                         part.push(text);
                     }
                     if good {
-                        words.extend(["depth".into(), rng.random_range(1..6).to_string()]);
+                        words.extend(["depth".into(), rng.random_range(1..5).to_string()]);
                         tail = part;
                     } else {
                         words.extend(part);
@@ -1391,7 +1397,7 @@ impl Run<'_> {
                     words.push("ponder".into());
                 }
                 _ if self.args.good_only => {
-                    words.extend(["depth".into(), rng.random_range(1..7).to_string()])
+                    words.extend(["depth".into(), rng.random_range(1..5).to_string()])
                 }
                 _ => {
                     junk = true;
@@ -1411,7 +1417,43 @@ impl Run<'_> {
         let kind = if good && !junk { "go good" } else { "go bad" };
         uci.pending_go = true;
         uci.bestmove = None;
+        uci.go_refused = false;
         self.send(kind, line.as_bytes())?;
+        // Now and then a command during the search: the proxy holds it until the search's
+        // bestmove (which answers this go, in the position it searched), then sends it.
+        let mut after: Option<Model> = None;
+        let mut second_go = false;
+        if self.rng.random_bool(0.1) {
+            match self.rng.random_range(0..5) {
+                0 => self.isready_wait(uci)?,
+                1 => {
+                    let (fen, start) = random_start(&mut self.rng);
+                    let (reached, moves) = random_game(&mut self.rng, &start, 20);
+                    let line = if moves.is_empty() {
+                        format!("position fen {fen}")
+                    } else {
+                        format!("position fen {fen} moves {}", moves.join(" "))
+                    };
+                    after = Some(Model::Accepted(reached));
+                    self.send("position during search", line.as_bytes())?;
+                }
+                2 => {
+                    let value = if uci.gui_chess960 { "true" } else { "false" };
+                    let line = format!("setoption name UCI_Chess960 value {value}");
+                    self.send("setoption during search", line.as_bytes())?;
+                }
+                3 => {
+                    self.send("ucinewgame during search", b"ucinewgame")?;
+                    if uci.start.is_some_and(|(w, _)| w == -2) {
+                        uci.start = None;
+                    }
+                }
+                _ => {
+                    second_go = true;
+                    self.send("go during search", b"go depth 1")?;
+                }
+            }
+        }
         if infinite || ponder {
             // A few harmless lines during the search, then stop (or ponderhit).
             for _ in 0..self.rng.random_range(0..3) {
@@ -1442,11 +1484,41 @@ impl Run<'_> {
                 |t| t.starts_with("bestmove"),
             )?,
         };
-        uci.pending_go = false;
         self.answer("bestmove");
-        self.check_bestmove(uci, &bestmove)?;
+        let refused = std::mem::take(&mut uci.go_refused);
+        if refused {
+            // The proxy's answer to a go it refused: bestmove 0000, and never for a go the
+            // model holds well-formed in a position it knows.
+            let known = matches!(uci.model, Model::Accepted(_) | Model::Initial)
+                && uci.interval.iter().all(|(r, _)| !r);
+            if good && !junk && known {
+                return broke(format!("the proxy refused the well-formed `{line}`"));
+            }
+            if bestmove.trim_end() != "bestmove 0000" {
+                return broke(format!(
+                    "`{bestmove}` after a refused go (want bestmove 0000)"
+                ));
+            }
+        } else {
+            self.check_bestmove(uci, &bestmove)?;
+        }
         uci.interval.clear();
         uci.refusals_seen = 0;
+        if second_go {
+            uci.bestmove = None;
+            let bestmove = self.uci_wait(uci, "bestmove for a go sent during a search", |t| {
+                t.starts_with("bestmove")
+            })?;
+            self.answer("bestmove");
+            if !std::mem::take(&mut uci.go_refused) {
+                self.check_bestmove(uci, &bestmove)?;
+            }
+        }
+        uci.pending_go = false;
+        if let Some(model) = after {
+            uci.model = model;
+            uci.last_fen = "position during search".into();
+        }
         Ok(())
     }
 
@@ -1588,6 +1660,10 @@ impl Run<'_> {
                     ("UCI_Variant" | "UCI_Chess960" | "SP960_Start" | "SP960_BlackStart", _) => {
                         return Ok(());
                     }
+                    // Stockfish's nodestime turns clock times into node budgets (its nps
+                    // shows 999): well-formed clocks then take longer than the bound. A
+                    // setting, not a fault; left alone (docs/hostile-gui.md).
+                    ("nodestime", _) => return Ok(()),
                     (_, true) if kind == "check" => {
                         ["true", "false"][rng.random_range(0..2)].to_owned()
                     }
@@ -2115,7 +2191,10 @@ impl Run<'_> {
     fn xb_undo(&mut self, xb: &mut Xb) -> Res<()> {
         let remove = self.rng.random_bool(0.4);
         let plies = if remove { 2 } else { 1 };
-        if xb.history.len() >= plies && (xb.force || remove) {
+        if xb.history.len() < plies {
+            // Past the position set up: the proxy refuses it, nothing changes.
+        } else if xb.force || remove {
+            // `remove` outside force mode: the engine plays on after the GUI's next move.
             let keep = xb.history.len() - plies;
             xb.board = Some(xb.history[keep].clone());
             xb.history.truncate(keep);

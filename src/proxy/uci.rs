@@ -668,9 +668,11 @@ impl UciSession {
             b"position" | b"go" | b"setoption" | b"ucinewgame" => {
                 self.after_search.push(line.to_vec());
                 if !self.stop_sent && !self.early.iter().any(|l| first_token(l) == b"stop") {
+                    let before = actions.len();
                     self.gui_stop(b"stop", b"stop", actions);
-                    if let Some(Action::Forward) = actions.last() {
-                        actions.pop();
+                    // Sent now (not held): our own line, not the one read.
+                    if actions.len() > before {
+                        actions.truncate(before);
                         actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
                     }
                 }
@@ -1351,6 +1353,25 @@ mod tests {
             ],
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn a_command_right_after_go_in_one_batch_keeps_the_go() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let mut actions = Vec::new();
+        for line in ["position startpos", "go depth 3", "ucinewgame"] {
+            session.on_gui_line(line.as_bytes(), &mut actions);
+        }
+        assert_eq!(
+            actions,
+            [Action::Forward, Action::Forward],
+            "the go is sent"
+        );
+        for _ in 0..EARLY_TICKS {
+            session.on_tick(&mut actions);
+        }
+        assert_eq!(actions[2], Action::send(Peer::Engine, "stop", Mark::Held));
     }
 
     #[test]
