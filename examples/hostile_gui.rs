@@ -1281,6 +1281,8 @@ impl Run<'_> {
             .position(|w| *w == b"moves")
             .unwrap_or(words.len());
         let root = match words.get(1).copied() {
+            // The proxy reads nothing but `moves` after `startpos`.
+            Some(b"startpos") if moves_at != 2 && words.len() > 2 => return Model::Refused,
             Some(b"startpos") => match uci_startpos(uci) {
                 Some(root) => root,
                 None => return Model::Unknown,
@@ -1377,7 +1379,12 @@ impl Run<'_> {
                             Some((p, m)) if good || rng.random_bool(0.5) => {
                                 gui_text(rng, m, p.turn())
                             }
-                            _ => bad_move(rng, position.as_ref()),
+                            _ => {
+                                // No legal move (a finished game, or none known): not a
+                                // well-formed searchmoves.
+                                junk = true;
+                                bad_move(rng, position.as_ref())
+                            }
                         };
                         part.push(text);
                     }
@@ -1492,7 +1499,13 @@ impl Run<'_> {
             let known = matches!(uci.model, Model::Accepted(_) | Model::Initial)
                 && uci.interval.iter().all(|(r, _)| !r);
             if good && !junk && known {
-                return broke(format!("the proxy refused the well-formed `{line}`"));
+                let fen = match &uci.model {
+                    Model::Accepted(p) => Fen::from_position(p, EnPassantMode::Legal).to_string(),
+                    _ => "the engine's start".to_owned(),
+                };
+                return broke(format!(
+                    "the proxy refused the well-formed `{line}` (model position {fen})"
+                ));
             }
             if bestmove.trim_end() != "bestmove 0000" {
                 return broke(format!(
@@ -1713,7 +1726,10 @@ impl Run<'_> {
             .map(|w| w.join(" "))
             .unwrap_or_default();
         if name.eq_ignore_ascii_case("UCI_Chess960") {
-            uci.gui_chess960 = value.eq_ignore_ascii_case("true");
+            // A value other than true or false is refused by the proxy: nothing changes.
+            if value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false") {
+                uci.gui_chess960 = value.eq_ignore_ascii_case("true");
+            }
         } else if name.eq_ignore_ascii_case("UCI_Variant")
             && ["fischerandom", "fischerrandom", "chess960", "960", "frc"]
                 .iter()

@@ -391,6 +391,20 @@ impl UciSession {
                 }
                 Err(err) => Self::info_to_gui(actions, &format!("{err}: ignored")),
             }
+        } else if set.is("UCI_Chess960")
+            && !value.eq_ignore_ascii_case(b"true")
+            && !value.eq_ignore_ascii_case(b"false")
+        {
+            // Ethereal reads `value 1.5` its own way, and the proxy would write positions
+            // for the other mode.
+            Self::info_to_gui(
+                actions,
+                &format!(
+                    "refused setoption (UCI_Chess960 takes true or false, not '{}'); not sent \
+                     to the engine",
+                    String::from_utf8_lossy(value)
+                ),
+            );
         } else if set.is("UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
             if self.start_active() || (!self.engine_has_chess960 && self.config.offer_chess960) {
@@ -772,8 +786,13 @@ impl Relay for UciSession {
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
         // The search's first `info` says it has begun (a `readyok` may answer an
-        // `isready` read before the `go`).
-        if self.searching && !self.search_heard && first == b"info" {
+        // `isready` read before the `go`, and Ethereal answers `setoption` with an
+        // `info string`).
+        if self.searching
+            && !self.search_heard
+            && first == b"info"
+            && tokens(line).nth(1) != Some(b"string")
+        {
             self.search_heard = true;
             self.release_early(actions);
         }
@@ -1246,6 +1265,7 @@ mod tests {
                 "gui: setoption name Hash value abc",
                 "gui: setoption name Hash value 64",
                 "gui: setoption name Ponder value maybe",
+                "gui: setoption name UCI_Chess960 value 1.5",
                 "gui: setoption name Unknown value x",
             ],
         );
@@ -1257,6 +1277,8 @@ mod tests {
                 "engine< setoption name Hash value 64",
                 "gui< info string sp960: refused setoption (Ponder takes true or false, not \
                  'maybe'); not sent to the engine [Injected]",
+                "gui< info string sp960: refused setoption (UCI_Chess960 takes true or false, \
+                 not '1.5'); not sent to the engine [Injected]",
                 "engine< setoption name Unknown value x",
             ],
             "{out:?}"
