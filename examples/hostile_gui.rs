@@ -955,6 +955,9 @@ struct Uci {
     bestmove: Option<String>,
     /// The proxy refused the outstanding `go` (`info string sp960: refused go`).
     go_refused: bool,
+    /// A second `go` was sent during the search: its `bestmove`, once read.
+    second_go: bool,
+    second_bestmove: Option<String>,
 }
 
 /// The position `startpos` means now, in the model.
@@ -985,6 +988,8 @@ impl Run<'_> {
             pending_go: false,
             bestmove: None,
             go_refused: false,
+            second_go: false,
+            second_bestmove: None,
         };
         let until = Instant::now() + bound;
         loop {
@@ -1064,6 +1069,10 @@ impl Run<'_> {
         if text.starts_with("bestmove") {
             if uci.pending_go && uci.bestmove.is_none() {
                 uci.bestmove = Some(text.into_owned());
+                return Ok(());
+            }
+            if uci.second_go && uci.second_bestmove.is_none() {
+                uci.second_bestmove = Some(text.into_owned());
                 return Ok(());
             }
             return broke(format!(
@@ -1457,6 +1466,8 @@ impl Run<'_> {
                 }
                 _ => {
                     second_go = true;
+                    uci.second_go = true;
+                    uci.second_bestmove = None;
                     self.send("go during search", b"go depth 1")?;
                 }
             }
@@ -1518,10 +1529,13 @@ impl Run<'_> {
         uci.interval.clear();
         uci.refusals_seen = 0;
         if second_go {
-            uci.bestmove = None;
-            let bestmove = self.uci_wait(uci, "bestmove for a go sent during a search", |t| {
-                t.starts_with("bestmove")
-            })?;
+            let bestmove = match uci.second_bestmove.take() {
+                Some(bestmove) => bestmove,
+                None => self.uci_wait(uci, "bestmove for a go sent during a search", |t| {
+                    t.starts_with("bestmove")
+                })?,
+            };
+            uci.second_go = false;
             self.answer("bestmove");
             if !std::mem::take(&mut uci.go_refused) {
                 self.check_bestmove(uci, &bestmove)?;

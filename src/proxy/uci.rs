@@ -108,9 +108,10 @@ pub struct UciSession {
 }
 
 /// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
-/// after `go` waits for the engine to be heard before it is sent anyway: 60 to 80 ms
-/// (Ethereal 12.75 loses a `stop` sent at once; 50 ms later it does not).
-pub const EARLY_TICKS: u32 = 4;
+/// after `go` waits for the search's first `info` before it is sent anyway: 180 to 200 ms
+/// (Ethereal 12.75 loses a `stop` sent at once, and answers `bestmove a1a1` to one that
+/// comes before its first iteration ends).
+pub const EARLY_TICKS: u32 = 10;
 
 /// Move lists longer than this reach the engine as the FEN after the last irreversible
 /// move and the moves since ([`GameLine::rebased`]): Glaurung 2.2 answers an empty
@@ -1229,10 +1230,7 @@ mod tests {
                 "engine: bestmove e7e5",
                 "gui: go ponder",
                 "gui: stop",
-                "tick",
-                "tick",
-                "tick",
-                "tick",
+                "engine: info depth 1",
                 "engine: bestmove e7e5",
                 "gui: go searchmoves e7e5 d7d5 depth 3",
             ],
@@ -1246,6 +1244,7 @@ mod tests {
                 "gui< bestmove e7e5",
                 "engine< go ponder",
                 "engine< stop [Held]",
+                "gui< info depth 1",
                 "gui< bestmove e7e5",
                 "engine< go depth 3 searchmoves e7e5 d7d5 [Rewritten]",
             ]
