@@ -958,6 +958,8 @@ struct Uci {
     /// A second `go` was sent during the search: its `bestmove`, once read.
     second_go: bool,
     second_bestmove: Option<String>,
+    /// The proxy replaced the engine's bestmove, not legal in the searched position.
+    engine_null: bool,
 }
 
 /// The position `startpos` means now, in the model.
@@ -990,6 +992,7 @@ impl Run<'_> {
             go_refused: false,
             second_go: false,
             second_bestmove: None,
+            engine_null: false,
         };
         let until = Instant::now() + bound;
         loop {
@@ -1082,7 +1085,12 @@ impl Run<'_> {
         if text == "readyok" {
             return broke("readyok with no isready outstanding");
         }
-        if text.starts_with("info string sp960: refused go") {
+        if text.starts_with("info string sp960: the engine's bestmove") {
+            // An engine fault the proxy answers with bestmove 0000 (Ethereal's `a1a1`,
+            // Glaurung's `(none)` after a search stopped before its first iteration).
+            uci.engine_null = true;
+            self.answer("engine bestmove replaced by 0000");
+        } else if text.starts_with("info string sp960: refused go") {
             uci.go_refused = true;
             self.answer("refused go");
         } else if text.starts_with("info string sp960: refused position") {
@@ -1550,6 +1558,15 @@ impl Run<'_> {
     }
 
     fn check_bestmove(&mut self, uci: &mut Uci, line: &str) -> Res<()> {
+        if std::mem::take(&mut uci.engine_null) {
+            if line.trim_end() != "bestmove 0000" {
+                return broke(format!(
+                    "`{line}` after the proxy replaced an engine's bestmove"
+                ));
+            }
+            self.note("engine fault: bestmove not legal, answered 0000 by the proxy");
+            return Ok(());
+        }
         let words: Vec<&str> = line.split_ascii_whitespace().collect();
         let best = words.get(1).copied().unwrap_or("");
         let ponder = match words.get(2) {

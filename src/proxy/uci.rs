@@ -17,7 +17,7 @@
 //! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 
 use memchr::memmem;
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 use crate::exit_code;
 use crate::protocol::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
@@ -317,7 +317,13 @@ impl UciSession {
         }
         self.stop_sent = false;
         self.early.clear();
-        self.pass_bestmove(line, actions);
+        if let Some(reason) = self.illegal_bestmove(line) {
+            // The GUI is not misled: the protocol's null move, and why.
+            Self::info_to_gui(actions, &reason);
+            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Rewritten));
+        } else {
+            self.pass_bestmove(line, actions);
+        }
         // The GUI's lines held during the search go now (in the same batch, and the
         // shell flushes the engine's side first).
         for held in std::mem::take(&mut self.after_search) {
@@ -328,6 +334,24 @@ impl UciSession {
                 other => other,
             }));
         }
+    }
+
+    /// Why the engine's `bestmove` is not a move the GUI can play: not legal in the
+    /// searched position while that has legal moves (Ethereal answers `a1a1` and Glaurung
+    /// `(none)` to a search stopped before its first iteration ends).
+    fn illegal_bestmove(&self, line: &[u8]) -> Option<String> {
+        let root = self.search_root.as_ref()?;
+        if root.legal_moves().is_empty() {
+            return None;
+        }
+        let best = BestMove::parse(line).best;
+        parse_move(root, best).err().map(|_| {
+            format!(
+                "the engine's bestmove '{}' is not a legal move in the searched position; \
+                 sent as bestmove 0000",
+                String::from_utf8_lossy(best)
+            )
+        })
     }
 
     fn pass_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
@@ -565,7 +589,7 @@ impl UciSession {
         let white = self
             .position
             .as_ref()
-            .is_none_or(|p| shakmaty::Position::turn(p) == shakmaty::Color::White);
+            .is_none_or(|p| p.turn() == shakmaty::Color::White);
         let refusal = match Go::parse(line) {
             Err(GoError::Number(reason) | GoError::Unknown(reason)) => Some(reason),
             Ok(go) => go
@@ -1357,8 +1381,8 @@ mod tests {
                 "engine: info depth 1",
                 "gui: go depth 1",
                 "gui: stop",
-                "engine: bestmove e2e4",
-                "engine: bestmove d2d4",
+                "engine: bestmove e7e5",
+                "engine: bestmove d7d5",
             ],
         );
         assert_eq!(
@@ -1367,10 +1391,10 @@ mod tests {
                 "engine< go depth 20",
                 "gui< info depth 1",
                 "engine< stop [Injected]",
-                "gui< bestmove e2e4",
+                "gui< bestmove e7e5",
                 "engine< go depth 1 [Held]",
                 // The GUI's stop waited for the engine's first info; the search ended first.
-                "gui< bestmove d2d4",
+                "gui< bestmove d7d5",
             ],
             "{out:?}"
         );
@@ -1393,6 +1417,43 @@ mod tests {
             session.on_tick(&mut actions);
         }
         assert_eq!(actions[2], Action::send(Peer::Engine, "stop", Mark::Held));
+    }
+
+    #[test]
+    fn an_engines_illegal_bestmove_reaches_the_gui_as_0000_with_the_reason() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos",
+                "gui: go nodes 69",
+                "engine: bestmove a1a1 ",
+                "gui: go nodes 69",
+                "engine: bestmove (none)",
+                // Mate: no legal move, the engine's null move passes.
+                "gui: position startpos moves f2f3 e7e5 g2g4 d8h4",
+                "gui: go depth 1",
+                "engine: bestmove (none)",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos",
+                "engine< go nodes 69",
+                "gui< info string sp960: the engine's bestmove 'a1a1' is not a legal move in \
+                 the searched position; sent as bestmove 0000 [Injected]",
+                "gui< bestmove 0000 [Rewritten]",
+                "engine< go nodes 69",
+                "gui< info string sp960: the engine's bestmove '(none)' is not a legal move in \
+                 the searched position; sent as bestmove 0000 [Injected]",
+                "gui< bestmove 0000 [Rewritten]",
+                "engine< position startpos moves f2f3 e7e5 g2g4 d8h4",
+                "engine< go depth 1",
+                "gui< bestmove (none)",
+            ]
+        );
     }
 
     #[test]
@@ -1504,7 +1565,7 @@ mod tests {
         );
         let out = play(
             &mut session,
-            &[&line, "gui: go depth 1", "engine: bestmove g1f3"],
+            &[&line, "gui: go depth 1", "engine: bestmove f6g8"],
         );
         let rest: Vec<&str> = (299..399).map(|i| cycle[i % 4]).collect();
         assert_eq!(
@@ -1514,7 +1575,7 @@ mod tests {
                 rest.join(" ")
             )
         );
-        assert_eq!(out[2], "gui< bestmove g1f3");
+        assert_eq!(out[2], "gui< bestmove f6g8");
     }
 
     #[test]
