@@ -1373,6 +1373,12 @@ impl Run<'_> {
                         }
                     }
                 }
+                // Glaurung 2.2 ignores a depth next to `mate` and searches on: well-formed
+                // input it never answers, so only malformed mates are sent (the shield
+                // refuses those, docs/hostile-gui.md).
+                "mate" if good => {
+                    words.extend(["depth".into(), rng.random_range(1..5).to_string()])
+                }
                 "mate" => {
                     words.extend(["mate".into(), value(rng, 1..4)]);
                     if good {

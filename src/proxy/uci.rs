@@ -341,10 +341,13 @@ impl UciSession {
     /// `(none)` to a search stopped before its first iteration ends).
     fn illegal_bestmove(&self, line: &[u8]) -> Option<String> {
         let root = self.search_root.as_ref()?;
-        if root.legal_moves().is_empty() {
+        let bestmove = BestMove::parse(line);
+        let best = bestmove.best;
+        // Without a legal move only a null move is right (Ethereal 12.75 names a move in
+        // a mated position).
+        if root.legal_moves().is_empty() && bestmove.is_null() {
             return None;
         }
-        let best = BestMove::parse(line).best;
         parse_move(root, best).err().map(|_| {
             format!(
                 "the engine's bestmove '{}' is not a legal move in the searched position; \
@@ -1431,10 +1434,12 @@ mod tests {
                 "engine: bestmove a1a1 ",
                 "gui: go nodes 69",
                 "engine: bestmove (none)",
-                // Mate: no legal move, the engine's null move passes.
+                // Mate: no legal move, the engine's null move passes, a move does not.
                 "gui: position startpos moves f2f3 e7e5 g2g4 d8h4",
                 "gui: go depth 1",
                 "engine: bestmove (none)",
+                "gui: go depth 1",
+                "engine: bestmove e2e4",
             ],
         );
         assert_eq!(
@@ -1452,6 +1457,10 @@ mod tests {
                 "engine< position startpos moves f2f3 e7e5 g2g4 d8h4",
                 "engine< go depth 1",
                 "gui< bestmove (none)",
+                "engine< go depth 1",
+                "gui< info string sp960: the engine's bestmove 'e2e4' is not a legal move in \
+                 the searched position; sent as bestmove 0000 [Injected]",
+                "gui< bestmove 0000 [Rewritten]",
             ]
         );
     }
