@@ -121,6 +121,26 @@ pub const MAX_ENGINE_PLIES: usize = 400;
 /// At most this many plies stay in a rebased list (the 50-move rule's 100 plies).
 pub const REBASED_PLIES: usize = 100;
 
+/// The largest fullmove number a FEN for the engine has: Glaurung 2.2 counts the game's
+/// plies from it into the same table as the move list, and answers an empty `bestmove`
+/// or dies from about 800 plies (fullmove 865 and up, measured in docs/proxy.md). Only the
+/// number changes; no rule depends on it.
+pub const MAX_ENGINE_FULLMOVES: u32 = 100;
+
+/// `fen` with its fullmove number (the last field) at most [`MAX_ENGINE_FULLMOVES`].
+fn capped_fullmoves(fen: String) -> String {
+    match fen.rsplit_once(' ') {
+        Some((rest, number))
+            if number
+                .parse::<u32>()
+                .is_ok_and(|n| n > MAX_ENGINE_FULLMOVES) =>
+        {
+            format!("{rest} {MAX_ENGINE_FULLMOVES}")
+        }
+        _ => fen,
+    }
+}
+
 impl UciSession {
     /// A session before the engine's `uciok`.
     pub fn new(config: UciConfig) -> UciSession {
@@ -572,7 +592,7 @@ impl UciSession {
             out.extend_from_slice(b"startpos");
         } else {
             out.extend_from_slice(b"fen ");
-            out.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
+            out.extend_from_slice(capped_fullmoves(engine.fen(&for_engine.root)).as_bytes());
         }
         GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut out);
         self.last_position = Some(out.clone());
@@ -1466,6 +1486,26 @@ mod tests {
     }
 
     #[test]
+    fn fullmove_numbers_beyond_the_cap_reach_the_engine_capped() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 1000000",
+                "gui: position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100 [Rewritten]",
+                "engine< position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100",
+            ]
+        );
+    }
+
+    #[test]
     fn a_stop_right_after_go_waits_for_the_engine_or_the_clock() {
         let mut session = UciSession::new(UciConfig::default());
         play(&mut session, &HANDSHAKE);
@@ -1567,7 +1607,7 @@ mod tests {
         let out = play(&mut session, &[&line]);
         assert_eq!(out, [line.replace("gui: ", "engine< ")]);
         // Beyond it: 399 reversible plies after e7e5, so the FEN 100 plies before the end
-        // (halfmove clock 299) and the last 100 moves.
+        // (halfmove clock 299; fullmove 151 capped at 100) and the last 100 moves.
         let line = format!(
             "gui: position startpos moves e2e4 e7e5 {}",
             list(MAX_ENGINE_PLIES - 1)
@@ -1580,7 +1620,7 @@ mod tests {
         assert_eq!(
             out[0],
             format!(
-                "engine< position fen rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 299 151 moves {} [Rewritten]",
+                "engine< position fen rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 299 100 moves {} [Rewritten]",
                 rest.join(" ")
             )
         );
