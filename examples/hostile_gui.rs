@@ -2231,7 +2231,10 @@ impl Run<'_> {
     }
 
     fn xb_go(&mut self, xb: &mut Xb) -> Res<()> {
-        xb.force = false;
+        // After a refused setboard the proxy refuses `go` too: the engine stays as it was.
+        if xb.board.is_some() || !xb.certain {
+            xb.force = false;
+        }
         if let Some(b) = &xb.board {
             xb.engine_side = b.turn();
             xb.expect_move = xb.certain && !b.legal_moves().is_empty();
