@@ -637,6 +637,11 @@ impl XboardSession {
                 self.gui_castling = Some(form);
                 out.extend_from_slice(text);
             }
+            // SAN (`c3`, `Nf3`) goes to an engine that did not ask for it in coordinates:
+            // Fairy-Stockfish 11.1 refuses `c3` with `Error (unkown command)`.
+            None if !(self.features.san && self.gui_accepts_san) => {
+                write_xboard_move(&m, self.engine_castling_form(), &mut out);
+            }
             None => out.extend_from_slice(text),
         }
         self.last_gui_move = Some(out[usize::from(prefixed) * b"usermove ".len()..].to_vec());
@@ -1322,6 +1327,32 @@ mod tests {
         assert_eq!(
             session.position().map(|p| p.board().to_string()),
             Some("rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR".to_owned())
+        );
+    }
+
+    #[test]
+    fn san_moves_reach_an_engine_without_san_in_coordinates() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                "gui: usermove e4",
+                "gui: Nf6",
+                "gui: usermove g1f3",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< force",
+                "engine< usermove e2e4 [Rewritten]",
+                "engine< g8f6 [Rewritten]",
+                "engine< usermove g1f3",
+            ]
         );
     }
 
