@@ -160,6 +160,8 @@ pub struct XboardSession {
     gui_variant_chess960: bool,
     /// What the GUI was told about the start in this game.
     told: StartNotices,
+    /// The GUI was told that `cores` is not passed on.
+    told_cores: bool,
 }
 
 impl XboardSession {
@@ -186,6 +188,7 @@ impl XboardSession {
             on_our_start: false,
             gui_variant_chess960: false,
             told: StartNotices::default(),
+            told_cores: false,
             config,
         }
     }
@@ -867,6 +870,21 @@ impl Relay for XboardSession {
             b"go" | b"playother" => self.gui_go(line, actions),
             b"level" | b"st" | b"sd" | b"time" | b"otim" => Self::gui_limit(line, actions),
             b"option" => self.gui_option(line, actions),
+            b"cores" => {
+                // Not forwarded: Fairy-Stockfish 11.1 (which announces smp=1) dies from
+                // SIGSEGV on the first `go` after any `cores N`; the engine keeps its own
+                // thread count. Told once, in a comment GUIs ignore, and on stderr.
+                if !std::mem::replace(&mut self.told_cores, true) {
+                    Self::notice(
+                        actions,
+                        Some(
+                            "cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
+                             the engine keeps its own thread count"
+                                .to_owned(),
+                        ),
+                    );
+                }
+            }
             b"accepted" | b"rejected" => self.gui_reply(line, actions),
             b"edit" => {
                 self.in_edit = true;
@@ -1352,6 +1370,23 @@ mod tests {
                 "engine< usermove e2e4 [Rewritten]",
                 "engine< g8f6 [Rewritten]",
                 "engine< usermove g1f3",
+            ]
+        );
+    }
+
+    #[test]
+    fn cores_is_not_passed_on() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(&mut session, &["gui: cores 1", "gui: cores 2", "gui: go"]);
+        assert_eq!(
+            out,
+            [
+                "gui< # sp960: cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
+                 the engine keeps its own thread count [Injected]",
+                "Warn(\"proxy: cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
+                 the engine keeps its own thread count\")",
+                "engine< go",
             ]
         );
     }
