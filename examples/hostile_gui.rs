@@ -2247,15 +2247,13 @@ impl Run<'_> {
     fn xb_undo(&mut self, xb: &mut Xb) -> Res<()> {
         let remove = self.rng.random_bool(0.4);
         let plies = if remove { 2 } else { 1 };
-        if xb.history.len() < plies {
-            // Past the position set up: the proxy refuses it, nothing changes.
-        } else if xb.force || remove {
-            // `remove` outside force mode: the engine plays on after the GUI's next move.
+        // Past the position set up, or `undo` outside force mode, the proxy refuses it and
+        // nothing changes. `remove` outside force mode: the engine plays on after the GUI's
+        // next move.
+        if xb.history.len() >= plies && (xb.force || remove) {
             let keep = xb.history.len() - plies;
             xb.board = Some(xb.history[keep].clone());
             xb.history.truncate(keep);
-        } else {
-            xb.certain = false;
         }
         self.send(
             if remove { "remove" } else { "undo" },

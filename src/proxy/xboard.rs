@@ -654,13 +654,26 @@ impl XboardSession {
         }
     }
 
-    /// `undo` (1 ply) and `remove` (2). Past the position the game was set up from
+    /// `undo` (1 ply, force mode only) and `remove` (2). Past the position the game was set up from
     /// (`new`, `setboard`) they are refused: Fairy-Stockfish 11.1 dies on such an `undo`.
     /// `remove` goes as two `undo`s (Fairy-Stockfish knows only `undo`); outside force
     /// mode `force` comes first, and `go` after the GUI's next move, so the engine plays
     /// on as `remove` means.
     fn gui_take_back(&mut self, plies: usize, line: &[u8], actions: &mut Vec<Action>) {
         self.last_gui_move = None;
+        if plies == 1 && !self.force {
+            // XBoard sends `undo` in force mode only; outside it Fairy-Stockfish 11.1
+            // takes its move back and plays again, into the GUI's next game.
+            return Self::to_gui(
+                actions,
+                format!(
+                    "Error (undo outside force mode, not sent to the engine: send force \
+                     first): {}",
+                    String::from_utf8_lossy(line.trim_ascii())
+                ),
+                Mark::Answered,
+            );
+        }
         match &mut self.board {
             Board::Tracked(game) => {
                 let played = game.moves.len();
@@ -1322,6 +1335,7 @@ mod tests {
             &[
                 "gui: go",
                 "engine: move e7e5",
+                "gui: undo",
                 "gui: remove",
                 "gui: usermove d2d4",
                 "engine: move d7d5",
@@ -1333,6 +1347,8 @@ mod tests {
             [
                 "engine< go",
                 "gui< move e7e5",
+                "gui< Error (undo outside force mode, not sent to the engine: send force \
+                 first): undo [Answered]",
                 "engine< force [Injected]",
                 "engine< undo [Rewritten]",
                 "engine< undo [Rewritten]",
