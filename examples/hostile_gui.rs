@@ -2353,8 +2353,15 @@ impl Run<'_> {
             });
             // The GUI's last move or setboard was refused (by the proxy or the engine): take
             // it back in the model if the model had played it.
+            // The proxy may have rewritten the move (castling, SAN): a rejected text that
+            // reads as a coordinate move answers the GUI's last move too.
+            let rejected_move = text.rsplit_once(": ").is_some_and(|(_, cmd)| {
+                UciMove::from_ascii(cmd.trim().trim_start_matches("usermove ").as_bytes()).is_ok()
+            });
             if let Some((sent, played, flipped)) = xb.last_gui.clone()
-                && (text.ends_with(&sent) || text.contains(&sent))
+                && (text.ends_with(&sent)
+                    || text.contains(&sent)
+                    || (rejected_move && !sent.starts_with("setboard")))
             {
                 xb.rejected = true;
                 if played && !sent.starts_with("setboard") {
