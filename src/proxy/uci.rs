@@ -8,11 +8,13 @@
 //! |---|---|---|
 //! | engine | `option` | `UCI_Chess960` noted; its `default False` rewritten to `default false` |
 //! | engine | `uciok` | `setoption name UCI_Chess960 value true` to the engine first (start active), then our two options and `uciok` to the GUI |
-//! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root) |
+//! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root); a `bestmove` not legal in the searched position becomes `bestmove 0000` with an `info string`; one without a `go` is dropped |
 //! | GUI | `setoption` | our options consumed; `UCI_Chess960` and `UCI_Variant chess960` set the GUI's dialect (consumed or rewritten, see README) |
-//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; refused if broken |
-//! | GUI | `go` | answered `bestmove 0000` after a refused position; `searchmoves` translated |
-//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself |
+//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; lists over 400 plies rebased, fullmove numbers over 100 capped; refused if broken |
+//! | GUI | `go` | answered `bestmove 0000` after a refused position and for a `go` an engine may never answer; `searchmoves` translated and put last; the position sent again after `ucinewgame` |
+//! | GUI | `position`, `go`, `setoption`, `ucinewgame` during a search | held: `stop` to the engine, sent after its `bestmove` |
+//! | GUI | `isready` during a search | answered `readyok` |
+//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself; right after `go`, held until the search's first `info` (at most [`EARLY_TICKS`] ticks) |
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 //! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 

@@ -11,9 +11,13 @@
 //! | engine | `Error`, `Illegal move` | dropped when it answers a command the protocol lets engines ignore (`nopost`, `random`, ...); when it rejects the GUI's last move, that move is taken back on the proxy's board |
 //! | GUI | `new` | with a start: `new`, `variant fischerandom`, `setboard <start>` (or `edit` ... `.`) to the engine |
 //! | GUI | `variant` | followed; a duplicate `variant fischerandom` after our own is dropped |
-//! | GUI | `setboard` | checked with shakmaty (Chess960 mode); refused with `Error (...)` when broken |
-//! | GUI | `usermove X`, bare moves | checked; castling rewritten into the engine's form; refused with `Illegal move (...)` |
-//! | GUI | `undo`, `remove`, `force`, `go`, `playother`, `edit` | followed (`remove` in force mode becomes two `undo`s) |
+//! | GUI | `setboard` | checked with shakmaty (Chess960 mode); refused with `Error (...)` when broken; else sent as shakmaty writes the FEN |
+//! | GUI | `usermove X`, bare moves | checked; sent in coordinates (SAN only to a `san=1` engine) with the `usermove` prefix iff the engine asked for it, castling in the engine's form; refused with `Illegal move (...)` |
+//! | GUI | `undo`, `remove` | refused past the last `new`/`setboard` (and `undo` outside force mode); `remove` becomes two `undo`s (outside force mode: `force` first, `go` after the GUI's next move) |
+//! | GUI | `force`, `go`, `playother`, `edit` | followed |
+//! | GUI | `level`, `st`, `sd`, `time`, `otim` | malformed or beyond 2^31 ms answered `Error (...)` |
+//! | GUI | `cores` | not passed on (told once) |
+//! | engine | `move` after a refused `setboard` | dropped |
 //! | GUI | `option`, `accepted option` | our start options consumed ([`crate::proxy::starts`]); a bad value answered `Error (...)` |
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 
@@ -592,7 +596,7 @@ impl XboardSession {
         }
     }
 
-    fn gui_move(&mut self, line: &[u8], text: &[u8], prefixed: bool, actions: &mut Vec<Action>) {
+    fn gui_move(&mut self, line: &[u8], text: &[u8], actions: &mut Vec<Action>) {
         self.tell_if_the_gui_plays_standard(actions);
         let shown = String::from_utf8_lossy(text);
         let game = match &mut self.board {
@@ -627,6 +631,10 @@ impl XboardSession {
             }
         };
         game.push(m);
+        // The form the engine asked for: `usermove MOVE` with usermove=1, the bare move
+        // otherwise (Sjaak II refuses `usermove f2e2`, and the `go` after a `remove` would
+        // then play the GUI's side).
+        let prefixed = self.features.usermove;
         let mut out = Vec::with_capacity(line.len());
         if prefixed {
             out.extend_from_slice(b"usermove ");
@@ -870,7 +878,7 @@ impl Relay for XboardSession {
             b"variant" => self.gui_variant(line, actions),
             b"setboard" => self.gui_setboard(line, actions),
             b"usermove" => match tokens(line).nth(1) {
-                Some(text) => self.gui_move(line, text, true, actions),
+                Some(text) => self.gui_move(line, text, actions),
                 None => actions.push(Action::Forward),
             },
             b"undo" => self.gui_take_back(1, line, actions),
@@ -913,7 +921,7 @@ impl Relay for XboardSession {
                     self.ignorable_sent[index] = true;
                     actions.push(Action::Forward);
                 } else if crate::protocol::xboard::looks_like_move(first) {
-                    self.gui_move(line, first, false, actions);
+                    self.gui_move(line, first, actions);
                 } else {
                     actions.push(Action::Forward);
                 }
@@ -1365,7 +1373,7 @@ mod tests {
     }
 
     #[test]
-    fn san_moves_reach_an_engine_without_san_in_coordinates() {
+    fn moves_reach_the_engine_in_coordinates_with_the_prefix_it_asked_for() {
         let mut session = XboardSession::new(config(None));
         play(&mut session, &FAIRY);
         let out = play(
@@ -1384,7 +1392,8 @@ mod tests {
                 "engine< new",
                 "engine< force",
                 "engine< usermove e2e4 [Rewritten]",
-                "engine< g8f6 [Rewritten]",
+                // With the usermove prefix the engine asked for.
+                "engine< usermove g8f6 [Rewritten]",
                 "engine< usermove g1f3",
             ]
         );
