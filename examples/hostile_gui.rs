@@ -1194,9 +1194,11 @@ impl Run<'_> {
         let (label, line) = match kind {
             0..=44 => {
                 // Valid: startpos or a FEN (start or mid-game), then legal moves.
-                let (root_text, root) = if rng.random_bool(0.4) {
-                    let root = uci_startpos(uci).unwrap_or_default();
-                    ("startpos".to_owned(), root)
+                // `startpos` only while the model knows the proxy's start (not after a
+                // random one was asked for): the model then checks every bestmove.
+                let startpos = uci_startpos(uci);
+                let (root_text, root) = if rng.random_bool(0.4) && startpos.is_some() {
+                    ("startpos".to_owned(), startpos.unwrap_or_default())
                 } else {
                     let (fen, start) = random_start(rng);
                     if rng.random_bool(0.5) {
@@ -1230,7 +1232,13 @@ impl Run<'_> {
             }
             70..=84 => {
                 // Legal moves, then an illegal or garbage one (maybe more after it).
-                let root = uci_startpos(uci).unwrap_or_default();
+                let (root_text, root) = match uci_startpos(uci) {
+                    Some(root) => ("startpos".to_owned(), root),
+                    None => {
+                        let (fen, start) = random_start(rng);
+                        (format!("fen {fen}"), start)
+                    }
+                };
                 let (reached, mut moves) = random_game(rng, &root, 20);
                 moves.push(bad_move(rng, Some(&reached)));
                 if rng.random_bool(0.3) {
@@ -1238,7 +1246,7 @@ impl Run<'_> {
                 }
                 (
                     "position bad move",
-                    format!("position startpos moves {}", moves.join(" ")),
+                    format!("position {root_text} moves {}", moves.join(" ")),
                 )
             }
             85..=89 => {
