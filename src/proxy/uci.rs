@@ -343,6 +343,16 @@ impl UciSession {
             // The GUI is not misled: the protocol's null move, and why.
             Self::info_to_gui(actions, &reason);
             actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Rewritten));
+        } else if let Some(without) = self.without_illegal_ponder(line) {
+            // Glaurung 2.2 names a ponder move that is not legal after its best move: a GUI
+            // that ponders would search an impossible position. The hint is dropped.
+            let first = actions.len();
+            self.pass_bestmove(&without, actions);
+            for action in &mut actions[first..] {
+                if *action == Action::Forward {
+                    *action = Action::send(Peer::Gui, without.clone(), Mark::Rewritten);
+                }
+            }
         } else {
             self.pass_bestmove(line, actions);
         }
@@ -377,6 +387,25 @@ impl UciSession {
                 String::from_utf8_lossy(best)
             )
         })
+    }
+
+    /// The `bestmove` line without its `ponder` move when that is not legal after the
+    /// (legal) best move.
+    fn without_illegal_ponder(&self, line: &[u8]) -> Option<Vec<u8>> {
+        let root = self.search_root.as_ref()?;
+        let bestmove = BestMove::parse(line);
+        let ponder = bestmove
+            .ponder
+            .filter(|p| !p.is_empty() && *p != b"(none)")?;
+        let best = parse_move(root, bestmove.best).ok()?;
+        let mut after = root.clone();
+        after.play_unchecked(best);
+        if parse_move(&after, ponder).is_ok() {
+            return None;
+        }
+        let mut out = b"bestmove ".to_vec();
+        out.extend_from_slice(bestmove.best);
+        Some(out)
     }
 
     fn pass_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
@@ -1462,6 +1491,12 @@ mod tests {
                 "engine: bestmove (none)",
                 "gui: go depth 1",
                 "engine: bestmove e2e4",
+                // A ponder move not legal after the best move is dropped.
+                "gui: position startpos",
+                "gui: go depth 1",
+                "engine: bestmove e2e4 ponder e2e4",
+                "gui: go depth 1",
+                "engine: bestmove e2e4 ponder e7e5",
             ],
         );
         assert_eq!(
@@ -1483,6 +1518,11 @@ mod tests {
                 "gui< info string sp960: the engine's bestmove 'e2e4' is not a legal move in \
                  the searched position; sent as bestmove 0000 [Injected]",
                 "gui< bestmove 0000 [Rewritten]",
+                "engine< position startpos",
+                "engine< go depth 1",
+                "gui< bestmove e2e4 [Rewritten]",
+                "engine< go depth 1",
+                "gui< bestmove e2e4 ponder e7e5",
             ]
         );
     }
