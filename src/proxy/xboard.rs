@@ -863,8 +863,25 @@ pub fn edit_commands(position: &Chess) -> Vec<String> {
     lines
 }
 
+/// The longest GUI line the XBoard proxy passes on. No XBoard command needs more (a
+/// `setboard` FEN is under 100 bytes); Sjaak II 1.4.1 reads the rest of a longer line as
+/// further commands and may move out of turn.
+pub const MAX_XBOARD_LINE: usize = 4096;
+
 impl Relay for XboardSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if line.len() > MAX_XBOARD_LINE {
+            let start = String::from_utf8_lossy(&line[..40]).replace(['(', ')'], "'");
+            return Self::to_gui(
+                actions,
+                format!(
+                    "Error (line too long, not sent to the engine: {} bytes, at most \
+                     {MAX_XBOARD_LINE}): {start}...",
+                    line.len()
+                ),
+                Mark::Answered,
+            );
+        }
         let first = first_token(line);
         // Edit mode lasts until `.`; a command that cannot be an edit line (`setboard`,
         // `new`, `quit`) ends it, so it is checked like any other.
@@ -1395,6 +1412,26 @@ mod tests {
                 // With the usermove prefix the engine asked for.
                 "engine< usermove g8f6 [Rewritten]",
                 "engine< usermove g1f3",
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_too_long_for_any_command_are_refused() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let long = format!("gui: {}", "x".repeat(MAX_XBOARD_LINE + 1));
+        let out = play(&mut session, &[&long, "gui: ping 7"]);
+        assert_eq!(
+            out,
+            [
+                format!(
+                    "gui< Error (line too long, not sent to the engine: {} bytes, at most \
+                     {MAX_XBOARD_LINE}): {}... [Answered]",
+                    MAX_XBOARD_LINE + 1,
+                    "x".repeat(40)
+                ),
+                "engine< ping 7".to_owned(),
             ]
         );
     }
