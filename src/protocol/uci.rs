@@ -229,8 +229,14 @@ impl Go {
                 "go: a clock without '{side}', the time of the side to move"
             ));
         }
-        if self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none() && own.is_none()
-        {
+        let other_limit = self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some();
+        if own == Some(0) && !other_limit {
+            let side = if white_to_move { "wtime" } else { "btime" };
+            return Some(format!(
+                "go: '{side} 0' leaves no time to search (Stockfish 15.1 answered no bestmove)"
+            ));
+        }
+        if !other_limit && own.is_none() {
             return Some(if self.mate.is_some() {
                 "go: 'mate' alone may never end; add depth, nodes, movetime or a clock".into()
             } else {

@@ -1282,6 +1282,7 @@ mod tests {
             ("go mate 1", "'mate' alone"),
             ("go winc 100 binc 100", "without 'btime'"),
             ("go wtime 1000 winc 10", "without 'btime'"),
+            ("go btime 0 wtime 100", "'btime 0' leaves no time"),
             ("go depth 4294967296", "beyond 2147483647"),
             ("go movetime 9223372036854775807", "beyond"),
             (
