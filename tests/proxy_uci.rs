@@ -387,6 +387,39 @@ fn commands_during_a_search_keep_every_engine_answering() {
     }
 }
 
+/// Without the proxy, Glaurung 2.2 dies on a move list of 998 plies (the reason the proxy
+/// rebases lists over 400 plies; through the proxy the same list gets a legal move).
+#[test]
+fn glaurung_alone_dies_on_a_long_move_list() {
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let list: Vec<&str> = (0..998).map(|i| cycle[i % 4]).collect();
+    let position = format!("position startpos moves {}", list.join(" "));
+    let mut engine = Peer::spawn(GLAURUNG, &[]);
+    engine.handshake();
+    engine.send("setoption name Threads value 1");
+    engine.ready();
+    engine.send(&position);
+    let stdin = engine.stdin.as_mut().unwrap();
+    let _ = writeln!(stdin, "go depth 2").and_then(|()| writeln!(stdin, "isready"));
+    let _ = stdin.flush();
+    let status = engine.wait(Duration::from_secs(10));
+    assert!(!status.success(), "{status:?}");
+    let mut gui = Peer::proxy(&["--", GLAURUNG]);
+    gui.handshake();
+    gui.send("setoption name Threads value 1");
+    gui.ready();
+    gui.send(&position);
+    let (best, lines) = gui.go("go depth 2");
+    let mut root = Chess::default();
+    for text in &list {
+        let m = parse_move(&root, text.as_bytes()).unwrap();
+        root.play_unchecked(m);
+    }
+    parse_move(&root, best.trim().as_bytes())
+        .unwrap_or_else(|err| panic!("{best}: {err}; {lines:?}"));
+    assert!(gui.quit().success());
+}
+
 /// Without the proxy, Stockfish 15.1 dies on the first bad input (the reason for the
 /// shield).
 #[test]

@@ -300,6 +300,32 @@ fn the_shield_answers_for_the_engine_which_stays_alive() {
     }
 }
 
+/// Without the proxy, Fairy-Stockfish 11.1 dies from SIGSEGV on the first `go` after
+/// `cores 1` (the reason the proxy does not pass `cores` on).
+#[test]
+fn fairy_stockfish_alone_dies_on_go_after_cores() {
+    let mut engine = Gui::spawn(FAIRY, &[]);
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "cores 1",
+        "sd 2",
+        "go",
+        "ping 1",
+    ] {
+        engine.send(line);
+    }
+    drop(engine.stdin.take());
+    let status = engine.exit_status();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        status.signal(),
+        Some(11),
+        "SIGSEGV expected, got {status:?}"
+    );
+}
+
 /// Inputs on which Fairy-Stockfish 11.1 dies without the proxy (SIGSEGV after `cores`,
 /// after an `undo` past a `setboard`; SIGABRT on a huge `level`) and on which it plays into
 /// the next game (`undo` outside force mode): through the proxy both engines stay alive and
