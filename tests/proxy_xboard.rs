@@ -301,7 +301,8 @@ fn the_shield_answers_for_the_engine_which_stays_alive() {
 }
 
 /// Without the proxy, Fairy-Stockfish 11.1 dies from SIGSEGV on the first `go` after
-/// `cores 1` (the reason the proxy does not pass `cores` on).
+/// `cores 1` (the reason the proxy does not pass `cores` on), and from SIGABRT on a huge
+/// `level`.
 #[test]
 fn fairy_stockfish_alone_dies_on_go_after_cores() {
     let mut engine = Gui::spawn(FAIRY, &[]);
@@ -324,6 +325,21 @@ fn fairy_stockfish_alone_dies_on_go_after_cores() {
         Some(11),
         "SIGSEGV expected, got {status:?}"
     );
+    // And from SIGABRT on a level beyond 2^31 ms (the proxy refuses it).
+    let mut engine = Gui::spawn(FAIRY, &[]);
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "level 40 99999999999 0",
+        "go",
+        "ping 1",
+    ] {
+        engine.send(line);
+    }
+    drop(engine.stdin.take());
+    let status = engine.exit_status();
+    assert_eq!(status.signal(), Some(6), "SIGABRT expected, got {status:?}");
 }
 
 /// Inputs on which Fairy-Stockfish 11.1 dies without the proxy (SIGSEGV after `cores`,
