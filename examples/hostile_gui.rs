@@ -953,6 +953,13 @@ struct Uci {
     pending_go: bool,
     /// The `bestmove` that answered it, once read.
     bestmove: Option<String>,
+    /// The proxy refused the outstanding `go` (`info string sp960: refused go`).
+    go_refused: bool,
+    /// A second `go` was sent during the search: its `bestmove`, once read.
+    second_go: bool,
+    second_bestmove: Option<String>,
+    /// The proxy replaced the engine's bestmove, not legal in the searched position.
+    engine_null: bool,
 }
 
 /// The position `startpos` means now, in the model.
@@ -982,6 +989,10 @@ impl Run<'_> {
             last_fen: String::new(),
             pending_go: false,
             bestmove: None,
+            go_refused: false,
+            second_go: false,
+            second_bestmove: None,
+            engine_null: false,
         };
         let until = Instant::now() + bound;
         loop {
@@ -1063,6 +1074,10 @@ impl Run<'_> {
                 uci.bestmove = Some(text.into_owned());
                 return Ok(());
             }
+            if uci.second_go && uci.second_bestmove.is_none() {
+                uci.second_bestmove = Some(text.into_owned());
+                return Ok(());
+            }
             return broke(format!(
                 "'{text}' with no go outstanding (a second bestmove?)"
             ));
@@ -1070,7 +1085,15 @@ impl Run<'_> {
         if text == "readyok" {
             return broke("readyok with no isready outstanding");
         }
-        if text.starts_with("info string sp960: refused position") {
+        if text.starts_with("info string sp960: the engine's bestmove") {
+            // An engine fault the proxy answers with bestmove 0000 (Ethereal's `a1a1`,
+            // Glaurung's `(none)` after a search stopped before its first iteration).
+            uci.engine_null = true;
+            self.answer("engine bestmove replaced by 0000");
+        } else if text.starts_with("info string sp960: refused go") {
+            uci.go_refused = true;
+            self.answer("refused go");
+        } else if text.starts_with("info string sp960: refused position") {
             uci.refusals_seen += 1;
             self.answer("refused position");
         } else if text.starts_with("info string") {
@@ -1171,9 +1194,11 @@ impl Run<'_> {
         let (label, line) = match kind {
             0..=44 => {
                 // Valid: startpos or a FEN (start or mid-game), then legal moves.
-                let (root_text, root) = if rng.random_bool(0.4) {
-                    let root = uci_startpos(uci).unwrap_or_default();
-                    ("startpos".to_owned(), root)
+                // `startpos` only while the model knows the proxy's start (not after a
+                // random one was asked for): the model then checks every bestmove.
+                let startpos = uci_startpos(uci);
+                let (root_text, root) = if rng.random_bool(0.4) && startpos.is_some() {
+                    ("startpos".to_owned(), startpos.unwrap_or_default())
                 } else {
                     let (fen, start) = random_start(rng);
                     if rng.random_bool(0.5) {
@@ -1207,7 +1232,13 @@ impl Run<'_> {
             }
             70..=84 => {
                 // Legal moves, then an illegal or garbage one (maybe more after it).
-                let root = uci_startpos(uci).unwrap_or_default();
+                let (root_text, root) = match uci_startpos(uci) {
+                    Some(root) => ("startpos".to_owned(), root),
+                    None => {
+                        let (fen, start) = random_start(rng);
+                        (format!("fen {fen}"), start)
+                    }
+                };
                 let (reached, mut moves) = random_game(rng, &root, 20);
                 moves.push(bad_move(rng, Some(&reached)));
                 if rng.random_bool(0.3) {
@@ -1215,7 +1246,7 @@ impl Run<'_> {
                 }
                 (
                     "position bad move",
-                    format!("position startpos moves {}", moves.join(" ")),
+                    format!("position {root_text} moves {}", moves.join(" ")),
                 )
             }
             85..=89 => {
@@ -1275,6 +1306,8 @@ impl Run<'_> {
             .position(|w| *w == b"moves")
             .unwrap_or(words.len());
         let root = match words.get(1).copied() {
+            // The proxy reads nothing but `moves` after `startpos`.
+            Some(b"startpos") if moves_at != 2 && words.len() > 2 => return Model::Refused,
             Some(b"startpos") => match uci_startpos(uci) {
                 Some(root) => root,
                 None => return Model::Unknown,
@@ -1331,16 +1364,16 @@ impl Run<'_> {
                 }
             };
             match param {
-                "depth" => words.extend(["depth".into(), value(rng, 1..7)]),
-                "nodes" => words.extend(["nodes".into(), value(rng, 1..30_000)]),
-                "movetime" => words.extend(["movetime".into(), value(rng, 1..80)]),
+                "depth" => words.extend(["depth".into(), value(rng, 1..5)]),
+                "nodes" => words.extend(["nodes".into(), value(rng, 1..5_000)]),
+                "movetime" => words.extend(["movetime".into(), value(rng, 1..30)]),
                 "clock" => {
                     for key in ["wtime", "btime", "winc", "binc", "movestogo"] {
                         // Well-formed clocks have both times (increments alone hang SF).
                         let needed = good && (key == "wtime" || key == "btime");
                         if rng.random_bool(0.7) || needed {
                             let range = match key {
-                                "wtime" | "btime" => 50..3000,
+                                "wtime" | "btime" => 50..1000,
                                 "winc" | "binc" => 0..100,
                                 _ => 1..40,
                             };
@@ -1348,10 +1381,16 @@ impl Run<'_> {
                         }
                     }
                 }
+                // Glaurung 2.2 ignores a depth next to `mate` and searches on: well-formed
+                // input it never answers, so only malformed mates are sent (the shield
+                // refuses those, docs/hostile-gui.md).
+                "mate" if good => {
+                    words.extend(["depth".into(), rng.random_range(1..5).to_string()])
+                }
                 "mate" => {
                     words.extend(["mate".into(), value(rng, 1..4)]);
                     if good {
-                        words.extend(["depth".into(), rng.random_range(1..6).to_string()]);
+                        words.extend(["depth".into(), rng.random_range(1..5).to_string()]);
                     }
                 }
                 "searchmoves" => {
@@ -1371,12 +1410,17 @@ impl Run<'_> {
                             Some((p, m)) if good || rng.random_bool(0.5) => {
                                 gui_text(rng, m, p.turn())
                             }
-                            _ => bad_move(rng, position.as_ref()),
+                            _ => {
+                                // No legal move (a finished game, or none known): not a
+                                // well-formed searchmoves.
+                                junk = true;
+                                bad_move(rng, position.as_ref())
+                            }
                         };
                         part.push(text);
                     }
                     if good {
-                        words.extend(["depth".into(), rng.random_range(1..6).to_string()]);
+                        words.extend(["depth".into(), rng.random_range(1..5).to_string()]);
                         tail = part;
                     } else {
                         words.extend(part);
@@ -1391,7 +1435,7 @@ impl Run<'_> {
                     words.push("ponder".into());
                 }
                 _ if self.args.good_only => {
-                    words.extend(["depth".into(), rng.random_range(1..7).to_string()])
+                    words.extend(["depth".into(), rng.random_range(1..5).to_string()])
                 }
                 _ => {
                     junk = true;
@@ -1411,7 +1455,46 @@ impl Run<'_> {
         let kind = if good && !junk { "go good" } else { "go bad" };
         uci.pending_go = true;
         uci.bestmove = None;
+        uci.go_refused = false;
         self.send(kind, line.as_bytes())?;
+        // Now and then a command during the search: the proxy holds it until the search's
+        // bestmove (which answers this go, in the position it searched), then sends it.
+        let mut after: Option<Model> = None;
+        let mut second_go = false;
+        if self.rng.random_bool(0.1) {
+            match self.rng.random_range(0..5) {
+                0 => self.isready_wait(uci)?,
+                1 => {
+                    let (fen, start) = random_start(&mut self.rng);
+                    let (_, moves) = random_game(&mut self.rng, &start, 20);
+                    let line = if moves.is_empty() {
+                        format!("position fen {fen}")
+                    } else {
+                        format!("position fen {fen} moves {}", moves.join(" "))
+                    };
+                    // As the proxy reads the text (a king step wins over castling).
+                    after = Some(self.model_position(uci, line.as_bytes()));
+                    self.send("position during search", line.as_bytes())?;
+                }
+                2 => {
+                    let value = if uci.gui_chess960 { "true" } else { "false" };
+                    let line = format!("setoption name UCI_Chess960 value {value}");
+                    self.send("setoption during search", line.as_bytes())?;
+                }
+                3 => {
+                    self.send("ucinewgame during search", b"ucinewgame")?;
+                    if uci.start.is_some_and(|(w, _)| w == -2) {
+                        uci.start = None;
+                    }
+                }
+                _ => {
+                    second_go = true;
+                    uci.second_go = true;
+                    uci.second_bestmove = None;
+                    self.send("go during search", b"go depth 1")?;
+                }
+            }
+        }
         if infinite || ponder {
             // A few harmless lines during the search, then stop (or ponderhit).
             for _ in 0..self.rng.random_range(0..3) {
@@ -1442,15 +1525,63 @@ impl Run<'_> {
                 |t| t.starts_with("bestmove"),
             )?,
         };
-        uci.pending_go = false;
         self.answer("bestmove");
-        self.check_bestmove(uci, &bestmove)?;
+        let refused = std::mem::take(&mut uci.go_refused);
+        if refused {
+            // The proxy's answer to a go it refused: bestmove 0000, and never for a go the
+            // model holds well-formed in a position it knows.
+            let known = matches!(uci.model, Model::Accepted(_) | Model::Initial)
+                && uci.interval.iter().all(|(r, _)| !r);
+            if good && !junk && known {
+                let fen = match &uci.model {
+                    Model::Accepted(p) => Fen::from_position(p, EnPassantMode::Legal).to_string(),
+                    _ => "the engine's start".to_owned(),
+                };
+                return broke(format!(
+                    "the proxy refused the well-formed `{line}` (model position {fen})"
+                ));
+            }
+            if bestmove.trim_end() != "bestmove 0000" {
+                return broke(format!(
+                    "`{bestmove}` after a refused go (want bestmove 0000)"
+                ));
+            }
+        } else {
+            self.check_bestmove(uci, &bestmove)?;
+        }
         uci.interval.clear();
         uci.refusals_seen = 0;
+        if second_go {
+            let bestmove = match uci.second_bestmove.take() {
+                Some(bestmove) => bestmove,
+                None => self.uci_wait(uci, "bestmove for a go sent during a search", |t| {
+                    t.starts_with("bestmove")
+                })?,
+            };
+            uci.second_go = false;
+            self.answer("bestmove");
+            if !std::mem::take(&mut uci.go_refused) {
+                self.check_bestmove(uci, &bestmove)?;
+            }
+        }
+        uci.pending_go = false;
+        if let Some(model) = after {
+            uci.model = model;
+            uci.last_fen = "position during search".into();
+        }
         Ok(())
     }
 
     fn check_bestmove(&mut self, uci: &mut Uci, line: &str) -> Res<()> {
+        if std::mem::take(&mut uci.engine_null) {
+            if line.trim_end() != "bestmove 0000" {
+                return broke(format!(
+                    "`{line}` after the proxy replaced an engine's bestmove"
+                ));
+            }
+            self.note("engine fault: bestmove not legal, answered 0000 by the proxy");
+            return Ok(());
+        }
         let words: Vec<&str> = line.split_ascii_whitespace().collect();
         let best = words.get(1).copied().unwrap_or("");
         let ponder = match words.get(2) {
@@ -1588,6 +1719,10 @@ impl Run<'_> {
                     ("UCI_Variant" | "UCI_Chess960" | "SP960_Start" | "SP960_BlackStart", _) => {
                         return Ok(());
                     }
+                    // Stockfish's nodestime turns clock times into node budgets (its nps
+                    // shows 999): well-formed clocks then take longer than the bound. A
+                    // setting, not a fault; left alone (docs/hostile-gui.md).
+                    ("nodestime", _) => return Ok(()),
                     (_, true) if kind == "check" => {
                         ["true", "false"][rng.random_range(0..2)].to_owned()
                     }
@@ -1637,7 +1772,10 @@ impl Run<'_> {
             .map(|w| w.join(" "))
             .unwrap_or_default();
         if name.eq_ignore_ascii_case("UCI_Chess960") {
-            uci.gui_chess960 = value.eq_ignore_ascii_case("true");
+            // A value other than true or false is refused by the proxy: nothing changes.
+            if value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false") {
+                uci.gui_chess960 = value.eq_ignore_ascii_case("true");
+            }
         } else if name.eq_ignore_ascii_case("UCI_Variant")
             && ["fischerandom", "fischerrandom", "chess960", "960", "frc"]
                 .iter()
@@ -2102,7 +2240,10 @@ impl Run<'_> {
     }
 
     fn xb_go(&mut self, xb: &mut Xb) -> Res<()> {
-        xb.force = false;
+        // After a refused setboard the proxy refuses `go` too: the engine stays as it was.
+        if xb.board.is_some() || !xb.certain {
+            xb.force = false;
+        }
         if let Some(b) = &xb.board {
             xb.engine_side = b.turn();
             xb.expect_move = xb.certain && !b.legal_moves().is_empty();
@@ -2115,12 +2256,13 @@ impl Run<'_> {
     fn xb_undo(&mut self, xb: &mut Xb) -> Res<()> {
         let remove = self.rng.random_bool(0.4);
         let plies = if remove { 2 } else { 1 };
+        // Past the position set up, or `undo` outside force mode, the proxy refuses it and
+        // nothing changes. `remove` outside force mode: the engine plays on after the GUI's
+        // next move.
         if xb.history.len() >= plies && (xb.force || remove) {
             let keep = xb.history.len() - plies;
             xb.board = Some(xb.history[keep].clone());
             xb.history.truncate(keep);
-        } else {
-            xb.certain = false;
         }
         self.send(
             if remove { "remove" } else { "undo" },
@@ -2220,8 +2362,15 @@ impl Run<'_> {
             });
             // The GUI's last move or setboard was refused (by the proxy or the engine): take
             // it back in the model if the model had played it.
+            // The proxy may have rewritten the move (castling, SAN): a rejected text that
+            // reads as a coordinate move answers the GUI's last move too.
+            let rejected_move = text.rsplit_once(": ").is_some_and(|(_, cmd)| {
+                UciMove::from_ascii(cmd.trim().trim_start_matches("usermove ").as_bytes()).is_ok()
+            });
             if let Some((sent, played, flipped)) = xb.last_gui.clone()
-                && (text.ends_with(&sent) || text.contains(&sent))
+                && (text.ends_with(&sent)
+                    || text.contains(&sent)
+                    || (rejected_move && !sent.starts_with("setboard")))
             {
                 xb.rejected = true;
                 if played && !sent.starts_with("setboard") {

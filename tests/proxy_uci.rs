@@ -335,6 +335,91 @@ fn the_shield_keeps_every_engine_alive() {
     }
 }
 
+/// Commands sent during a search (Stockfish 15.1 dies on some without the proxy), a `stop`
+/// right after `go infinite` (Ethereal loses it) and `isready` during a search (Glaurung
+/// answers none): through the proxy each `go` gets exactly one legal `bestmove`, every
+/// `isready` its `readyok`, and every engine stays alive.
+#[test]
+fn commands_during_a_search_keep_every_engine_answering() {
+    for engine in [STOCKFISH, ETHEREAL, GLAURUNG, FAIRY] {
+        let mut gui = Peer::proxy(&["--", engine]);
+        gui.handshake();
+        if engine == GLAURUNG {
+            // Its 2-thread search crashes by itself in Chess960.
+            gui.send("setoption name Threads value 1");
+        }
+        gui.ready();
+        gui.send("position startpos");
+        gui.send("go infinite");
+        gui.send("stop");
+        let lines = gui.until("bestmove", |line| line.starts_with("bestmove"));
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_owned();
+        parse_move(&Chess::default(), best.as_bytes())
+            .unwrap_or_else(|err| panic!("{engine}: {best}: {err}; {lines:?}"));
+        gui.send("go infinite");
+        gui.ready();
+        gui.send("position startpos moves e2e4");
+        gui.send("setoption name MultiPV value 1");
+        gui.send("ucinewgame");
+        gui.send("go depth 2");
+        let mut bestmoves = Vec::new();
+        while bestmoves.len() < 2 {
+            let lines = gui.until("bestmove", |line| line.starts_with("bestmove"));
+            bestmoves.push(lines.last().unwrap().clone());
+        }
+        let after = play_line(
+            &Chess::default(),
+            &[parse_move(&Chess::default(), b"e2e4").unwrap()],
+        );
+        for (bestmove, root) in bestmoves.iter().zip([Chess::default(), after]) {
+            let best = bestmove.split_whitespace().nth(1).unwrap();
+            parse_move(&root, best.as_bytes())
+                .unwrap_or_else(|err| panic!("{engine}: {bestmove}: {err}"));
+        }
+        gui.ready();
+        assert!(gui.quit().success(), "{engine}");
+    }
+}
+
+/// Without the proxy, Glaurung 2.2 dies on a move list of 998 plies (the reason the proxy
+/// rebases lists over 400 plies; through the proxy the same list gets a legal move).
+#[test]
+fn glaurung_alone_dies_on_a_long_move_list() {
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let list: Vec<&str> = (0..998).map(|i| cycle[i % 4]).collect();
+    let position = format!("position startpos moves {}", list.join(" "));
+    let mut engine = Peer::spawn(GLAURUNG, &[]);
+    engine.handshake();
+    engine.send("setoption name Threads value 1");
+    engine.ready();
+    engine.send(&position);
+    let stdin = engine.stdin.as_mut().unwrap();
+    let _ = writeln!(stdin, "go depth 2").and_then(|()| writeln!(stdin, "isready"));
+    let _ = stdin.flush();
+    let status = engine.wait(Duration::from_secs(10));
+    assert!(!status.success(), "{status:?}");
+    let mut gui = Peer::proxy(&["--", GLAURUNG]);
+    gui.handshake();
+    gui.send("setoption name Threads value 1");
+    gui.ready();
+    gui.send(&position);
+    let (best, lines) = gui.go("go depth 2");
+    let mut root = Chess::default();
+    for text in &list {
+        let m = parse_move(&root, text.as_bytes()).unwrap();
+        root.play_unchecked(m);
+    }
+    parse_move(&root, best.trim().as_bytes())
+        .unwrap_or_else(|err| panic!("{best}: {err}; {lines:?}"));
+    assert!(gui.quit().success());
+}
+
 /// Without the proxy, Stockfish 15.1 dies on the first bad input (the reason for the
 /// shield).
 #[test]

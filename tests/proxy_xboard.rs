@@ -300,6 +300,91 @@ fn the_shield_answers_for_the_engine_which_stays_alive() {
     }
 }
 
+/// Without the proxy, Fairy-Stockfish 11.1 dies from SIGSEGV on the first `go` after
+/// `cores 1` (the reason the proxy does not pass `cores` on), and from SIGABRT on a huge
+/// `level`.
+#[test]
+fn fairy_stockfish_alone_dies_on_go_after_cores() {
+    let mut engine = Gui::spawn(FAIRY, &[]);
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "cores 1",
+        "sd 2",
+        "go",
+        "ping 1",
+    ] {
+        engine.send(line);
+    }
+    drop(engine.stdin.take());
+    let status = engine.exit_status();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        status.signal(),
+        Some(11),
+        "SIGSEGV expected, got {status:?}"
+    );
+    // And from SIGABRT on a level beyond 2^31 ms (the proxy refuses it).
+    let mut engine = Gui::spawn(FAIRY, &[]);
+    for line in [
+        "xboard",
+        "protover 2",
+        "new",
+        "level 40 99999999999 0",
+        "go",
+        "ping 1",
+    ] {
+        engine.send(line);
+    }
+    drop(engine.stdin.take());
+    let status = engine.exit_status();
+    assert_eq!(status.signal(), Some(6), "SIGABRT expected, got {status:?}");
+}
+
+/// Inputs on which Fairy-Stockfish 11.1 dies without the proxy (SIGSEGV after `cores`,
+/// after an `undo` past a `setboard`; SIGABRT on a huge `level`) and on which it plays into
+/// the next game (`undo` outside force mode): through the proxy both engines stay alive and
+/// every move they play is legal.
+#[test]
+fn crashing_xboard_commands_are_answered_and_the_engines_stay_alive() {
+    for engine in [&[SJAAK][..], &[FAIRY]] {
+        let mut gui = Gui::proxy(&[], engine);
+        gui.send("new");
+        gui.send("cores 1");
+        gui.send("level 40 99999999999 0");
+        gui.send("sd 2");
+        gui.send("force");
+        gui.send("setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        gui.send("undo");
+        gui.sync(1);
+        let errors: Vec<String> = gui.errors().into_iter().cloned().collect();
+        assert_eq!(errors.len(), 2, "{engine:?}: {errors:?}");
+        assert!(
+            errors[0].starts_with("Error (level out of range"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("Error (cannot take back 1 moves"),
+            "{errors:?}"
+        );
+        gui.send("go");
+        let reply = gui.engine_move();
+        let (mut position, _) = sp960::protocol::game::parse_fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        )
+        .unwrap();
+        position.play_unchecked(legal(&position, &reply));
+        // Outside force mode: undo is refused, the engine does not play again.
+        gui.send("undo");
+        gui.sync(2);
+        assert_eq!(gui.errors().len(), 3, "{engine:?}: {:?}", gui.errors());
+        let moves = gui.seen.iter().filter(|l| l.starts_with("move ")).count();
+        assert_eq!(moves, 1, "{engine:?}: {:?}", gui.seen);
+        gui.quit();
+    }
+}
+
 // ---- a real GUI: xboard 4.9.1 under Xvfb ----
 
 /// An opening for SP 860 in which both sides castle (xboard sends the engines `O-O`).

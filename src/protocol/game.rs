@@ -121,6 +121,34 @@ impl GameLine {
         true
     }
 
+    /// The same game with a shorter move list: the root moved up to the position after
+    /// the last irreversible move (a capture, a pawn move or a change of castling rights,
+    /// after which no earlier position can repeat), or to `keep` plies before the end if
+    /// that is later. The current position is the same, the FEN's halfmove clock keeps
+    /// the 50-move count, and every position a repetition can still reach within the last
+    /// `keep` plies is in the list.
+    pub fn rebased(&self, keep: usize) -> GameLine {
+        let mut position = self.root.clone();
+        let mut from = 0;
+        for (index, m) in self.moves.iter().enumerate() {
+            let rights = position.castles().castling_rights();
+            position.play_unchecked(*m);
+            if position.halfmoves() == 0 || position.castles().castling_rights() != rights {
+                from = index + 1;
+            }
+        }
+        let from = from.max(self.moves.len().saturating_sub(keep));
+        let mut root = self.root.clone();
+        for m in &self.moves[..from] {
+            root.play_unchecked(*m);
+        }
+        let mut line = GameLine::new(root);
+        for m in &self.moves[from..] {
+            line.push(*m);
+        }
+        line
+    }
+
     /// Appends ` moves m1 m2 ...` (nothing when there are no moves) in `dialect`.
     pub fn write_moves(moves: &[Move], dialect: CastlingDialect, out: &mut Vec<u8>) {
         if moves.is_empty() {
@@ -238,6 +266,34 @@ mod tests {
         assert_eq!(line.current, expected.current);
         assert!(!line.take_back(2), "only one move left");
         assert_eq!(line.moves.len(), 1, "unchanged");
+    }
+
+    #[test]
+    fn rebased_keeps_the_position_and_the_reversible_tail() {
+        let mut line = GameLine::new(Chess::default());
+        for text in ["e2e4", "e7e5", "g1f3", "b8c6", "f3g1", "c6b8", "g1f3"] {
+            line.push_text(text.as_bytes()).unwrap();
+        }
+        // After e7e5 (the last pawn move) five reversible moves follow.
+        let rebased = line.rebased(100);
+        assert_eq!(rebased.moves.len(), 5);
+        assert_eq!(rebased.current, line.current);
+        assert_eq!(
+            EngineChess::Standard.fen(&rebased.root),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        // At most `keep` plies stay; the halfmove clock carries the rest.
+        let short = line.rebased(2);
+        assert_eq!(short.moves.len(), 2);
+        assert_eq!(short.current, line.current);
+        assert_eq!(short.root.halfmoves(), 3);
+        // A castling move is irreversible too (the rights change).
+        let (root, _) = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20").unwrap();
+        let mut line = GameLine::new(root);
+        for text in ["e1h1", "e8d8", "f1e1"] {
+            line.push_text(text.as_bytes()).unwrap();
+        }
+        assert_eq!(line.rebased(100).moves.len(), 1);
     }
 
     #[test]

@@ -191,6 +191,62 @@ impl Go {
     }
 }
 
+/// The largest number a `go` limit may have: engines keep depths, node counts and
+/// milliseconds in 32-bit integers (Stockfish 15.1 reads `depth 4294967296` as no depth).
+pub const MAX_GO_VALUE: i64 = i32::MAX as i64;
+
+impl Go {
+    /// A `go` the engines here may never answer, by name: no limit at all (`go` alone),
+    /// `mate` with no other limit, clocks without the time of the side to move (`white`
+    /// says which), or a value beyond [`MAX_GO_VALUE`]. `infinite` and `ponder` end with
+    /// the GUI's `stop` and are not limits the engine must meet.
+    pub fn never_ending(&self, white_to_move: bool) -> Option<String> {
+        let values = [
+            ("wtime", self.time[0]),
+            ("btime", self.time[1]),
+            ("winc", self.increment[0]),
+            ("binc", self.increment[1]),
+            ("movestogo", self.moves_to_go),
+            ("depth", self.depth),
+            ("nodes", self.nodes),
+            ("mate", self.mate),
+            ("movetime", self.movetime),
+        ];
+        for (name, value) in values {
+            if let Some(value) = value.filter(|v| *v > MAX_GO_VALUE) {
+                return Some(format!("go: '{name} {value}' is beyond {MAX_GO_VALUE}"));
+            }
+        }
+        if self.infinite || self.ponder {
+            return None;
+        }
+        let clocks = self.time.iter().chain(&self.increment).any(Option::is_some)
+            || self.moves_to_go.is_some();
+        let own = self.time[usize::from(!white_to_move)];
+        if clocks && own.is_none() {
+            let side = if white_to_move { "wtime" } else { "btime" };
+            return Some(format!(
+                "go: a clock without '{side}', the time of the side to move"
+            ));
+        }
+        let other_limit = self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some();
+        if own == Some(0) && !other_limit {
+            let side = if white_to_move { "wtime" } else { "btime" };
+            return Some(format!(
+                "go: '{side} 0' leaves no time to search (Stockfish 15.1 answered no bestmove)"
+            ));
+        }
+        if !other_limit && own.is_none() {
+            return Some(if self.mate.is_some() {
+                "go: 'mate' alone may never end; add depth, nodes, movetime or a clock".into()
+            } else {
+                "go: no limit (depth, nodes, movetime, a clock, infinite or ponder)".into()
+            });
+        }
+        None
+    }
+}
+
 impl fmt::Display for Go {
     /// The `go` line (without `searchmoves`, whose spans belong to a line read).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -242,7 +242,9 @@ pub fn seconds_text(time: Duration) -> String {
 /// `time`/`otim`'s centiseconds (negative values read as zero).
 pub fn parse_centiseconds(text: &str) -> Option<Duration> {
     let value: i64 = text.parse().ok()?;
-    Some(Duration::from_millis(value.max(0) as u64 * 10))
+    Some(Duration::from_millis(
+        (value.max(0) as u64).saturating_mul(10),
+    ))
 }
 
 /// `time CS` or `otim CS` (`command`) for a clock.
@@ -384,6 +386,11 @@ mod tests {
         assert_eq!(Level::parse("0 99999999999999999999:00 0"), None);
         assert_eq!(parse_seconds("-1"), None);
         assert_eq!(parse_centiseconds("-5"), Some(Duration::ZERO));
+        assert_eq!(
+            parse_centiseconds("9223372036854775807"),
+            Some(Duration::from_millis(u64::MAX)),
+            "saturated, not wrapped"
+        );
         assert_eq!(clock_line("otim", Duration::from_millis(1234)), "otim 123");
     }
 

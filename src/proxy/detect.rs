@@ -169,6 +169,12 @@ impl Relay for DetectingSession {
         }
     }
 
+    fn on_tick(&mut self, actions: &mut Vec<Action>) {
+        if let Some(session) = self.session() {
+            session.on_tick(actions);
+        }
+    }
+
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         // Before the GUI said anything: told in UCI, the protocol of any first line but
         // `xboard` (an XBoard GUI ignores the `info string`; stderr has it too).

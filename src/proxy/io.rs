@@ -27,6 +27,7 @@ use thiserror::Error;
 use super::transcript::{Entry, Transcript};
 use super::{Action, Peer, ProxyEvent, Session, Step};
 use crate::exit_code;
+use crate::protocol::session::TICK;
 
 /// The engine to start: program and arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -219,6 +220,13 @@ pub fn run<S: Session<Event = ProxyEvent> + 'static>(
         thread::Builder::new()
             .name(format!("relay-{from:?}"))
             .spawn(move || relay(from, input, &shared))?;
+    }
+    {
+        // The sessions' clock: lines a session holds for a moment go on a tick.
+        let shared = Arc::clone(&shared);
+        thread::Builder::new()
+            .name("tick".to_owned())
+            .spawn(move || tick(&shared))?;
     }
     let code = supervise(&shared, &received, &mut child, options.quit_timeout);
     if let Some(transcript) = &shared.transcript {
@@ -436,6 +444,27 @@ fn relay<S: Session<Event = ProxyEvent>>(
     }
 }
 
+/// Calls the session's [`Session::on_tick`] every [`TICK`] and carries out what it asks.
+fn tick<S: Session<Event = ProxyEvent>>(shared: &Shared<S>) {
+    let mut actions = Vec::new();
+    loop {
+        thread::sleep(TICK);
+        actions.clear();
+        lock(&shared.session).on_tick(&mut actions);
+        if !actions.is_empty()
+            && !perform(
+                shared,
+                Peer::Gui,
+                &[],
+                &[(0..0, 0..actions.len())],
+                &actions,
+            )
+        {
+            return;
+        }
+    }
+}
+
 fn feed(
     session: &mut dyn Session<Event = ProxyEvent>,
     from: Peer,
@@ -531,7 +560,9 @@ fn perform<S>(
     if pending.start < pending.end {
         written.write(shared, forward_to, &buffer[pending]);
     }
-    for peer in [Peer::Gui, Peer::Engine] {
+    // The engine's lines first: a GUI that reacts to a line of this batch (a `bestmove`
+    // sent after lines the session released for the engine) finds them sent.
+    for peer in [Peer::Engine, Peer::Gui] {
         if written.to[usize::from(peer == Peer::Engine)] {
             written.gui_ok &= flush(shared, peer) || peer == Peer::Engine;
         }

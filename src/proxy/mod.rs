@@ -60,6 +60,8 @@ pub trait Relay: Send {
     /// The engine exited without being asked to (`how` describes the exit status): tell
     /// the GUI in its protocol.
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>);
+    /// A tick of the shell's clock (every [`crate::protocol::session::TICK`]).
+    fn on_tick(&mut self, _actions: &mut Vec<Action>) {}
 }
 
 impl<T: Relay> Session for T {
@@ -77,6 +79,10 @@ impl<T: Relay> Session for T {
             Peer::Gui => self.on_gui_eof(out),
             Peer::Engine => self.on_engine_exit(how, out),
         }
+    }
+
+    fn on_tick(&mut self, out: &mut Vec<Action>) {
+        Relay::on_tick(self, out);
     }
 }
 

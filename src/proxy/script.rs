@@ -4,14 +4,17 @@
 use super::{Action, Peer, ProxyEvent, Session};
 
 /// Feeds `script` to `session`: lines starting `gui: ` come from the GUI, `engine: ` from
-/// the engine. Returns what the proxy does, one string per action: `engine< text` /
+/// the engine, and `tick` is a tick of the shell's clock. Returns what the proxy does, one string per action: `engine< text` /
 /// `gui< text` for lines sent (with ` [Injected]`, ` [Rewritten]`, ` [Answered]` or ` [Held]` for
 /// lines it did not simply forward), `Debug` text for the other actions.
 pub fn play(session: &mut dyn Session<Event = ProxyEvent>, script: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for line in script {
         let mut actions = Vec::new();
-        let (from, text) = if let Some(text) = line.strip_prefix("gui: ") {
+        let (from, text) = if *line == "tick" {
+            session.on_tick(&mut actions);
+            (Peer::Engine, "")
+        } else if let Some(text) = line.strip_prefix("gui: ") {
             session.on_line(Peer::Gui, text.as_bytes(), &mut actions);
             (Peer::Gui, text)
         } else {

@@ -8,16 +8,18 @@
 //! |---|---|---|
 //! | engine | `option` | `UCI_Chess960` noted; its `default False` rewritten to `default false` |
 //! | engine | `uciok` | `setoption name UCI_Chess960 value true` to the engine first (start active), then our two options and `uciok` to the GUI |
-//! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root) |
+//! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root); a `bestmove` not legal in the searched position becomes `bestmove 0000` with an `info string`; one without a `go` is dropped |
 //! | GUI | `setoption` | our options consumed; `UCI_Chess960` and `UCI_Variant chess960` set the GUI's dialect (consumed or rewritten, see README) |
-//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; refused if broken |
-//! | GUI | `go` | answered `bestmove 0000` after a refused position; `searchmoves` translated |
-//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself |
+//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; lists over 400 plies rebased, fullmove numbers over 100 capped; refused if broken |
+//! | GUI | `go` | answered `bestmove 0000` after a refused position and for a `go` an engine may never answer; `searchmoves` translated and put last; the position sent again after `ucinewgame` |
+//! | GUI | `position`, `go`, `setoption`, `ucinewgame` during a search | held: `stop` to the engine, sent after its `bestmove` |
+//! | GUI | `isready` during a search | answered `readyok` |
+//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself; right after `go`, held until the search's first `info` (at most [`EARLY_TICKS`] ticks) |
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 //! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 
 use memchr::memmem;
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 use crate::exit_code;
 use crate::protocol::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
@@ -86,6 +88,59 @@ pub struct UciSession {
     told: StartNotices,
     /// The engine's own options, as it declared them (for checking the GUI's values).
     engine_options: Vec<OptionDecl>,
+    /// A `go` went to the engine and its `bestmove` has not come back.
+    searching: bool,
+    /// The engine has sent `info` since that `go`: its search has begun.
+    search_heard: bool,
+    /// The engine was told `stop` during this search.
+    stop_sent: bool,
+    /// `stop` / `ponderhit` read before the engine was heard (Ethereal loses a `stop`
+    /// that comes at once), sent when it is heard or after [`EARLY_TICKS`] ticks.
+    early: Vec<Vec<u8>>,
+    /// Ticks `early` has waited.
+    early_ticks: u32,
+    /// GUI lines read during a search (`position`, `go`, `setoption`, `ucinewgame` and
+    /// everything after the first of them), sent once its `bestmove` is passed on.
+    after_search: Vec<Vec<u8>>,
+    /// The `position` line the engine got last.
+    last_position: Option<Vec<u8>>,
+    /// A `ucinewgame` came after `last_position`: it is sent again before the next `go`
+    /// (Glaurung 2.2 searches the start position after `position`, `ucinewgame`, `go`).
+    renew_position: bool,
+}
+
+/// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
+/// after `go` waits for the search's first `info` before it is sent anyway: 180 to 200 ms
+/// (Ethereal 12.75 loses a `stop` sent at once, and answers `bestmove a1a1` to one that
+/// comes before its first iteration ends).
+pub const EARLY_TICKS: u32 = 10;
+
+/// Move lists longer than this reach the engine as the FEN after the last irreversible
+/// move and the moves since ([`GameLine::rebased`]): Glaurung 2.2 answers an empty
+/// `bestmove` from 797 plies and dies from 998, Ethereal cuts lists (docs/proxy.md).
+pub const MAX_ENGINE_PLIES: usize = 400;
+
+/// At most this many plies stay in a rebased list (the 50-move rule's 100 plies).
+pub const REBASED_PLIES: usize = 100;
+
+/// The largest fullmove number a FEN for the engine has: Glaurung 2.2 counts the game's
+/// plies from it into the same table as the move list, and answers an empty `bestmove`
+/// or dies from about 800 plies (fullmove 865 and up, measured in docs/proxy.md). Only the
+/// number changes; no rule depends on it.
+pub const MAX_ENGINE_FULLMOVES: u32 = 100;
+
+/// `fen` with its fullmove number (the last field) at most [`MAX_ENGINE_FULLMOVES`].
+fn capped_fullmoves(fen: String) -> String {
+    match fen.rsplit_once(' ') {
+        Some((rest, number))
+            if number
+                .parse::<u32>()
+                .is_ok_and(|n| n > MAX_ENGINE_FULLMOVES) =>
+        {
+            format!("{rest} {MAX_ENGINE_FULLMOVES}")
+        }
+        _ => fen,
+    }
 }
 
 impl UciSession {
@@ -107,7 +162,20 @@ impl UciSession {
             answered_go: false,
             told: StartNotices::default(),
             engine_options: Vec::new(),
+            searching: false,
+            search_heard: false,
+            stop_sent: false,
+            early: Vec::new(),
+            early_ticks: 0,
+            after_search: Vec::new(),
+            last_position: None,
+            renew_position: false,
         }
+    }
+
+    /// True while a `go` the engine got has not been answered.
+    pub fn searching(&self) -> bool {
+        self.searching
     }
 
     /// The castling dialect the GUI speaks now.
@@ -262,6 +330,85 @@ impl UciSession {
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if !std::mem::take(&mut self.searching) {
+            // Every `go` gets one `bestmove`: one without a search is not passed on.
+            return actions.push(Step::Event(ProxyEvent::Warn(format!(
+                "proxy: the engine's '{}' answers no go; not passed on",
+                String::from_utf8_lossy(line.trim_ascii())
+            ))));
+        }
+        self.stop_sent = false;
+        self.early.clear();
+        if let Some(reason) = self.illegal_bestmove(line) {
+            // The GUI is not misled: the protocol's null move, and why.
+            Self::info_to_gui(actions, &reason);
+            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Rewritten));
+        } else if let Some(without) = self.without_illegal_ponder(line) {
+            // Glaurung 2.2 names a ponder move that is not legal after its best move: a GUI
+            // that ponders would search an impossible position. The hint is dropped.
+            let first = actions.len();
+            self.pass_bestmove(&without, actions);
+            for action in &mut actions[first..] {
+                if *action == Action::Forward {
+                    *action = Action::send(Peer::Gui, without.clone(), Mark::Rewritten);
+                }
+            }
+        } else {
+            self.pass_bestmove(line, actions);
+        }
+        // The GUI's lines held during the search go now (in the same batch, and the
+        // shell flushes the engine's side first).
+        for held in std::mem::take(&mut self.after_search) {
+            let mut replies = Vec::new();
+            self.gui_line(&held, &mut replies);
+            actions.extend(replies.into_iter().map(|action| match action {
+                Action::Forward => Action::send(Peer::Engine, held.clone(), Mark::Held),
+                other => other,
+            }));
+        }
+    }
+
+    /// Why the engine's `bestmove` is not a move the GUI can play: not legal in the
+    /// searched position while that has legal moves (Ethereal answers `a1a1` and Glaurung
+    /// `(none)` to a search stopped before its first iteration ends).
+    fn illegal_bestmove(&self, line: &[u8]) -> Option<String> {
+        let root = self.search_root.as_ref()?;
+        let bestmove = BestMove::parse(line);
+        let best = bestmove.best;
+        // Without a legal move only a null move is right (Ethereal 12.75 names a move in
+        // a mated position).
+        if root.legal_moves().is_empty() && bestmove.is_null() {
+            return None;
+        }
+        parse_move(root, best).err().map(|_| {
+            format!(
+                "the engine's bestmove '{}' is not a legal move in the searched position; \
+                 sent as bestmove 0000",
+                String::from_utf8_lossy(best)
+            )
+        })
+    }
+
+    /// The `bestmove` line without its `ponder` move when that is not legal after the
+    /// (legal) best move.
+    fn without_illegal_ponder(&self, line: &[u8]) -> Option<Vec<u8>> {
+        let root = self.search_root.as_ref()?;
+        let bestmove = BestMove::parse(line);
+        let ponder = bestmove
+            .ponder
+            .filter(|p| !p.is_empty() && *p != b"(none)")?;
+        let best = parse_move(root, bestmove.best).ok()?;
+        let mut after = root.clone();
+        after.play_unchecked(best);
+        if parse_move(&after, ponder).is_ok() {
+            return None;
+        }
+        let mut out = b"bestmove ".to_vec();
+        out.extend_from_slice(bestmove.best);
+        Some(out)
+    }
+
+    fn pass_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let (Some(root), true) = (&self.search_root, self.translation_needed()) else {
             return actions.push(Action::Forward);
         };
@@ -323,6 +470,20 @@ impl UciSession {
                 }
                 Err(err) => Self::info_to_gui(actions, &format!("{err}: ignored")),
             }
+        } else if set.is("UCI_Chess960")
+            && !value.eq_ignore_ascii_case(b"true")
+            && !value.eq_ignore_ascii_case(b"false")
+        {
+            // Ethereal reads `value 1.5` its own way, and the proxy would write positions
+            // for the other mode.
+            Self::info_to_gui(
+                actions,
+                &format!(
+                    "refused setoption (UCI_Chess960 takes true or false, not '{}'); not sent \
+                     to the engine",
+                    String::from_utf8_lossy(value)
+                ),
+            );
         } else if set.is("UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
             if self.start_active() || (!self.engine_has_chess960 && self.config.offer_chess960) {
@@ -450,18 +611,23 @@ impl UciSession {
             self.enable_engine_chess960(actions);
         }
         let engine = self.engine_chess();
-        let for_engine = match engine {
+        let mut for_engine = match engine {
             EngineChess::Standard => game.for_standard_engine(),
             EngineChess::Chess960(_) => game.clone(),
         };
+        if for_engine.moves.len() > MAX_ENGINE_PLIES {
+            for_engine = for_engine.rebased(REBASED_PLIES);
+        }
         let mut out = b"position ".to_vec();
         if plain_startpos && for_engine.root == Chess::default() {
             out.extend_from_slice(b"startpos");
         } else {
             out.extend_from_slice(b"fen ");
-            out.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
+            out.extend_from_slice(capped_fullmoves(engine.fen(&for_engine.root)).as_bytes());
         }
         GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut out);
+        self.last_position = Some(out.clone());
+        self.renew_position = false;
         forward_unless_changed(actions, Peer::Engine, original, out);
     }
 
@@ -474,9 +640,16 @@ impl UciSession {
         // The shield: a parameter UCI does not define, a known one without its number, or a
         // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
         // forever or never answers `bestmove` (`go garbage`, `go perft 2`, `go depth 0`).
+        let white = self
+            .position
+            .as_ref()
+            .is_none_or(|p| p.turn() == shakmaty::Color::White);
         let refusal = match Go::parse(line) {
             Err(GoError::Number(reason) | GoError::Unknown(reason)) => Some(reason),
-            Ok(go) => go.impossible_limit(),
+            Ok(go) => go
+                .impossible_limit()
+                .or_else(|| go.never_ending(white))
+                .or_else(|| self.illegal_searchmove(line, &go)),
         };
         if let Some(reason) = refusal {
             Self::info_to_gui(
@@ -488,6 +661,14 @@ impl UciSession {
             return;
         }
         self.answered_go = false;
+        if std::mem::take(&mut self.renew_position)
+            && let Some(position) = &self.last_position
+        {
+            actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
+        }
+        self.searching = true;
+        self.search_heard = false;
+        self.stop_sent = false;
         self.search_root = self.position.clone();
         self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
         let root = match &self.search_root {
@@ -498,19 +679,61 @@ impl UciSession {
             return actions.push(Action::Forward);
         };
         let dialect = self.engine_chess().dialect();
-        let out = rewrite_spans(line, &go.searchmoves, |moves, out| {
-            translate_moves(root, moves.iter().map(|m| &line[m.clone()]), dialect, out);
-        });
+        let trimmed = line.trim_ascii_end();
+        let out = if go
+            .searchmoves
+            .last()
+            .is_some_and(|m| m.end == trimmed.len())
+        {
+            rewrite_spans(line, &go.searchmoves, |moves, out| {
+                translate_moves(root, moves.iter().map(|m| &line[m.clone()]), dialect, out);
+            })
+        } else {
+            // Stockfish 15.1 reads every word after `searchmoves` as a move (`depth 3`
+            // too): the moves go last.
+            let mut out = go.to_string().into_bytes();
+            out.extend_from_slice(b" searchmoves ");
+            translate_moves(
+                root,
+                go.searchmoves.iter().map(|m| &line[m.clone()]),
+                dialect,
+                &mut out,
+            );
+            out
+        };
         forward_unless_changed(actions, Peer::Engine, line, out);
+    }
+
+    /// A `searchmoves` move that is not legal in the position (Stockfish, Glaurung and
+    /// Fairy-Stockfish answer `bestmove (none)` when none is).
+    fn illegal_searchmove(&self, line: &[u8], go: &Go) -> Option<String> {
+        let position = self.position.as_ref()?;
+        go.searchmoves.iter().find_map(|span| {
+            let text = &line[span.clone()];
+            parse_move(position, text).err().map(|_| {
+                format!(
+                    "go: searchmoves '{}' is not a legal move here",
+                    String::from_utf8_lossy(text)
+                )
+            })
+        })
     }
 
     /// A GUI line once the engine's options are known.
     fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        match first_token(line) {
+        let first = first_token(line);
+        if first != b"quit" && !self.after_search.is_empty() {
+            return self.after_search.push(line.to_vec());
+        }
+        if self.searching {
+            return self.gui_line_during_search(first, line, actions);
+        }
+        match first {
             b"setoption" => self.gui_setoption(line, actions),
             b"ucinewgame" => {
                 self.starts.new_game();
                 self.told.new_game();
+                self.renew_position = self.last_position.is_some();
                 actions.push(Action::Forward);
             }
             b"position" => self.gui_position(line, actions),
@@ -521,6 +744,65 @@ impl UciSession {
                 actions.push(Step::Event(ProxyEvent::Shutdown));
             }
             _ => actions.push(Action::Forward),
+        }
+    }
+}
+
+impl UciSession {
+    /// A GUI line while the engine searches. `position`, `go`, `setoption` and
+    /// `ucinewgame` never reach a searching engine (Stockfish 15.1 dies on some, and the
+    /// search's `bestmove` would answer the wrong `go`): the search is stopped, its
+    /// `bestmove` passed on, then they go. `isready` is answered by the proxy (Glaurung
+    /// 2.2 answers none during a search).
+    fn gui_line_during_search(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
+        match first {
+            b"stop" | b"ponderhit" => self.gui_stop(first, line, actions),
+            b"isready" => actions.push(Action::send(Peer::Gui, "readyok", Mark::Answered)),
+            b"position" | b"go" | b"setoption" | b"ucinewgame" => {
+                self.after_search.push(line.to_vec());
+                if !self.stop_sent && !self.early.iter().any(|l| first_token(l) == b"stop") {
+                    let before = actions.len();
+                    self.gui_stop(b"stop", b"stop", actions);
+                    // Sent now (not held): our own line, not the one read.
+                    if actions.len() > before {
+                        actions.truncate(before);
+                        actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
+                    }
+                }
+            }
+            b"quit" => {
+                actions.push(Action::Forward);
+                actions.push(Step::Event(ProxyEvent::Shutdown));
+            }
+            _ => actions.push(Action::Forward),
+        }
+    }
+
+    /// `stop` or `ponderhit` during a search: forwarded once the engine has been heard
+    /// since its `go` (else held a moment, see [`EARLY_TICKS`]); a second `stop` is dropped.
+    fn gui_stop(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
+        let stop = first == b"stop";
+        if self.stop_sent || (stop && self.early.iter().any(|l| first_token(l) == b"stop")) {
+            return;
+        }
+        if !self.search_heard {
+            if self.early.is_empty() {
+                self.early_ticks = 0;
+            }
+            return self.early.push(line.to_vec());
+        }
+        self.stop_sent = stop;
+        actions.push(Action::Forward);
+    }
+
+    /// Sends the `stop` / `ponderhit` lines held since the `go`.
+    fn release_early(&mut self, actions: &mut Vec<Action>) {
+        for line in std::mem::take(&mut self.early) {
+            if self.stop_sent {
+                break;
+            }
+            self.stop_sent = first_token(&line) == b"stop";
+            actions.push(Action::send(Peer::Engine, line, Mark::Held));
         }
     }
 }
@@ -581,7 +863,19 @@ impl Relay for UciSession {
         }
     }
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        match first_token(line) {
+        let first = first_token(line);
+        // The search's first `info` says it has begun (a `readyok` may answer an
+        // `isready` read before the `go`, and Ethereal answers `setoption` with an
+        // `info string`).
+        if self.searching
+            && !self.search_heard
+            && first == b"info"
+            && tokens(line).nth(1) != Some(b"string")
+        {
+            self.search_heard = true;
+            self.release_early(actions);
+        }
+        match first {
             b"info" => self.engine_info(line, actions),
             b"bestmove" => self.engine_bestmove(line, actions),
             b"option" => self.engine_option(line, actions),
@@ -604,6 +898,16 @@ impl Relay for UciSession {
 
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         Self::info_to_gui(actions, &format!("the engine {how}"));
+    }
+
+    fn on_tick(&mut self, actions: &mut Vec<Action>) {
+        if self.early.is_empty() {
+            return;
+        }
+        self.early_ticks += 1;
+        if self.early_ticks >= EARLY_TICKS {
+            self.release_early(actions);
+        }
     }
 }
 
@@ -968,6 +1272,65 @@ mod tests {
     }
 
     #[test]
+    fn a_go_the_engine_may_never_answer_is_answered_not_forwarded() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        play(&mut session, &["gui: position startpos moves e2e4"]);
+        // Each one makes Stockfish 15.1 search on for ever or answer `bestmove (none)`.
+        for (go, reason) in [
+            ("go", "no limit"),
+            ("go mate 1", "'mate' alone"),
+            ("go winc 100 binc 100", "without 'btime'"),
+            ("go wtime 1000 winc 10", "without 'btime'"),
+            ("go btime 0 wtime 100", "'btime 0' leaves no time"),
+            ("go depth 4294967296", "beyond 2147483647"),
+            ("go movetime 9223372036854775807", "beyond"),
+            (
+                "go depth 3 searchmoves e7e5 e2e4",
+                "searchmoves 'e2e4' is not a legal move",
+            ),
+        ] {
+            let out = play(&mut session, &[&format!("gui: {go}")]);
+            assert_eq!(out.len(), 2, "{go}: {out:?}");
+            assert!(
+                out[0].starts_with("gui< info string sp960: refused go (go: ")
+                    && out[0].contains(reason),
+                "{go}: {out:?}"
+            );
+            assert_eq!(out[1], "gui< bestmove 0000 [Answered]");
+        }
+        // Limits the engine honours pass; searchmoves goes last.
+        let out = play(
+            &mut session,
+            &[
+                "gui: go btime 1000 wtime 1000",
+                "engine: bestmove e7e5",
+                "gui: go mate 2 depth 4",
+                "engine: bestmove e7e5",
+                "gui: go ponder",
+                "gui: stop",
+                "engine: info depth 1",
+                "engine: bestmove e7e5",
+                "gui: go searchmoves e7e5 d7d5 depth 3",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go btime 1000 wtime 1000",
+                "gui< bestmove e7e5",
+                "engine< go mate 2 depth 4",
+                "gui< bestmove e7e5",
+                "engine< go ponder",
+                "engine< stop [Held]",
+                "gui< info depth 1",
+                "gui< bestmove e7e5",
+                "engine< go depth 3 searchmoves e7e5 d7d5 [Rewritten]",
+            ]
+        );
+    }
+
+    #[test]
     fn setoption_values_outside_the_engines_declaration_are_refused() {
         let mut session = UciSession::new(UciConfig::default());
         let out = play(
@@ -980,6 +1343,7 @@ mod tests {
                 "gui: setoption name Hash value abc",
                 "gui: setoption name Hash value 64",
                 "gui: setoption name Ponder value maybe",
+                "gui: setoption name UCI_Chess960 value 1.5",
                 "gui: setoption name Unknown value x",
             ],
         );
@@ -991,10 +1355,339 @@ mod tests {
                 "engine< setoption name Hash value 64",
                 "gui< info string sp960: refused setoption (Ponder takes true or false, not \
                  'maybe'); not sent to the engine [Injected]",
+                "gui< info string sp960: refused setoption (UCI_Chess960 takes true or false, \
+                 not '1.5'); not sent to the engine [Injected]",
                 "engine< setoption name Unknown value x",
             ],
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn commands_during_a_search_wait_for_its_bestmove() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos",
+                "gui: go infinite",
+                "engine: info depth 1 pv e2e4",
+                "gui: isready",
+                "gui: position startpos moves e2e4",
+                "gui: setoption name Hash value 32",
+                "gui: isready",
+                "gui: go depth 3",
+                "gui: stop",
+                "engine: info depth 2 pv e2e4",
+                "engine: bestmove e2e4",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos",
+                "engine< go infinite",
+                "gui< info depth 1 pv e2e4",
+                // Glaurung answers no isready while it searches: the proxy does.
+                "gui< readyok [Answered]",
+                // The search is stopped; nothing else reaches the searching engine.
+                "engine< stop [Injected]",
+                "gui< info depth 2 pv e2e4",
+                "gui< bestmove e2e4",
+                "engine< position startpos moves e2e4 [Held]",
+                "engine< setoption name Hash value 32 [Held]",
+                "engine< isready [Held]",
+                "engine< go depth 3 [Held]",
+            ],
+            "{out:?}"
+        );
+        assert!(session.searching());
+        // The held `stop` came after the new `go`: it waits for the engine to be heard.
+        let out = play(
+            &mut session,
+            &[
+                "engine: readyok",
+                "engine: info depth 1",
+                "engine: bestmove e7e5",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "gui< readyok",
+                "engine< stop [Held]",
+                "gui< info depth 1",
+                "gui< bestmove e7e5",
+            ],
+            "the readyok of an isready before the go does not release the stop"
+        );
+        // A bestmove no go asked for is not passed on.
+        let out = play(&mut session, &["engine: bestmove e7e5"]);
+        assert_eq!(
+            out,
+            ["Warn(\"proxy: the engine's 'bestmove e7e5' answers no go; not passed on\")"]
+        );
+        // A second go during a search: one bestmove each.
+        let out = play(
+            &mut session,
+            &[
+                "gui: go depth 20",
+                "engine: info depth 1",
+                "gui: go depth 1",
+                "gui: stop",
+                "engine: bestmove e7e5",
+                "engine: bestmove d7d5",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go depth 20",
+                "gui< info depth 1",
+                "engine< stop [Injected]",
+                "gui< bestmove e7e5",
+                "engine< go depth 1 [Held]",
+                // The GUI's stop waited for the engine's first info; the search ended first.
+                "gui< bestmove d7d5",
+            ],
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn a_command_right_after_go_in_one_batch_keeps_the_go() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let mut actions = Vec::new();
+        for line in ["position startpos", "go depth 3", "ucinewgame"] {
+            session.on_gui_line(line.as_bytes(), &mut actions);
+        }
+        assert_eq!(
+            actions,
+            [Action::Forward, Action::Forward],
+            "the go is sent"
+        );
+        for _ in 0..EARLY_TICKS {
+            session.on_tick(&mut actions);
+        }
+        assert_eq!(actions[2], Action::send(Peer::Engine, "stop", Mark::Held));
+    }
+
+    #[test]
+    fn an_engines_illegal_bestmove_reaches_the_gui_as_0000_with_the_reason() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos",
+                "gui: go nodes 69",
+                "engine: bestmove a1a1 ",
+                "gui: go nodes 69",
+                "engine: bestmove (none)",
+                // Mate: no legal move, the engine's null move passes, a move does not.
+                "gui: position startpos moves f2f3 e7e5 g2g4 d8h4",
+                "gui: go depth 1",
+                "engine: bestmove (none)",
+                "gui: go depth 1",
+                "engine: bestmove e2e4",
+                // A ponder move not legal after the best move is dropped.
+                "gui: position startpos",
+                "gui: go depth 1",
+                "engine: bestmove e2e4 ponder e2e4",
+                "gui: go depth 1",
+                "engine: bestmove e2e4 ponder e7e5",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos",
+                "engine< go nodes 69",
+                "gui< info string sp960: the engine's bestmove 'a1a1' is not a legal move in \
+                 the searched position; sent as bestmove 0000 [Injected]",
+                "gui< bestmove 0000 [Rewritten]",
+                "engine< go nodes 69",
+                "gui< info string sp960: the engine's bestmove '(none)' is not a legal move in \
+                 the searched position; sent as bestmove 0000 [Injected]",
+                "gui< bestmove 0000 [Rewritten]",
+                "engine< position startpos moves f2f3 e7e5 g2g4 d8h4",
+                "engine< go depth 1",
+                "gui< bestmove (none)",
+                "engine< go depth 1",
+                "gui< info string sp960: the engine's bestmove 'e2e4' is not a legal move in \
+                 the searched position; sent as bestmove 0000 [Injected]",
+                "gui< bestmove 0000 [Rewritten]",
+                "engine< position startpos",
+                "engine< go depth 1",
+                "gui< bestmove e2e4 [Rewritten]",
+                "engine< go depth 1",
+                "gui< bestmove e2e4 ponder e7e5",
+            ]
+        );
+    }
+
+    #[test]
+    fn fullmove_numbers_beyond_the_cap_reach_the_engine_capped() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 1000000",
+                "gui: position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100 [Rewritten]",
+                "engine< position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_stop_right_after_go_waits_for_the_engine_or_the_clock() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        // Ethereal loses a stop that follows `go infinite` at once.
+        let script: Vec<&str> = [
+            "gui: position startpos",
+            "gui: go infinite",
+            "gui: stop",
+            "gui: stop",
+        ]
+        .into_iter()
+        .chain(["tick"; EARLY_TICKS as usize])
+        .collect();
+        let out = play(&mut session, &script);
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos",
+                "engine< go infinite",
+                "engine< stop [Held]",
+            ]
+        );
+        let out = play(
+            &mut session,
+            &["gui: stop", "tick", "engine: bestmove e2e4"],
+        );
+        assert_eq!(out, ["gui< bestmove e2e4"]);
+        // Heard before the clock runs out: sent then; ponderhit and stop keep their order.
+        let out = play(
+            &mut session,
+            &[
+                "gui: go ponder",
+                "gui: ponderhit",
+                "gui: stop",
+                "tick",
+                "engine: info depth 1",
+                "tick",
+                "tick",
+                "tick",
+                "tick",
+                "engine: bestmove e2e4",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go ponder",
+                "engine< ponderhit [Held]",
+                "engine< stop [Held]",
+                "gui< info depth 1",
+                "gui< bestmove e2e4",
+            ]
+        );
+    }
+
+    #[test]
+    fn ucinewgame_between_position_and_go_sends_the_position_again() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let out = play(
+            &mut session,
+            &[
+                "gui: position startpos moves e2e4",
+                "gui: ucinewgame",
+                "gui: go depth 1",
+                "engine: bestmove e7e5",
+                "gui: go depth 1",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< position startpos moves e2e4",
+                "engine< ucinewgame",
+                "engine< position startpos moves e2e4 [Injected]",
+                "engine< go depth 1",
+                "gui< bestmove e7e5",
+                "engine< go depth 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn very_long_move_lists_start_after_the_last_irreversible_move() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let list = |plies: usize| -> String {
+            (0..plies)
+                .map(|i| cycle[i % 4])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // Up to the limit, byte for byte.
+        let line = format!(
+            "gui: position startpos moves e2e4 e7e5 {}",
+            list(MAX_ENGINE_PLIES - 2)
+        );
+        let out = play(&mut session, &[&line]);
+        assert_eq!(out, [line.replace("gui: ", "engine< ")]);
+        // Beyond it: 399 reversible plies after e7e5, so the FEN 100 plies before the end
+        // (halfmove clock 299; fullmove 151 capped at 100) and the last 100 moves.
+        let line = format!(
+            "gui: position startpos moves e2e4 e7e5 {}",
+            list(MAX_ENGINE_PLIES - 1)
+        );
+        let out = play(
+            &mut session,
+            &[&line, "gui: go depth 1", "engine: bestmove f6g8"],
+        );
+        let rest: Vec<&str> = (299..399).map(|i| cycle[i % 4]).collect();
+        assert_eq!(
+            out[0],
+            format!(
+                "engine< position fen rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 299 100 moves {} [Rewritten]",
+                rest.join(" ")
+            )
+        );
+        assert_eq!(out[2], "gui< bestmove f6g8");
+    }
+
+    #[test]
+    fn multipv_outside_the_declaration_is_refused() {
+        // Ethereal 12.75 answers `bestmove a1a1` with MultiPV 0 and beyond its 256.
+        let mut session = UciSession::new(UciConfig::default());
+        let out = play(
+            &mut session,
+            &[
+                "gui: uci",
+                "engine: option name MultiPV type spin default 1 min 1 max 256",
+                "engine: uciok",
+                "gui: setoption name MultiPV value 0",
+                "gui: setoption name MultiPV value 257",
+                "gui: setoption name MultiPV value 3",
+            ],
+        );
+        assert!(out[5].contains("refused setoption (MultiPV"), "{out:?}");
+        assert!(out[6].contains("refused setoption (MultiPV"), "{out:?}");
+        assert_eq!(out[7], "engine< setoption name MultiPV value 3");
     }
 
     #[test]

@@ -11,11 +11,17 @@
 //! | engine | `Error`, `Illegal move` | dropped when it answers a command the protocol lets engines ignore (`nopost`, `random`, ...); when it rejects the GUI's last move, that move is taken back on the proxy's board |
 //! | GUI | `new` | with a start: `new`, `variant fischerandom`, `setboard <start>` (or `edit` ... `.`) to the engine |
 //! | GUI | `variant` | followed; a duplicate `variant fischerandom` after our own is dropped |
-//! | GUI | `setboard` | checked with shakmaty (Chess960 mode); refused with `Error (...)` when broken |
-//! | GUI | `usermove X`, bare moves | checked; castling rewritten into the engine's form; refused with `Illegal move (...)` |
-//! | GUI | `undo`, `remove`, `force`, `go`, `playother`, `edit` | followed (`remove` in force mode becomes two `undo`s) |
+//! | GUI | `setboard` | checked with shakmaty (Chess960 mode); refused with `Error (...)` when broken; else sent as shakmaty writes the FEN |
+//! | GUI | `usermove X`, bare moves | checked; sent in coordinates (SAN only to a `san=1` engine) with the `usermove` prefix iff the engine asked for it, castling in the engine's form; refused with `Illegal move (...)` |
+//! | GUI | `undo`, `remove` | refused past the last `new`/`setboard` (and `undo` outside force mode); `remove` becomes two `undo`s (outside force mode: `force` first, `go` after the GUI's next move) |
+//! | GUI | `force`, `go`, `playother`, `edit` | followed |
+//! | GUI | `level`, `st`, `sd`, `time`, `otim` | malformed or beyond 2^31 ms answered `Error (...)` |
+//! | GUI | `cores` | not passed on (told once) |
+//! | engine | `move` after a refused `setboard` | dropped |
 //! | GUI | `option`, `accepted option` | our start options consumed ([`crate::proxy::starts`]); a bad value answered `Error (...)` |
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
+
+use std::time::Duration;
 
 use shakmaty::{Chess, Color, Position};
 
@@ -145,6 +151,9 @@ pub struct XboardSession {
     /// The text of the GUI's last move as the engine got it (to notice its rejection).
     last_gui_move: Option<Vec<u8>>,
     force: bool,
+    /// The GUI's `remove` outside force mode went to the engine as `force`, `undo`,
+    /// `undo`: the GUI's next move is followed by `go` (the engine plays on).
+    go_after_move: bool,
     in_edit: bool,
     /// Ignorable commands the GUI has sent.
     ignorable_sent: [bool; IGNORABLE.len()],
@@ -155,6 +164,8 @@ pub struct XboardSession {
     gui_variant_chess960: bool,
     /// What the GUI was told about the start in this game.
     told: StartNotices,
+    /// The GUI was told that `cores` is not passed on.
+    told_cores: bool,
 }
 
 impl XboardSession {
@@ -174,12 +185,14 @@ impl XboardSession {
             board: Board::Tracked(Box::new(GameLine::new(Chess::default()))),
             last_gui_move: None,
             force: false,
+            go_after_move: false,
             in_edit: false,
             ignorable_sent: [false; IGNORABLE.len()],
             warned_no_chess960: false,
             on_our_start: false,
             gui_variant_chess960: false,
             told: StartNotices::default(),
+            told_cores: false,
             config,
         }
     }
@@ -402,8 +415,17 @@ impl XboardSession {
         let Some(text) = tokens(line).nth(1) else {
             return actions.push(Action::Forward);
         };
-        let Board::Tracked(game) = &mut self.board else {
-            return actions.push(Action::Forward);
+        let game = match &mut self.board {
+            Board::Tracked(game) => game,
+            Board::Untracked => return actions.push(Action::Forward),
+            Board::Refused(_) => {
+                // A search that began before the GUI's refused `setboard`: its move is for
+                // a position the GUI no longer has.
+                return actions.push(Step::Event(ProxyEvent::Warn(format!(
+                    "proxy: the engine's '{}' came after a refused setboard; not passed on",
+                    String::from_utf8_lossy(line.trim_ascii())
+                ))));
+            }
         };
         let Ok(m) = parse_xboard_move(&game.current, text) else {
             actions.push(Step::Event(ProxyEvent::Warn(format!(
@@ -472,6 +494,7 @@ impl XboardSession {
     fn gui_new(&mut self, actions: &mut Vec<Action>) {
         actions.push(Action::Forward);
         self.force = false;
+        self.go_after_move = false;
         self.in_edit = false;
         self.last_gui_move = None;
         self.injected_variant = false;
@@ -536,23 +559,21 @@ impl XboardSession {
                 for note in &notes {
                     Self::to_gui(actions, format!("# sp960: {note}"), Mark::Injected);
                 }
-                // Rewritten only when asked to, or when parts had to be dropped.
-                let notation = self.config.fen_castling.or_else(|| {
-                    (!notes.is_empty()).then_some(if self.engine_chess960 {
-                        CastlingNotation::Shredder
-                    } else {
-                        CastlingNotation::Xfen
-                    })
-                });
-                match (notation, self.features.takes_setboard()) {
-                    (None, true) => actions.push(Action::Forward),
-                    (Some(notation), true) => forward_unless_changed(
+                // The FEN as shakmaty writes it (Sjaak II 1.4.1 misreads adjacent digits,
+                // `1b1p111B`), the castling field in the GUI's notation unless asked.
+                let notation = self
+                    .config
+                    .fen_castling
+                    .unwrap_or_else(|| fen_castling_notation(&fen));
+                self.go_after_move = false;
+                match self.features.takes_setboard() {
+                    true => forward_unless_changed(
                         actions,
                         Peer::Engine,
                         line,
                         format!("setboard {}", position_fen(&position, notation)).into_bytes(),
                     ),
-                    (_, false) => {
+                    false => {
                         for edit in edit_commands(&position) {
                             Self::to_engine(actions, edit, Mark::Rewritten);
                         }
@@ -575,7 +596,7 @@ impl XboardSession {
         }
     }
 
-    fn gui_move(&mut self, line: &[u8], text: &[u8], prefixed: bool, actions: &mut Vec<Action>) {
+    fn gui_move(&mut self, line: &[u8], text: &[u8], actions: &mut Vec<Action>) {
         self.tell_if_the_gui_plays_standard(actions);
         let shown = String::from_utf8_lossy(text);
         let game = match &mut self.board {
@@ -610,6 +631,10 @@ impl XboardSession {
             }
         };
         game.push(m);
+        // The form the engine asked for: `usermove MOVE` with usermove=1, the bare move
+        // otherwise (Sjaak II refuses `usermove f2e2`, and the `go` after a `remove` would
+        // then play the GUI's side).
+        let prefixed = self.features.usermove;
         let mut out = Vec::with_capacity(line.len());
         if prefixed {
             out.extend_from_slice(b"usermove ");
@@ -623,27 +648,76 @@ impl XboardSession {
                 self.gui_castling = Some(form);
                 out.extend_from_slice(text);
             }
+            // SAN (`c3`, `Nf3`) goes to an engine that did not ask for it in coordinates:
+            // Fairy-Stockfish 11.1 refuses `c3` with `Error (unkown command)`.
+            None if !(self.features.san && self.gui_accepts_san) => {
+                write_xboard_move(&m, self.engine_castling_form(), &mut out);
+            }
             None => out.extend_from_slice(text),
         }
         self.last_gui_move = Some(out[usize::from(prefixed) * b"usermove ".len()..].to_vec());
         forward_unless_changed(actions, Peer::Engine, line, out);
+        if std::mem::take(&mut self.go_after_move) {
+            Self::to_engine(actions, "go", Mark::Injected);
+        }
     }
 
+    /// `undo` (1 ply, force mode only) and `remove` (2). Past the position the game was set up from
+    /// (`new`, `setboard`) they are refused: Fairy-Stockfish 11.1 dies on such an `undo`.
+    /// `remove` goes as two `undo`s (Fairy-Stockfish knows only `undo`); outside force
+    /// mode `force` comes first, and `go` after the GUI's next move, so the engine plays
+    /// on as `remove` means.
     fn gui_take_back(&mut self, plies: usize, line: &[u8], actions: &mut Vec<Action>) {
         self.last_gui_move = None;
-        if let Board::Tracked(game) = &mut self.board
-            && !game.take_back(plies)
-        {
-            self.board = Board::Untracked;
+        if plies == 1 && !self.force {
+            // XBoard sends `undo` in force mode only; outside it Fairy-Stockfish 11.1
+            // takes its move back and plays again, into the GUI's next game.
+            return Self::to_gui(
+                actions,
+                format!(
+                    "Error (undo outside force mode, not sent to the engine: send force \
+                     first): {}",
+                    String::from_utf8_lossy(line.trim_ascii())
+                ),
+                Mark::Answered,
+            );
         }
-        if plies == 2 && self.force {
-            // Same meaning in force mode, and Fairy-Stockfish 11.1 knows only `undo`.
-            Self::to_engine(actions, "undo", Mark::Rewritten);
-            Self::to_engine(actions, "undo", Mark::Rewritten);
-        } else {
-            let _ = line;
-            actions.push(Action::Forward);
+        match &mut self.board {
+            Board::Tracked(game) => {
+                let played = game.moves.len();
+                if !game.take_back(plies) {
+                    return Self::to_gui(
+                        actions,
+                        format!(
+                            "Error (cannot take back {plies} moves, {played} since the last \
+                             new or setboard; not sent to the engine): {}",
+                            String::from_utf8_lossy(line.trim_ascii())
+                        ),
+                        Mark::Answered,
+                    );
+                }
+            }
+            Board::Refused(reason) => {
+                return Self::to_gui(
+                    actions,
+                    format!(
+                        "Error (no position, the last setboard was refused: {reason}): {}",
+                        String::from_utf8_lossy(line.trim_ascii())
+                    ),
+                    Mark::Answered,
+                );
+            }
+            Board::Untracked => return actions.push(Action::Forward),
         }
+        if plies == 1 {
+            return actions.push(Action::Forward);
+        }
+        if !self.force {
+            Self::to_engine(actions, "force", Mark::Injected);
+            self.go_after_move = true;
+        }
+        Self::to_engine(actions, "undo", Mark::Rewritten);
+        Self::to_engine(actions, "undo", Mark::Rewritten);
     }
 
     fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
@@ -659,6 +733,7 @@ impl XboardSession {
         }
         self.tell_if_the_gui_plays_standard(actions);
         self.force = false;
+        self.go_after_move = false;
         actions.push(Action::Forward);
     }
 
@@ -667,13 +742,21 @@ impl XboardSession {
     fn gui_limit(line: &[u8], actions: &mut Vec<Action>) {
         let text = String::from_utf8_lossy(line);
         let (command, args) = split_command(&text);
-        let well_formed = match command {
-            "level" => Level::parse(args).is_some(),
-            "st" => parse_seconds(args).is_some(),
-            "sd" => args.parse::<u32>().is_ok_and(|depth| depth > 0),
-            _ => parse_centiseconds(args).is_some(),
+        let fits = |time: Duration| time <= MAX_TIME;
+        let (well_formed, in_range) = match command {
+            "level" => Level::parse(args).map_or((false, false), |level| {
+                (
+                    true,
+                    fits(level.base) && fits(level.increment) && level.moves_per_session <= 10_000,
+                )
+            }),
+            "st" => parse_seconds(args).map_or((false, false), |time| (true, fits(time))),
+            "sd" => args.parse::<u32>().map_or((false, false), |depth| {
+                (depth > 0, i32::try_from(depth).is_ok())
+            }),
+            _ => parse_centiseconds(args).map_or((false, false), |time| (true, fits(time))),
         };
-        if well_formed {
+        if well_formed && in_range {
             return actions.push(Action::Forward);
         }
         let expected = match command {
@@ -682,12 +765,17 @@ impl XboardSession {
             "sd" => "expected a positive depth",
             _ => "expected centiseconds",
         };
+        let reason = if well_formed {
+            format!(
+                "{command} out of range, not sent to the engine: at most 24 days (2^31 ms) of \
+                 time, 10000 moves and a depth of 2^31-1"
+            )
+        } else {
+            format!("malformed {command}, not sent to the engine: {expected}")
+        };
         Self::to_gui(
             actions,
-            format!(
-                "Error (malformed {command}, not sent to the engine: {expected}): {}",
-                text.trim()
-            ),
+            format!("Error ({reason}): {}", text.trim()),
             Mark::Answered,
         );
     }
@@ -736,6 +824,25 @@ impl XboardSession {
     }
 }
 
+/// The longest time `level`, `st`, `time` and `otim` may give: 2^31 ms, about 24.8 days
+/// (engines keep milliseconds in 32-bit integers; Fairy-Stockfish 11.1 aborts on
+/// `level 40 99999999999 0`, thinks for ever on `st 99999999`).
+pub const MAX_TIME: Duration = Duration::from_millis(i32::MAX as u64);
+
+/// The castling notation of a GUI's FEN: X-FEN when its castling field has only `KQkq`
+/// (or `-`), Shredder when it names files.
+fn fen_castling_notation(fen: &str) -> CastlingNotation {
+    let field = fen.split_ascii_whitespace().nth(2).unwrap_or("-");
+    if field
+        .chars()
+        .all(|c| matches!(c, 'K' | 'Q' | 'k' | 'q' | '-'))
+    {
+        CastlingNotation::Xfen
+    } else {
+        CastlingNotation::Shredder
+    }
+}
+
 /// The position as `edit` mode commands (for engines without `setboard`): `edit`, `#`,
 /// white's pieces, `c`, black's pieces, `.`. Edit mode has no side to move and no castling
 /// rights (engines assume castling where king and rooks stand on their start squares), so
@@ -756,8 +863,25 @@ pub fn edit_commands(position: &Chess) -> Vec<String> {
     lines
 }
 
+/// The longest GUI line the XBoard proxy passes on. No XBoard command needs more (a
+/// `setboard` FEN is under 100 bytes); Sjaak II 1.4.1 reads the rest of a longer line as
+/// further commands and may move out of turn.
+pub const MAX_XBOARD_LINE: usize = 4096;
+
 impl Relay for XboardSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if line.len() > MAX_XBOARD_LINE {
+            let start = String::from_utf8_lossy(&line[..40]).replace(['(', ')'], "'");
+            return Self::to_gui(
+                actions,
+                format!(
+                    "Error (line too long, not sent to the engine: {} bytes, at most \
+                     {MAX_XBOARD_LINE}): {start}...",
+                    line.len()
+                ),
+                Mark::Answered,
+            );
+        }
         let first = first_token(line);
         // Edit mode lasts until `.`; a command that cannot be an edit line (`setboard`,
         // `new`, `quit`) ends it, so it is checked like any other.
@@ -771,18 +895,34 @@ impl Relay for XboardSession {
             b"variant" => self.gui_variant(line, actions),
             b"setboard" => self.gui_setboard(line, actions),
             b"usermove" => match tokens(line).nth(1) {
-                Some(text) => self.gui_move(line, text, true, actions),
+                Some(text) => self.gui_move(line, text, actions),
                 None => actions.push(Action::Forward),
             },
             b"undo" => self.gui_take_back(1, line, actions),
             b"remove" => self.gui_take_back(2, line, actions),
             b"force" => {
                 self.force = true;
+                self.go_after_move = false;
                 actions.push(Action::Forward);
             }
             b"go" | b"playother" => self.gui_go(line, actions),
             b"level" | b"st" | b"sd" | b"time" | b"otim" => Self::gui_limit(line, actions),
             b"option" => self.gui_option(line, actions),
+            b"cores" => {
+                // Not forwarded: Fairy-Stockfish 11.1 (which announces smp=1) dies from
+                // SIGSEGV on the first `go` after any `cores N`; the engine keeps its own
+                // thread count. Told once, in a comment GUIs ignore, and on stderr.
+                if !std::mem::replace(&mut self.told_cores, true) {
+                    Self::notice(
+                        actions,
+                        Some(
+                            "cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
+                             the engine keeps its own thread count"
+                                .to_owned(),
+                        ),
+                    );
+                }
+            }
             b"accepted" | b"rejected" => self.gui_reply(line, actions),
             b"edit" => {
                 self.in_edit = true;
@@ -798,7 +938,7 @@ impl Relay for XboardSession {
                     self.ignorable_sent[index] = true;
                     actions.push(Action::Forward);
                 } else if crate::protocol::xboard::looks_like_move(first) {
-                    self.gui_move(line, first, false, actions);
+                    self.gui_move(line, first, actions);
                 } else {
                     actions.push(Action::Forward);
                 }
@@ -1197,9 +1337,207 @@ mod tests {
             &["gui: usermove g1f3", "engine: Illegal move: g1f3"],
         );
         assert_eq!(session.position(), Some(&Chess::default()));
-        // Not in force mode, remove goes through as remove.
-        let out = play(&mut session, &["gui: go", "gui: remove"]);
-        assert_eq!(out, ["engine< go", "engine< remove"]);
+        // Past the position set up, undo and remove are refused (Fairy-Stockfish 11.1
+        // dies on such an undo).
+        let out = play(
+            &mut session,
+            &["gui: undo", "gui: usermove e2e4", "gui: remove"],
+        );
+        assert_eq!(
+            out,
+            [
+                "gui< Error (cannot take back 1 moves, 0 since the last new or setboard; not \
+                 sent to the engine): undo [Answered]",
+                "engine< usermove e2e4",
+                "gui< Error (cannot take back 2 moves, 1 since the last new or setboard; not \
+                 sent to the engine): remove [Answered]",
+            ]
+        );
+        // Outside force mode, remove is force and two undos, and the engine plays on after
+        // the GUI's next move.
+        let out = play(
+            &mut session,
+            &[
+                "gui: go",
+                "engine: move e7e5",
+                "gui: undo",
+                "gui: remove",
+                "gui: usermove d2d4",
+                "engine: move d7d5",
+                "gui: usermove c2c4",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go",
+                "gui< move e7e5",
+                "gui< Error (undo outside force mode, not sent to the engine: send force \
+                 first): undo [Answered]",
+                "engine< force [Injected]",
+                "engine< undo [Rewritten]",
+                "engine< undo [Rewritten]",
+                "engine< usermove d2d4",
+                "engine< go [Injected]",
+                "gui< move d7d5",
+                "engine< usermove c2c4",
+            ]
+        );
+        assert_eq!(
+            session.position().map(|p| p.board().to_string()),
+            Some("rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR".to_owned())
+        );
+    }
+
+    #[test]
+    fn moves_reach_the_engine_in_coordinates_with_the_prefix_it_asked_for() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                "gui: usermove e4",
+                "gui: Nf6",
+                "gui: usermove g1f3",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< new",
+                "engine< force",
+                "engine< usermove e2e4 [Rewritten]",
+                // With the usermove prefix the engine asked for.
+                "engine< usermove g8f6 [Rewritten]",
+                "engine< usermove g1f3",
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_too_long_for_any_command_are_refused() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let long = format!("gui: {}", "x".repeat(MAX_XBOARD_LINE + 1));
+        let out = play(&mut session, &[&long, "gui: ping 7"]);
+        assert_eq!(
+            out,
+            [
+                format!(
+                    "gui< Error (line too long, not sent to the engine: {} bytes, at most \
+                     {MAX_XBOARD_LINE}): {}... [Answered]",
+                    MAX_XBOARD_LINE + 1,
+                    "x".repeat(40)
+                ),
+                "engine< ping 7".to_owned(),
+            ]
+        );
+    }
+
+    #[test]
+    fn cores_is_not_passed_on() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(&mut session, &["gui: cores 1", "gui: cores 2", "gui: go"]);
+        assert_eq!(
+            out,
+            [
+                "gui< # sp960: cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
+                 the engine keeps its own thread count [Injected]",
+                "Warn(\"proxy: cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
+                 the engine keeps its own thread count\")",
+                "engine< go",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_refused_setboard_drops_the_move_of_a_search_begun_before_it() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: go",
+                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
+                "engine: move e2e4",
+            ],
+        );
+        assert_eq!(out[0..2], ["engine< new", "engine< go"]);
+        assert!(
+            out[2].starts_with("gui< Error (illegal position"),
+            "{out:?}"
+        );
+        assert_eq!(
+            out[3],
+            "Warn(\"proxy: the engine's 'move e2e4' came after a refused setboard; not passed on\")"
+        );
+        assert_eq!(out.len(), 4);
+    }
+
+    #[test]
+    fn setboard_reaches_the_engine_as_the_proxy_writes_the_fen() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: setboard 4k3/8/8/8/8/8/8/1b1p111B/4K3 w - - 0 1",
+                "gui: setboard 4k3/8/8/8/8/8/1b1p111B/4K3 w - - 0 1",
+                "gui: setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "gui: setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+            ],
+        );
+        assert!(
+            out[0].starts_with("gui< Error (illegal position"),
+            "{out:?}"
+        );
+        assert_eq!(
+            out[1..],
+            [
+                // Sjaak II 1.4.1 reads `1b1p111B` as another board.
+                "engine< setboard 4k3/8/8/8/8/8/1b1p3B/4K3 w - - 0 1 [Rewritten]",
+                "engine< setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "engine< setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn time_controls_out_of_range_are_refused() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: level 40 99999999999 0",
+                "gui: st 99999999",
+                "gui: time 9223372036854775807",
+                "gui: sd 3000000000",
+                "gui: level 40 35000 0",
+                "gui: st 2000000",
+                "gui: otim 214748364",
+                "gui: sd 2147483647",
+            ],
+        );
+        for (line, out) in out.iter().enumerate().take(4) {
+            assert!(
+                out.starts_with("gui< Error (") && out.contains("out of range, not sent"),
+                "{line}: {out}"
+            );
+        }
+        assert_eq!(
+            out[4..],
+            [
+                "engine< level 40 35000 0",
+                "engine< st 2000000",
+                "engine< otim 214748364",
+                "engine< sd 2147483647",
+            ]
+        );
     }
 
     #[test]
