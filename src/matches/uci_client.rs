@@ -6,13 +6,13 @@
 //! [`GameLine::for_standard_engine`] renders it, the same as the proxy gives it: it just
 //! never castles where standard chess would not.
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Move, Position};
 
 use super::client::{ClientEvent, GoRequest, illegal_move, no_move};
 use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
 use crate::protocol::uci::{BestMove, Go, OptionDecl, SearchInfo, setoption_line};
-use crate::starts::castling::parse_move;
+use crate::starts::castling::{parse_move, write_move};
 use crate::starts::notation::CastlingNotation;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +42,28 @@ pub struct UciClient {
     /// The last depth and score, bounds included, each from the last line that has one
     /// (what cutechess-cli adjudicates on).
     latest: SearchInfo,
+    /// The last `position` line sent: the next one appends its new moves to it instead
+    /// of rendering the FEN and every move again (a tenth of the runner's instructions).
+    sent: Option<SentPosition>,
+}
+
+/// A `position` line and what it was rendered from.
+#[derive(Debug)]
+struct SentPosition {
+    root: Chess,
+    moves: Vec<Move>,
+    line: Vec<u8>,
+}
+
+impl SentPosition {
+    /// Whether `root` renders as the same FEN as this line's root: the same position
+    /// (shakmaty's equality: board, turn, castling rights, legal en passant square) and
+    /// the same move counters.
+    fn same_root(&self, root: &Chess) -> bool {
+        self.root == *root
+            && self.root.halfmoves() == root.halfmoves()
+            && self.root.fullmoves() == root.fullmoves()
+    }
 }
 
 impl UciClient {
@@ -61,6 +83,7 @@ impl UciClient {
             asked: None,
             search: SearchInfo::default(),
             latest: SearchInfo::default(),
+            sent: None,
         }
     }
 
@@ -172,9 +195,25 @@ impl UciClient {
             )
         };
         let line = line.as_ref().unwrap_or(request.game);
-        let mut position = format!("position fen {}", engine.fen(&line.root)).into_bytes();
-        GameLine::write_moves(&line.moves, engine.dialect(), &mut position);
-        out.push(String::from_utf8(position).expect("FEN and moves are ASCII"));
+        let sent = match &mut self.sent {
+            Some(sent) if sent.same_root(&line.root) && line.moves.starts_with(&sent.moves) => sent,
+            stale => stale.insert(SentPosition {
+                root: line.root.clone(),
+                moves: Vec::with_capacity(line.moves.len() + 80),
+                line: format!("position fen {}", engine.fen(&line.root)).into_bytes(),
+            }),
+        };
+        let new = &line.moves[sent.moves.len()..];
+        if sent.moves.is_empty() {
+            GameLine::write_moves(new, engine.dialect(), &mut sent.line);
+        } else {
+            for m in new {
+                sent.line.push(b' ');
+                write_move(m, engine.dialect(), &mut sent.line);
+            }
+        }
+        sent.moves.extend_from_slice(new);
+        out.push(String::from_utf8(sent.line.clone()).expect("FEN and moves are ASCII"));
         let millis = |time: std::time::Duration| Some(time.as_millis() as i64);
         let limits = request.limits;
         let mut go = Go {
@@ -292,6 +331,67 @@ mod tests {
             panic!("{event:?}")
         };
         assert!(m.is_castle());
+    }
+
+    #[test]
+    fn the_position_line_grows_with_the_game_and_starts_afresh_for_another() {
+        let mut client = UciClient::after_uci(Vec::new());
+        handshake(
+            &mut client,
+            &[
+                "option name UCI_Chess960 type check default false",
+                "uciok",
+                "readyok",
+            ],
+        );
+        let limits = Limits::default();
+        let position_line = |client: &mut UciClient, game: &GameLine| {
+            let mut out = Vec::new();
+            let request = GoRequest {
+                game,
+                limits: &limits,
+                clocks: None,
+            };
+            client.go(request, &mut out);
+            out.swap_remove(0)
+        };
+        let fen = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
+        let (root, _) = parse_fen(fen).unwrap();
+        let mut game = GameLine::new(root.clone());
+        assert_eq!(
+            position_line(&mut client, &game),
+            format!("position fen {fen}")
+        );
+        let mut expected = format!("position fen {fen} moves");
+        for m in "d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c1e1".split(' ') {
+            game.push_text(m.as_bytes()).unwrap();
+            expected.push(' ');
+            expected.push_str(m);
+            assert_eq!(position_line(&mut client, &game), expected);
+        }
+        // The next game from the same start, another first move.
+        let mut next = GameLine::new(root);
+        next.push_text(b"g2g3").unwrap();
+        assert_eq!(
+            position_line(&mut client, &next),
+            format!("position fen {fen} moves g2g3")
+        );
+        // Another start: the same moves, another FEN.
+        let other = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+        let mut game = GameLine::new(parse_fen(other).unwrap().0);
+        game.push_text(b"g2g3").unwrap();
+        assert_eq!(
+            position_line(&mut client, &game),
+            format!("position fen {other} moves g2g3")
+        );
+        // The same position with other move counters is another FEN.
+        let later = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 4 9";
+        let mut game = GameLine::new(parse_fen(later).unwrap().0);
+        game.push_text(b"g2g3").unwrap();
+        assert_eq!(
+            position_line(&mut client, &game),
+            format!("position fen {later} moves g2g3")
+        );
     }
 
     #[test]
