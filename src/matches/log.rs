@@ -4,12 +4,12 @@
 //! stdout) or `!` (from its stderr).
 //!
 //! A worker owns one [`GameLog`] and its players write to it. Writes are buffered; the
-//! file is flushed when its game ends ([`GameLog::finish`]), so a crash loses no finished
-//! game's log. Lines written while no file is open (the first handshake, before the first
+//! buffer is written to the file when its game ends ([`GameLog::finish`]), so a crash
+//! loses no finished game's log. Lines written while no file is open (the first handshake, before the first
 //! game) wait in memory and open the next game's file.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -37,14 +37,46 @@ impl Direction {
     }
 }
 
+/// Bytes buffered before they are written to the file.
+const BUFFER_SIZE: usize = 64 * 1024;
+
 #[derive(Debug, Default)]
 struct Sink {
-    file: Option<BufWriter<File>>,
-    /// Lines written while no file was open.
-    pending: Vec<u8>,
+    file: Option<File>,
+    /// Lines not yet written: to the open file, or, while no file is open, to the next
+    /// one. (A plain vector rather than a `BufWriter`: a line goes in as a few
+    /// `extend_from_slice`, not six `write_all` calls each checking for a full buffer.)
+    buffer: Vec<u8>,
+    /// The first failed write since the last [`GameLog::finish`].
+    error: Option<io::Error>,
     /// The timestamp up to the second (`2026-11-22T20:21:29`) and that second: the
     /// calendar is worked out once a second, not once a line.
     second: Option<(u64, String)>,
+}
+
+impl Sink {
+    /// Writes the buffer to the open file (nothing while none is open).
+    fn write_out(&mut self) {
+        let Some(file) = &mut self.file else {
+            return;
+        };
+        if let Err(err) = file.write_all(&self.buffer) {
+            self.error.get_or_insert(err);
+        }
+        self.buffer.clear();
+    }
+
+    /// The first failed write since the last call, if any.
+    fn take_error(&mut self) -> io::Result<()> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        // The lines after the last game's end (the engines' `quit`).
+        self.write_out();
+    }
 }
 
 /// A log shared by a worker's players (cheap to clone).
@@ -61,16 +93,13 @@ impl GameLog {
     }
 
     /// Starts the file of game `number` in `dir` (`game-00012.log`), with the lines that
-    /// waited for it; the previous file is flushed and closed.
+    /// waited for it; the previous file is written out and closed.
     pub fn start(&self, dir: &Path, number: usize) -> io::Result<()> {
         let mut sink = self.lock();
-        if let Some(mut file) = sink.file.take() {
-            file.flush()?;
-        }
-        let mut file = BufWriter::with_capacity(64 * 1024, File::create(game_file(dir, number))?);
-        file.write_all(&sink.pending)?;
-        sink.pending.clear();
-        sink.file = Some(file);
+        sink.write_out();
+        sink.file = None;
+        sink.take_error()?;
+        sink.file = Some(File::create(game_file(dir, number))?);
         Ok(())
     }
 
@@ -93,27 +122,27 @@ impl GameLog {
             *digit = b'0' + (value % 10) as u8;
             value /= 10;
         }
-        let out: &mut dyn Write = match &mut sink.file {
-            Some(file) => file,
-            None => &mut sink.pending,
-        };
-        // A failed write shows at `finish`'s flush.
-        let _ = out
-            .write_all(prefix.as_bytes())
-            .and_then(|()| out.write_all(&micros))
-            .and_then(|()| out.write_all(engine.as_bytes()))
-            .and_then(|()| out.write_all(direction.mark()))
-            .and_then(|()| out.write_all(text))
-            .and_then(|()| out.write_all(b"\n"));
+        let out = &mut sink.buffer;
+        out.reserve(prefix.len() + micros.len() + engine.len() + 3 + text.len() + 1);
+        out.extend_from_slice(prefix.as_bytes());
+        out.extend_from_slice(&micros);
+        out.extend_from_slice(engine.as_bytes());
+        out.extend_from_slice(direction.mark());
+        out.extend_from_slice(text);
+        out.push(b'\n');
+        if out.len() >= BUFFER_SIZE {
+            // A failed write shows at `finish`.
+            sink.write_out();
+        }
     }
 
-    /// The game is over: its file is flushed (it stays open for the lines that follow,
-    /// such as the engines' `quit`).
+    /// The game is over: its lines are written to its file (which stays open for the
+    /// lines that follow, such as the engines' `quit`); the first failed write since the
+    /// last call, if any.
     pub fn finish(&self) -> io::Result<()> {
-        match &mut self.lock().file {
-            Some(file) => file.flush(),
-            None => Ok(()),
-        }
+        let mut sink = self.lock();
+        sink.write_out();
+        sink.take_error()
     }
 
     /// Moves the lines waiting in `other` (a player's first handshake) into this log.
@@ -121,15 +150,15 @@ impl GameLog {
         if Arc::ptr_eq(&self.sink, &other.sink) {
             return;
         }
-        let pending = std::mem::take(&mut other.lock().pending);
-        let mut sink = self.lock();
-        let _ = match &mut sink.file {
-            Some(file) => file.write_all(&pending),
-            None => {
-                sink.pending.extend_from_slice(&pending);
-                Ok(())
+        let pending = {
+            let mut other = other.lock();
+            if other.file.is_some() {
+                // Its lines have a file of their own.
+                return;
             }
+            std::mem::take(&mut other.buffer)
         };
+        self.lock().buffer.extend_from_slice(&pending);
     }
 }
 

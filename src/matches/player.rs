@@ -98,7 +98,7 @@ impl Player {
             let deadline = short.map_or(overall, |s| s.min(overall));
             let mut out = Vec::new();
             let event = match player.process.receive(deadline) {
-                Received::Line(line) => player.read(&line, &mut out),
+                Received::Line(line) => read(&mut player.client, line, &mut out),
                 Received::Closed => {
                     return Err(format!(
                         "the engine {} during the handshake",
@@ -129,22 +129,6 @@ impl Player {
         }
     }
 
-    /// One line from the engine through the client's [`Session`]: the lines to send go to
-    /// `out`, the event (if any) is returned.
-    fn read(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {
-        let mut steps = Vec::new();
-        Session::on_line(&mut self.client, Peer::Engine, line.as_bytes(), &mut steps);
-        let mut event = None;
-        for step in steps {
-            match step {
-                Step::Send { line, .. } => out.push(String::from_utf8_lossy(&line).into_owned()),
-                Step::Event(e) => event = Some(e),
-                Step::Forward => {}
-            }
-        }
-        event
-    }
-
     fn send(&mut self, lines: &[String]) -> Result<(), String> {
         self.process
             .send(lines)
@@ -158,7 +142,7 @@ impl Player {
             match self.process.receive(deadline) {
                 Received::Line(line) => {
                     let mut out = Vec::new();
-                    let event = self.read(&line, &mut out);
+                    let event = read(&mut self.client, line, &mut out);
                     if self.process.send(&out).is_err() {
                         return Err(Trouble::Closed(self.process.exit_description()));
                     }
@@ -180,6 +164,22 @@ impl Player {
         self.client.quit(&mut out);
         self.process.stop(&out, Duration::from_millis(500));
     }
+}
+
+/// One line from the engine through the client's [`Session`]: the lines to send go to
+/// `out`, the event (if any) is returned.
+fn read(client: &mut Client, line: &[u8], out: &mut Vec<String>) -> Option<ClientEvent> {
+    let mut steps = Vec::new();
+    Session::on_line(client, Peer::Engine, line, &mut steps);
+    let mut event = None;
+    for step in steps {
+        match step {
+            Step::Send { line, .. } => out.push(String::from_utf8_lossy(&line).into_owned()),
+            Step::Event(e) => event = Some(e),
+            Step::Forward => {}
+        }
+    }
+    event
 }
 
 /// A finished game, from a worker to the writer.

@@ -17,9 +17,11 @@ const READ_SIZE: usize = 64 * 1024;
 
 /// What a read gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Received {
-    /// A line (lossy UTF-8, without its line ending).
-    Line(String),
+pub enum Received<'a> {
+    /// A line, without its line ending, as the engine wrote it (not necessarily UTF-8:
+    /// the client's [`Session`](crate::protocol::session::Session) reads it), borrowed
+    /// from the read buffer: no copy, no allocation per line.
+    Line(&'a [u8]),
     /// The engine closed its output (it exited or crashed).
     Closed,
     /// Nothing before the deadline.
@@ -126,8 +128,9 @@ impl EngineProcess {
         }
     }
 
-    /// The next complete line in the buffer (a last line without `\n` once closed).
-    fn take_line(&mut self) -> Option<String> {
+    /// Where the next complete line is in the buffer (a last line without `\n` once
+    /// closed).
+    fn take_line(&mut self) -> Option<std::ops::Range<usize>> {
         let pending = &self.buffer[self.start..self.end];
         let (line, used) = match memchr::memchr(b'\n', pending) {
             Some(end) => (&pending[..end], end + 1),
@@ -135,22 +138,17 @@ impl EngineProcess {
             None => return None,
         };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        // The fast check first: engines' lines are ASCII, and the lossy conversion walks
-        // them more slowly.
-        let text = match std::str::from_utf8(line) {
-            Ok(text) => text.to_owned(),
-            Err(_) => String::from_utf8_lossy(line).into_owned(),
-        };
+        let range = self.start..self.start + line.len();
         self.start += used;
-        Some(text)
+        Some(range)
     }
 
     /// The next line, waiting until `deadline` at most.
-    pub fn receive(&mut self, deadline: Instant) -> Received {
+    pub fn receive(&mut self, deadline: Instant) -> Received<'_> {
         loop {
             if let Some(line) = self.take_line() {
-                self.tap(Direction::FromEngine, line.as_bytes());
-                return Received::Line(line);
+                self.tap(Direction::FromEngine, &self.buffer[line.clone()]);
+                return Received::Line(&self.buffer[line]);
             }
             if self.closed {
                 // What it said on stderr as it went (a crash message).
@@ -288,8 +286,15 @@ impl Drop for EngineProcess {
 mod tests {
     use super::*;
 
+    /// What a test saw: a line's bytes, or how the reading ended.
+    #[derive(Debug, PartialEq)]
+    enum Seen {
+        Line(Vec<u8>),
+        End(Received<'static>),
+    }
+
     /// Runs `python3 -c script` and returns every line it writes, then `Closed`.
-    fn lines_of(script: &str) -> Vec<Received> {
+    fn lines_of(script: &str) -> Vec<Seen> {
         let command = EngineCommand {
             program: "python3".into(),
             args: vec!["-c".into(), script.into()],
@@ -299,12 +304,17 @@ mod tests {
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut seen = Vec::new();
         loop {
-            let next = process.receive(deadline);
-            let end = !matches!(next, Received::Line(_));
-            seen.push(next);
-            if end {
-                return seen;
-            }
+            let end = match process.receive(deadline) {
+                Received::Line(line) => {
+                    seen.push(Seen::Line(line.to_vec()));
+                    continue;
+                }
+                Received::Closed => Received::Closed,
+                Received::Timeout => Received::Timeout,
+                Received::Interrupted => Received::Interrupted,
+            };
+            seen.push(Seen::End(end));
+            return seen;
         }
     }
 
@@ -319,12 +329,13 @@ mod tests {
              out.write(b'bad \\xff byte\\nhalf'); out.flush(); time.sleep(0.05)\n\
              out.write(b' line\\nlast')",
         );
-        let mut expected = vec![Received::Line("a".repeat(200_000))];
-        expected.extend((0..3000).map(|n| Received::Line(format!("info depth {n}"))));
-        expected.push(Received::Line("bad \u{fffd} byte".into()));
-        expected.push(Received::Line("half line".into()));
-        expected.push(Received::Line("last".into()));
-        expected.push(Received::Closed);
+        let mut expected = vec![Seen::Line(vec![b'a'; 200_000])];
+        expected.extend((0..3000).map(|n| Seen::Line(format!("info depth {n}").into())));
+        // As the engine wrote it: the client's session reads it (lossy).
+        expected.push(Seen::Line(b"bad \xff byte".to_vec()));
+        expected.push(Seen::Line(b"half line".to_vec()));
+        expected.push(Seen::Line(b"last".to_vec()));
+        expected.push(Seen::End(Received::Closed));
         assert_eq!(seen.len(), expected.len());
         assert!(seen == expected, "the lines differ");
     }

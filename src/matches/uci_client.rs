@@ -6,13 +6,13 @@
 //! [`GameLine::for_standard_engine`] renders it, the same as the proxy gives it: it just
 //! never castles where standard chess would not.
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Move, Position};
 
 use super::client::{ClientEvent, GoRequest, illegal_move, no_move};
 use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
 use crate::protocol::uci::{BestMove, Go, OptionDecl, SearchInfo, setoption_line};
-use crate::starts::castling::parse_move;
+use crate::starts::castling::{parse_move, write_move};
 use crate::starts::notation::CastlingNotation;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,12 +36,114 @@ pub struct UciClient {
     options: Vec<(String, String)>,
     /// The position of the last `go`.
     asked: Option<Chess>,
-    /// The last exact score of the search since that `go`, with its line's depth (what
-    /// fastchess writes in the PGN).
-    search: SearchInfo,
-    /// The last depth and score, bounds included, each from the last line that has one
-    /// (what cutechess-cli adjudicates on).
-    latest: SearchInfo,
+    /// The `info` lines of the search since that `go`, kept as they came and read back
+    /// to front when asked: the last line or two say everything, and parsing every
+    /// line (the whole PV of each depth) was a quarter of the runner's instructions.
+    infos: InfoLines,
+    /// The last `position` line sent: the next one appends its new moves to it instead
+    /// of rendering the FEN and every move again (a tenth of the runner's instructions).
+    sent: Option<SentPosition>,
+}
+
+/// The `info` lines of one search, and what the lines before them said.
+#[derive(Debug, Default)]
+struct InfoLines {
+    /// The lines, one after the other.
+    text: Vec<u8>,
+    /// Where each line starts in `text`.
+    starts: Vec<usize>,
+    /// What [`InfoLines::read`] gave before the lines now kept (a long search's lines are
+    /// read and dropped every 64 KiB).
+    before: (SearchInfo, SearchInfo),
+}
+
+impl InfoLines {
+    /// A new search (the buffers' room is kept).
+    fn clear(&mut self) {
+        self.text.clear();
+        self.starts.clear();
+        self.before = Default::default();
+    }
+
+    /// Reads the lines kept, and drops them.
+    fn settle(&mut self) {
+        self.before = self.read();
+        self.text.clear();
+        self.starts.clear();
+    }
+
+    fn push(&mut self, line: &[u8]) {
+        if self.text.len() >= 64 * 1024 {
+            self.settle();
+        }
+        self.starts.push(self.text.len());
+        self.text.extend_from_slice(line);
+    }
+
+    /// What the lines say, as if each had been read in turn: the depth and score of the
+    /// last line with an exact score and the time of the last line with one (what
+    /// fastchess writes in the PGN: a node limit often ends on an `upperbound` line one
+    /// deeper), and the last depth and the last score, bounds included, each from the
+    /// last line that has one (what cutechess-cli adjudicates on: its check for the bound
+    /// word is never reached).
+    fn read(&self) -> (SearchInfo, SearchInfo) {
+        let (mut search, mut latest) = self.before;
+        let (mut exact, mut time, mut depth, mut scored) = (false, false, false, false);
+        let mut end = self.text.len();
+        for &start in self.starts.iter().rev() {
+            let info = SearchInfo::parse(&self.text[start..end]);
+            end = start;
+            let Some(info) = info else {
+                continue;
+            };
+            if !exact && info.score.is_some() && !info.bound {
+                (search.depth, search.score, exact) = (info.depth, info.score, true);
+            }
+            if !time && info.time_ms.is_some() {
+                (search.time_ms, time) = (info.time_ms, true);
+            }
+            if !depth && info.depth.is_some() {
+                (latest.depth, depth) = (info.depth, true);
+            }
+            if !scored && info.score.is_some() {
+                (latest.score, latest.bound, scored) = (info.score, info.bound, true);
+            }
+            if exact && time && depth && scored {
+                break;
+            }
+        }
+        (search, latest)
+    }
+}
+
+/// A `position` line and what it was rendered from.
+#[derive(Debug)]
+struct SentPosition {
+    root: Chess,
+    moves: Vec<Move>,
+    line: Vec<u8>,
+}
+
+impl SentPosition {
+    /// Whether `line` is this line's game a few moves on. Within a game the line only
+    /// grows ([`UciClient::new_game`] drops the kept line), so the number of moves and
+    /// the last of them are checked, not every move (comparing them all was 5% of the
+    /// runner's instructions).
+    fn continued_by(&self, line: &GameLine) -> bool {
+        let sent = self.moves.len();
+        self.same_root(&line.root)
+            && line.moves.len() >= sent
+            && (sent == 0 || line.moves[sent - 1] == self.moves[sent - 1])
+    }
+
+    /// Whether `root` renders as the same FEN as this line's root: the same position
+    /// (shakmaty's equality: board, turn, castling rights, legal en passant square) and
+    /// the same move counters.
+    fn same_root(&self, root: &Chess) -> bool {
+        self.root == *root
+            && self.root.halfmoves() == root.halfmoves()
+            && self.root.fullmoves() == root.fullmoves()
+    }
 }
 
 impl UciClient {
@@ -59,8 +161,8 @@ impl UciClient {
             chess960_option: false,
             options,
             asked: None,
-            search: SearchInfo::default(),
-            latest: SearchInfo::default(),
+            infos: InfoLines::default(),
+            sent: None,
         }
     }
 
@@ -107,26 +209,13 @@ impl UciClient {
                 Some(ClientEvent::Ready)
             }
             (Phase::Thinking, b"info") => {
-                if let Some(info) = SearchInfo::parse(line.as_bytes()) {
-                    // As fastchess: the depth and score of the last line with an exact
-                    // score (a node limit often ends on an `upperbound` line one deeper).
-                    if info.score.is_some() && !info.bound {
-                        self.search.depth = info.depth;
-                        self.search.score = info.score;
-                    }
-                    self.search.time_ms = info.time_ms.or(self.search.time_ms);
-                    // cutechess-cli reads a bound score too (its check for the bound
-                    // word is never reached).
-                    self.latest.depth = info.depth.or(self.latest.depth);
-                    if info.score.is_some() {
-                        self.latest.score = info.score;
-                        self.latest.bound = info.bound;
-                    }
-                }
+                self.infos.push(line.as_bytes());
                 None
             }
             (Phase::Thinking, b"bestmove") => {
                 self.phase = Phase::Idle;
+                // Read once, not at each question about the search.
+                self.infos.settle();
                 let position = self.asked.take()?;
                 let best = BestMove::parse(line.as_bytes());
                 let text = String::from_utf8_lossy(best.best);
@@ -144,17 +233,18 @@ impl UciClient {
 
     /// What the `info` lines of the last search said (depth, exact score, time).
     pub fn last_search(&self) -> SearchInfo {
-        self.search
+        self.infos.read().0
     }
 
     /// The last depth and score of the last search, bound scores included, as
     /// cutechess-cli's adjudication reads them.
     pub fn latest_eval(&self) -> SearchInfo {
-        self.latest
+        self.infos.read().1
     }
 
     /// `ucinewgame` and `isready`; [`ClientEvent::Ready`] follows.
     pub fn new_game(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {
+        self.sent = None;
         out.push("ucinewgame".to_owned());
         out.push("isready".to_owned());
         self.phase = Phase::Syncing;
@@ -172,9 +262,25 @@ impl UciClient {
             )
         };
         let line = line.as_ref().unwrap_or(request.game);
-        let mut position = format!("position fen {}", engine.fen(&line.root)).into_bytes();
-        GameLine::write_moves(&line.moves, engine.dialect(), &mut position);
-        out.push(String::from_utf8(position).expect("FEN and moves are ASCII"));
+        let sent = match &mut self.sent {
+            Some(sent) if sent.continued_by(line) => sent,
+            stale => stale.insert(SentPosition {
+                root: line.root.clone(),
+                moves: Vec::with_capacity(line.moves.len() + 80),
+                line: format!("position fen {}", engine.fen(&line.root)).into_bytes(),
+            }),
+        };
+        let new = &line.moves[sent.moves.len()..];
+        if sent.moves.is_empty() {
+            GameLine::write_moves(new, engine.dialect(), &mut sent.line);
+        } else {
+            for m in new {
+                sent.line.push(b' ');
+                write_move(m, engine.dialect(), &mut sent.line);
+            }
+        }
+        sent.moves.extend_from_slice(new);
+        out.push(String::from_utf8(sent.line.clone()).expect("FEN and moves are ASCII"));
         let millis = |time: std::time::Duration| Some(time.as_millis() as i64);
         let limits = request.limits;
         let mut go = Go {
@@ -190,8 +296,7 @@ impl UciClient {
         }
         out.push(go.to_string());
         self.asked = Some(request.game.current.clone());
-        self.search = SearchInfo::default();
-        self.latest = SearchInfo::default();
+        self.infos.clear();
         self.phase = Phase::Thinking;
     }
 }
@@ -292,6 +397,144 @@ mod tests {
             panic!("{event:?}")
         };
         assert!(m.is_castle());
+    }
+
+    #[test]
+    fn the_position_line_grows_with_the_game_and_starts_afresh_for_another() {
+        let mut client = UciClient::after_uci(Vec::new());
+        handshake(
+            &mut client,
+            &[
+                "option name UCI_Chess960 type check default false",
+                "uciok",
+                "readyok",
+            ],
+        );
+        let limits = Limits::default();
+        let position_line = |client: &mut UciClient, game: &GameLine| {
+            let mut out = Vec::new();
+            let request = GoRequest {
+                game,
+                limits: &limits,
+                clocks: None,
+            };
+            client.go(request, &mut out);
+            out.swap_remove(0)
+        };
+        let fen = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
+        let (root, _) = parse_fen(fen).unwrap();
+        let mut game = GameLine::new(root.clone());
+        assert_eq!(
+            position_line(&mut client, &game),
+            format!("position fen {fen}")
+        );
+        let mut expected = format!("position fen {fen} moves");
+        for m in "d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c1e1".split(' ') {
+            game.push_text(m.as_bytes()).unwrap();
+            expected.push(' ');
+            expected.push_str(m);
+            assert_eq!(position_line(&mut client, &game), expected);
+        }
+        // The next game from the same start, another first move.
+        client.new_game(&mut Vec::new());
+        let mut next = GameLine::new(root);
+        next.push_text(b"g2g3").unwrap();
+        assert_eq!(
+            position_line(&mut client, &next),
+            format!("position fen {fen} moves g2g3")
+        );
+        // Another start: the same moves, another FEN.
+        let other = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+        let mut game = GameLine::new(parse_fen(other).unwrap().0);
+        game.push_text(b"g2g3").unwrap();
+        assert_eq!(
+            position_line(&mut client, &game),
+            format!("position fen {other} moves g2g3")
+        );
+        // The same position with other move counters is another FEN.
+        let later = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 4 9";
+        let mut game = GameLine::new(parse_fen(later).unwrap().0);
+        game.push_text(b"g2g3").unwrap();
+        assert_eq!(
+            position_line(&mut client, &game),
+            format!("position fen {later} moves g2g3")
+        );
+    }
+
+    /// The reading of each line in turn, as the client did before it kept the lines.
+    fn read_forward(lines: &[String]) -> (SearchInfo, SearchInfo) {
+        let (mut search, mut latest) = (SearchInfo::default(), SearchInfo::default());
+        for info in lines.iter().filter_map(|l| SearchInfo::parse(l.as_bytes())) {
+            if info.score.is_some() && !info.bound {
+                search.depth = info.depth;
+                search.score = info.score;
+            }
+            search.time_ms = info.time_ms.or(search.time_ms);
+            latest.depth = info.depth.or(latest.depth);
+            if info.score.is_some() {
+                latest.score = info.score;
+                latest.bound = info.bound;
+            }
+        }
+        (search, latest)
+    }
+
+    #[test]
+    fn kept_info_lines_read_back_to_front_say_what_reading_each_in_turn_says() {
+        let parts = [
+            "depth 4",
+            "seldepth 6",
+            "score cp 17",
+            "score cp -40 upperbound",
+            "score mate 3 lowerbound",
+            "score mate -2",
+            "time 12",
+            "nodes 500",
+            "pv e2e4 e7e5",
+            "currmove e2e4 currmovenumber 1",
+            "string depth 9 score cp 1 time 5",
+        ];
+        // A small deterministic generator: searches of 0 to 40 lines (and one of 6000
+        // lines, past the 64 KiB at which kept lines are read and dropped).
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below) as usize
+        };
+        let mut client = UciClient::after_uci(Vec::new());
+        handshake(&mut client, &["uciok", "readyok"]);
+        let game = GameLine::new(Chess::default());
+        let limits = Limits::default();
+        for search in 0..300 {
+            let count = if search == 0 { 6000 } else { next(41) };
+            let lines: Vec<String> = (0..count)
+                .map(|_| {
+                    let mut line = "info".to_owned();
+                    for _ in 0..next(4) {
+                        line.push(' ');
+                        line.push_str(parts[next(parts.len() as u64)]);
+                    }
+                    line
+                })
+                .collect();
+            let mut out = Vec::new();
+            let request = GoRequest {
+                game: &game,
+                limits: &limits,
+                clocks: None,
+            };
+            client.go(request, &mut out);
+            for line in &lines {
+                client.on_line(line, &mut out);
+            }
+            let expected = read_forward(&lines);
+            assert_eq!(client.last_search(), expected.0, "{lines:?}");
+            assert_eq!(client.latest_eval(), expected.1, "{lines:?}");
+            client.on_line("bestmove e2e4", &mut out);
+            assert_eq!(client.last_search(), expected.0, "{lines:?}");
+        }
     }
 
     #[test]
