@@ -347,7 +347,7 @@ fn ctrl_c_stops_the_runner_and_reports_the_games_it_finished() {
     assert!(finished < 80, "the match was stopped early");
     assert!(
         stdout.contains(&format!("PGN: games.pgn ({finished} games appended)")),
-        "{stdout}"
+        "{stdout}\n{stderr}\nthe PGN:\n{text}"
     );
     assert!(
         stderr.ends_with(&format!(
