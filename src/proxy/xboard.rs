@@ -640,7 +640,9 @@ impl XboardSession {
             out.extend_from_slice(b"usermove ");
         }
         match castling_form_of(&m, text) {
-            Some(form) if form != self.engine_castling_form() => {
+            // `0-0` (digits) goes as `O-O`: Sjaak II 1.4.1 refuses `0-0`, and after a
+            // `remove` the proxy's `go` would then make it play the GUI's side.
+            Some(form) if form != self.engine_castling_form() || text.starts_with(b"0") => {
                 self.gui_castling = Some(form);
                 write_xboard_move(&m, self.engine_castling_form(), &mut out);
             }
@@ -1386,6 +1388,45 @@ mod tests {
         assert_eq!(
             session.position().map(|p| p.board().to_string()),
             Some("rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR".to_owned())
+        );
+    }
+
+    #[test]
+    fn castling_with_digits_reaches_the_engine_as_letters() {
+        // Hostile-GUI fuzzing, Sjaak II seed 4242 command 48,825: Sjaak II 1.4.1 refuses
+        // `0-0`; after a `remove` outside force mode the proxy's `go` that follows the
+        // GUI's move then made it play the GUI's side (`move e2c1` out of turn).
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &SJAAK);
+        play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                "gui: setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+                "gui: a2a3",
+                "gui: go",
+                "engine: move a7a6",
+            ],
+        );
+        let out = play(&mut session, &["gui: remove", "gui: 0-0"]);
+        assert_eq!(
+            out,
+            [
+                "engine< force [Injected]",
+                "engine< undo [Rewritten]",
+                "engine< undo [Rewritten]",
+                "engine< O-O [Rewritten]",
+                "engine< go [Injected]",
+            ]
+        );
+        let out = play(&mut session, &["engine: move e8g8"]);
+        assert_eq!(out, ["gui< move O-O [Rewritten]"]);
+        assert_eq!(
+            session
+                .position()
+                .map(|p| position_fen(p, CastlingNotation::Shredder)),
+            Some("r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2".to_owned())
         );
     }
 
