@@ -1822,6 +1822,10 @@ struct Xb {
     force: bool,
     /// The side the engine plays (when not in force mode).
     engine_side: Color,
+    /// A `go` came in a finished game and no `new`, `force` or `go` since: engines differ
+    /// on the side they play then (Sjaak II 1.4.1 stays idle through later `setboard`s and
+    /// moves; Fairy-Stockfish plays on), so no move is expected and a legal one is taken.
+    side_unknown: bool,
     usermove: bool,
     ping: u64,
     /// The engine is expected to move (after go, or a GUI move on its turn).
@@ -1844,6 +1848,7 @@ impl Run<'_> {
             history: Vec::new(),
             force: false,
             engine_side: Color::Black,
+            side_unknown: false,
             usermove: false,
             ping: 1000,
             expect_move: false,
@@ -1897,6 +1902,7 @@ impl Run<'_> {
         xb.history.clear();
         xb.force = false;
         xb.engine_side = Color::Black;
+        xb.side_unknown = false;
         xb.expect_move = false;
         xb.last_gui = None;
         self.send("new", b"new")?;
@@ -1911,6 +1917,7 @@ impl Run<'_> {
             self.send("variant", b"variant fischerandom")?;
             self.send("force", b"force")?;
             xb.force = true;
+            xb.side_unknown = false;
             let (_, start) = random_start(&mut self.rng);
             let line = format!("setboard {}", fen_of(&mut self.rng, &start));
             xb.board = Some(start);
@@ -2011,6 +2018,7 @@ impl Run<'_> {
             51..=60 => self.xb_go(xb),
             61..=64 => {
                 xb.force = true;
+                xb.side_unknown = false;
                 self.send("force", b"force")
             }
             65..=76 => self.xb_time(xb),
@@ -2119,6 +2127,7 @@ impl Run<'_> {
     fn xb_setboard(&mut self, xb: &mut Xb) -> Res<()> {
         if self.rng.random_bool(0.9) && !xb.force {
             xb.force = true;
+            xb.side_unknown = false;
             self.send("force", b"force")?;
         }
         let rng = &mut self.rng;
@@ -2217,7 +2226,11 @@ impl Run<'_> {
             xb.history.push(b.clone());
             let mut next = b.clone();
             next.play_unchecked(*m);
-            if !xb.force && next.turn() == xb.engine_side && !next.legal_moves().is_empty() {
+            if !xb.force
+                && !xb.side_unknown
+                && next.turn() == xb.engine_side
+                && !next.legal_moves().is_empty()
+            {
                 xb.expect_move = true;
             }
             xb.board = Some(next);
@@ -2247,6 +2260,8 @@ impl Run<'_> {
         if let Some(b) = &xb.board {
             xb.engine_side = b.turn();
             xb.expect_move = xb.certain && !b.legal_moves().is_empty();
+            // Seed 2026 (Sjaak II), command 6,257: a `go` in a finished game.
+            xb.side_unknown = xb.certain && b.legal_moves().is_empty();
         }
         self.send("go", b"go")?;
         self.xb_wait_move(xb)?;
@@ -2335,7 +2350,11 @@ impl Run<'_> {
                 self.note("engine move not checked (model unsure)");
                 return Ok(());
             }
-            if !xb.expect_move && (xb.force || board.turn() != xb.engine_side) {
+            if xb.side_unknown {
+                // The engine plays on: its side is the side it moved.
+                xb.side_unknown = false;
+                xb.engine_side = board.turn();
+            } else if !xb.expect_move && (xb.force || board.turn() != xb.engine_side) {
                 return broke(format!(
                     "`{text}`: the engine moved when it was not its turn"
                 ));
