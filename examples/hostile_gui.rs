@@ -2242,6 +2242,9 @@ impl Run<'_> {
         } else {
             "move illegal"
         };
+        if xb.expect_move {
+            self.xb_clock()?;
+        }
         self.send(kind, prefixed.as_bytes())?;
         self.xb_sync(xb)?;
         if played.is_none() && !xb.rejected && xb.certain && xb.board.is_some() {
@@ -2263,9 +2266,26 @@ impl Run<'_> {
             // Seed 2026 (Sjaak II), command 6,257: a `go` in a finished game.
             xb.side_unknown = xb.certain && b.legal_moves().is_empty();
         }
+        if xb.expect_move {
+            self.xb_clock()?;
+        }
         self.send("go", b"go")?;
         self.xb_wait_move(xb)?;
         self.xb_sync(xb)
+    }
+
+    /// `time` and `otim` (1-10 s), as XBoard sends them before each move the engine is to
+    /// think on. Without them Sjaak II 1.4.1 is bounded by nothing in some legal positions:
+    /// `sd 1` does not end its search (786,476 nodes at depth 1 in
+    /// `RNBQKB1R/pp1ppppp/2n5/2p3N1/8/7P/PPPPPPP1/r1bqkbnr b - - 3 3`, the back ranks
+    /// swapped), and on the level's clock alone it took 4-8 s there, past the bound on a
+    /// loaded machine (seed 4242, command 4,588); with `time 100` it moves in 0.8 s.
+    fn xb_clock(&mut self) -> Res<()> {
+        for key in ["time", "otim"] {
+            let centiseconds = self.rng.random_range(100..1000);
+            self.send("clock", format!("{key} {centiseconds}").as_bytes())?;
+        }
+        Ok(())
     }
 
     fn xb_undo(&mut self, xb: &mut Xb) -> Res<()> {
