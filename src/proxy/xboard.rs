@@ -961,6 +961,20 @@ impl Relay for XboardSession {
                     actions.push(Action::Forward);
                 } else if crate::protocol::xboard::looks_like_move(first) {
                     self.gui_move(line, first, actions);
+                } else if let Some(hash) = first.iter().position(|b| *b == b'#')
+                    && crate::protocol::xboard::looks_like_move(&first[..=hash])
+                {
+                    // Sjaak II 1.4.1 reads `b5#N7K-7` as the move `b5#` (the rest is a
+                    // comment to it) and plays on: hostile_gui seed 13486995591715602931,
+                    // command 22,207, a move out of turn.
+                    Self::to_gui(
+                        actions,
+                        format!(
+                            "Illegal move (not a move: text after '#'): {}",
+                            String::from_utf8_lossy(first)
+                        ),
+                        Mark::Answered,
+                    );
                 } else {
                     actions.push(Action::Forward);
                 }
@@ -1408,6 +1422,25 @@ mod tests {
         assert_eq!(
             session.position().map(|p| p.board().to_string()),
             Some("rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_move_with_text_after_its_mate_sign_is_refused() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &SJAAK);
+        play(&mut session, &["gui: new", "gui: force"]);
+        let out = play(
+            &mut session,
+            &["gui: b4#N7K-7", "gui: e4#", "gui: #comment"],
+        );
+        assert_eq!(
+            out,
+            [
+                "gui< Illegal move (not a move: text after '#'): b4#N7K-7 [Answered]",
+                "engine< e2e4 [Rewritten]",
+                "engine< #comment",
+            ]
         );
     }
 
