@@ -2407,8 +2407,11 @@ impl Run<'_> {
                 UciMove::from_ascii(cmd.trim().trim_start_matches("usermove ").as_bytes()).is_ok()
             });
             if let Some((sent, played, flipped)) = xb.last_gui.clone()
-                && (text.ends_with(&sent)
-                    || text.contains(&sent)
+                // The whole rejected command, not a part of it: a late `Error (unkown
+                // command): b@Phb3R11kb` is not the rejection of the move `b3` sent after it
+                // (seed 4510493039633239355, command 10,468).
+                && (text.ends_with(&format!(": {sent}"))
+                    || text.ends_with(&format!(" {sent}"))
                     || (rejected_move && !sent.starts_with("setboard")))
             {
                 xb.rejected = true;
