@@ -1822,6 +1822,10 @@ struct Xb {
     force: bool,
     /// The side the engine plays (when not in force mode).
     engine_side: Color,
+    /// A `go` came in a finished game and no `new`, `force` or `go` since: engines differ
+    /// on the side they play then (Sjaak II 1.4.1 stays idle through later `setboard`s and
+    /// moves; Fairy-Stockfish plays on), so no move is expected and a legal one is taken.
+    side_unknown: bool,
     usermove: bool,
     ping: u64,
     /// The engine is expected to move (after go, or a GUI move on its turn).
@@ -1844,6 +1848,7 @@ impl Run<'_> {
             history: Vec::new(),
             force: false,
             engine_side: Color::Black,
+            side_unknown: false,
             usermove: false,
             ping: 1000,
             expect_move: false,
@@ -1897,6 +1902,7 @@ impl Run<'_> {
         xb.history.clear();
         xb.force = false;
         xb.engine_side = Color::Black;
+        xb.side_unknown = false;
         xb.expect_move = false;
         xb.last_gui = None;
         self.send("new", b"new")?;
@@ -1911,6 +1917,7 @@ impl Run<'_> {
             self.send("variant", b"variant fischerandom")?;
             self.send("force", b"force")?;
             xb.force = true;
+            xb.side_unknown = false;
             let (_, start) = random_start(&mut self.rng);
             let line = format!("setboard {}", fen_of(&mut self.rng, &start));
             xb.board = Some(start);
@@ -2011,6 +2018,7 @@ impl Run<'_> {
             51..=60 => self.xb_go(xb),
             61..=64 => {
                 xb.force = true;
+                xb.side_unknown = false;
                 self.send("force", b"force")
             }
             65..=76 => self.xb_time(xb),
@@ -2119,6 +2127,7 @@ impl Run<'_> {
     fn xb_setboard(&mut self, xb: &mut Xb) -> Res<()> {
         if self.rng.random_bool(0.9) && !xb.force {
             xb.force = true;
+            xb.side_unknown = false;
             self.send("force", b"force")?;
         }
         let rng = &mut self.rng;
@@ -2217,7 +2226,11 @@ impl Run<'_> {
             xb.history.push(b.clone());
             let mut next = b.clone();
             next.play_unchecked(*m);
-            if !xb.force && next.turn() == xb.engine_side && !next.legal_moves().is_empty() {
+            if !xb.force
+                && !xb.side_unknown
+                && next.turn() == xb.engine_side
+                && !next.legal_moves().is_empty()
+            {
                 xb.expect_move = true;
             }
             xb.board = Some(next);
@@ -2229,6 +2242,9 @@ impl Run<'_> {
         } else {
             "move illegal"
         };
+        if xb.expect_move {
+            self.xb_clock()?;
+        }
         self.send(kind, prefixed.as_bytes())?;
         self.xb_sync(xb)?;
         if played.is_none() && !xb.rejected && xb.certain && xb.board.is_some() {
@@ -2247,10 +2263,29 @@ impl Run<'_> {
         if let Some(b) = &xb.board {
             xb.engine_side = b.turn();
             xb.expect_move = xb.certain && !b.legal_moves().is_empty();
+            // Seed 2026 (Sjaak II), command 6,257: a `go` in a finished game.
+            xb.side_unknown = xb.certain && b.legal_moves().is_empty();
+        }
+        if xb.expect_move {
+            self.xb_clock()?;
         }
         self.send("go", b"go")?;
         self.xb_wait_move(xb)?;
         self.xb_sync(xb)
+    }
+
+    /// `time` and `otim` (1-10 s), as XBoard sends them before each move the engine is to
+    /// think on. Without them Sjaak II 1.4.1 is bounded by nothing in some legal positions:
+    /// `sd 1` does not end its search (786,476 nodes at depth 1 in
+    /// `RNBQKB1R/pp1ppppp/2n5/2p3N1/8/7P/PPPPPPP1/r1bqkbnr b - - 3 3`, the back ranks
+    /// swapped), and on the level's clock alone it took 4-8 s there, past the bound on a
+    /// loaded machine (seed 4242, command 4,588); with `time 100` it moves in 0.8 s.
+    fn xb_clock(&mut self) -> Res<()> {
+        for key in ["time", "otim"] {
+            let centiseconds = self.rng.random_range(100..1000);
+            self.send("clock", format!("{key} {centiseconds}").as_bytes())?;
+        }
+        Ok(())
     }
 
     fn xb_undo(&mut self, xb: &mut Xb) -> Res<()> {
@@ -2335,7 +2370,11 @@ impl Run<'_> {
                 self.note("engine move not checked (model unsure)");
                 return Ok(());
             }
-            if !xb.expect_move && (xb.force || board.turn() != xb.engine_side) {
+            if xb.side_unknown {
+                // The engine plays on: its side is the side it moved.
+                xb.side_unknown = false;
+                xb.engine_side = board.turn();
+            } else if !xb.expect_move && (xb.force || board.turn() != xb.engine_side) {
                 return broke(format!(
                     "`{text}`: the engine moved when it was not its turn"
                 ));
@@ -2368,8 +2407,11 @@ impl Run<'_> {
                 UciMove::from_ascii(cmd.trim().trim_start_matches("usermove ").as_bytes()).is_ok()
             });
             if let Some((sent, played, flipped)) = xb.last_gui.clone()
-                && (text.ends_with(&sent)
-                    || text.contains(&sent)
+                // The whole rejected command, not a part of it: a late `Error (unkown
+                // command): b@Phb3R11kb` is not the rejection of the move `b3` sent after it
+                // (seed 4510493039633239355, command 10,468).
+                && (text.ends_with(&format!(": {sent}"))
+                    || text.ends_with(&format!(" {sent}"))
                     || (rejected_move && !sent.starts_with("setboard")))
             {
                 xb.rejected = true;

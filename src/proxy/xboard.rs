@@ -13,7 +13,7 @@
 //! | GUI | `variant` | followed; a duplicate `variant fischerandom` after our own is dropped |
 //! | GUI | `setboard` | checked with shakmaty (Chess960 mode); refused with `Error (...)` when broken; else sent as shakmaty writes the FEN |
 //! | GUI | `usermove X`, bare moves | checked; sent in coordinates (SAN only to a `san=1` engine) with the `usermove` prefix iff the engine asked for it, castling in the engine's form; refused with `Illegal move (...)` |
-//! | GUI | `undo`, `remove` | refused past the last `new`/`setboard` (and `undo` outside force mode); `remove` becomes two `undo`s (outside force mode: `force` first, `go` after the GUI's next move) |
+//! | GUI | `undo`, `remove` | refused past the last `new`/`setboard` (and `undo` outside force mode); `remove` becomes two `undo`s (outside force mode: `force` first, `go` once a GUI move leaves the engine's side to move) |
 //! | GUI | `force`, `go`, `playother`, `edit` | followed |
 //! | GUI | `level`, `st`, `sd`, `time`, `otim` | malformed or beyond 2^31 ms answered `Error (...)` |
 //! | GUI | `cores` | not passed on (told once) |
@@ -154,6 +154,9 @@ pub struct XboardSession {
     /// The GUI's `remove` outside force mode went to the engine as `force`, `undo`,
     /// `undo`: the GUI's next move is followed by `go` (the engine plays on).
     go_after_move: bool,
+    /// The side the engine plays outside force mode: Black after `new`, the side to move
+    /// at the GUI's last `go` (`playother`: the other); None when the board is not known.
+    engine_side: Option<Color>,
     in_edit: bool,
     /// Ignorable commands the GUI has sent.
     ignorable_sent: [bool; IGNORABLE.len()],
@@ -186,6 +189,7 @@ impl XboardSession {
             last_gui_move: None,
             force: false,
             go_after_move: false,
+            engine_side: Some(Color::Black),
             in_edit: false,
             ignorable_sent: [false; IGNORABLE.len()],
             warned_no_chess960: false,
@@ -495,6 +499,7 @@ impl XboardSession {
         actions.push(Action::Forward);
         self.force = false;
         self.go_after_move = false;
+        self.engine_side = Some(Color::Black);
         self.in_edit = false;
         self.last_gui_move = None;
         self.injected_variant = false;
@@ -565,7 +570,9 @@ impl XboardSession {
                     .config
                     .fen_castling
                     .unwrap_or_else(|| fen_castling_notation(&fen));
-                self.go_after_move = false;
+                // A pending `go` after a `remove` stays pending: the engine is still in
+                // the force mode the proxy put it in, the GUI thinks it plays on
+                // (Fairy-Stockfish XBoard seed 4242, command 95,151: no move).
                 match self.features.takes_setboard() {
                     true => forward_unless_changed(
                         actions,
@@ -631,6 +638,12 @@ impl XboardSession {
             }
         };
         game.push(m);
+        // After a `remove` outside force mode the engine plays on once it is its turn
+        // (the GUI may move the engine's side first: Fairy-Stockfish XBoard seed 4242,
+        // command 84,321, then played the GUI's side).
+        let engine_to_move = self
+            .engine_side
+            .is_none_or(|side| game.current.turn() == side);
         // The form the engine asked for: `usermove MOVE` with usermove=1, the bare move
         // otherwise (Sjaak II refuses `usermove f2e2`, and the `go` after a `remove` would
         // then play the GUI's side).
@@ -640,7 +653,9 @@ impl XboardSession {
             out.extend_from_slice(b"usermove ");
         }
         match castling_form_of(&m, text) {
-            Some(form) if form != self.engine_castling_form() => {
+            // `0-0` (digits) goes as `O-O`: Sjaak II 1.4.1 refuses `0-0`, and after a
+            // `remove` the proxy's `go` would then make it play the GUI's side.
+            Some(form) if form != self.engine_castling_form() || text.starts_with(b"0") => {
                 self.gui_castling = Some(form);
                 write_xboard_move(&m, self.engine_castling_form(), &mut out);
             }
@@ -657,7 +672,8 @@ impl XboardSession {
         }
         self.last_gui_move = Some(out[usize::from(prefixed) * b"usermove ".len()..].to_vec());
         forward_unless_changed(actions, Peer::Engine, line, out);
-        if std::mem::take(&mut self.go_after_move) {
+        if self.go_after_move && engine_to_move {
+            self.go_after_move = false;
             Self::to_engine(actions, "go", Mark::Injected);
         }
     }
@@ -665,8 +681,9 @@ impl XboardSession {
     /// `undo` (1 ply, force mode only) and `remove` (2). Past the position the game was set up from
     /// (`new`, `setboard`) they are refused: Fairy-Stockfish 11.1 dies on such an `undo`.
     /// `remove` goes as two `undo`s (Fairy-Stockfish knows only `undo`); outside force
-    /// mode `force` comes first, and `go` after the GUI's next move, so the engine plays
-    /// on as `remove` means.
+    /// mode `force` comes first, and `go` after the GUI's first move that leaves the
+    /// engine's side to move (a `setboard` in between included), so the engine plays on as
+    /// `remove` means.
     fn gui_take_back(&mut self, plies: usize, line: &[u8], actions: &mut Vec<Action>) {
         self.last_gui_move = None;
         if plies == 1 && !self.force {
@@ -734,6 +751,11 @@ impl XboardSession {
         self.tell_if_the_gui_plays_standard(actions);
         self.force = false;
         self.go_after_move = false;
+        self.engine_side = match &self.board {
+            Board::Tracked(game) if first_token(line) == b"playother" => Some(!game.current.turn()),
+            Board::Tracked(game) => Some(game.current.turn()),
+            _ => None,
+        };
         actions.push(Action::Forward);
     }
 
@@ -939,6 +961,20 @@ impl Relay for XboardSession {
                     actions.push(Action::Forward);
                 } else if crate::protocol::xboard::looks_like_move(first) {
                     self.gui_move(line, first, actions);
+                } else if let Some(hash) = first.iter().position(|b| *b == b'#')
+                    && crate::protocol::xboard::looks_like_move(&first[..=hash])
+                {
+                    // Sjaak II 1.4.1 reads `b5#N7K-7` as the move `b5#` (the rest is a
+                    // comment to it) and plays on: hostile_gui seed 13486995591715602931,
+                    // command 22,207, a move out of turn.
+                    Self::to_gui(
+                        actions,
+                        format!(
+                            "Illegal move (not a move: text after '#'): {}",
+                            String::from_utf8_lossy(first)
+                        ),
+                        Mark::Answered,
+                    );
                 } else {
                     actions.push(Action::Forward);
                 }
@@ -1386,6 +1422,145 @@ mod tests {
         assert_eq!(
             session.position().map(|p| p.board().to_string()),
             Some("rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_move_with_text_after_its_mate_sign_is_refused() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &SJAAK);
+        play(&mut session, &["gui: new", "gui: force"]);
+        let out = play(
+            &mut session,
+            &["gui: b4#N7K-7", "gui: e4#", "gui: #comment"],
+        );
+        assert_eq!(
+            out,
+            [
+                "gui< Illegal move (not a move: text after '#'): b4#N7K-7 [Answered]",
+                "engine< e2e4 [Rewritten]",
+                "engine< #comment",
+            ]
+        );
+    }
+
+    #[test]
+    fn castling_with_digits_reaches_the_engine_as_letters() {
+        // Hostile-GUI fuzzing, Sjaak II seed 4242 command 48,825: Sjaak II 1.4.1 refuses
+        // `0-0`; after a `remove` outside force mode the proxy's `go` that follows the
+        // GUI's move then made it play the GUI's side (`move e2c1` out of turn).
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &SJAAK);
+        play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                "gui: setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+                "gui: a2a3",
+                "gui: go",
+                "engine: move a7a6",
+            ],
+        );
+        let out = play(&mut session, &["gui: remove", "gui: 0-0"]);
+        assert_eq!(
+            out,
+            [
+                "engine< force [Injected]",
+                "engine< undo [Rewritten]",
+                "engine< undo [Rewritten]",
+                "engine< O-O [Rewritten]",
+                "engine< go [Injected]",
+            ]
+        );
+        let out = play(&mut session, &["engine: move e8g8"]);
+        assert_eq!(out, ["gui< move O-O [Rewritten]"]);
+        assert_eq!(
+            session
+                .position()
+                .map(|p| position_fen(p, CastlingNotation::Shredder)),
+            Some("r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2".to_owned())
+        );
+    }
+
+    #[test]
+    fn after_remove_the_engine_plays_on_only_on_its_own_turn() {
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        // Fairy-Stockfish XBoard seed 4242, command 84,321: after `remove` the GUI moved
+        // the engine's side; a `go` then would make the engine play the GUI's side.
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: usermove e2e4",
+                "engine: move e7e5",
+                "gui: usermove g1f3",
+                "engine: move b8c6",
+                "gui: remove",
+                "gui: undo",
+                "gui: usermove g1f3",
+            ],
+        );
+        assert_eq!(
+            out[out.len() - 6..],
+            [
+                "engine< force [Injected]",
+                "engine< undo [Rewritten]",
+                "engine< undo [Rewritten]",
+                "gui< Error (undo outside force mode, not sent to the engine: send force \
+                 first): undo [Answered]",
+                "engine< usermove g1f3",
+                "engine< go [Injected]",
+            ]
+        );
+        // After a `go` in a finished game (White mated: the engine plays White) `remove`
+        // leaves the engine's side to move: the GUI plays White's move itself, and the
+        // engine gets `go` only after the GUI's next (Black) move.
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                "gui: usermove f2f3",
+                "gui: usermove e7e5",
+                "gui: usermove g2g4",
+                "gui: usermove d8h4",
+                "gui: go",
+                "engine: 0-1 {Black mates}",
+                "gui: remove",
+                "gui: usermove g2g4",
+                "gui: usermove d8h4",
+            ],
+        );
+        assert_eq!(
+            out[out.len() - 3..],
+            [
+                "engine< usermove g2g4",
+                "engine< usermove d8h4",
+                "engine< go [Injected]",
+            ]
+        );
+        let out = play(
+            &mut session,
+            &["gui: new", "gui: usermove e2e4", "engine: move e7e5"],
+        );
+        assert_eq!(out.last().unwrap(), "gui< move e7e5");
+        // Seed 4242, command 95,151: a `setboard` after `remove` keeps the `go` pending
+        // (the engine is still in the proxy's force mode).
+        let out = play(
+            &mut session,
+            &[
+                "gui: usermove g1f3",
+                "engine: move g8f6",
+                "gui: remove",
+                "gui: setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "gui: usermove h2h3",
+            ],
+        );
+        assert_eq!(
+            out[out.len() - 2..],
+            ["engine< usermove h2h3", "engine< go [Injected]"]
         );
     }
 
