@@ -420,6 +420,43 @@ fn glaurung_alone_dies_on_a_long_move_list() {
     assert!(gui.quit().success());
 }
 
+/// Without the proxy, Ethereal takes `MultiPV 0` (outside its own declared range, 1 to 256)
+/// and answers `bestmove a1a1`; through the proxy the option is refused with the range and
+/// the search answers a legal move.
+#[test]
+fn ethereal_alone_answers_a1a1_with_multipv_0() {
+    let mut engine = Peer::spawn(ETHEREAL, &[]);
+    let options = engine.handshake();
+    assert!(
+        options
+            .iter()
+            .any(|line| line == "option name MultiPV type spin default 1 min 1 max 256"),
+        "{options:?}"
+    );
+    engine.send("setoption name MultiPV value 0");
+    engine.ready();
+    engine.send("position startpos");
+    let (best, lines) = engine.go("go depth 3");
+    assert_eq!(best, "a1a1", "{lines:?}");
+    assert!(engine.quit().success());
+
+    let mut gui = Peer::proxy(&["--", ETHEREAL]);
+    gui.handshake();
+    gui.send("setoption name MultiPV value 0");
+    gui.ready();
+    assert!(
+        gui.seen.iter().any(|line| line
+            == "info string sp960: refused setoption (MultiPV takes 1 to 256, not 0); not sent to the engine"),
+        "{:?}",
+        gui.seen
+    );
+    gui.send("position startpos");
+    let (best, lines) = gui.go("go depth 3");
+    parse_move(&Chess::default(), best.as_bytes())
+        .unwrap_or_else(|err| panic!("{best}: {err}; {lines:?}"));
+    assert!(gui.quit().success());
+}
+
 /// Without the proxy, Stockfish 15.1 dies on the first bad input (the reason for the
 /// shield).
 #[test]

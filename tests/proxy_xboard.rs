@@ -300,6 +300,34 @@ fn the_shield_answers_for_the_engine_which_stays_alive() {
     }
 }
 
+/// Without the proxy, Sjaak II reads the adjacent digits of `1b1p111B` (three empty squares,
+/// which shakmaty accepts) as 111 empty squares and sets up another board, as its `fen`
+/// command shows; through the proxy it gets the FEN as shakmaty writes it (`1b1p3B`) and
+/// has the GUI's board.
+#[test]
+fn sjaak_alone_misreads_a_fen_with_adjacent_digits() {
+    let fen = "4k3/8/8/8/8/8/1b1p111B/4K3 w - - 0 1";
+    let mut engine = Gui::spawn(SJAAK, &[]);
+    for line in ["xboard", "protover 2", "new", "force"] {
+        engine.send(line);
+    }
+    engine.send(&format!("setboard {fen}"));
+    engine.send("fen");
+    let misread = engine.wait_for(|line| line.starts_with("4k3/"));
+    assert_eq!(misread, "4k3/8/8/1B6/8/6K1/1b1p4/8 w - - 0 1");
+    engine.send("quit");
+
+    let mut gui = Gui::proxy(&[], &[SJAAK]);
+    gui.send("new");
+    gui.send("force");
+    gui.send(&format!("setboard {fen}"));
+    gui.send("fen");
+    let read = gui.wait_for(|line| line.starts_with("4k3/"));
+    assert_eq!(read, "4k3/8/8/8/8/8/1b1p3B/4K3 w - - 0 1");
+    gui.sync(1);
+    gui.quit();
+}
+
 /// Without the proxy, Fairy-Stockfish 11.1 dies from SIGSEGV on the first `go` after
 /// `cores 1` (the reason the proxy does not pass `cores` on), and from SIGABRT on a huge
 /// `level`.
