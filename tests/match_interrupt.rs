@@ -8,38 +8,14 @@
 mod peers;
 
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python")
-        .join(name)
-}
 
 #[derive(Debug, serde::Deserialize)]
 struct Checked {
     round: usize,
     termination: String,
-}
-
-fn python_check(pgn: &Path) -> Vec<Checked> {
-    let output = Command::new("python3")
-        .arg(fixture("match_check_pgn.py"))
-        .arg(pgn)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 fn interrupt_after_some_games(whole_group: bool) {
@@ -127,4 +103,8 @@ fn ctrl_c_to_the_terminals_process_group_does_not_score_the_dying_engines_games(
         return;
     }
     interrupt_after_some_games(true);
+}
+
+fn python_check(pgn: &Path) -> Vec<Checked> {
+    peers::python_check_pgn(pgn)
 }

@@ -4,25 +4,10 @@
 #[path = "support/peers.rs"]
 mod peers;
 
+use peers::sp960_match;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn sp960_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sp960"))
-        .current_dir(dir)
-        .env("PATH", peers::search_path())
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python")
-        .join(name)
-}
+use std::path::Path;
 
 #[derive(Debug, serde::Deserialize)]
 struct Checked {
@@ -30,24 +15,6 @@ struct Checked {
     plies: usize,
     white: String,
     black: String,
-}
-
-fn python_check(pgn: &Path) -> Vec<Checked> {
-    let output = Command::new("python3")
-        .arg(fixture("match_check_pgn.py"))
-        .arg(pgn)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 #[test]
@@ -156,4 +123,8 @@ fn every_game_gets_a_log_of_both_engines_lines_and_their_stderr() {
     // Noisy started once per worker that played it (the first handshake and maybe one
     // more for the second worker): each start's stderr line is in a log.
     assert!((1..=2).contains(&stderr_lines), "{stderr_lines}");
+}
+
+fn python_check(pgn: &Path) -> Vec<Checked> {
+    peers::python_check_pgn(pgn)
 }

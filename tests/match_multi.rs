@@ -5,49 +5,17 @@
 #[path = "support/peers.rs"]
 mod peers;
 
+use peers::sp960_match;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python")
-        .join(name)
-}
-
-fn sp960_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sp960"))
-        .current_dir(dir)
-        .env("PATH", peers::search_path())
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::Path;
+use std::process::Command;
 
 #[derive(Debug, serde::Deserialize)]
 struct Checked {
     white: String,
     black: String,
     result: String,
-}
-
-fn python_check(pgn: &Path) -> Vec<Checked> {
-    let output = Command::new("python3")
-        .arg(fixture("match_check_pgn.py"))
-        .arg(pgn)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "python-chess rejects the PGN: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 /// Each engine's (wins, draws, losses) as the PGN's results give them.
@@ -507,4 +475,8 @@ fn round_robin_and_gauntlet_play_the_games_cutechess_cli_plays() {
             assert_eq!(counts, expected[name], "{tournament}: {name}");
         }
     }
+}
+
+fn python_check(pgn: &Path) -> Vec<Checked> {
+    peers::python_check_pgn(pgn)
 }

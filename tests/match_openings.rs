@@ -6,24 +6,10 @@
 #[path = "support/peers.rs"]
 mod peers;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use peers::{fixture, sp960_match};
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python")
-        .join(name)
-}
-
-fn sp960_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sp960"))
-        .current_dir(dir)
-        .env("PATH", peers::search_path())
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::Path;
+use std::process::Command;
 
 fn python(script: &str, args: &[&str]) -> String {
     let output = Command::new("python3")

@@ -5,24 +5,10 @@
 #[path = "support/peers.rs"]
 mod peers;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use peers::sp960_match;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python")
-        .join(name)
-}
-
-fn sp960_match(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sp960"))
-        .current_dir(dir)
-        .env("PATH", peers::search_path())
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::Path;
+use std::process::Command;
 
 #[derive(Debug, serde::Deserialize)]
 struct Checked {
@@ -32,24 +18,6 @@ struct Checked {
     comment: String,
     evals: Vec<String>,
     plies: usize,
-}
-
-fn python_check(pgn: &Path) -> Vec<Checked> {
-    let output = Command::new("python3")
-        .arg(fixture("match_check_pgn.py"))
-        .arg(pgn)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "python-chess rejects the PGN: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 /// A move comment's score in pawns (`+0.35/3 0.010s`), mates as ±1000.
@@ -323,4 +291,8 @@ fn xboard_adjudication_ends_the_same_games_at_the_same_ply_as_cutechess_cli() {
         .count();
     assert!(adjudicated >= 2, "{adjudicated}");
     assert_eq!(ours, theirs);
+}
+
+fn python_check(pgn: &Path) -> Vec<Checked> {
+    peers::python_check_pgn(pgn)
 }

@@ -1,5 +1,6 @@
-//! The real peers the tests run (`#[path]`-included by tests/runners.rs and
-//! tests/match_stats.rs): the PATH they are found on, and whether one is there.
+//! The real peers the tests run (`#[path]`-included by tests/runners.rs and the
+//! tests/match_*.rs suites): the PATH they are found on, whether one is there, and the
+//! shared steps of the match tests (run `sp960 match`, replay its PGN with python-chess).
 #![allow(dead_code)] // each test crate uses its part
 
 use std::path::Path;
@@ -36,4 +37,43 @@ pub fn have(tool: &str) -> bool {
         eprintln!("SKIPPED: {tool} is not installed (../shared/peers/build.sh DIR builds it)");
     }
     found
+}
+
+/// A script or data file in tests/python.
+pub fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(name)
+}
+
+/// `sp960 match ARGS` in `dir`, with the peers on PATH.
+pub fn sp960_match(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sp960"))
+        .current_dir(dir)
+        .env("PATH", search_path())
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The games of a PGN as python-chess replays them (tests/python/match_check_pgn.py, one
+/// JSON object per game); fails the test when python-chess rejects the PGN.
+pub fn python_check_pgn<T: serde::de::DeserializeOwned>(pgn: &Path) -> Vec<T> {
+    let output = std::process::Command::new("python3")
+        .arg(fixture("match_check_pgn.py"))
+        .arg(pgn)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "python-chess rejects the PGN {}: {}",
+        pgn.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
 }
