@@ -14,7 +14,7 @@ use serde_json::Value;
 
 #[path = "support/peers.rs"]
 mod peers;
-use peers::{have, search_path};
+use peers::{games, have, search_path};
 
 /// One match at a time on a 2-core machine.
 static RUNNING: Mutex<()> = Mutex::new(());
@@ -53,39 +53,6 @@ fn play(dir: &Path, runner: Option<&str>, extra: &[&str]) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{args:?}: {stderr}");
     String::from_utf8(output.stdout).unwrap()
-}
-
-/// The result and moves of each game of a PGN file (comments, move numbers and the result
-/// left out).
-fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
-    pgn.split("[Event ")
-        .skip(1)
-        .map(|game| {
-            let result = game
-                .lines()
-                .find_map(|line| line.strip_prefix("[Result \""))
-                .and_then(|rest| rest.split('"').next())
-                .unwrap()
-                .to_owned();
-            let body = game.split_once("\n\n").map_or("", |(_, body)| body);
-            let mut text = String::new();
-            let mut depth = 0;
-            for c in body.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    _ if depth == 0 => text.push(c),
-                    _ => {}
-                }
-            }
-            let moves = text
-                .split_whitespace()
-                .filter(|word| !word.ends_with('.') && *word != result)
-                .map(str::to_owned)
-                .collect();
-            (result, moves)
-        })
-        .collect()
 }
 
 /// Each game of a `--json` summary without its reason (the runners word it their way).

@@ -16,7 +16,7 @@ const STOCKFISH: &str = "/usr/games/stockfish";
 /// One match at a time on a 2-core machine.
 #[path = "support/peers.rs"]
 mod peers;
-use peers::{have, search_path};
+use peers::{games, have, search_path};
 
 static RUNNING: Mutex<()> = Mutex::new(());
 
@@ -38,38 +38,6 @@ fn run(dir: &Path, program: &str, args: &[&str]) -> Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
-}
-
-/// The moves and result of each game of a PGN file, comments and move numbers dropped.
-fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
-    pgn.split("[Event ")
-        .skip(1)
-        .map(|game| {
-            let result = game
-                .lines()
-                .find_map(|line| line.strip_prefix("[Result \""))
-                .and_then(|rest| rest.split('"').next())
-                .unwrap()
-                .to_owned();
-            let body = game.split_once("\n\n").map_or("", |(_, body)| body);
-            let mut text = String::new();
-            let mut depth = 0;
-            for c in body.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    _ if depth == 0 => text.push(c),
-                    _ => {}
-                }
-            }
-            let moves = text
-                .split_whitespace()
-                .filter(|word| !word.ends_with('.') && *word != result)
-                .map(str::to_owned)
-                .collect();
-            (result, moves)
-        })
-        .collect()
 }
 
 /// Each game's per-move `score/depth` (the time, which differs from run to run, left out),

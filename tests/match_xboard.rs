@@ -163,40 +163,6 @@ fn fairy_stockfish_mate_scores_read_as_mates() {
     assert!(mates >= 1, "{games:?}");
 }
 
-/// Each game's result, ply count and moves (comments and move numbers dropped).
-fn games_of(pgn: &str) -> Vec<(String, String, Vec<String>)> {
-    let tag = |game: &str, name: &str| {
-        game.lines()
-            .find_map(|line| line.strip_prefix(&format!("[{name} \"")))
-            .and_then(|rest| rest.split('"').next())
-            .unwrap_or_default()
-            .to_owned()
-    };
-    pgn.split("[Event ")
-        .skip(1)
-        .map(|game| {
-            let result = tag(game, "Result");
-            let body = game.split_once("\n\n").map_or("", |(_, body)| body);
-            let mut text = String::new();
-            let mut depth = 0;
-            for c in body.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    _ if depth == 0 => text.push(c),
-                    _ => {}
-                }
-            }
-            let moves = text
-                .split_whitespace()
-                .filter(|word| !word.ends_with('.') && *word != result)
-                .map(str::to_owned)
-                .collect();
-            (result, tag(game, "PlyCount"), moves)
-        })
-        .collect()
-}
-
 #[test]
 fn xboard_adjudication_ends_the_same_games_at_the_same_ply_as_cutechess_cli() {
     if !peers::have("sjaakii") || !peers::have("stockfish") || !peers::have("cutechess-cli") {
@@ -295,4 +261,20 @@ fn xboard_adjudication_ends_the_same_games_at_the_same_ply_as_cutechess_cli() {
 
 fn python_check(pgn: &Path) -> Vec<Checked> {
     peers::python_check_pgn(pgn)
+}
+
+/// Each game's result, ply count and moves (comments and move numbers dropped).
+fn games_of(pgn: &str) -> Vec<(String, String, Vec<String>)> {
+    let ply_count = |game: &str| {
+        game.lines()
+            .find_map(|line| line.strip_prefix("[PlyCount \""))
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    pgn.split("[Event ")
+        .skip(1)
+        .zip(peers::games(pgn))
+        .map(|(game, (result, moves))| (result, ply_count(game), moves))
+        .collect()
 }

@@ -77,3 +77,35 @@ pub fn python_check_pgn<T: serde::de::DeserializeOwned>(pgn: &Path) -> Vec<T> {
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
 }
+
+/// The moves and result of each game of a PGN file, comments and move numbers dropped.
+pub fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let result = game
+                .lines()
+                .find_map(|line| line.strip_prefix("[Result \""))
+                .and_then(|rest| rest.split('"').next())
+                .unwrap()
+                .to_owned();
+            let body = game.split_once("\n\n").map_or("", |(_, body)| body);
+            let mut text = String::new();
+            let mut depth = 0;
+            for c in body.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ if depth == 0 => text.push(c),
+                    _ => {}
+                }
+            }
+            let moves = text
+                .split_whitespace()
+                .filter(|word| !word.ends_with('.') && *word != result)
+                .map(str::to_owned)
+                .collect();
+            (result, moves)
+        })
+        .collect()
+}
