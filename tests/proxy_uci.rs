@@ -387,6 +387,67 @@ fn commands_during_a_search_keep_every_engine_answering() {
     }
 }
 
+/// Context switches of the proxy's clock thread (named `tick`) so far.
+fn clock_thread_switches(proxy_pid: u32) -> u64 {
+    for task in std::fs::read_dir(format!("/proc/{proxy_pid}/task")).unwrap() {
+        let task = task.unwrap().path();
+        if std::fs::read_to_string(task.join("comm")).unwrap().trim() != "tick" {
+            continue;
+        }
+        let status = std::fs::read_to_string(task.join("status")).unwrap();
+        return status
+            .lines()
+            .filter(|line| line.contains("ctxt_switches:"))
+            .map(|line| {
+                line.split_whitespace()
+                    .nth(1)
+                    .unwrap()
+                    .parse::<u64>()
+                    .unwrap()
+            })
+            .sum();
+    }
+    panic!("the proxy {proxy_pid} has no thread named tick");
+}
+
+/// The proxy's clock (which releases a `stop` held right after `go`) runs only while a line
+/// waits for it: an idle proxy is not woken 50 times a second, and a held `stop` still gets
+/// its ticks.
+#[test]
+fn the_clock_sleeps_while_nothing_waits_for_it() {
+    let mut gui = Peer::proxy(&["--", STOCKFISH]);
+    gui.handshake();
+    gui.ready();
+    let pid = gui.child.id();
+    let before = clock_thread_switches(pid);
+    std::thread::sleep(Duration::from_secs(1));
+    let idle = clock_thread_switches(pid) - before;
+    assert!(
+        idle <= 2,
+        "the idle clock thread was woken {idle} times in 1 s"
+    );
+    gui.send("position startpos");
+    gui.send("go infinite");
+    gui.send("stop");
+    let lines = gui.until("bestmove", |line| line.starts_with("bestmove"));
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    parse_move(&Chess::default(), best.as_bytes()).unwrap();
+    let after_stop = clock_thread_switches(pid);
+    std::thread::sleep(Duration::from_secs(1));
+    let idle_again = clock_thread_switches(pid) - after_stop;
+    assert!(
+        idle_again <= 2,
+        "woken {idle_again} times in 1 s after the search"
+    );
+    assert!(gui.quit().success());
+}
+
 /// Without the proxy, Glaurung 2.2 dies on a move list of 998 plies (the reason the proxy
 /// rebases lists over 400 plies; through the proxy the same list gets a legal move).
 #[test]

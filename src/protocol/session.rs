@@ -82,6 +82,11 @@ pub trait Session: Send {
     /// The shell's clock: called every [`TICK`] by shells that keep one (the proxy's), so
     /// that a session can act on time (a line held a moment) and stay free of clocks.
     fn on_tick(&mut self, _out: &mut Vec<Step<Self::Event>>) {}
+    /// Whether the session has something waiting for [`Session::on_tick`]: a shell ticks
+    /// only while this holds, so an idle session costs no wake-ups.
+    fn wants_tick(&self) -> bool {
+        false
+    }
 }
 
 /// How often a shell with a clock calls [`Session::on_tick`].

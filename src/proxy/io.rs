@@ -16,10 +16,11 @@ use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread;
+use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -111,6 +112,8 @@ struct Shared<S> {
     engine_in: Mutex<Option<BufWriter<ChildStdin>>>,
     transcript: Option<Mutex<Transcript>>,
     events: Sender<Event>,
+    /// The clock thread, unparked when the session starts waiting for ticks.
+    ticker: OnceLock<Thread>,
 }
 
 /// The engine's pid for the signal handler (0: none).
@@ -211,7 +214,17 @@ pub fn run<S: Session<Event = ProxyEvent> + 'static>(
         engine_in: Mutex::new(Some(BufWriter::with_capacity(16 * 1024, engine_in))),
         transcript,
         events,
+        ticker: OnceLock::new(),
     });
+    {
+        // The sessions' clock: lines a session holds for a moment go on a tick. Started
+        // first, so a relay thread always finds it to unpark.
+        let shared_by_clock = Arc::clone(&shared);
+        let clock = thread::Builder::new()
+            .name("tick".to_owned())
+            .spawn(move || tick(&shared_by_clock))?;
+        let _ = shared.ticker.set(clock.thread().clone());
+    }
     for (from, input) in [
         (Peer::Gui, Box::new(gui_in) as Box<dyn Read + Send>),
         (Peer::Engine, Box::new(engine_out)),
@@ -220,13 +233,6 @@ pub fn run<S: Session<Event = ProxyEvent> + 'static>(
         thread::Builder::new()
             .name(format!("relay-{from:?}"))
             .spawn(move || relay(from, input, &shared))?;
-    }
-    {
-        // The sessions' clock: lines a session holds for a moment go on a tick.
-        let shared = Arc::clone(&shared);
-        thread::Builder::new()
-            .name("tick".to_owned())
-            .spawn(move || tick(&shared))?;
     }
     let code = supervise(&shared, &received, &mut child, options.quit_timeout);
     if let Some(transcript) = &shared.transcript {
@@ -426,7 +432,7 @@ fn relay<S: Session<Event = ProxyEvent>>(
         actions.clear();
         lines.clear();
         let mut start = 0;
-        {
+        let wants_tick = {
             let mut session = lock(&shared.session);
             for end in memchr::memchr_iter(b'\n', &buffer[scan_from..filled]) {
                 let end = scan_from + end;
@@ -435,6 +441,11 @@ fn relay<S: Session<Event = ProxyEvent>>(
                 lines.push((start..end + 1, before..actions.len()));
                 start = end + 1;
             }
+            session.wants_tick()
+        };
+        if wants_tick && let Some(clock) = shared.ticker.get() {
+            // No system call unless the clock is parked.
+            clock.unpark();
         }
         if !perform(shared, from, &buffer, &lines, &actions) {
             return;
@@ -444,10 +455,16 @@ fn relay<S: Session<Event = ProxyEvent>>(
     }
 }
 
-/// Calls the session's [`Session::on_tick`] every [`TICK`] and carries out what it asks.
+/// Calls the session's [`Session::on_tick`] every [`TICK`] while it
+/// [wants ticks](Session::wants_tick), and carries out what it asks; parked otherwise (a
+/// relay thread unparks it), so an idle proxy is not woken 50 times a second.
 fn tick<S: Session<Event = ProxyEvent>>(shared: &Shared<S>) {
     let mut actions = Vec::new();
     loop {
+        if !lock(&shared.session).wants_tick() {
+            thread::park();
+            continue;
+        }
         thread::sleep(TICK);
         actions.clear();
         lock(&shared.session).on_tick(&mut actions);

@@ -62,6 +62,10 @@ pub trait Relay: Send {
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>);
     /// A tick of the shell's clock (every [`crate::protocol::session::TICK`]).
     fn on_tick(&mut self, _actions: &mut Vec<Action>) {}
+    /// Whether a line waits for [`Relay::on_tick`] (see [`Session::wants_tick`]).
+    fn wants_tick(&self) -> bool {
+        false
+    }
 }
 
 impl<T: Relay> Session for T {
@@ -83,6 +87,10 @@ impl<T: Relay> Session for T {
 
     fn on_tick(&mut self, out: &mut Vec<Action>) {
         Relay::on_tick(self, out);
+    }
+
+    fn wants_tick(&self) -> bool {
+        Relay::wants_tick(self)
     }
 }
 

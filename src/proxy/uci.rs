@@ -909,6 +909,10 @@ impl Relay for UciSession {
             self.release_early(actions);
         }
     }
+
+    fn wants_tick(&self) -> bool {
+        !self.early.is_empty()
+    }
 }
 
 #[cfg(test)]
