@@ -481,6 +481,70 @@ fn glaurung_alone_dies_on_a_long_move_list() {
     assert!(gui.quit().success());
 }
 
+/// Glaurung 2.2 keeps one king file and one rook file per wing for both colours. With
+/// `HDfa` (white king g1, rooks d1 h1; black king d8, rooks a8 f8) it castles with pieces
+/// that are not its rooks, and its corrupted board makes it write past its history table
+/// into the mutex after it: alone, it answers no `bestmove` to the second `go` (or dies).
+/// Through the proxy it gets `HD` (the side to move keeps its rights; an `info string`
+/// says so) and answers every `go` with a legal move.
+#[test]
+fn glaurung_alone_breaks_on_castling_files_that_differ_between_colours() {
+    let fen = "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HDfa - 0 1";
+    let moves = ["b2b4", "e7e6", "b4b5", "f7f6", "e1f3", "c7c5"];
+    let position = format!("position fen {fen} moves {}", moves.join(" "));
+    let setup = |peer: &mut Peer| {
+        peer.handshake();
+        peer.send("setoption name Threads value 1");
+        peer.send("setoption name UCI_Chess960 value true");
+        peer.ready();
+    };
+    let mut engine = Peer::spawn(GLAURUNG, &[]);
+    setup(&mut engine);
+    let mut answered = 0;
+    for _ in 0..3 {
+        engine.send(&position);
+        engine.send("go depth 7");
+        // A depth-7 search here takes Glaurung well under a second.
+        if engine
+            .within(Duration::from_secs(10), |line| line.starts_with("bestmove"))
+            .is_err()
+        {
+            break;
+        }
+        answered += 1;
+    }
+    assert!(
+        answered < 3,
+        "Glaurung answered all three: {:?}",
+        engine.seen
+    );
+
+    let (root, _) = sp960::protocol::game::parse_fen(fen).unwrap();
+    let mut current = root;
+    for text in moves {
+        let m = parse_move(&current, text.as_bytes()).unwrap();
+        current.play_unchecked(m);
+    }
+    let mut gui = Peer::proxy(&["--", GLAURUNG]);
+    setup(&mut gui);
+    for round in 0..20 {
+        gui.send(&position);
+        let (best, lines) = gui.go("go depth 7");
+        parse_move(&current, best.as_bytes())
+            .unwrap_or_else(|err| panic!("round {round}: {best}: {err}; {lines:?}"));
+        if round == 0 {
+            assert!(
+                lines
+                    .iter()
+                    .any(|line| line.starts_with("info string sp960:")
+                        && line.contains("castling rights HD instead of HDfa")),
+                "{lines:?}"
+            );
+        }
+    }
+    assert!(gui.quit().success());
+}
+
 /// Without the proxy, Ethereal takes `MultiPV 0` (outside its own declared range, 1 to 256)
 /// and answers `bestmove a1a1`; through the proxy the option is refused with the range and
 /// the search answers a legal move.

@@ -5,7 +5,8 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, Rank,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Position,
+    Rank, Square,
 };
 use thiserror::Error;
 
@@ -189,6 +190,109 @@ impl GameLine {
         }
         line
     }
+
+    /// The line as an engine that keeps one king file and one rook file per wing for both
+    /// colours (Glaurung 2.2; see [`shared_castling_files`]) can take it. A root whose
+    /// rights fit is kept. Otherwise the root moves up to the first position of the line
+    /// whose rights fit (a castling right was lost there, so no earlier position can
+    /// repeat); when none does, it moves up to the position after the last castling move
+    /// and keeps there the rights of the side to move at the end of the line, and those of
+    /// the other side that fit them. The engine's moves stay legal in the real game: it
+    /// only misses castling rights (the opponent's, in the last case) it cannot hold.
+    pub fn for_shared_castling_files(&self) -> GameLine {
+        let mut position = self.root.clone();
+        let mut from = None;
+        for (index, m) in self.moves.iter().enumerate() {
+            if shared_castling_files(&position) {
+                from = Some(index);
+                break;
+            }
+            position.play_unchecked(*m);
+        }
+        let (from, strip) = match from {
+            Some(index) => (index, false),
+            None if shared_castling_files(&self.current) => (self.moves.len(), false),
+            None => (
+                self.moves
+                    .iter()
+                    .rposition(|m| m.is_castle())
+                    .map_or(0, |index| index + 1),
+                true,
+            ),
+        };
+        let mut root = self.root.clone();
+        for m in &self.moves[..from] {
+            root.play_unchecked(*m);
+        }
+        if strip {
+            root = shared_files_rights_only(&root, self.current.turn());
+        }
+        let mut line = GameLine::new(root);
+        for m in &self.moves[from..] {
+            line.push(*m);
+        }
+        line
+    }
+}
+
+/// The castling rights of `position` by colour: (king, king-side rook, queen-side rook).
+fn castling_squares(
+    position: &Chess,
+    color: Color,
+) -> Option<(Square, Option<Square>, Option<Square>)> {
+    let castles = position.castles();
+    let king = position.board().king_of(color)?;
+    let short = castles.rook(color, CastlingSide::KingSide);
+    let long = castles.rook(color, CastlingSide::QueenSide);
+    (short.is_some() || long.is_some()).then_some((king, short, long))
+}
+
+/// True when every castling right of `position` fits one king file, one king-side rook
+/// file and one queen-side rook file for both colours. Glaurung 2.2 keeps only those three
+/// files: given `HDfa` (white king g1, black king d8) it castles black's king from d8 with
+/// a "rook" on f8 that is white's file and corrupts its board (docs/hostile-gui.md).
+pub fn shared_castling_files(position: &Chess) -> bool {
+    let (Some(white), Some(black)) = (
+        castling_squares(position, Color::White),
+        castling_squares(position, Color::Black),
+    ) else {
+        return true;
+    };
+    let same = |a: Option<Square>, b: Option<Square>| match (a, b) {
+        (Some(a), Some(b)) => a.file() == b.file(),
+        _ => true,
+    };
+    white.0.file() == black.0.file() && same(white.1, black.1) && same(white.2, black.2)
+}
+
+/// `position` with the castling rights of `keep` and only those of the other colour that
+/// share its files ([`shared_castling_files`]).
+pub fn shared_files_rights_only(position: &Chess, keep: Color) -> Chess {
+    if shared_castling_files(position) {
+        return position.clone();
+    }
+    let mut setup = position.to_setup(EnPassantMode::Legal);
+    let (Some(kept), Some(other)) = (
+        castling_squares(position, keep),
+        castling_squares(position, !keep),
+    ) else {
+        return position.clone();
+    };
+    let fits = |a: Option<Square>, b: Option<Square>| {
+        kept.0.file() == other.0.file() && a.is_some_and(|a| b.is_none_or(|b| a.file() == b.file()))
+    };
+    for (rook, mine) in [(other.1, kept.1), (other.2, kept.2)] {
+        if let Some(rook) = rook
+            && !fits(Some(rook), mine)
+        {
+            setup.castling_rights.discard(rook);
+        }
+    }
+    match Chess::from_setup(setup, CastlingMode::Chess960) {
+        Ok(stripped) => stripped,
+        // Fewer rights than a legal position had cannot make it illegal; stay safe anyway.
+        Err(_) => position.clone(),
+    }
 }
 
 /// `position` with only the castling rights of standard chess kept (king on e1/e8, rook
@@ -361,5 +465,91 @@ mod tests {
             EngineChess::Standard.fen(&standard.root),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         );
+    }
+    #[test]
+    fn shared_castling_files_need_one_king_file_and_one_rook_file_per_wing() {
+        let fits = |fen: &str| shared_castling_files(&parse_fen(fen).unwrap().0);
+        // A Chess960 start (both colours alike) and the standard array fit.
+        assert!(fits(
+            "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1"
+        ));
+        assert!(fits(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ));
+        // Different starts: the king files differ (g1, d8).
+        assert!(!fits(
+            "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HDfa - 0 1"
+        ));
+        // Same king file, other king-side rook files (h1, g8).
+        assert!(!fits(
+            "rnbqkbr1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAga - 0 1"
+        ));
+        // One colour without rights, or rights on different wings only: nothing to share.
+        assert!(fits(
+            "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HD - 0 1"
+        ));
+        assert!(fits(
+            "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Ah - 0 1"
+        ));
+    }
+
+    #[test]
+    fn engines_with_shared_castling_files_get_rights_they_can_hold() {
+        let line_from = |fen: &str, moves: &str| {
+            let mut line = GameLine::new(parse_fen(fen).unwrap().0);
+            for m in moves.split_whitespace() {
+                line.push_text(m.as_bytes()).unwrap();
+            }
+            line
+        };
+        let fen = |line: &GameLine| position_fen(&line.root, CastlingNotation::Shredder);
+        // Rights that fit: the line as it is.
+        let line = line_from(
+            "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
+            "d1e3 d8e6",
+        );
+        let shared = line.for_shared_castling_files();
+        assert_eq!(fen(&shared), fen(&line));
+        assert_eq!(shared.moves, line.moves);
+        // They fit once a king has moved: the line starts there and keeps every right
+        // (no earlier position can repeat after the rights changed).
+        let start = "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HDfa - 0 1";
+        let line = line_from(start, "e2e4 e7e5 f1e2 d8e7 e2d3");
+        let shared = line.for_shared_castling_files();
+        assert_eq!(
+            fen(&shared),
+            "rnq1nrbb/ppppkppp/8/4p3/4P3/8/PPPPBPPP/BNQRN1KR w HD - 2 3"
+        );
+        assert_eq!(shared.moves.len(), 1);
+        assert_eq!(shared.current, line.current);
+        // They never fit: the side to move at the end keeps its rights, the other colour
+        // loses those that do not share its files; the moves stay.
+        let line = line_from(start, "b2b4 e7e6 b4b5 f7f6 e1f3 c7c5");
+        let shared = line.for_shared_castling_files();
+        assert_eq!(
+            fen(&shared),
+            "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HD - 0 1"
+        );
+        assert_eq!(shared.moves, line.moves);
+        assert_eq!(shared.current.board(), line.current.board());
+        assert_eq!(shared.current.turn(), line.current.turn());
+        let line = line_from(start, "b2b4 e7e6 b4b5 f7f6 e1f3");
+        assert_eq!(
+            fen(&line.for_shared_castling_files()),
+            "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w fa - 0 1"
+        );
+        // A castling move in the list: the line starts after it, where only black has
+        // rights left.
+        let line = line_from(
+            "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQR2KR w HDfa - 0 1",
+            "g1h1 e7e6",
+        );
+        let shared = line.for_shared_castling_files();
+        assert_eq!(
+            fen(&shared),
+            "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQR1RK1 b fa - 1 1"
+        );
+        assert_eq!(shared.moves.len(), 1);
+        assert_eq!(shared.current, line.current);
     }
 }

@@ -6,11 +6,12 @@
 //!
 //! | from | first token | what happens |
 //! |---|---|---|
+//! | engine | `id name` | forwarded; `Glaurung` marks an engine with one set of castling files for both colours |
 //! | engine | `option` | `UCI_Chess960` noted; its `default False` rewritten to `default false` |
 //! | engine | `uciok` | `setoption name UCI_Chess960 value true` to the engine first (start active), then our two options and `uciok` to the GUI |
 //! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root); a `bestmove` not legal in the searched position becomes `bestmove 0000` with an `info string`; one without a `go` is dropped |
 //! | GUI | `setoption` | our options consumed; `UCI_Chess960` and `UCI_Variant chess960` set the GUI's dialect (consumed or rewritten, see README) |
-//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; lists over 400 plies rebased, fullmove numbers over 100 capped; refused if broken |
+//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; lists over 400 plies rebased, fullmove numbers over 100 capped; refused if broken; for an engine with one set of castling files (Glaurung 2.2) rebased or stripped to rights it can hold |
 //! | GUI | `go` | answered `bestmove 0000` after a refused position and for a `go` an engine may never answer; `searchmoves` translated and put last; the position sent again after `ucinewgame` |
 //! | GUI | `position`, `go`, `setoption`, `ucinewgame` during a search | held: `stop` to the engine, sent after its `bestmove` |
 //! | GUI | `isready` during a search | answered `readyok` |
@@ -34,7 +35,7 @@ use crate::proxy::{Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_c
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
-use crate::starts::notation::CastlingNotation;
+use crate::starts::notation::{CastlingNotation, castling_field};
 
 /// How the UCI proxy behaves (the command-line options).
 #[derive(Debug, Clone, Default)]
@@ -107,7 +108,19 @@ pub struct UciSession {
     /// A `ucinewgame` came after `last_position`: it is sent again before the next `go`
     /// (Glaurung 2.2 searches the start position after `position`, `ucinewgame`, `go`).
     renew_position: bool,
+    /// The engine keeps one king file and one rook file per wing for both colours
+    /// ([`SHARED_CASTLING_FILES_ENGINES`]): its positions come from
+    /// [`GameLine::for_shared_castling_files`].
+    shared_castling_files: bool,
 }
+
+/// Engines (by the start of their `id name`) that keep one king file and one rook file
+/// per wing for both colours. Glaurung 2.2 reads `HDfa` (white king g1, black king d8) as
+/// one set of files, castles a king with a piece that is no rook of its own, and from its
+/// corrupted board writes past its history table into the mutex and the hash table after
+/// it: it hangs (no `bestmove`), aborts or dies with SIGSEGV later in the session
+/// (docs/hostile-gui.md).
+pub const SHARED_CASTLING_FILES_ENGINES: &[&[u8]] = &[b"Glaurung"];
 
 /// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
 /// after `go` waits for the search's first `info` before it is sent anyway: 180 to 200 ms
@@ -143,6 +156,14 @@ fn capped_fullmoves(fen: String) -> String {
     }
 }
 
+/// The castling field of `position` in Shredder-FEN (`HAha`, `-`).
+fn shredder_rights(position: &Chess) -> String {
+    castling_field(
+        &position.to_setup(shakmaty::EnPassantMode::Legal),
+        CastlingNotation::Shredder,
+    )
+}
+
 impl UciSession {
     /// A session before the engine's `uciok`.
     pub fn new(config: UciConfig) -> UciSession {
@@ -170,6 +191,7 @@ impl UciSession {
             after_search: Vec::new(),
             last_position: None,
             renew_position: false,
+            shared_castling_files: false,
         }
     }
 
@@ -613,6 +635,23 @@ impl UciSession {
         let engine = self.engine_chess();
         let mut for_engine = match engine {
             EngineChess::Standard => game.for_standard_engine(),
+            EngineChess::Chess960(_) if self.shared_castling_files => {
+                let shared = game.for_shared_castling_files();
+                if shared.current.castles().castling_rights()
+                    != game.current.castles().castling_rights()
+                {
+                    Self::info_to_gui(
+                        actions,
+                        &format!(
+                            "the engine keeps one king file and one rook file per wing for \
+                             both colours: it gets castling rights {} instead of {}",
+                            shredder_rights(&shared.current),
+                            shredder_rights(&game.current)
+                        ),
+                    );
+                }
+                shared
+            }
             EngineChess::Chess960(_) => game.clone(),
         };
         if for_engine.moves.len() > MAX_ENGINE_PLIES {
@@ -880,6 +919,17 @@ impl Relay for UciSession {
             b"bestmove" => self.engine_bestmove(line, actions),
             b"option" => self.engine_option(line, actions),
             b"uciok" => self.engine_uciok(actions),
+            b"id" => {
+                let mut words = tokens(line).skip(1);
+                if words.next() == Some(b"name".as_slice())
+                    && let Some(name) = words.next()
+                {
+                    self.shared_castling_files = SHARED_CASTLING_FILES_ENGINES
+                        .iter()
+                        .any(|prefix| name.starts_with(prefix));
+                }
+                actions.push(Action::Forward);
+            }
             _ => actions.push(Action::Forward),
         }
     }
@@ -1632,6 +1682,63 @@ mod tests {
                 "gui< bestmove e7e5",
                 "engine< go depth 1",
             ]
+        );
+    }
+
+    #[test]
+    fn glaurung_gets_castling_rights_one_set_of_files_can_hold() {
+        let position = "position fen rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HDfa - 0 1 \
+                        moves b2b4 e7e6 b4b5 f7f6 e1f3 c7c5";
+        let handshake = |name: &str| {
+            [
+                "gui: uci".to_owned(),
+                format!("engine: id name {name}"),
+                "engine: option name UCI_Chess960 type check default false".to_owned(),
+                "engine: uciok".to_owned(),
+                "gui: setoption name UCI_Chess960 value true".to_owned(),
+            ]
+        };
+        let run = |name: &str, script: &[&str]| {
+            let mut session = UciSession::new(UciConfig::default());
+            let handshake = handshake(name);
+            play(
+                &mut session,
+                &handshake.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+            play(&mut session, script)
+        };
+        // Glaurung 2.2: white (to move) keeps its rights, black's (other files) go, and
+        // the GUI is told; the same position goes again after ucinewgame.
+        let gui_position = format!("gui: {position}");
+        let script = [gui_position.as_str(), "gui: ucinewgame", "gui: go depth 3"];
+        let shared = position.replace("HDfa", "HD");
+        assert_eq!(
+            run("Glaurung 2.2", &script),
+            [
+                "gui< info string sp960: the engine keeps one king file and one rook file per \
+                 wing for both colours: it gets castling rights HD instead of HDfa [Injected]"
+                    .to_owned(),
+                format!("engine< {shared} [Rewritten]"),
+                "engine< ucinewgame".to_owned(),
+                format!("engine< {shared} [Injected]"),
+                "engine< go depth 3".to_owned(),
+            ]
+        );
+        // Other engines keep one set of castling files per colour: byte for byte.
+        assert_eq!(
+            run("Stockfish 15.1", &script),
+            [
+                format!("engine< {position}"),
+                "engine< ucinewgame".to_owned(),
+                format!("engine< {position} [Injected]"),
+                "engine< go depth 3".to_owned(),
+            ]
+        );
+        // Rights Glaurung can hold reach it unchanged.
+        let fitting = "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
+        assert_eq!(
+            run("Glaurung 2.2", &[fitting]),
+            [fitting.replace("gui: ", "engine< ")]
         );
     }
 

@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -70,22 +70,30 @@ impl LineProcess {
     /// Reads lines up to and including the first that satisfies `done` (`what` names it
     /// in the failure message when it does not come within [`WAIT`]).
     pub fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + WAIT;
+        self.within(WAIT, done).unwrap_or_else(|err| {
+            panic!(
+                "waiting for {what}: {err}; read so far:\n{}",
+                self.seen.join("\n")
+            )
+        })
+    }
+
+    /// Reads lines up to and including the first that satisfies `done`, for at most
+    /// `limit`; the error says whether the time ran out or the output ended.
+    pub fn within(
+        &mut self,
+        limit: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>, RecvTimeoutError> {
+        let deadline = Instant::now() + limit;
         let mut got = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    got.push(line.clone());
-                    if done(&line) {
-                        return got;
-                    }
-                }
-                Err(err) => panic!(
-                    "waiting for {what}: {err}; read so far:\n{}",
-                    self.seen.join("\n")
-                ),
+            let line = self.lines.recv_timeout(left)?;
+            self.seen.push(line.clone());
+            got.push(line.clone());
+            if done(&line) {
+                return Ok(got);
             }
         }
     }
