@@ -448,37 +448,42 @@ fn the_clock_sleeps_while_nothing_waits_for_it() {
     assert!(gui.quit().success());
 }
 
-/// Without the proxy, Glaurung 2.2 dies on a move list of 998 plies (the reason the proxy
-/// rebases lists over 400 plies; through the proxy the same list gets a legal move).
+/// Glaurung 2.2 keeps the positions since the last capture or pawn move of the move list
+/// and of its search in one table of 220 (position.h, `history[MaxGameLength]`): alone it
+/// dies (SIGSEGV) searching 212 reversible plies to depth 8, and on a list of 998 plies at
+/// depth 2. Through the proxy, which sends a list with over 100 reversible plies at the end
+/// as the FEN 100 plies before its end and those plies, both get a legal move.
 #[test]
-fn glaurung_alone_dies_on_a_long_move_list() {
+fn glaurung_alone_dies_on_long_reversible_move_lists() {
     let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
-    let list: Vec<&str> = (0..998).map(|i| cycle[i % 4]).collect();
-    let position = format!("position startpos moves {}", list.join(" "));
-    let mut engine = Peer::spawn(GLAURUNG, &[]);
-    engine.handshake();
-    engine.send("setoption name Threads value 1");
-    engine.ready();
-    engine.send(&position);
-    let stdin = engine.stdin.as_mut().unwrap();
-    let _ = writeln!(stdin, "go depth 2").and_then(|()| writeln!(stdin, "isready"));
-    let _ = stdin.flush();
-    let status = engine.wait(Duration::from_secs(10));
-    assert!(!status.success(), "{status:?}");
-    let mut gui = Peer::proxy(&["--", GLAURUNG]);
-    gui.handshake();
-    gui.send("setoption name Threads value 1");
-    gui.ready();
-    gui.send(&position);
-    let (best, lines) = gui.go("go depth 2");
-    let mut root = Chess::default();
-    for text in &list {
-        let m = parse_move(&root, text.as_bytes()).unwrap();
-        root.play_unchecked(m);
+    for (plies, go) in [(212, "go depth 8"), (998, "go depth 2")] {
+        let list: Vec<&str> = (0..plies).map(|i| cycle[i % 4]).collect();
+        let position = format!("position startpos moves {}", list.join(" "));
+        let mut engine = Peer::spawn(GLAURUNG, &[]);
+        engine.handshake();
+        engine.send("setoption name Threads value 1");
+        engine.ready();
+        engine.send(&position);
+        let stdin = engine.stdin.as_mut().unwrap();
+        let _ = writeln!(stdin, "{go}").and_then(|()| writeln!(stdin, "isready"));
+        let _ = stdin.flush();
+        let status = engine.wait(Duration::from_secs(10));
+        assert!(!status.success(), "{plies} plies, {go}: {status:?}");
+        let mut gui = Peer::proxy(&["--", GLAURUNG]);
+        gui.handshake();
+        gui.send("setoption name Threads value 1");
+        gui.ready();
+        gui.send(&position);
+        let (best, lines) = gui.go(go);
+        let mut root = Chess::default();
+        for text in &list {
+            let m = parse_move(&root, text.as_bytes()).unwrap();
+            root.play_unchecked(m);
+        }
+        parse_move(&root, best.trim().as_bytes())
+            .unwrap_or_else(|err| panic!("{plies} plies: {best}: {err}; {lines:?}"));
+        assert!(gui.quit().success());
     }
-    parse_move(&root, best.trim().as_bytes())
-        .unwrap_or_else(|err| panic!("{best}: {err}; {lines:?}"));
-    assert!(gui.quit().success());
 }
 
 /// Glaurung 2.2 keeps one king file and one rook file per wing for both colours. With

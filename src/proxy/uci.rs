@@ -11,7 +11,7 @@
 //! | engine | `uciok` | `setoption name UCI_Chess960 value true` to the engine first (start active), then our two options and `uciok` to the GUI |
 //! | engine | `bestmove`, `info` | castling moves rewritten into the GUI's dialect (`info` only when it contains a castling text of the search root); a `bestmove` not legal in the searched position becomes `bestmove 0000` with an `info string`; one without a `go` is dropped |
 //! | GUI | `setoption` | our options consumed; `UCI_Chess960` and `UCI_Variant chess960` set the GUI's dialect (consumed or rewritten, see README) |
-//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; lists over 400 plies rebased, fullmove numbers over 100 capped; refused if broken; for an engine with one set of castling files (Glaurung 2.2) rebased or stripped to rights it can hold |
+//! | GUI | `position` | checked with shakmaty (Chess960 mode); `startpos` becomes the start's FEN; castling rights and moves rewritten for the engine; lists over 400 plies or with over 100 reversible plies at the end rebased; refused if broken; for an engine with one set of castling files (Glaurung 2.2) rebased or stripped to rights it can hold |
 //! | GUI | `go` | answered `bestmove 0000` after a refused position and for a `go` an engine may never answer; `searchmoves` translated and put last; the position sent again after `ucinewgame` |
 //! | GUI | `position`, `go`, `setoption`, `ucinewgame` during a search | held: `stop` to the engine, sent after its `bestmove` |
 //! | GUI | `isready` during a search | answered `readyok` |
@@ -129,32 +129,16 @@ pub const SHARED_CASTLING_FILES_ENGINES: &[&[u8]] = &[b"Glaurung"];
 pub const EARLY_TICKS: u32 = 10;
 
 /// Move lists longer than this reach the engine as the FEN after the last irreversible
-/// move and the moves since ([`GameLine::rebased`]): Glaurung 2.2 answers an empty
-/// `bestmove` from 797 plies and dies from 998, Ethereal cuts lists (docs/proxy.md).
+/// move and the moves since ([`GameLine::rebased`]): Ethereal cuts lists beyond about
+/// 1,526 plies (docs/proxy.md).
 pub const MAX_ENGINE_PLIES: usize = 400;
 
-/// At most this many plies stay in a rebased list (the 50-move rule's 100 plies).
+/// At most this many plies stay in a rebased list (the 50-move rule's 100 plies), and a
+/// list whose last this many plies and more are reversible is rebased whatever its length:
+/// Glaurung 2.2 keeps the positions since the last capture or pawn move of the list and of
+/// its search in one table of 220 (`history[MaxGameLength]`, position.h), and dies (SIGSEGV)
+/// from about 210 reversible plies searched to depth 8.
 pub const REBASED_PLIES: usize = 100;
-
-/// The largest fullmove number a FEN for the engine has: Glaurung 2.2 counts the game's
-/// plies from it into the same table as the move list, and answers an empty `bestmove`
-/// or dies from about 800 plies (fullmove 865 and up, measured in docs/proxy.md). Only the
-/// number changes; no rule depends on it.
-pub const MAX_ENGINE_FULLMOVES: u32 = 100;
-
-/// `fen` with its fullmove number (the last field) at most [`MAX_ENGINE_FULLMOVES`].
-fn capped_fullmoves(fen: String) -> String {
-    match fen.rsplit_once(' ') {
-        Some((rest, number))
-            if number
-                .parse::<u32>()
-                .is_ok_and(|n| n > MAX_ENGINE_FULLMOVES) =>
-        {
-            format!("{rest} {MAX_ENGINE_FULLMOVES}")
-        }
-        _ => fen,
-    }
-}
 
 /// The castling field of `position` in Shredder-FEN (`HAha`, `-`).
 fn shredder_rights(position: &Chess) -> String {
@@ -654,7 +638,9 @@ impl UciSession {
             }
             EngineChess::Chess960(_) => game.clone(),
         };
-        if for_engine.moves.len() > MAX_ENGINE_PLIES {
+        let long_reversible_tail = for_engine.moves.len() > REBASED_PLIES
+            && for_engine.current.halfmoves() > REBASED_PLIES as u32;
+        if for_engine.moves.len() > MAX_ENGINE_PLIES || long_reversible_tail {
             for_engine = for_engine.rebased(REBASED_PLIES);
         }
         let mut out = b"position ".to_vec();
@@ -662,7 +648,7 @@ impl UciSession {
             out.extend_from_slice(b"startpos");
         } else {
             out.extend_from_slice(b"fen ");
-            out.extend_from_slice(capped_fullmoves(engine.fen(&for_engine.root)).as_bytes());
+            out.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
         }
         GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut out);
         self.last_position = Some(out.clone());
@@ -1583,26 +1569,6 @@ mod tests {
     }
 
     #[test]
-    fn fullmove_numbers_beyond_the_cap_reach_the_engine_capped() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 1000000",
-                "gui: position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100 [Rewritten]",
-                "engine< position fen rbk1rqbn/ppppp1p1/4np1p/8/2P1P1P1/8/PP1P1P1P/NNBBRKQR w - - 0 100",
-            ]
-        );
-    }
-
-    #[test]
     fn a_stop_right_after_go_waits_for_the_engine_or_the_clock() {
         let mut session = UciSession::new(UciConfig::default());
         play(&mut session, &HANDSHAKE);
@@ -1742,43 +1708,85 @@ mod tests {
         );
     }
 
+    /// Knight moves there and back from the start: `plies` reversible plies.
+    fn knight_shuffle(plies: usize) -> String {
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves: Vec<&str> = (0..plies).map(|i| cycle[i % 4]).collect();
+        moves.join(" ")
+    }
+
     #[test]
     fn very_long_move_lists_start_after_the_last_irreversible_move() {
         let mut session = UciSession::new(UciConfig::default());
         play(&mut session, &HANDSHAKE);
-        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
-        let list = |plies: usize| -> String {
-            (0..plies)
-                .map(|i| cycle[i % 4])
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        // Up to the limit, byte for byte.
+        // 392 plies, never more than 96 reversible in a row: byte for byte.
+        let stretches = ["a2a3 a7a6", "b2b3 b7b6", "c2c3 c7c6"]
+            .map(|pawns| format!("{} {pawns}", knight_shuffle(96)))
+            .join(" ");
         let line = format!(
-            "gui: position startpos moves e2e4 e7e5 {}",
-            list(MAX_ENGINE_PLIES - 2)
+            "gui: position startpos moves e2e4 e7e5 {stretches} {}",
+            knight_shuffle(96)
         );
         let out = play(&mut session, &[&line]);
         assert_eq!(out, [line.replace("gui: ", "engine< ")]);
-        // Beyond it: 399 reversible plies after e7e5, so the FEN 100 plies before the end
-        // (halfmove clock 299; fullmove 151 capped at 100) and the last 100 moves.
+        // 490 plies (beyond MAX_ENGINE_PLIES): from the last pawn move (FEN by
+        // python-chess), its 96 plies since.
         let line = format!(
-            "gui: position startpos moves e2e4 e7e5 {}",
-            list(MAX_ENGINE_PLIES - 1)
+            "gui: position startpos moves e2e4 e7e5 {stretches} {} h2h3 h7h6 {}",
+            knight_shuffle(96),
+            knight_shuffle(96)
         );
         let out = play(
             &mut session,
-            &[&line, "gui: go depth 1", "engine: bestmove f6g8"],
+            &[&line, "gui: go depth 1", "engine: bestmove g1f3"],
         );
-        let rest: Vec<&str> = (299..399).map(|i| cycle[i % 4]).collect();
         assert_eq!(
             out[0],
             format!(
-                "engine< position fen rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 299 100 moves {} [Rewritten]",
-                rest.join(" ")
+                "engine< position fen rnbqkbnr/3p1pp1/ppp4p/4p3/4P3/PPP4P/3P1PP1/RNBQKBNR w KQkq - 0 198 moves {} [Rewritten]",
+                knight_shuffle(96)
             )
         );
-        assert_eq!(out[2], "gui< bestmove f6g8");
+        assert_eq!(out[2], "gui< bestmove g1f3");
+    }
+
+    #[test]
+    fn over_100_reversible_plies_at_the_end_start_100_plies_before_it() {
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        // REBASED_PLIES reversible plies after the last pawn move: byte for byte.
+        let line = format!(
+            "gui: position startpos moves e2e4 e7e5 {}",
+            knight_shuffle(REBASED_PLIES)
+        );
+        assert_eq!(
+            play(&mut session, &[&line]),
+            [line.replace("gui: ", "engine< ")]
+        );
+        // One more: the FEN after e2e4 e7e5 g1f3 (python-chess), the last 100 plies.
+        let line = format!(
+            "gui: position startpos moves e2e4 e7e5 {}",
+            knight_shuffle(REBASED_PLIES + 1)
+        );
+        let all = knight_shuffle(REBASED_PLIES + 1);
+        let last_100 = all.split_once(' ').unwrap().1;
+        assert_eq!(
+            play(&mut session, &[&line]),
+            [format!(
+                "engine< position fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 moves {} [Rewritten]",
+                last_100
+            )]
+        );
+        // From a FEN whose halfmove clock is already high, only the list's tail counts
+        // for the length, the clock for the 50-move rule: 100 plies stay as they are.
+        let line = format!(
+            "gui: position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 90 46 moves {}",
+            knight_shuffle(100)
+        );
+        assert_eq!(
+            play(&mut session, &[&line]),
+            [line.replace("gui: ", "engine< ")]
+        );
     }
 
     #[test]
