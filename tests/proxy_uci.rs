@@ -270,9 +270,24 @@ fn fairy_stockfish_sp860_with_transcript() {
     gui.send(&format!("position startpos moves {line}"));
     let (best, _) = gui.go("go depth 4 searchmoves c1a1");
     assert_eq!(best, "c1a1");
+    // `ucinewgame` between `position` and `go`: the position goes again, before the `go`.
+    gui.send(&format!("position startpos moves {line}"));
+    gui.send("ucinewgame");
+    gui.go("go depth 3");
     assert!(gui.quit().success());
     let transcript = std::fs::read_to_string(&log).unwrap();
     std::fs::remove_file(&log).unwrap();
+    let at = |what: &str| {
+        let entries: Vec<&str> = transcript.lines().collect();
+        entries
+            .iter()
+            .rposition(|entry| entry.contains(what))
+            .unwrap_or_else(|| panic!("{what:?} not in\n{transcript}"))
+    };
+    assert!(
+        at("proxy>engine injected    position fen") < at("gui>engine               go depth 3"),
+        "the injected position is logged after the go it precedes:\n{transcript}"
+    );
     for expected in [
         "proxy>engine injected    setoption name UCI_Chess960 value true",
         "proxy>gui injected       option name SP960_Start type spin default 860",

@@ -524,19 +524,21 @@ fn perform<S>(
     let mut pending: Range<usize> = 0..0;
     for (bytes, line_actions) in lines {
         let line_actions = &actions[line_actions.clone()];
-        if shared.transcript.is_some() && !bytes.is_empty() {
-            let line = &buffer[bytes.clone()];
-            let text = line.strip_suffix(b"\n").unwrap_or(line);
-            let forwarded = line_actions.contains(&Action::Forward);
-            let entry = if forwarded {
-                Entry::Forwarded(from)
-            } else {
-                Entry::Consumed(from)
-            };
-            record(shared, entry, text);
+        let line = &buffer[bytes.clone()];
+        let text = line.strip_suffix(b"\n").unwrap_or(line);
+        // A forwarded line is logged where it goes out (after a line the session sends
+        // before it); one the session keeps, when it is read.
+        if shared.transcript.is_some()
+            && !bytes.is_empty()
+            && !line_actions.contains(&Action::Forward)
+        {
+            record(shared, Entry::Consumed(from), text);
         }
         for action in line_actions {
             if *action == Action::Forward {
+                if shared.transcript.is_some() {
+                    record(shared, Entry::Forwarded(from), text);
+                }
                 if pending.end != bytes.start {
                     written.write(shared, forward_to, &buffer[pending.clone()]);
                     pending.start = bytes.start;
