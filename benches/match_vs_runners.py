@@ -27,7 +27,8 @@ ENGINE (default /usr/games/stockfish), NODES (the two engines' node counts, defa
 1000,500), STARTS (a SPEC as in `sp960 fen`, default 100-139: 40 starts), RUNS (default 3),
 RUNNERS (default sp960,fastchess,cutechess-cli), POLL_MS (default 5), KEEP (a directory
 to keep the PGNs and outputs in), LOG (default 1: sp960 gets --log DIR when its
-`match --help` lists it; 0: never).
+`match --help` lists it; 0: never), PIN (a CPU list: every runner and its engines run under
+`taskset -c PIN`, the placement experiment of docs/benchmarks.md; default: no pinning).
 """
 import io
 import os
@@ -67,6 +68,7 @@ RUNNERS = os.environ.get("RUNNERS", "sp960,fastchess,cutechess-cli").split(",")
 POLL = float(os.environ.get("POLL_MS", "5")) / 1000
 KEEP = os.environ.get("KEEP")
 LOG = os.environ.get("LOG", "1") != "0"
+PIN = os.environ.get("PIN")
 
 # The same adjudication and SPRT in every runner (cutechess-cli has no SPRT option with
 # these words; its -sprt takes the same four numbers).
@@ -155,6 +157,9 @@ def own_cpu_and_reap(process):
 
 def run_one(runner, work, book, rounds, expected):
     args, pgn = command(runner, work, book, rounds)
+    if PIN:
+        # The runner's own CPU is still its own: taskset execs it in the same process.
+        args = ["taskset", "-c", PIN, *args]
     if os.path.exists(pgn):
         os.remove(pgn)
     out = open(os.path.join(work, f"{runner}.out"), "w")
@@ -217,6 +222,7 @@ def main():
                 results[runner].append(run_one(runner, work, book, starts, expected))
     load = os.getloadavg()[0]
     log = "sp960 --log DIR; " if LOG and sp960_has_log() else ""
+    log += f"all under taskset -c {PIN}; " if PIN else ""
     print(f"{log}{ENGINE} nodes={NODES[0]} vs nodes={NODES[1]}; starts {STARTS} ({starts}, both "
           f"colours, {expected} games); SPRT {' '.join(SPRT)}; resign {' '.join(RESIGN)}; "
           f"draw {' '.join(DRAW)}; {RUNS} runs each, interleaved; load {load:.2f}")

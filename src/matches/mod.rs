@@ -9,9 +9,10 @@
 //! - [`referee`]: the rules (shakmaty) and the clocks; [`pgn`], [`stats`] and [`summary`]:
 //!   the output, with [`results`] the pure tally of finished games; [`config`]: the
 //!   request as typed and the match as played.
-//! - [`process`]: the I/O driver of one engine (`poll(2)` on its stdout, reads with
-//!   deadlines); [`player`]: one game between two engine processes; this module: the
-//!   schedule, the workers that play games concurrently and the PGN file.
+//! - [`process`]: the I/O driver of one engine (blocking reads of its stdout, their
+//!   deadlines from a per-thread timer, `alarm`); [`player`]: one game between two
+//!   engine processes; this module: the schedule, the workers that play games
+//!   concurrently and the PGN file.
 //! - [`openings`] (`--openings` books, checked up front), [`log`] (`--log` files) and
 //!   [`interrupt`] (Ctrl-C); [`handoff`]: `--runner fastchess|cutechess`, the same match
 //!   played by a real runner and its PGN read back into the [`results`] tally.
@@ -20,6 +21,7 @@
 //! [`crate::protocol::game`], [`crate::protocol::xboard`]); see README "sp960 match" for why the
 //! runner speaks to engines directly rather than through a proxy session.
 
+mod alarm;
 pub mod client;
 pub mod config;
 pub mod engine_spec;

@@ -70,11 +70,8 @@ impl Player {
         protocol: Option<Protocol>,
         log: Option<(GameLog, String)>,
     ) -> Result<Player, String> {
-        let mut process = EngineProcess::spawn(&engine.command, log.is_some())
-            .map_err(|err| spawn_failure(&err))?;
-        if let Some((log, name)) = log {
-            process.set_log(log, name);
-        }
+        let mut process =
+            EngineProcess::spawn(&engine.command, log).map_err(|err| spawn_failure(&err))?;
         if !engine.init_strings.is_empty() {
             process
                 .send(&engine.init_strings)
@@ -538,20 +535,19 @@ fn launch_batch(
     let mut processes = Vec::with_capacity(indices.len());
     for index in indices {
         let engine = &engines[index];
-        let mut process =
-            EngineProcess::spawn(&engine.command, logging).map_err(|err| match err {
-                ShellError::NotFound(program) => MatchError::EngineNotFound {
-                    engine: index + 1,
-                    program,
-                },
-                other => fail(index, spawn_failure(&other)),
-            })?;
-        if logging {
-            // Until a worker takes it: under its name= or program name (its own name
-            // comes with the handshake).
+        // Until a worker takes it: under its name= or program name (its own name comes
+        // with the handshake).
+        let log = logging.then(|| {
             let name = engine.name.clone().unwrap_or_else(|| engine.program_name());
-            process.set_log(GameLog::default(), name);
-        }
+            (GameLog::default(), name)
+        });
+        let mut process = EngineProcess::spawn(&engine.command, log).map_err(|err| match err {
+            ShellError::NotFound(program) => MatchError::EngineNotFound {
+                engine: index + 1,
+                program,
+            },
+            other => fail(index, spawn_failure(&other)),
+        })?;
         if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
             return Err(fail(
                 index,

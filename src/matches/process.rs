@@ -1,14 +1,24 @@
 //! The I/O driver for one engine process: spawned with the proxy's [`spawn_engine`],
-//! lines written and flushed in one go, and read with a deadline by `poll(2)` on its
-//! stdout from the game's own thread. (A reader thread per engine feeding a channel
-//! costs a second wake-up per line; at a few milliseconds a move that doubled the
-//! runner's own CPU time, see README "sp960 match" under Speed.)
+//! lines written and flushed in one go, and read from the game's own thread by one
+//! blocking `read(2)` per wake-up, the deadline and Ctrl-C coming from the thread's timer
+//! signal ([`alarm`](super::alarm): it interrupts the read). A `poll(2)` before each
+//! `read` cost a second system call per engine line; a reader thread per engine feeding
+//! a channel costs a second wake-up per line (at a few milliseconds a move that doubled
+//! the runner's own CPU time). See docs/benchmarks.md, "sp960 match against fastchess".
+//!
+//! With `--log`, the engine's stderr is read by a small thread of its own that blocks on
+//! it and logs each line as it comes (engines rarely write to stderr, so that costs no
+//! wake-ups); once stdout is closed, the reader waits briefly for that thread to reach
+//! the end of stderr, so a crash message is in the log before the game ends.
 
 use std::io::{self, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
 use std::time::{Duration, Instant};
 
+use super::alarm;
 use super::log::{Direction, GameLog};
 use crate::proxy::io::{EngineCommand, ShellError, describe_exit, spawn_engine, wait_bounded};
 
@@ -30,6 +40,13 @@ pub enum Received<'a> {
     Interrupted,
 }
 
+/// Where an engine's lines are logged with `--log`: its game's log and its name there
+/// (shared with its stderr thread, which logs what it reads there).
+type LogTarget = Arc<Mutex<Option<(GameLog, String)>>>;
+
+/// How long the end of a closed engine's stderr is waited for (its crash message).
+const STDERR_GRACE: Duration = Duration::from_millis(50);
+
 /// A running engine.
 pub struct EngineProcess {
     child: Child,
@@ -42,22 +59,23 @@ pub struct EngineProcess {
     start: usize,
     end: usize,
     closed: bool,
-    /// With `--log`: the engine's stderr, read by the same `poll(2)` as its stdout.
-    stderr: Option<ChildStderr>,
-    /// Stderr bytes not yet logged as lines.
-    stderr_buffer: Vec<u8>,
     /// With `--log`: where every line goes, and the engine's name there.
     log: Option<(GameLog, String)>,
+    /// With `--log`: the same, for the stderr thread.
+    stderr_log: Option<LogTarget>,
+    /// With `--log`, until stderr ended: disconnected when the stderr thread is done.
+    stderr_done: Option<mpsc::Receiver<()>>,
 }
 
 impl EngineProcess {
-    /// Starts `command`. Its stderr is read for the log with `capture_stderr` (`--log`),
-    /// and otherwise goes nowhere (engines' chatter would tear the progress line).
+    /// Starts `command`, logging every line to `log` under a name (`--log`), its stderr
+    /// included from the first byte; without a log its stderr goes nowhere (engines'
+    /// chatter would tear the progress line).
     pub fn spawn(
         command: &EngineCommand,
-        capture_stderr: bool,
+        log: Option<(GameLog, String)>,
     ) -> Result<EngineProcess, ShellError> {
-        let stderr = if capture_stderr {
+        let stderr = if log.is_some() {
             Stdio::piped()
         } else {
             Stdio::null()
@@ -65,7 +83,27 @@ impl EngineProcess {
         let mut child = spawn_engine(command, stderr)?;
         let stdin = child.stdin.take().map(BufWriter::new);
         let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take();
+        let (stderr_log, stderr_done) = match child.stderr.take() {
+            Some(stderr) => {
+                let target = Arc::new(Mutex::new(log.clone()));
+                let (done, ended) = mpsc::channel();
+                let shared = Arc::clone(&target);
+                let started = thread::Builder::new()
+                    .name("engine-stderr".into())
+                    .stack_size(64 * 1024)
+                    .spawn(move || log_stderr(stderr, &shared, done));
+                if let Err(err) = started {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(ShellError::Spawn(
+                        command.program.to_string_lossy().into_owned(),
+                        err,
+                    ));
+                }
+                (Some(target), Some(ended))
+            }
+            None => (None, None),
+        };
         Ok(EngineProcess {
             child,
             stdin,
@@ -74,14 +112,17 @@ impl EngineProcess {
             start: 0,
             end: 0,
             closed: false,
-            stderr,
-            stderr_buffer: Vec::new(),
-            log: None,
+            log,
+            stderr_log,
+            stderr_done,
         })
     }
 
     /// Logs every line from now on to `log` as `name`'s; returns the log it had.
     pub fn set_log(&mut self, log: GameLog, name: String) -> Option<GameLog> {
+        if let Some(target) = &self.stderr_log {
+            *lock(target) = Some((log.clone(), name.clone()));
+        }
         self.log.replace((log, name)).map(|(old, _)| old)
     }
 
@@ -91,40 +132,10 @@ impl EngineProcess {
         }
     }
 
-    /// Reads what the engine wrote to stderr (it is ready) and logs its complete lines
-    /// (the rest at the end of the stream).
-    fn read_stderr(&mut self) {
-        let Some(stderr) = &mut self.stderr else {
-            return;
-        };
-        let mut chunk = [0u8; 8192];
-        let read = loop {
-            match stderr.read(&mut chunk) {
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                other => break other,
-            }
-        };
-        let ended = match read {
-            Ok(0) | Err(_) => true,
-            Ok(n) => {
-                self.stderr_buffer.extend_from_slice(&chunk[..n]);
-                false
-            }
-        };
-        let mut used = 0;
-        while let Some(end) = memchr::memchr(b'\n', &self.stderr_buffer[used..]) {
-            let line = &self.stderr_buffer[used..used + end];
-            self.tap(Direction::Stderr, line.strip_suffix(b"\r").unwrap_or(line));
-            used += end + 1;
-        }
-        if ended {
-            if used < self.stderr_buffer.len() {
-                self.tap(Direction::Stderr, &self.stderr_buffer[used..]);
-            }
-            self.stderr_buffer.clear();
-            self.stderr = None;
-        } else {
-            self.stderr_buffer.drain(..used);
+    /// Waits up to [`STDERR_GRACE`] for the stderr thread to log the end of stderr.
+    fn await_stderr(&mut self) {
+        if let Some(done) = self.stderr_done.take() {
+            let _ = done.recv_timeout(STDERR_GRACE);
         }
     }
 
@@ -152,11 +163,7 @@ impl EngineProcess {
             }
             if self.closed {
                 // What it said on stderr as it went (a crash message).
-                while self.stderr.is_some()
-                    && self.wait_readable(Duration::from_millis(50)) == Some((false, true))
-                {
-                    self.read_stderr();
-                }
+                self.await_stderr();
                 return Received::Closed;
             }
             // Keep the unread tail only, at the front; grow for a line longer than the
@@ -167,52 +174,38 @@ impl EngineProcess {
             if self.end == self.buffer.len() {
                 self.buffer.resize(self.buffer.len() * 2, 0);
             }
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Some((stdout, stderr)) = self.wait_readable(left) else {
+            if super::interrupt::interrupted() {
                 return Received::Interrupted;
-            };
-            if stderr {
-                self.read_stderr();
             }
-            if !stdout {
-                if stderr {
-                    continue;
+            let left = deadline.saturating_duration_since(Instant::now());
+            // A blocking read that the thread's timer interrupts on the deadline; past
+            // the deadline (what is there already is still read), or with no timer, a
+            // poll first.
+            if left.is_zero() || !alarm::arm(deadline) {
+                match self.wait_readable(left) {
+                    None => return Received::Interrupted,
+                    Some(false) => return Received::Timeout,
+                    Some(true) => {}
                 }
-                return Received::Timeout;
             }
-            let read = loop {
-                match self.stdout.read(&mut self.buffer[self.end..]) {
-                    Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                    other => break other,
-                }
-            };
-            match read {
+            match self.stdout.read(&mut self.buffer[self.end..]) {
+                // The timer's tick: the loop looks at the clock and the Ctrl-C flag.
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Ok(0) | Err(_) => self.closed = true,
                 Ok(n) => self.end += n,
             }
         }
     }
 
-    /// Waits up to `timeout` for stdout (or the captured stderr) to have data or to be
-    /// closed: which of the two are ready (`None` once the match is interrupted: the
-    /// wait is cut into slices of at most 100 ms to notice).
-    fn wait_readable(&self, timeout: Duration) -> Option<(bool, bool)> {
-        let stdout = libc::pollfd {
-            fd: if self.closed {
-                -1
-            } else {
-                self.stdout.as_raw_fd()
-            },
+    /// Waits up to `timeout` for stdout to have data or to be closed: whether it has
+    /// (`None` once the match is interrupted: the wait is cut into slices of at most
+    /// 100 ms to notice).
+    fn wait_readable(&self, timeout: Duration) -> Option<bool> {
+        let mut stdout = libc::pollfd {
+            fd: self.stdout.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         };
-        let stderr = libc::pollfd {
-            fd: self.stderr.as_ref().map_or(-1, AsRawFd::as_raw_fd),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let mut polls = [stdout, stderr];
-        let count = if self.stderr.is_some() { 2 } else { 1 };
         let deadline = Instant::now() + timeout;
         loop {
             if super::interrupt::interrupted() {
@@ -221,18 +214,15 @@ impl EngineProcess {
             let left = deadline.saturating_duration_since(Instant::now());
             // Rounded up: a 0.4 ms wait must not become a busy loop of 0 ms polls.
             let millis = left.as_micros().div_ceil(1000).min(100) as i32;
-            // SAFETY: `count` valid pollfds, for the duration of the call (a negative fd
-            // is ignored by poll).
-            let ready = unsafe { libc::poll(polls.as_mut_ptr(), count, millis) };
+            // SAFETY: one valid pollfd, for the duration of the call.
+            let ready = unsafe { libc::poll(&mut stdout, 1, millis) };
             match ready {
-                n if n > 0 => {
-                    return Some((polls[0].revents != 0, count == 2 && polls[1].revents != 0));
-                }
-                0 if Instant::now() >= deadline => return Some((false, false)),
+                n if n > 0 => return Some(true),
+                0 if Instant::now() >= deadline => return Some(false),
                 0 => {}
                 _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
                 // poll itself failed: let read() report what is wrong.
-                _ => return Some((!self.closed, false)),
+                _ => return Some(true),
             }
         }
     }
@@ -279,7 +269,50 @@ impl Drop for EngineProcess {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+        // Its last stderr lines, then no more logging from its stderr thread (which
+        // outlives it only if a child of the engine holds its stderr).
+        self.await_stderr();
+        if let Some(target) = &self.stderr_log {
+            *lock(target) = None;
+        }
     }
+}
+
+fn lock(target: &LogTarget) -> std::sync::MutexGuard<'_, Option<(GameLog, String)>> {
+    target
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The stderr thread: logs each line of `stderr` to `target` as it comes (CR LF as LF,
+/// the last line even without `\n`); `done` is dropped at the end of the stream.
+fn log_stderr(mut stderr: ChildStderr, target: &LogTarget, done: mpsc::Sender<()>) {
+    let tap = |line: &[u8]| {
+        if let Some((log, name)) = &*lock(target) {
+            log.line(name, Direction::Stderr, line);
+        }
+    };
+    let mut pending = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let read = match stderr.read(&mut chunk) {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        pending.extend_from_slice(&chunk[..read]);
+        let mut used = 0;
+        while let Some(end) = memchr::memchr(b'\n', &pending[used..]) {
+            let line = &pending[used..used + end];
+            tap(line.strip_suffix(b"\r").unwrap_or(line));
+            used += end + 1;
+        }
+        pending.drain(..used);
+    }
+    if !pending.is_empty() {
+        tap(&pending);
+    }
+    drop(done);
 }
 
 #[cfg(test)]
@@ -300,7 +333,7 @@ mod tests {
             args: vec!["-c".into(), script.into()],
             dir: None,
         };
-        let mut process = EngineProcess::spawn(&command, false).unwrap();
+        let mut process = EngineProcess::spawn(&command, None).unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut seen = Vec::new();
         loop {
@@ -347,10 +380,64 @@ mod tests {
             args: vec!["5".into()],
             dir: None,
         };
-        let mut process = EngineProcess::spawn(&command, false).unwrap();
-        let begin = Instant::now();
-        let got = process.receive(begin + Duration::from_millis(50));
-        assert_eq!(got, Received::Timeout);
-        assert!(begin.elapsed() >= Duration::from_millis(50));
+        let mut process = EngineProcess::spawn(&command, None).unwrap();
+        for wait in [50, 130] {
+            let begin = Instant::now();
+            let got = process.receive(begin + Duration::from_millis(wait));
+            assert_eq!(got, Received::Timeout);
+            let waited = begin.elapsed();
+            // On the deadline (by the thread's timer), not a tick later.
+            assert!(
+                (wait..wait + 90).contains(&(waited.as_millis() as u64)),
+                "{waited:?} for {wait} ms"
+            );
+        }
+    }
+
+    #[test]
+    fn stderr_is_logged_from_its_first_line_to_the_crash_message_before_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = GameLog::default();
+        log.start(dir.path(), 1).unwrap();
+        let command = EngineCommand {
+            program: "python3".into(),
+            args: vec![
+                "-c".into(),
+                "import sys, time\n\
+                 sys.stderr.write('starting\\n'); sys.stderr.flush(); time.sleep(0.1)\n\
+                 print('id name Crashy', flush=True)\n\
+                 time.sleep(0.2)\n\
+                 sys.stderr.write('warming up\\r\\n'); sys.stderr.flush(); time.sleep(0.1)\n\
+                 sys.stderr.write('fatal: out of ideas\\nlast words'); sys.exit(3)"
+                    .into(),
+            ],
+            dir: None,
+        };
+        let mut process =
+            EngineProcess::spawn(&command, Some((log.clone(), "Crashy".into()))).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        assert_eq!(process.receive(deadline), Received::Line(b"id name Crashy"));
+        assert_eq!(process.receive(deadline), Received::Closed);
+        // What the log holds when the game ends, before the process is dropped.
+        log.finish().unwrap();
+        let text = std::fs::read_to_string(crate::matches::log::game_file(dir.path(), 1)).unwrap();
+        let tails: Vec<&str> = text
+            .lines()
+            .map(|line| line.split_once(' ').unwrap().1)
+            .collect();
+        assert_eq!(
+            tails,
+            [
+                "Crashy ! starting",
+                "Crashy < id name Crashy",
+                "Crashy ! warming up",
+                "Crashy ! fatal: out of ideas",
+                "Crashy ! last words",
+            ]
+        );
+        assert_eq!(
+            process.exit_description(),
+            "exited unexpectedly with status 3"
+        );
     }
 }
