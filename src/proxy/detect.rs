@@ -175,6 +175,14 @@ impl Relay for DetectingSession {
         }
     }
 
+    fn wants_tick(&self) -> bool {
+        match &self.inner {
+            Inner::Undecided(_) => false,
+            Inner::Uci(session) => Relay::wants_tick(session.as_ref()),
+            Inner::Xboard(session) => Relay::wants_tick(session.as_ref()),
+        }
+    }
+
     fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
         // Before the GUI said anything: told in UCI, the protocol of any first line but
         // `xboard` (an XBoard GUI ignores the `info string`; stderr has it too).
@@ -203,6 +211,26 @@ mod tests {
         let mut actions = Vec::new();
         session.on_gui_line(line.as_bytes(), &mut actions);
         actions
+    }
+
+    /// The shell ticks only while the session asks for it: the detector passes the
+    /// question on, or a `stop` held after `go` would wait for ever.
+    #[test]
+    fn a_held_stop_asks_for_ticks_through_the_detector() {
+        use crate::proxy::script::play;
+        use crate::proxy::uci::EARLY_TICKS;
+        let mut session = DetectingSession::new(ProxyConfig::default());
+        play(
+            &mut session,
+            &["gui: uci", "engine: uciok", "gui: position startpos"],
+        );
+        assert!(!Session::wants_tick(&session));
+        play(&mut session, &["gui: go infinite", "gui: stop"]);
+        assert!(Session::wants_tick(&session));
+        let ticks = vec!["tick"; EARLY_TICKS as usize];
+        let out = play(&mut session, &ticks);
+        assert_eq!(out, ["engine< stop [Held]"]);
+        assert!(!Session::wants_tick(&session));
     }
 
     #[test]
