@@ -86,6 +86,21 @@ impl Peer {
         (best, lines)
     }
 
+    /// `go infinite` and `stop` at once: the bestmove's move (and all lines read).
+    fn go_and_stop(&mut self) -> (String, Vec<String>) {
+        self.send("go infinite");
+        self.send("stop");
+        let lines = self.until("bestmove", |line| line.starts_with("bestmove"));
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("")
+            .to_owned();
+        (best, lines)
+    }
+
     fn quit(mut self) -> ExitStatus {
         self.send("quit");
         self.stdin = None;
@@ -365,16 +380,7 @@ fn commands_during_a_search_keep_every_engine_answering() {
         }
         gui.ready();
         gui.send("position startpos");
-        gui.send("go infinite");
-        gui.send("stop");
-        let lines = gui.until("bestmove", |line| line.starts_with("bestmove"));
-        let best = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_owned();
+        let (best, lines) = gui.go_and_stop();
         parse_move(&Chess::default(), best.as_bytes())
             .unwrap_or_else(|err| panic!("{engine}: {best}: {err}; {lines:?}"));
         gui.send("go infinite");
@@ -442,17 +448,9 @@ fn the_clock_sleeps_while_nothing_waits_for_it() {
         "the idle clock thread was woken {idle} times in 1 s"
     );
     gui.send("position startpos");
-    gui.send("go infinite");
-    gui.send("stop");
-    let lines = gui.until("bestmove", |line| line.starts_with("bestmove"));
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_owned();
-    parse_move(&Chess::default(), best.as_bytes()).unwrap();
+    let (best, lines) = gui.go_and_stop();
+    parse_move(&Chess::default(), best.as_bytes())
+        .unwrap_or_else(|err| panic!("{best}: {err}; {lines:?}"));
     let after_stop = clock_thread_switches(pid);
     std::thread::sleep(Duration::from_secs(1));
     let idle_again = clock_thread_switches(pid) - after_stop;
