@@ -499,6 +499,38 @@ fn glaurung_alone_dies_on_long_reversible_move_lists() {
     }
 }
 
+/// The fullmove number reaches the engine as the GUI wrote it, and no engine here minds a
+/// large one: each answers a legal move with fullmove 2^31-1 (Glaurung counts its table from
+/// the FEN, not from the fullmove number).
+#[test]
+fn large_fullmove_numbers_pass_unchanged_and_every_engine_answers() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2147483647";
+    let root: Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let after = play_line(&root, &[parse_move(&root, b"e2e4").unwrap()]);
+    for engine in [STOCKFISH, ETHEREAL, GLAURUNG, FAIRY] {
+        let log = std::env::temp_dir().join(format!("sp960-fullmove-{}.log", std::process::id()));
+        let mut gui = Peer::proxy(&["--log", log.to_str().unwrap(), "--", engine]);
+        gui.handshake();
+        gui.send("setoption name Threads value 1");
+        gui.ready();
+        gui.send(&format!("position fen {fen} moves e2e4"));
+        let (best, lines) = gui.go("go depth 6");
+        parse_move(&after, best.as_bytes())
+            .unwrap_or_else(|err| panic!("{engine}: {best}: {err}; {lines:?}"));
+        assert!(gui.quit().success(), "{engine}");
+        let transcript = std::fs::read_to_string(&log).unwrap();
+        std::fs::remove_file(&log).unwrap();
+        assert!(
+            transcript.contains(" - 0 2147483647 moves e2e4"),
+            "{engine}: the fullmove number changed:\n{transcript}"
+        );
+    }
+}
+
 /// Glaurung 2.2 keeps one king file and one rook file per wing for both colours. With
 /// `HDfa` (white king g1, rooks d1 h1; black king d8, rooks a8 f8) it castles with pieces
 /// that are not its rooks, and its corrupted board makes it write past its history table
