@@ -564,6 +564,26 @@ impl XboardSession {
                 for note in &notes {
                     Self::to_gui(actions, format!("# sp960: {note}"), Mark::Injected);
                 }
+                // In normal chess a castling right only Chess960 can hold (`KQkq` with the
+                // king on c1) means nothing to the engine: the proxy drops it too, or it
+                // would pass a castling move the engine refuses (Fairy-Stockfish XBoard seed
+                // 12526710409882059559, command 241,055: `O-O-O` refused after a `remove`,
+                // and the pending `go` made it play the GUI's side).
+                let position = if self.engine_chess960 {
+                    position
+                } else {
+                    let standard = standard_rights_only(&position);
+                    if standard.castles().castling_rights() != position.castles().castling_rights()
+                    {
+                        Self::to_gui(
+                            actions,
+                            "# sp960: castling rights only Chess960 has dropped: the game is \
+                             normal chess (no variant fischerandom)",
+                            Mark::Injected,
+                        );
+                    }
+                    standard
+                };
                 // The FEN as shakmaty writes it (Sjaak II 1.4.1 misreads adjacent digits,
                 // `1b1p111B`), the castling field in the GUI's notation unless asked.
                 let notation = self
@@ -1171,6 +1191,61 @@ mod tests {
                 "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
             ]
         );
+    }
+
+    /// In normal chess a castling right only Chess960 has is dropped for the engine and the
+    /// proxy alike, so a castling move the engine would refuse is refused by the proxy.
+    #[test]
+    fn in_normal_chess_chess960_castling_rights_are_dropped() {
+        let fen = "rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w KQkq - 0 10";
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: force",
+                &format!("gui: setboard {fen}"),
+                "gui: usermove Rd2",
+                "gui: usermove b6",
+                "gui: usermove O-O-O",
+            ],
+        );
+        assert_eq!(out[0], "engine< new");
+        assert_eq!(out[1], "engine< force");
+        assert!(out[2].starts_with("gui< # sp960: castling rights only Chess960 has dropped"));
+        assert_eq!(
+            out[3],
+            "engine< setboard rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w - - 0 10 [Rewritten]"
+        );
+        assert_eq!(
+            out[4..6],
+            [
+                "engine< usermove d1d2 [Rewritten]",
+                "engine< usermove b7b6 [Rewritten]"
+            ]
+        );
+        assert!(
+            out[6].starts_with("gui< Illegal move (not legal in"),
+            "{out:?}"
+        );
+        // With variant fischerandom the same rights stay, and O-O-O is the engine's c1a1.
+        let mut session = XboardSession::new(config(None));
+        play(&mut session, &FAIRY);
+        let out = play(
+            &mut session,
+            &[
+                "gui: new",
+                "gui: variant fischerandom",
+                "gui: force",
+                &format!("gui: setboard {fen}"),
+                "gui: usermove Rd2",
+                "gui: usermove b6",
+                "gui: usermove O-O-O",
+            ],
+        );
+        assert_eq!(out[3], format!("engine< setboard {fen}"), "{out:?}");
+        assert_eq!(out[6], "engine< usermove c1a1 [Rewritten]", "{out:?}");
     }
 
     #[test]
