@@ -196,12 +196,9 @@ impl Go {
 pub const MAX_GO_VALUE: i64 = i32::MAX as i64;
 
 impl Go {
-    /// A `go` the engines here may never answer, by name: no limit at all (`go` alone),
-    /// `mate` with no other limit, clocks without the time of the side to move (`white`
-    /// says which), or a value beyond [`MAX_GO_VALUE`]. `infinite` and `ponder` end with
-    /// the GUI's `stop` and are not limits the engine must meet.
-    pub fn never_ending(&self, white_to_move: bool) -> Option<String> {
-        let values = [
+    /// The numeric parameters by name, in the order a `go` line writes them.
+    fn numbers(&self) -> [(&'static str, Option<i64>); 9] {
+        [
             ("wtime", self.time[0]),
             ("btime", self.time[1]),
             ("winc", self.increment[0]),
@@ -211,8 +208,15 @@ impl Go {
             ("nodes", self.nodes),
             ("mate", self.mate),
             ("movetime", self.movetime),
-        ];
-        for (name, value) in values {
+        ]
+    }
+
+    /// A `go` the engines here may never answer, by name: no limit at all (`go` alone),
+    /// `mate` with no other limit, clocks without the time of the side to move (`white`
+    /// says which), or a value beyond [`MAX_GO_VALUE`]. `infinite` and `ponder` end with
+    /// the GUI's `stop` and are not limits the engine must meet.
+    pub fn never_ending(&self, white_to_move: bool) -> Option<String> {
+        for (name, value) in self.numbers() {
             if let Some(value) = value.filter(|v| *v > MAX_GO_VALUE) {
                 return Some(format!("go: '{name} {value}' is beyond {MAX_GO_VALUE}"));
             }
@@ -254,18 +258,7 @@ impl fmt::Display for Go {
         if self.ponder {
             f.write_str(" ponder")?;
         }
-        let numbers = [
-            ("wtime", self.time[0]),
-            ("btime", self.time[1]),
-            ("winc", self.increment[0]),
-            ("binc", self.increment[1]),
-            ("movestogo", self.moves_to_go),
-            ("depth", self.depth),
-            ("nodes", self.nodes),
-            ("mate", self.mate),
-            ("movetime", self.movetime),
-        ];
-        for (name, value) in numbers {
+        for (name, value) in self.numbers() {
             if let Some(value) = value {
                 write!(f, " {name} {value}")?;
             }
