@@ -2,32 +2,21 @@
 //! every game is replayed by tests/python/match_check_pgn.py (legal moves, PlyCount, result
 //! against the final board), and every FEN tag must identify back to the game's start.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[path = "support/peers.rs"]
+mod peers;
+
+use std::path::Path;
+use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
+
+use peers::{fixture, python_check_pgn, sp960_match};
 use sp960::starts::identify::identify;
 use sp960::starts::start::Start;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const ETHEREAL: &str = "/usr/games/ethereal-chess";
 const SJAAK: &str = "/usr/games/sjaakii";
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python")
-        .join(name)
-}
-
-fn sp960_match(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("sp960")
-        .unwrap()
-        .current_dir(dir)
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 /// One game as python-chess read it back.
 #[derive(Debug, serde::Deserialize)]
@@ -47,22 +36,9 @@ struct Checked {
     time_control: serde_json::Value,
 }
 
+/// The games of `pgn` as python-chess replays them, in round order.
 fn python_check(pgn: &Path) -> Vec<Checked> {
-    let output = Command::new("python3")
-        .arg(fixture("match_check_pgn.py"))
-        .arg(pgn)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "python-chess rejects the PGN: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let mut games: Vec<Checked> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let mut games: Vec<Checked> = python_check_pgn(pgn);
     games.sort_by_key(|g| g.round);
     games
 }
