@@ -391,6 +391,41 @@ impl MatchRequest {
 }
 
 #[cfg(test)]
+impl MatchRequest {
+    /// A request for unit tests: `engines`, SP 860, 100 nodes a move, one round, one game at
+    /// a time; tests change the fields they are about.
+    pub(crate) fn for_tests(engines: &[&str]) -> MatchRequest {
+        MatchRequest {
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            gauntlet: false,
+            builtin: PathBuf::from("sp960"),
+            starts: crate::starts::request::BookRequest {
+                specs: vec!["860".into()],
+                count: 1,
+                dfrc_sample: 0,
+                seed: 0,
+            },
+            seed: None,
+            openings: Vec::new(),
+            depth: None,
+            nodes: Some(100),
+            movetime: None,
+            tc: None,
+            concurrency: Some(1),
+            rounds: 1,
+            max_plies: None,
+            pgn: PathBuf::from("x.pgn"),
+            move_timeout: 30.0,
+            json: false,
+            sprt: Vec::new(),
+            resign: Vec::new(),
+            draw: Vec::new(),
+            log: None,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -449,39 +484,9 @@ mod tests {
         }
     }
 
-    fn request(engines: &[&str]) -> MatchRequest {
-        MatchRequest {
-            engines: engines.iter().map(|e| e.to_string()).collect(),
-            gauntlet: false,
-            builtin: PathBuf::from("sp960"),
-            starts: crate::starts::request::BookRequest {
-                specs: vec!["860".into()],
-                count: 1,
-                dfrc_sample: 0,
-                seed: 0,
-            },
-            seed: None,
-            openings: Vec::new(),
-            depth: None,
-            nodes: Some(100),
-            movetime: None,
-            tc: None,
-            concurrency: Some(1),
-            rounds: 1,
-            max_plies: None,
-            pgn: PathBuf::from("x.pgn"),
-            move_timeout: 30.0,
-            json: false,
-            sprt: Vec::new(),
-            resign: Vec::new(),
-            draw: Vec::new(),
-            log: None,
-        }
-    }
-
     #[test]
     fn sprt_words_are_read_and_a_bad_one_is_a_usage_error() {
-        let mut good = request(&["a", "b"]);
+        let mut good = MatchRequest::for_tests(&["a", "b"]);
         good.sprt = vec![
             "elo0=0".into(),
             "elo1=10 alpha=0.05".into(),
@@ -489,8 +494,14 @@ mod tests {
         ];
         let sprt = good.resolve().unwrap().sprt.unwrap();
         assert_eq!((sprt.elo1(), sprt.beta()), (10.0, 0.1));
-        assert!(request(&["a", "b"]).resolve().unwrap().sprt.is_none());
-        let mut bad = request(&["a", "b"]);
+        assert!(
+            MatchRequest::for_tests(&["a", "b"])
+                .resolve()
+                .unwrap()
+                .sprt
+                .is_none()
+        );
+        let mut bad = MatchRequest::for_tests(&["a", "b"]);
         bad.sprt = vec!["elo0=0 elo1=x alpha=0.05 beta=0.05".into()];
         let err = bad.resolve().unwrap_err();
         assert_eq!(err.exit_code(), crate::exit_code::USAGE);
@@ -499,7 +510,9 @@ mod tests {
 
     #[test]
     fn more_engines_meet_round_robin_or_in_a_gauntlet() {
-        let config = request(&["a", "b", "c", "d"]).resolve().unwrap();
+        let config = MatchRequest::for_tests(&["a", "b", "c", "d"])
+            .resolve()
+            .unwrap();
         assert_eq!(
             config.matchups,
             [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
@@ -514,21 +527,23 @@ mod tests {
         // A pair is one matchup with colours swapped.
         assert_eq!((schedule[2].white, schedule[2].black), (0, 2));
         assert_eq!((schedule[3].white, schedule[3].black), (2, 0));
-        let mut gauntlet = request(&["a", "b", "c", "d"]);
+        let mut gauntlet = MatchRequest::for_tests(&["a", "b", "c", "d"]);
         gauntlet.gauntlet = true;
         let config = gauntlet.resolve().unwrap();
         assert_eq!(config.matchups, [(0, 1), (0, 2), (0, 3)]);
-        let two = request(&["a"]).resolve().unwrap();
+        let two = MatchRequest::for_tests(&["a"]).resolve().unwrap();
         assert_eq!(two.matchups, [(0, 1)]);
         let many: Vec<String> = (0..65).map(|i| format!("e{i}")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        let err = request(&many).resolve().unwrap_err();
+        let err = MatchRequest::for_tests(&many).resolve().unwrap_err();
         assert_eq!(err.to_string(), "65 engines given: at most 64");
     }
 
     #[test]
     fn an_engines_own_limits_replace_the_matchs() {
-        let config = request(&["a depth=4 st=0.5", "b"]).resolve().unwrap();
+        let config = MatchRequest::for_tests(&["a depth=4 st=0.5", "b"])
+            .resolve()
+            .unwrap();
         assert_eq!(config.engine_limits[0].depth, Some(4));
         assert_eq!(config.engine_limits[0].nodes, Some(100));
         assert_eq!(
@@ -536,7 +551,7 @@ mod tests {
             Some(Duration::from_millis(500))
         );
         assert_eq!(config.engine_limits[1], config.limits);
-        let mut bare = request(&["a nodes=7", "b"]);
+        let mut bare = MatchRequest::for_tests(&["a nodes=7", "b"]);
         bare.nodes = None;
         let config = bare.resolve().unwrap();
         assert_eq!(config.engine_limits[0].nodes, Some(7));

@@ -1015,35 +1015,13 @@ bxc4 {-0.45/6 0.001s, Black wins by adjudication} 0-1
     }
 
     fn config(engines: usize, gauntlet: bool, starts: &str, rounds: u32) -> MatchConfig {
-        MatchRequest {
-            engines: (0..engines).map(|i| format!("e{i}")).collect(),
-            gauntlet,
-            builtin: PathBuf::from("sp960"),
-            starts: crate::starts::request::BookRequest {
-                specs: vec![starts.into()],
-                count: 1,
-                dfrc_sample: 0,
-                seed: 0,
-            },
-            seed: None,
-            openings: Vec::new(),
-            depth: None,
-            nodes: Some(100),
-            movetime: None,
-            tc: None,
-            concurrency: Some(1),
-            rounds,
-            max_plies: None,
-            pgn: PathBuf::from("x.pgn"),
-            move_timeout: 30.0,
-            json: false,
-            sprt: Vec::new(),
-            resign: Vec::new(),
-            draw: Vec::new(),
-            log: None,
-        }
-        .resolve()
-        .unwrap()
+        let names: Vec<String> = (0..engines).map(|i| format!("e{i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut request = MatchRequest::for_tests(&names);
+        request.gauntlet = gauntlet;
+        request.starts.specs = vec![starts.into()];
+        request.rounds = rounds;
+        request.resolve().unwrap()
     }
 
     /// Every matchup meets every opening `--rounds` times in the runner's schedule, as in
