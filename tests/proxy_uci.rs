@@ -24,6 +24,13 @@ const TOGA: &str = "/usr/games/toga2";
 mod process;
 use process::{LineProcess, run_python_client, sp960};
 
+/// The proxy's `--log` transcript at `log`, read and removed.
+fn take_transcript(log: &Path) -> String {
+    let transcript = std::fs::read_to_string(log).unwrap();
+    std::fs::remove_file(log).unwrap();
+    transcript
+}
+
 /// The scripted engine, built by `cargo test` with the other examples.
 fn fake_engine() -> PathBuf {
     let deps = std::env::current_exe().unwrap();
@@ -290,8 +297,7 @@ fn fairy_stockfish_sp860_with_transcript() {
     gui.send("ucinewgame");
     gui.go("go depth 3");
     assert!(gui.quit().success());
-    let transcript = std::fs::read_to_string(&log).unwrap();
-    std::fs::remove_file(&log).unwrap();
+    let transcript = take_transcript(&log);
     let at = |what: &str| {
         let entries: Vec<&str> = transcript.lines().collect();
         entries
@@ -522,8 +528,7 @@ fn large_fullmove_numbers_pass_unchanged_and_every_engine_answers() {
         parse_move(&after, best.as_bytes())
             .unwrap_or_else(|err| panic!("{engine}: {best}: {err}; {lines:?}"));
         assert!(gui.quit().success(), "{engine}");
-        let transcript = std::fs::read_to_string(&log).unwrap();
-        std::fs::remove_file(&log).unwrap();
+        let transcript = take_transcript(&log);
         assert!(
             transcript.contains(" - 0 2147483647 moves e2e4"),
             "{engine}: the fullmove number changed:\n{transcript}"
@@ -916,8 +921,7 @@ fn pipelined_input_is_held_until_uciok() {
         .unwrap_or_else(|| panic!("no bestmove in {stdout}"));
     let best = best.split_whitespace().next().unwrap();
     parse_move(&start("860").position().unwrap(), best.as_bytes()).unwrap();
-    let transcript = std::fs::read_to_string(&log).unwrap();
-    std::fs::remove_file(&log).unwrap();
+    let transcript = take_transcript(&log);
     assert!(transcript.contains("RBKNRNBQ w EAea - 0 1"), "{transcript}");
     assert!(
         transcript.contains("proxy>engine held        quit"),
