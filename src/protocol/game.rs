@@ -271,7 +271,6 @@ pub fn shared_files_rights_only(position: &Chess, keep: Color) -> Chess {
     if shared_castling_files(position) {
         return position.clone();
     }
-    let mut setup = position.to_setup(EnPassantMode::Legal);
     let (Some(kept), Some(other)) = (
         castling_squares(position, keep),
         castling_squares(position, !keep),
@@ -281,36 +280,39 @@ pub fn shared_files_rights_only(position: &Chess, keep: Color) -> Chess {
     let fits = |a: Option<Square>, b: Option<Square>| {
         kept.0.file() == other.0.file() && a.is_some_and(|a| b.is_none_or(|b| a.file() == b.file()))
     };
+    let mut rights = position.castles().castling_rights();
     for (rook, mine) in [(other.1, kept.1), (other.2, kept.2)] {
         if let Some(rook) = rook
             && !fits(Some(rook), mine)
         {
-            setup.castling_rights.discard(rook);
+            rights.discard(rook);
         }
     }
-    match Chess::from_setup(setup, CastlingMode::Chess960) {
-        Ok(stripped) => stripped,
-        // Fewer rights than a legal position had cannot make it illegal; stay safe anyway.
-        Err(_) => position.clone(),
-    }
+    with_castling_rights(position, rights)
 }
 
 /// `position` with only the castling rights of standard chess kept (king on e1/e8, rook
 /// on the a/h-file).
 pub fn standard_rights_only(position: &Chess) -> Chess {
-    let mut setup = position.to_setup(EnPassantMode::Legal);
     let mut kept = Bitboard::EMPTY;
-    for rook in setup.castling_rights {
+    for rook in position.castles().castling_rights() {
         let color = Color::from_white(rook.rank() == Rank::First);
-        if let Some(king) = setup.board.king_of(color)
+        if let Some(king) = position.board().king_of(color)
             && is_standard_castling(&Move::Castle { king, rook })
         {
             kept.add(rook);
         }
     }
-    if kept == setup.castling_rights {
+    with_castling_rights(position, kept)
+}
+
+/// `position` with only the castling rights `kept`, a subset of its own (the same position
+/// when that is all of them).
+fn with_castling_rights(position: &Chess, kept: Bitboard) -> Chess {
+    if kept == position.castles().castling_rights() {
         return position.clone();
     }
+    let mut setup = position.to_setup(EnPassantMode::Legal);
     setup.castling_rights = kept;
     match Chess::from_setup(setup, CastlingMode::Chess960) {
         Ok(stripped) => stripped,
