@@ -328,6 +328,68 @@ fn sjaak_alone_misreads_a_fen_with_adjacent_digits() {
     gui.quit();
 }
 
+/// In normal chess (no `variant fischerandom`) Fairy-Stockfish 11.1 keeps no castling right
+/// that only Chess960 has: after `setboard` with `KQkq` and the king on c1 it refuses the
+/// long castling `c1a1` as an unknown command. Through the proxy the right is dropped for
+/// both, so the GUI's `O-O-O` is refused by the proxy, and the engine then plays a legal
+/// move in the position the proxy follows.
+#[test]
+fn in_normal_chess_fairy_stockfish_has_no_chess960_castling_rights() {
+    let fen = "rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w KQkq - 0 10";
+    let mut engine = Gui::spawn(FAIRY, &[]);
+    for line in ["xboard", "protover 2", "new", "force"] {
+        engine.send(line);
+    }
+    engine.send(&format!("setboard {fen}"));
+    for line in ["usermove d1d2", "usermove b7b6", "usermove c1a1"] {
+        engine.send(line);
+    }
+    engine.send("ping 1");
+    engine.wait_for(|line| line.trim() == "pong 1");
+    assert!(
+        engine
+            .seen
+            .iter()
+            .any(|line| line.trim() == "Error (unkown command): c1a1"),
+        "{:?}",
+        engine.seen
+    );
+    engine.send("quit");
+
+    let mut gui = Gui::proxy(&[], &[FAIRY]);
+    gui.send("new");
+    gui.send("force");
+    gui.send(&format!("setboard {fen}"));
+    for text in ["Rd2", "b6", "O-O-O"] {
+        gui.send_move(text);
+    }
+    gui.sync(1);
+    assert!(
+        gui.seen
+            .iter()
+            .any(|line| line.starts_with("# sp960: castling rights only Chess960 has dropped")),
+        "{:?}",
+        gui.seen
+    );
+    let errors = gui.errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("Illegal move (not legal in"),
+        "{errors:?}"
+    );
+    assert!(errors[0].ends_with(": O-O-O"), "{errors:?}");
+    gui.send("go");
+    let played = gui.engine_move();
+    let after = "rqbkrb2/2p1pnpp/1p6/p2p1p2/3PnP1P/P1N3P1/1PPRP1Q1/R1K1N1BB w - - 0 11";
+    let position: Chess = after
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Chess960)
+        .unwrap();
+    legal(&position, &played);
+    gui.quit();
+}
+
 /// Without the proxy, Fairy-Stockfish 11.1 dies from SIGSEGV on the first `go` after
 /// `cores 1` (the reason the proxy does not pass `cores` on), and from SIGABRT on a huge
 /// `level`.
