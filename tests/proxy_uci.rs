@@ -536,6 +536,36 @@ fn large_fullmove_numbers_pass_unchanged_and_every_engine_answers() {
     }
 }
 
+/// What the proxy leaves to Glaurung 2.2 (docs/hostile-gui.md): with the back ranks
+/// swapped it scores its root moves with a quiescence search before its first iteration,
+/// where it checks no limit, so even `go depth 1` visits millions of nodes (seconds of
+/// search) before its `bestmove`. Only a depth limits that `go`; the proxy passes it as it is.
+#[test]
+fn glaurung_alone_searches_millions_of_nodes_for_depth_1_with_the_back_ranks_swapped() {
+    let mut engine = Peer::spawn(GLAURUNG, &[]);
+    engine.handshake();
+    engine.send("setoption name Threads value 1");
+    engine.ready();
+    engine.send("position fen NRBBNQKR/pppppppp/8/8/8/8/PPPPPPPP/nrbbnqkr w - - 0 1");
+    engine.send("go depth 1");
+    // Seconds on an idle machine: a generous bound for a loaded one.
+    let lines = engine
+        .within(Duration::from_secs(120), |line| {
+            line.starts_with("bestmove")
+        })
+        .unwrap_or_else(|err| panic!("no bestmove: {err}; {:?}", engine.seen));
+    let nodes = lines
+        .iter()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace().skip_while(|w| *w != "nodes");
+            words.nth(1)?.parse::<u64>().ok()
+        })
+        .max()
+        .unwrap_or(0);
+    assert!(nodes >= 1_000_000, "{nodes} nodes for depth 1: {lines:?}");
+    assert!(engine.quit().success());
+}
+
 /// Glaurung 2.2 keeps one king file and one rook file per wing for both colours. With
 /// `HDfa` (white king g1, rooks d1 h1; black king d8, rooks a8 f8) it castles with pieces
 /// that are not its rooks, and its corrupted board makes it write past its history table
