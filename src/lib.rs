@@ -10,12 +10,15 @@
 //! - [`matches`](mod@matches): `sp960 match`, the runner (engine specs, clocks, referee, PGN, stats);
 //! - [`engine`]: the built-in engine, `sp960 engine`;
 //! - [`tournaments`]: books and the match runners' command lines;
+//! - `os`: the OS layer, the only room that knows the platform (processes, signals,
+//!   Ctrl-C, pipes, CPU time);
 //! - [`cli`]: the `sp960` command line: clap arguments, help texts, errors to exit codes.
 
 pub mod cli;
 pub mod engine;
 pub mod fixtures;
 pub mod matches;
+pub(crate) mod os;
 pub mod protocol;
 pub mod proxy;
 pub mod starts;

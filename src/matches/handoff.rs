@@ -237,9 +237,9 @@ pub fn handoff_command(
     }
     // Ctrl-C reaches the runner too (one process group): it stops, and the games it
     // finished are read back and reported, as the built-in runner does.
-    let sigint = super::interrupt::Guard::install();
+    let sigint = crate::os::interrupt::Guard::install();
     let ran = run_runner(runner, &plan.argv, json);
-    let interrupted = super::interrupt::interrupted();
+    let interrupted = crate::os::interrupt::interrupted();
     drop(sigint);
     let _ = std::fs::remove_file(&book);
     if !interrupted {
@@ -477,7 +477,7 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
     if status.success() {
         return Ok(());
     }
-    let mut reason = crate::proxy::io::describe_exit(Some(status));
+    let mut reason = crate::os::process::Ending::of(Some(status)).describe();
     if quiet && !last.is_empty() {
         reason.push_str("; its last lines:\n");
         reason.push_str(&Vec::from(last).join("\n"));

@@ -14,19 +14,17 @@
 //!   engine processes; this module: the schedule, the workers that play games
 //!   concurrently and the PGN file.
 //! - [`openings`] (`--openings` books, checked up front), [`log`] (`--log` files) and
-//!   [`interrupt`] (Ctrl-C); [`handoff`]: `--runner fastchess|cutechess`, the same match
+//!   Ctrl-C ([`crate::os::interrupt`]); [`handoff`]: `--runner fastchess|cutechess`, the same match
 //!   played by a real runner and its PGN read back into the [`results`] tally.
 //!
 //! Castling, FENs and move checking are the proxies' own ([`crate::starts::castling`],
 //! [`crate::protocol::game`], [`crate::protocol::xboard`]); see README "sp960 match" for why the
 //! runner speaks to engines directly rather than through a proxy session.
 
-mod alarm;
 pub mod client;
 pub mod config;
 pub mod engine_spec;
 pub mod handoff;
-pub mod interrupt;
 pub mod log;
 pub mod openings;
 pub mod pgn;
@@ -60,6 +58,7 @@ use self::sprt::SprtDecision;
 use self::stats::{Counts, Outcome, match_stats};
 use self::summary::{Progress, cpu_seconds};
 use crate::matches::engine_spec::Protocol;
+use crate::os::interrupt;
 use crate::proxy::transcript::utc_timestamp;
 
 /// Why a match could not be played.

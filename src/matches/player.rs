@@ -460,13 +460,13 @@ pub(crate) fn play_game(
             kind: Forfeit::Crash,
             ..
         }
-    ) && !super::interrupt::interrupted()
+    ) && !crate::os::interrupt::interrupted()
     {
         // A terminal's Ctrl-C reaches the engines too: their death may be seen a moment
         // before our own SIGINT handler has run.
         thread::sleep(Duration::from_millis(20));
     }
-    if culprit.is_some() && super::interrupt::interrupted() {
+    if culprit.is_some() && crate::os::interrupt::interrupted() {
         // Ctrl-C (which a terminal also sends the engines): the game is abandoned, not
         // lost, and its engines are killed.
         seats.players[game.white] = None;

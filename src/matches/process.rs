@@ -1,10 +1,7 @@
 //! The I/O driver for one engine process: spawned with the proxy's [`spawn_engine`],
-//! lines written and flushed in one go, and read from the game's own thread by one
-//! blocking `read(2)` per wake-up, the deadline and Ctrl-C coming from the thread's timer
-//! signal ([`alarm`](super::alarm): it interrupts the read). A `poll(2)` before each
-//! `read` cost a second system call per engine line; a reader thread per engine feeding
-//! a channel costs a second wake-up per line (at a few milliseconds a move that doubled
-//! the runner's own CPU time). See docs/benchmarks.md, "sp960 match against fastchess".
+//! lines written and flushed in one go, and read from the game's own thread with a
+//! deadline ([`EngineOutput`]: on Linux one blocking `read(2)` per wake-up, interrupted by
+//! the thread's timer signal; the OS layer says how each platform does it).
 //!
 //! With `--log`, the engine's stderr is read by a small thread of its own that blocks on
 //! it and logs each line as it comes (engines rarely write to stderr, so that costs no
@@ -12,15 +9,15 @@
 //! the end of stderr, so a crash message is in the log before the game ends.
 
 use std::io::{self, BufWriter, Read, Write};
-use std::os::fd::AsRawFd;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::alarm;
 use super::log::{Direction, GameLog};
-use crate::proxy::io::{EngineCommand, ShellError, describe_exit, spawn_engine, wait_bounded};
+use crate::os::process::{Ending, wait_bounded};
+use crate::os::reader::{EngineOutput, Filled};
+use crate::proxy::io::{EngineCommand, ShellError, spawn_engine};
 
 /// Bytes asked for by one read (the buffer's first size).
 const READ_SIZE: usize = 64 * 1024;
@@ -51,7 +48,7 @@ const STDERR_GRACE: Duration = Duration::from_millis(50);
 pub struct EngineProcess {
     child: Child,
     stdin: Option<BufWriter<ChildStdin>>,
-    stdout: ChildStdout,
+    stdout: EngineOutput,
     /// Bytes read and not yet returned as lines: `buffer[start..end]`. The buffer is
     /// zeroed once (and when it grows), not before each read: zeroing 64 KiB per read was
     /// a third of the runner's own CPU time per ply.
@@ -82,7 +79,17 @@ impl EngineProcess {
         };
         let mut child = spawn_engine(command, stderr)?;
         let stdin = child.stdin.take().map(BufWriter::new);
-        let stdout = child.stdout.take().expect("piped");
+        let stdout = match EngineOutput::new(child.stdout.take().expect("piped")) {
+            Ok(stdout) => stdout,
+            Err(err) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(ShellError::Spawn(
+                    command.program.to_string_lossy().into_owned(),
+                    err,
+                ));
+            }
+        };
         let (stderr_log, stderr_done) = match child.stderr.take() {
             Some(stderr) => {
                 let target = Arc::new(Mutex::new(log.clone()));
@@ -174,55 +181,14 @@ impl EngineProcess {
             if self.end == self.buffer.len() {
                 self.buffer.resize(self.buffer.len() * 2, 0);
             }
-            if super::interrupt::interrupted() {
-                return Received::Interrupted;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            // A blocking read that the thread's timer interrupts on the deadline; past
-            // the deadline (what is there already is still read), or with no timer, a
-            // poll first.
-            if left.is_zero() || !alarm::arm(deadline) {
-                match self.wait_readable(left) {
-                    None => return Received::Interrupted,
-                    Some(false) => return Received::Timeout,
-                    Some(true) => {}
-                }
-            }
-            match self.stdout.read(&mut self.buffer[self.end..]) {
-                // The timer's tick: the loop looks at the clock and the Ctrl-C flag.
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Ok(0) | Err(_) => self.closed = true,
-                Ok(n) => self.end += n,
-            }
-        }
-    }
-
-    /// Waits up to `timeout` for stdout to have data or to be closed: whether it has
-    /// (`None` once the match is interrupted: the wait is cut into slices of at most
-    /// 100 ms to notice).
-    fn wait_readable(&self, timeout: Duration) -> Option<bool> {
-        let mut stdout = libc::pollfd {
-            fd: self.stdout.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let deadline = Instant::now() + timeout;
-        loop {
-            if super::interrupt::interrupted() {
-                return None;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            // Rounded up: a 0.4 ms wait must not become a busy loop of 0 ms polls.
-            let millis = left.as_micros().div_ceil(1000).min(100) as i32;
-            // SAFETY: one valid pollfd, for the duration of the call.
-            let ready = unsafe { libc::poll(&mut stdout, 1, millis) };
-            match ready {
-                n if n > 0 => return Some(true),
-                0 if Instant::now() >= deadline => return Some(false),
-                0 => {}
-                _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
-                // poll itself failed: let read() report what is wrong.
-                _ => return Some(true),
+            match self
+                .stdout
+                .read_until(&mut self.buffer[self.end..], deadline)
+            {
+                Filled::Bytes(n) => self.end += n,
+                Filled::Closed => self.closed = true,
+                Filled::Timeout => return Received::Timeout,
+                Filled::Interrupted => return Received::Interrupted,
             }
         }
     }
@@ -250,7 +216,7 @@ impl EngineProcess {
     /// After [`Received::Closed`]: how the process ended ("exited unexpectedly with
     /// status 1", "died unexpectedly from signal 11").
     pub fn exit_description(&mut self) -> String {
-        describe_exit(wait_bounded(&mut self.child, Duration::from_secs(1)))
+        Ending::of(wait_bounded(&mut self.child, Duration::from_secs(1))).describe()
     }
 
     /// Sends `quit_lines`, closes stdin and gives the engine `grace` to exit before it is

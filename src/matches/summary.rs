@@ -67,15 +67,7 @@ pub struct Summary {
 
 /// CPU time of this process so far (user + system, all threads).
 pub(crate) fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage fills the struct we pass.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
-            return 0.0;
-        }
-        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-        seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
+    crate::os::cpu::process_seconds()
 }
 
 /// The live progress display on stderr: an indicatif bar on a terminal, one line per

@@ -12,12 +12,9 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::ops::Range;
-use std::os::fd::AsFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, Thread};
@@ -28,6 +25,8 @@ use thiserror::Error;
 use super::transcript::{Entry, Transcript};
 use super::{Action, Peer, ProxyEvent, Session, Step};
 use crate::exit_code;
+use crate::os::process::{Ending, forward_signals_to, spawn_killed_with_us, wait_bounded};
+use crate::os::stdio::{enlarge_pipe, raw_stdin_stdout};
 use crate::protocol::session::TICK;
 
 /// The engine to start: program and arguments.
@@ -116,38 +115,9 @@ struct Shared<S> {
     ticker: OnceLock<Thread>,
 }
 
-/// The engine's pid for the signal handler (0: none).
-static ENGINE_PID: AtomicI32 = AtomicI32::new(0);
-
-extern "C" fn forward_signal(signal: libc::c_int) {
-    let pid = ENGINE_PID.load(Ordering::SeqCst);
-    if pid > 0 {
-        // SAFETY: kill(2) is async-signal-safe.
-        unsafe {
-            libc::kill(pid, signal);
-        }
-    }
-}
-
-/// SIGINT, SIGTERM and SIGHUP sent to the proxy go to the engine instead; the proxy
-/// then exits with the engine's status when the engine exits.
-fn forward_signals_to(pid: u32) {
-    ENGINE_PID.store(pid as i32, Ordering::SeqCst);
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: the handler only reads an atomic and calls kill(2).
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = forward_signal as *const () as usize;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut());
-        }
-    }
-}
-
-/// Starts `command` with piped stdin and stdout and the given `stderr`. On Linux the
-/// engine gets SIGTERM when we die, so a killed proxy or match runner leaves no engine
-/// behind. Shared by the proxy and `sp960 match`.
+/// Starts `command` with piped stdin and stdout and the given `stderr`, tied to us so that a
+/// killed proxy or match runner leaves no engine behind where the OS allows it
+/// ([`spawn_killed_with_us`]). Shared by the proxy and `sp960 match`.
 pub fn spawn_engine(command: &EngineCommand, stderr: Stdio) -> Result<Child, ShellError> {
     let name = command.program.to_string_lossy().into_owned();
     let mut process = Command::new(&command.program);
@@ -159,16 +129,7 @@ pub fn spawn_engine(command: &EngineCommand, stderr: Stdio) -> Result<Child, She
     if let Some(dir) = &command.dir {
         process.current_dir(dir);
     }
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl is async-signal-safe; the closure allocates nothing.
-    unsafe {
-        // If the proxy is killed outright, the engine gets SIGTERM instead of living on.
-        process.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-            Ok(())
-        });
-    }
-    process.spawn().map_err(|err| match err.kind() {
+    spawn_killed_with_us(&mut process).map_err(|err| match err.kind() {
         io::ErrorKind::NotFound => ShellError::NotFound(name),
         io::ErrorKind::PermissionDenied => ShellError::NotExecutable(name),
         _ => ShellError::Spawn(name, err),
@@ -193,20 +154,12 @@ pub fn run<S: Session<Event = ProxyEvent> + 'static>(
         None => None,
     };
     // Raw descriptors: std's stdout is line-buffered, and we decide when to flush.
-    let gui_in = File::from(io::stdin().as_fd().try_clone_to_owned()?);
-    let gui_out = File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    let (gui_in, gui_out) = raw_stdin_stdout()?;
     let mut child = spawn_engine(command, Stdio::inherit())?;
     forward_signals_to(child.id());
     let engine_in = child.stdin.take().expect("piped");
     let engine_out = child.stdout.take().expect("piped");
-    // Bigger pipes for the engine's output: a flood then costs fewer context switches.
-    // (Best effort: Linux only, up to /proc/sys/fs/pipe-max-size.)
-    #[cfg(target_os = "linux")]
-    // SAFETY: fcntl on a descriptor we own; failure only leaves the default size.
-    unsafe {
-        use std::os::fd::AsRawFd;
-        libc::fcntl(engine_out.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 20);
-    }
+    enlarge_pipe(&engine_out);
     let (events, received) = mpsc::channel();
     let shared = Arc::new(Shared {
         session: Mutex::new(session),
@@ -272,11 +225,11 @@ fn supervise<S: Session<Event = ProxyEvent>>(
                 record(shared, Entry::Event, message.as_bytes());
                 return code;
             }
-            status_code(status)
+            Ending::of(status).shell_code()
         }
         Event::EngineEof => {
             let status = wait_bounded(child, quit_timeout);
-            let how = describe_exit(status);
+            let how = Ending::of(status).describe();
             eprintln!("sp960: proxy: the engine {how}");
             record(shared, Entry::Event, format!("the engine {how}").as_bytes());
             let mut actions = Vec::new();
@@ -288,7 +241,7 @@ fn supervise<S: Session<Event = ProxyEvent>>(
                 &[(0..0, 0..actions.len())],
                 &actions,
             );
-            match status_code(status) {
+            match Ending::of(status).shell_code() {
                 0 => exit_code::ENGINE_EXITED,
                 code => code,
             }
@@ -304,47 +257,6 @@ fn drain_engine_output(received: &Receiver<Event>) {
             Ok(Event::EngineEof) | Err(_) => return,
             Ok(_) => {}
         }
-    }
-}
-
-/// Waits up to `timeout` for the engine to exit, then kills it; always reaps it.
-pub fn wait_bounded(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
-    let deadline = Instant::now() + timeout;
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
-            Ok(None) => {
-                let _ = child.kill();
-                return child.wait().ok();
-            }
-            Err(_) => return None,
-        }
-    }
-}
-
-/// The exit code that reports `status`: the code, or 128 + signal as shells do.
-fn status_code(status: Option<ExitStatus>) -> u8 {
-    match status {
-        Some(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => code as u8,
-            (None, Some(signal)) => (128 + signal).min(255) as u8,
-            (None, None) => 1,
-        },
-        None => 1,
-    }
-}
-
-/// How an engine ended, in words: "exited unexpectedly with status 1", "died
-/// unexpectedly from signal 11".
-pub fn describe_exit(status: Option<ExitStatus>) -> String {
-    match status {
-        Some(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => format!("exited unexpectedly with status {code}"),
-            (None, Some(signal)) => format!("died unexpectedly from signal {signal}"),
-            (None, None) => "ended unexpectedly".to_owned(),
-        },
-        None => "ended unexpectedly (status unknown)".to_owned(),
     }
 }
 

@@ -1,0 +1,26 @@
+//! The OS layer: everything that knows which platform sp960 runs on, behind a small
+//! platform-neutral interface. No other room uses `libc`, `windows-sys` or `std::os`.
+//!
+//! | capability | Linux | macOS and other Unix | Windows |
+//! |---|---|---|---|
+//! | start an engine, killed with us ([`process::spawn_piped`]) | `PR_SET_PDEATHSIG` (SIGTERM) | not killed: engines see their stdin close and quit | a job object with `KILL_ON_JOB_CLOSE` |
+//! | an engine's exit in words and as our status ([`process::ExitReport`]) | code, or signal (128 + signal) | same | code; NTSTATUS crashes by name |
+//! | signals sent to the proxy go to its engine ([`process::forward_signals_to`]) | SIGINT, SIGTERM, SIGHUP | same | nothing to do: Ctrl-C reaches the whole console |
+//! | Ctrl-C as a flag ([`interrupt`]) | `sigaction(SIGINT)` | same | `SetConsoleCtrlHandler` |
+//! | read an engine with a deadline ([`reader::EngineOutput`]) | blocking `read` + a per-thread timer signal ([`timer`]) | `poll` + `read` | a reader thread and a channel |
+//! | our stdin/stdout unbuffered, bigger pipes ([`stdio`]) | `dup`, `F_SETPIPE_SZ` | `dup` | `DuplicateHandle` (std) |
+//! | CPU time of this process ([`cpu::process_seconds`]) | `getrusage` | same | `GetProcessTimes` |
+//!
+//! The `portable-io` feature makes Linux take the macOS column (no timer signal, no
+//! parent-death signal, default pipes), so the code macOS runs is tested by the Linux suites
+//! (`cargo test --features portable-io`).
+//!
+//! Must not import any other room of sp960: the rooms above use this one.
+
+pub mod cpu;
+pub mod interrupt;
+pub mod process;
+pub mod reader;
+pub mod stdio;
+#[cfg(all(target_os = "linux", not(feature = "portable-io")))]
+mod timer;
