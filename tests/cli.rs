@@ -186,6 +186,7 @@ fn help_and_version() {
         .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")));
 }
 
+#[cfg(unix)] // bash and head
 #[test]
 fn closed_stdout_is_not_an_error() {
     // `sp960 fen all | head -1`: the reader leaving early must not make us fail or panic.
@@ -268,6 +269,7 @@ fn all_960_agree_with_python_chess() {
 
 /// A checking command whose reader leaves early must not claim success: `sp960 validate
 /// broken.fen | head -n 1` in a CI step with pipefail has to fail.
+#[cfg(unix)] // bash and head
 #[test]
 fn checking_commands_cut_short_exit_1() {
     let dir = tempfile::tempdir().unwrap();

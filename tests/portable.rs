@@ -1,0 +1,217 @@
+//! What every platform runs, with nothing but sp960 itself: the proxy in front of the
+//! built-in engine over pipes, as a GUI drives it (UCI and XBoard, castling in both UCI
+//! dialects, a refused position), and a match of the built-in engine writing a PGN.
+//! CI runs this suite on Linux, on Linux with the `portable-io` feature (the macOS path),
+//! and as a Windows build under Wine (scripts/test-windows.sh).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use shakmaty::{CastlingSide, Chess, Color, Move, Position, Rank};
+use sp960::starts::castling::{CastlingDialect, parse_move};
+use sp960::starts::notation::{CastlingNotation, start_fen};
+use sp960::starts::start::{Start, parse_spec};
+
+#[path = "support/process.rs"]
+mod process;
+use process::{LineProcess, sp960};
+
+/// SP 860, `RBKNRNBQ`, and a line of moves (Chess960 notation) after which White can castle
+/// kingside (king c1, rook e1).
+const SP: &str = "860";
+const LINE: &str = "f2f4 f7f5 g1f2 g8f7 d1e3 d8e6 f1g3 f8g6";
+
+fn start() -> Start {
+    parse_spec(SP).unwrap()[0]
+}
+
+fn root() -> Chess {
+    start().position().unwrap()
+}
+
+/// The position after [`LINE`], played with shakmaty, and White's castling moves there.
+fn after_line() -> (Chess, Vec<Move>) {
+    let mut position = root();
+    for text in LINE.split(' ') {
+        let m = parse_move(&position, text.as_bytes()).unwrap();
+        position.play_unchecked(m);
+    }
+    let castles = position
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.is_castle())
+        .collect();
+    (position, castles)
+}
+
+/// A castling move as a GUI in `dialect` writes it, worked out from the squares.
+fn castling_text(m: &Move, dialect: CastlingDialect) -> String {
+    let Move::Castle { king, rook } = *m else {
+        panic!("not castling: {m:?}")
+    };
+    let side = CastlingSide::from_king_side(king < rook);
+    let destination = side.king_to(Color::from_white(king.rank() == Rank::First));
+    match dialect {
+        CastlingDialect::Chess960 => format!("{king}{rook}"),
+        CastlingDialect::Standard if king.distance(destination) <= 1 => format!("{king}{rook}"),
+        CastlingDialect::Standard => format!("{king}{destination}"),
+    }
+}
+
+fn proxy(args: &[&str]) -> LineProcess {
+    let mut all = vec!["proxy"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--", sp960(), "engine"]);
+    LineProcess::spawn(sp960(), &all, Stdio::inherit())
+}
+
+fn bestmove(gui: &mut LineProcess, go: &str) -> String {
+    gui.send(go);
+    let line = gui.wait_for(|l| l.starts_with("bestmove "));
+    line.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+/// A UCI GUI in either castling dialect: `position startpos` of SP 860 gives a legal move,
+/// the castling move comes back in the GUI's own notation, and a broken position is
+/// refused by the proxy while the engine stays alive.
+#[test]
+fn uci_gui_through_the_proxy_in_both_castling_dialects() {
+    let (castle_position, castles) = after_line();
+    assert!(!castles.is_empty(), "White can castle after {LINE}");
+    let mut dialects_differ = false;
+    for dialect in [CastlingDialect::Chess960, CastlingDialect::Standard] {
+        let mut gui = proxy(&["--sp", SP]);
+        gui.send("uci");
+        gui.wait_for(|l| l == "uciok");
+        if dialect == CastlingDialect::Chess960 {
+            gui.send("setoption name UCI_Chess960 value true");
+        }
+        gui.send("isready");
+        gui.wait_for(|l| l == "readyok");
+        gui.send("position startpos");
+        let first = bestmove(&mut gui, "go depth 3");
+        parse_move(&root(), first.as_bytes())
+            .unwrap_or_else(|err| panic!("{first} is not legal at SP {SP}: {err}"));
+        // The GUI's moves of the line in its own dialect (none of them castles).
+        gui.send(&format!("position startpos moves {LINE}"));
+        for castle in &castles {
+            let want = castling_text(castle, dialect);
+            dialects_differ |= want != castling_text(castle, CastlingDialect::Chess960);
+            let best = bestmove(&mut gui, &format!("go depth 2 searchmoves {want}"));
+            assert_eq!(best, want, "{dialect:?}");
+            assert_eq!(
+                parse_move(&castle_position, best.as_bytes()).unwrap(),
+                *castle
+            );
+        }
+        gui.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+        assert_eq!(bestmove(&mut gui, "go depth 1"), "0000");
+        assert!(
+            gui.seen
+                .iter()
+                .any(|l| l.starts_with("info string sp960: refused position")),
+            "{:?}",
+            gui.seen
+        );
+        // The engine is still there.
+        gui.send("position startpos");
+        let again = bestmove(&mut gui, "go depth 1");
+        parse_move(&root(), again.as_bytes()).unwrap();
+        gui.send("quit");
+        assert!(gui.wait(Duration::from_secs(20)).success());
+    }
+    assert!(dialects_differ, "kingside castling from c1 differs");
+}
+
+/// An XBoard GUI: SP 860 set up with `variant fischerandom` and `setboard`, the GUI castles
+/// with `O-O` as xboard writes it, the engine answers a legal move, and an illegal move is
+/// refused with the engine still answering.
+#[test]
+fn xboard_gui_through_the_proxy_castles_with_o_o() {
+    let (castle_position, castles) = after_line();
+    let castle = castles
+        .iter()
+        .find(|m| matches!(m, Move::Castle { king, rook } if king < rook))
+        .expect("kingside castling");
+    let mut after_castle = castle_position.clone();
+    after_castle.play_unchecked(*castle);
+    let fen = start_fen(start(), CastlingNotation::Shredder).unwrap();
+    let mut gui = proxy(&[]);
+    gui.send("xboard");
+    gui.send("protover 2");
+    gui.wait_for(|l| l.contains("done=1"));
+    gui.send("new");
+    gui.send("variant fischerandom");
+    gui.send("force");
+    gui.send(&format!("setboard {fen}"));
+    for text in LINE.split(' ') {
+        gui.send(&format!("usermove {text}"));
+    }
+    gui.send("usermove O-O");
+    gui.send("ping 1");
+    let answered = gui.until("pong 1", |l| l == "pong 1");
+    assert!(
+        !answered
+            .iter()
+            .any(|l| l.starts_with("Illegal move") || l.starts_with("Error")),
+        "{answered:?}"
+    );
+    gui.send("sd 2");
+    gui.send("go");
+    let reply = gui.wait_for(|l| l.starts_with("move "));
+    let text = reply.trim_start_matches("move ").trim();
+    parse_move(&after_castle, text.as_bytes())
+        .unwrap_or_else(|err| panic!("{text} is not legal after O-O: {err}"));
+    gui.send("force");
+    gui.send("usermove a1a8");
+    gui.wait_for(|l| l.starts_with("Illegal move"));
+    gui.send("ping 2");
+    gui.wait_for(|l| l == "pong 2");
+    gui.send("quit");
+    assert!(gui.wait(Duration::from_secs(20)).success());
+}
+
+/// `sp960 match` of the built-in engine against itself: two games of SP 860, both colours,
+/// each ended by the rules, in a PGN whose games start from SP 860. (python-chess replays
+/// this PGN in tests/match_runner.rs on Linux, and in scripts/test-windows.sh for the
+/// Windows build.)
+#[test]
+fn a_match_of_the_builtin_engine_writes_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let output = Command::new(sp960())
+        .args([
+            "match",
+            "--sp",
+            SP,
+            "--depth",
+            "2",
+            "--concurrency",
+            "1",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("(2 games appended)"), "{stdout}");
+    let games = std::fs::read_to_string(Path::new(&pgn)).unwrap();
+    let fen = start_fen(start(), CastlingNotation::Shredder).unwrap();
+    assert_eq!(games.matches("[Event ").count(), 2, "{games}");
+    assert_eq!(
+        games.matches(&format!("[FEN \"{fen}\"]")).count(),
+        2,
+        "{games}"
+    );
+    assert_eq!(
+        games.matches("[Termination \"normal\"]").count(),
+        2,
+        "{games}"
+    );
+}
