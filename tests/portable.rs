@@ -215,3 +215,83 @@ fn a_match_of_the_builtin_engine_writes_its_games() {
         "{games}"
     );
 }
+
+/// `--runner fastchess` finds the runner on PATH as the platform's shell does: `fastchess`
+/// on Unix, `fastchess.exe` through `PATHEXT` on Windows. A copy of sp960 stands in for the
+/// runner: it refuses fastchess's arguments, which shows it was found and started.
+#[test]
+fn the_runner_is_found_on_path_as_the_shell_finds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |path: &Path| {
+        Command::new(sp960())
+            .env("PATH", path)
+            .args(["match", "--runner", "fastchess", "--sp", SP, "--depth", "1"])
+            .arg("--pgn")
+            .arg(dir.path().join("games.pgn"))
+            .output()
+            .unwrap()
+    };
+    let missing = run(dir.path());
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        said.contains("fastchess") && said.contains("not found"),
+        "{said}"
+    );
+    let name = if cfg!(windows) {
+        "fastchess.exe"
+    } else {
+        "fastchess"
+    };
+    std::fs::copy(sp960(), dir.path().join(name)).unwrap();
+    // Under Wine, the DLLs the build runs with sit beside sp960.exe (scripts/test-platforms.sh).
+    for entry in std::fs::read_dir(Path::new(sp960()).parent().unwrap()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "dll") {
+            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let found = run(dir.path());
+    let said = String::from_utf8_lossy(&found.stderr);
+    assert!(!said.contains("not found"), "{said}");
+    assert!(said.contains("fastchess"), "{said}");
+    assert!(!found.status.success(), "{said}");
+}
+
+/// An engine whose path has spaces, named in `--engine` the platform's way (on Windows with
+/// backslashes), plays its games: the spec is split as the platform's shell splits.
+#[test]
+fn engine_paths_with_spaces_and_the_platforms_separators() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("Chess Engines");
+    std::fs::create_dir(&folder).unwrap();
+    let program = folder.join(if cfg!(windows) {
+        "my engine.exe"
+    } else {
+        "my engine"
+    });
+    std::fs::copy(sp960(), &program).unwrap();
+    for entry in std::fs::read_dir(Path::new(sp960()).parent().unwrap()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "dll") {
+            std::fs::copy(&path, folder.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let mut shown = program.display().to_string();
+    if cfg!(windows) {
+        shown = shown.replace('/', "\\");
+        assert!(shown.contains('\\'), "{shown}");
+    }
+    let pgn = dir.path().join("games.pgn");
+    let output = Command::new(sp960())
+        .arg("match")
+        .arg("--engine")
+        .arg(format!("\"cmd={shown}\" arg=engine name=Spaced"))
+        .args(["--sp", SP, "--depth", "1", "--concurrency", "1", "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("\"Spaced\"]").count(), 2, "{games}");
+}

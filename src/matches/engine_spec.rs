@@ -2,7 +2,10 @@
 //! `sp960 tournament`, read with cutechess-cli's `-engine` keys meaning what they mean
 //! there, plus sp960's own keys for tournaments.
 //!
-//! An `--engine` is one argument, split into words as a POSIX shell would. A word
+//! An `--engine` is one argument, split into words as the platform's shell would: as a POSIX
+//! shell on Unix (quotes group, `\` escapes), by the rules of Windows command lines on
+//! Windows (double quotes group, `\` is a path separator: `cmd=C:\Engines\sf.exe`,
+//! `"cmd=C:\Program Files\sf.exe"`; see [`split_windows`]). A word
 //! `KEY=VALUE` whose KEY is a name (letters, digits, `_`) or `option.NAME` is a setting;
 //! a key this reader does not know is an error naming it, never an engine argument.
 //! Other words are the command line: the first is the program (unless `cmd=` gives it),
@@ -172,10 +175,67 @@ fn setting(word: &str) -> Option<(&str, &str)> {
     (is_name || key.starts_with("option.")).then_some((key, value))
 }
 
+/// Splits `text` into words by the rules of Windows command lines (`CommandLineToArgvW`):
+/// spaces and tabs separate words outside double quotes; a backslash is itself, except in a
+/// run of backslashes before a double quote, where each pair gives one backslash and an odd
+/// one makes the quote a character. `None` for a quote left open.
+pub fn split_windows(text: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut in_word, mut quoted) = (false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let mut run = 1;
+                while chars.next_if_eq(&'\\').is_some() {
+                    run += 1;
+                }
+                if chars.peek() == Some(&'"') {
+                    word.extend(std::iter::repeat_n('\\', run / 2));
+                    if run % 2 == 1 {
+                        chars.next();
+                        word.push('"');
+                    }
+                } else {
+                    word.extend(std::iter::repeat_n('\\', run));
+                }
+                in_word = true;
+            }
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            ' ' | '\t' if !quoted => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            _ => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quoted {
+        return None;
+    }
+    if in_word {
+        words.push(word);
+    }
+    Some(words)
+}
+
 impl EngineSpec {
     /// Reads one `--engine` argument (`index` is 1-based, for messages).
     pub fn parse(index: usize, text: &str) -> Result<EngineSpec, EngineSpecError> {
-        let words = shlex::split(text).ok_or_else(|| EngineSpecError {
+        let split = if cfg!(windows) {
+            split_windows
+        } else {
+            shlex::split
+        };
+        let words = split(text).ok_or_else(|| EngineSpecError {
             engine: index,
             reason: format!("unbalanced quotes in '{text}'"),
         })?;
@@ -479,5 +539,34 @@ mod tests {
             err.to_string(),
             "engine 1: castling= is not supported by sp960 match (it drives the engine itself)"
         );
+    }
+
+    #[test]
+    fn windows_command_lines_keep_paths_and_group_with_double_quotes() {
+        let split = |text: &str| split_windows(text).unwrap();
+        assert_eq!(
+            split(r"cmd=C:\Engines\sf.exe name=SF"),
+            [r"cmd=C:\Engines\sf.exe", "name=SF"]
+        );
+        assert_eq!(
+            split(r#""cmd=C:\Program Files\sf.exe" arg=-x"#),
+            [r"cmd=C:\Program Files\sf.exe", "arg=-x"]
+        );
+        assert_eq!(
+            split(r#"cmd="C:\Program Files\Stockfish 17\sf.exe"  "name=Stock fish""#),
+            [
+                r"cmd=C:\Program Files\Stockfish 17\sf.exe",
+                "name=Stock fish"
+            ]
+        );
+        // Backslashes before a quote: pairs halve, an odd one makes the quote literal.
+        assert_eq!(
+            split(r#"a\\"b c"  d\"e  f\\\"g"#),
+            [r"a\b c", "d\"e", r#"f\"g"#]
+        );
+        assert_eq!(split(r"dir=\\server\share\ "), [r"dir=\\server\share\"]);
+        assert_eq!(split("\"\""), [""]);
+        assert_eq!(split("  "), Vec::<String>::new());
+        assert_eq!(split_windows(r#"cmd="C:\x"#), None);
     }
 }

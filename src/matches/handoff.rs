@@ -131,7 +131,8 @@ pub fn handoff_command(
     let config = request.resolve()?;
     refuse_what_the_runner_cannot_do(&config, runner)?;
     let layout = Layout::new(&config, runner)?;
-    let program = find_on_path(runner.program()).ok_or(HandoffError::NotFound(runner.program()))?;
+    let program = crate::os::process::find_program(runner.program())
+        .ok_or(HandoffError::NotFound(runner.program()))?;
     let started = Instant::now();
     let cpu_at_start = cpu_seconds();
     // Each engine's first handshake tells its protocol and name, as in the built-in runner.
@@ -432,14 +433,6 @@ fn book_path(pgn: &Path, format: BookFormat) -> PathBuf {
         format.extension()
     ));
     pgn.with_file_name(name)
-}
-
-/// `program` in the directories of PATH.
-fn find_on_path(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
 }
 
 /// Runs the runner; its stdout (its progress) is copied to our stderr line by line unless

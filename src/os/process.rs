@@ -3,6 +3,7 @@
 //! passed on to them.
 
 use std::io;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -28,6 +29,30 @@ pub fn wait_bounded(child: &mut Child, timeout: Duration) -> Option<ExitStatus> 
             Err(_) => return None,
         }
     }
+}
+
+/// `program` in the directories of PATH, as the platform's shell finds it: on Windows a
+/// name without an extension is tried with each extension of `PATHEXT` (`.COM;.EXE;.BAT;.CMD`
+/// when unset), so `fastchess` finds `fastchess.exe`.
+pub fn find_program(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let extensions = if cfg!(windows) && Path::new(program).extension().is_none() {
+        let pathext = std::env::var("PATHEXT").unwrap_or_else(|_| ".COM;.EXE;.BAT;.CMD".into());
+        pathext
+            .split(';')
+            .filter(|ext| !ext.is_empty())
+            .map(str::to_owned)
+            .collect()
+    } else {
+        vec![String::new()]
+    };
+    std::env::split_paths(&path)
+        .flat_map(|dir| {
+            extensions
+                .iter()
+                .map(move |ext| dir.join(format!("{program}{ext}")))
+        })
+        .find(|candidate| candidate.is_file())
 }
 
 /// How a process ended, as the OS tells it.
