@@ -295,3 +295,97 @@ fn engine_paths_with_spaces_and_the_platforms_separators() {
     let games = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(games.matches("\"Spaced\"]").count(), 2, "{games}");
 }
+
+/// Windows GUIs, engines and editors end lines with CRLF: the proxy answers CRLF commands
+/// and forwards what it does not change byte for byte, `\r` included; validate reports the
+/// same errors at the same columns; a CRLF opening book plays the same starts.
+#[test]
+fn crlf_lines_are_read_everywhere() {
+    // The proxy before the built-in engine, every command ending in CRLF.
+    let mut gui = proxy(&[]);
+    gui.send("uci\r");
+    gui.wait_for(|l| l == "uciok");
+    gui.send("isready\r");
+    gui.wait_for(|l| l == "readyok");
+    gui.send("position startpos moves e2e4\r");
+    let reply = bestmove(&mut gui, "go depth 2\r");
+    let mut position = Chess::default();
+    position.play_unchecked(parse_move(&position, b"e2e4").unwrap());
+    parse_move(&position, reply.as_bytes()).unwrap();
+    gui.send("quit\r");
+    assert!(gui.wait(Duration::from_secs(20)).success());
+
+    // validate: the same reports for LF and CRLF files.
+    let dir = tempfile::tempdir().unwrap();
+    let lf = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\n\
+              rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNB w EAea - 0 1\n\
+              rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\n";
+    let validate = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let output = Command::new(sp960())
+            .current_dir(dir.path())
+            .args(["validate", name])
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    let (lf_code, lf_report) = validate("lf.fen", lf);
+    let (crlf_code, crlf_report) = validate("crlf.fen", &lf.replace('\n', "\r\n"));
+    assert_eq!(lf_code, Some(1));
+    assert!(lf_report.starts_with("lf.fen:2:"), "{lf_report}");
+    assert_eq!(crlf_code, lf_code);
+    assert_eq!(crlf_report.replace("crlf.fen", "lf.fen"), lf_report);
+
+    // A CRLF EPD book of two starts: both are played, with both colours.
+    let book = dir.path().join("book.epd");
+    let epd = Command::new(sp960())
+        .args(["book", "0", "959"])
+        .output()
+        .unwrap()
+        .stdout;
+    let epd = String::from_utf8(epd).unwrap().replace('\n', "\r\n");
+    std::fs::write(&book, epd).unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let output = Command::new(sp960())
+        .args(["match", "--depth", "1", "--concurrency", "1", "--openings"])
+        .arg(format!("file={}", book.display()))
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    for sp in [0, 959] {
+        let fen = start_fen(
+            parse_spec(&sp.to_string()).unwrap()[0],
+            CastlingNotation::Shredder,
+        );
+        let tag = format!("[FEN \"{}\"]", fen.unwrap());
+        assert_eq!(games.matches(&tag).count(), 2, "SP {sp}: {games}");
+    }
+}
+
+/// What the proxy does not change reaches the other side byte for byte, CRLF included:
+/// `cat` as the engine echoes the GUI's `uci\r\n`, and the GUI gets it back unchanged.
+#[cfg(unix)]
+#[test]
+fn untouched_crlf_lines_pass_byte_for_byte() {
+    let mut child = Command::new(sp960())
+        .args(["proxy", "--protocol", "uci", "--", "cat"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"uci\r\n").unwrap();
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.stdout.starts_with(b"uci\r\n"), "{:?}", output.stdout);
+}
