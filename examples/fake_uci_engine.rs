@@ -6,7 +6,8 @@
 //!   then `bestmove e2e4`;
 //! - `flood-buffered N`: the same, block-buffered (64 KiB writes);
 //! - `crash-on-go`: on `go`, one `info` line, then abort (SIGABRT) mid-search;
-//! - `hang-on-quit`: ignores `quit`, the end of its input and SIGTERM, and sleeps.
+//! - `hang-on-quit`: ignores `quit`, the end of its input and SIGTERM, and sleeps;
+//! - `deaf`: ignores `quit` and the end of its input, and sleeps (signals end it).
 //!
 //! On `uci` it prints `info string pid <pid>` first, so tests can check it was reaped.
 
@@ -62,14 +63,15 @@ fn main() {
     let mode = args.first().map(String::as_str).unwrap_or("");
     let count: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(0);
     match mode {
-        "flood" | "flood-buffered" | "crash-on-go" | "hang-on-quit" => {}
+        "flood" | "flood-buffered" | "crash-on-go" | "hang-on-quit" | "deaf" => {}
         _ => {
             eprintln!(
-                "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | hang-on-quit"
+                "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | hang-on-quit | deaf"
             );
             std::process::exit(2);
         }
     }
+    #[cfg(unix)]
     if mode == "hang-on-quit" {
         // SAFETY: setting a signal disposition to SIG_IGN.
         unsafe {
@@ -100,12 +102,12 @@ fn main() {
                 say("bestmove e2e4");
             }
             "go" => say("bestmove e2e4"),
-            "quit" if mode == "hang-on-quit" => {}
+            "quit" if mode == "hang-on-quit" || mode == "deaf" => {}
             "quit" => return,
             _ => {}
         }
     }
-    if mode == "hang-on-quit" {
+    if mode == "hang-on-quit" || mode == "deaf" {
         loop {
             std::thread::sleep(std::time::Duration::from_secs(60));
         }

@@ -51,12 +51,12 @@ echo "== clippy -D warnings, macOS (aarch64-apple-darwin)"
 /usr/bin/cargo-clippy clippy --locked "${macos[@]}" --lib --bins -- -D warnings
 
 suites=(portable cli roll_cli validate_cli book engine)
-echo "== Windows build: sp960.exe and the suites ${suites[*]}"
-"${cargo[@]}" build --locked "${windows[@]}" --bins
+echo "== Windows build: sp960.exe, the scripted engine and the suites ${suites[*]}"
+"${cargo[@]}" build --locked "${windows[@]}" --bins --example fake_uci_engine
 "${cargo[@]}" test --locked "${windows[@]}" --no-run "${suites[@]/#/--test=}" \
   --message-format=json >"$CARGO_TARGET_DIR/windows-tests.json"
 out="$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/debug"
-for dir in "$out" "$out/deps"; do
+for dir in "$out" "$out/deps" "$out/examples"; do
   x86_64-w64-mingw32-gcc -shared -O2 -o "$dir/bcryptprimitives.dll" \
     scripts/windows/bcryptprimitives.c -ladvapi32
 done

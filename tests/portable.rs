@@ -389,3 +389,54 @@ fn untouched_crlf_lines_pass_byte_for_byte() {
     let output = child.wait_with_output().unwrap();
     assert!(output.stdout.starts_with(b"uci\r\n"), "{:?}", output.stdout);
 }
+
+/// A proxy killed outright leaves no engine behind, even one that ignores the end of its
+/// input: Linux sends it SIGTERM (`PR_SET_PDEATHSIG`), Windows closes the proxy's job object.
+/// The engine inherited the proxy's stderr, so that pipe ends only once the engine is gone
+/// too. (macOS has neither: there an engine quits when its input ends, and this one would
+/// not, so the test does not run there or with the `portable-io` feature.)
+#[cfg(any(windows, all(target_os = "linux", not(feature = "portable-io"))))]
+#[test]
+fn a_killed_proxy_leaves_no_engine_behind() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let deps = std::env::current_exe().unwrap();
+    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
+    let engine = examples.join(if cfg!(windows) {
+        "fake_uci_engine.exe"
+    } else {
+        "fake_uci_engine"
+    });
+    assert!(engine.exists(), "{}: build the examples", engine.display());
+    let mut proxy = Command::new(sp960())
+        .arg("proxy")
+        .arg("--")
+        .arg(&engine)
+        .arg("deaf")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = proxy.stdin.take().unwrap();
+    stdin.write_all(b"uci\n").unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(proxy.stdout.take().unwrap());
+    let mut line = String::new();
+    while line.trim_end() != "uciok" {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "no uciok");
+    }
+    let mut stderr = proxy.stderr.take().unwrap();
+    let (ended, end) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut rest = Vec::new();
+        let _ = stderr.read_to_end(&mut rest);
+        let _ = ended.send(());
+    });
+    proxy.kill().unwrap();
+    proxy.wait().unwrap();
+    assert!(
+        end.recv_timeout(Duration::from_secs(20)).is_ok(),
+        "the engine outlived the killed proxy"
+    );
+}
