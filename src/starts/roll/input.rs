@@ -271,7 +271,7 @@ mod tests {
             518
         );
         assert_eq!(
-            sp(roll(Method::Polyhedral, "d20=11 d12=7 D8=3 d4=3 d6=3").unwrap()),
+            sp(roll(Method::Polyhedral, "d12=11 d20=7 D8=3 d4=3 d6=3").unwrap()),
             518
         );
         assert_eq!(sp(roll(Method::Coins, "TH HT HTT THT HT").unwrap()), 518);
@@ -339,7 +339,7 @@ mod tests {
         let err = roll(Method::Polyhedral, "d7=1").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "roll polyhedral: value 1 ('d7=1'): no die is called 'd7' (the names are d8, d4, d6, d12, d20)"
+            "roll polyhedral: value 1 ('d7=1'): no die is called 'd7' (the names are d8, d4, d6, d20, d12)"
         );
     }
 

@@ -10,8 +10,8 @@ use super::input::RollError;
 use super::{Method, Outcome, Procedure};
 
 /// Asks on `prompts` for each value of `method` and reads it from `input`, until the start
-/// is drawn. The polyhedral method asks for the four dice d8, d4, d6, d20 (the fair
-/// variant). Input that ends first is a [`RollError::TooFew`].
+/// is drawn. The polyhedral method asks for the four dice d8, d4, d6, d20 (without the
+/// d12). Input that ends first is a [`RollError::TooFew`].
 pub fn ask_each(
     method: Method,
     input: &mut impl BufRead,
