@@ -58,8 +58,8 @@ fn every_console_example_in_the_readme_section_prints_what_it_says() {
         }
     }
     assert_eq!(
-        examples, 5,
-        "explain, die, fast, polyhedral --fairness, random --method"
+        examples, 6,
+        "explain, die, die-optimized, fast, polyhedral --fairness, random --method"
     );
 }
 
@@ -82,7 +82,7 @@ fn every_method_example_in_the_readme_table_gives_its_start() {
         assert!(out.contains(&format!("\n{sp}: ")), "{command}: {out}");
         rows += 1;
     }
-    assert_eq!(rows, 6, "one example per method");
+    assert_eq!(rows, 7, "one example per method");
 }
 
 #[test]
@@ -210,6 +210,14 @@ fn fairness_figures_of_every_method() {
             ][..],
         ),
         (
+            "die-optimized",
+            &[
+                "die-optimized: fair",
+                "3 in 5 rolls, 21 in 6 rolls",
+                "expected rolls: 88/15 = 5 13/15 ≈ 5.866667\n",
+            ][..],
+        ),
+        (
             "polyhedral",
             &[
                 "polyhedral d8 d4 d6 d20: fair",
@@ -277,7 +285,15 @@ fn fairness_json_lists_every_start() {
 
 #[test]
 fn random_method_lines_are_repeated_by_roll() {
-    for method in ["die", "polyhedral", "d10", "coins", "coin", "fast"] {
+    for method in [
+        "die",
+        "die-optimized",
+        "polyhedral",
+        "d10",
+        "coins",
+        "coin",
+        "fast",
+    ] {
         let out = stdout_of(&["random", "--method", method, "--count", "5", "--seed", "42"]);
         assert_eq!(
             out,
@@ -355,7 +371,7 @@ fn an_unknown_method_exits_2_naming_it() {
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains(
-            "unknown method 'dice' (the methods are die, polyhedral, d10, coins, coin and fast)",
+            "unknown method 'dice' (the methods are die, die-optimized, polyhedral, d10, coins, coin and fast)",
         ));
     sp960()
         .args(["random", "--method", "cards"])

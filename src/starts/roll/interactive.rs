@@ -136,6 +136,25 @@ mod tests {
     }
 
     #[test]
+    fn die_optimized_asks_once_more_after_a_bishops_5() {
+        let mut prompts = Vec::new();
+        let outcome = ask_each(
+            Method::DieOptimized,
+            &mut &b"5\n5\n6\n6\n4\n6\n3\n6\n"[..],
+            &mut prompts,
+        )
+        .unwrap();
+        assert_eq!(outcome.done.rank.to_string(), "BRKNQRNB");
+        let prompts = String::from_utf8(prompts).unwrap();
+        assert!(
+            prompts.contains(
+                "roll 2 (a d6) for the dark-square bishop after a 5: 1 to 4 = a1 c1 e1 g1, 5 = a1 (5 − 4), 6 = c1 (6 − 4)\n> "
+            ),
+            "{prompts}"
+        );
+    }
+
+    #[test]
     fn input_that_ends_early() {
         let err = ask_each(Method::Die, &mut &b"2\n3\n"[..], &mut Vec::new()).unwrap_err();
         assert!(
