@@ -405,6 +405,7 @@ mod tests {
         (length, ways[0])
     }
 
+    // 002_1e5e9696fc39c650.txt: "The above procedure uses an average of 6.7 die rolls."
     #[test]
     fn die_is_fair_with_6_7_rolls_and_two_ways() {
         let a = analysis(Method::Die, false);
@@ -448,6 +449,8 @@ mod tests {
         }
     }
 
+    // 002_1e5e9696fc39c650.txt: "The average number of tosses needed for this method is
+    // {{frac|5|14|15}}."
     #[test]
     fn coins_is_fair_with_5_14_15_throws() {
         let a = analysis(Method::Coins, false);
@@ -462,6 +465,8 @@ mod tests {
         assert_eq!(shortest_ways(&a), (5, 2));
     }
 
+    // 002_1e5e9696fc39c650.txt: "The d8, d4, d6, d20 still give equal chance for all 960
+    // positions, but with every position being represented in four different ways."
     #[test]
     fn polyhedral_is_fair_with_four_ways() {
         let a = analysis(Method::Polyhedral, false);
@@ -514,6 +519,9 @@ mod tests {
         assert_eq!(shortest_ways(&a), (4, 1));
     }
 
+    // 002_1e5e9696fc39c650.txt, one coin: "Toss the coin four times ... If the four coin
+    // tosses are all tails, start again. Otherwise toss the coin an additional six times":
+    // fair (the text gives no average; this is sp960's figure).
     #[test]
     fn coin_is_fair_with_10_4_15_tosses() {
         let a = analysis(Method::Coin, false);
