@@ -346,6 +346,8 @@ mod tests {
             steps[3].text,
             "knights on f1 (group 3: the 3rd of the five empty squares) and g1 (the 3rd of the four left)"
         );
+        // The formula taken literally: 20 divided by four is 5, remainder 0, so y = 1.
+        assert_eq!((20u32.div_ceil(4), 20 % 4 + 1), (5, 1));
     }
 
     // 002_1e5e9696fc39c650.txt, the diagram "Starting position using all five polyhedrals":
