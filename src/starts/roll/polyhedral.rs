@@ -346,8 +346,11 @@ mod tests {
             steps[3].text,
             "knights on f1 (group 3: the 3rd of the five empty squares) and g1 (the 3rd of the four left)"
         );
-        // The formula taken literally: 20 divided by four is 5, remainder 0, so y = 1.
-        assert_eq!((20u32.div_ceil(4), 20 % 4 + 1), (5, 1));
+        // The formula taken literally: 20 divided by four is 5, remainder 0, so y = 1 (the
+        // example: 4); 11 rounds up to 3, remainder 3, so y = 4 (the example: 3).
+        let formula = |d20: u32| (d20.div_ceil(4), d20 % 4 + 1);
+        assert_eq!(formula(20), (5, 1));
+        assert_eq!(formula(11), (3, 4));
     }
 
     // 002_1e5e9696fc39c650.txt, the diagram "Starting position using all five polyhedrals":
