@@ -212,6 +212,8 @@ struct Launch {
     program: String,
     args: Vec<String>,
     options: Vec<(String, String)>,
+    /// xboard's `-smpCores` the engine needs (polyglot's `Threads`).
+    cores: Option<u32>,
 }
 
 impl Launch {
@@ -294,13 +296,22 @@ fn launch(
     };
     let known = quirks(engine.program());
     let mut options = engine.options.clone();
+    let mut cores = None;
     if let Some(threads) = known.threads
         && !sets_threads(options.iter().map(|(name, _)| name.as_str()))
     {
-        options.push(("Threads".to_owned(), threads.to_string()));
+        let given = if tool == Tool::Xboard {
+            // xboard sends an engine only the options it declares, and polyglot declares
+            // no Threads: it sets Threads from xboard's `cores` (-smpCores, both engines).
+            cores = Some(threads);
+            format!("-smpCores {threads} (polyglot passes it on as Threads {threads})")
+        } else {
+            options.push(("Threads".to_owned(), threads.to_string()));
+            format!("option Threads={threads}")
+        };
         notes.push(format!(
-            "engine '{name}': given option Threads={threads}, because with more threads (its \
-             default is 2) it crashes in Chess960 positions (set option.Threads=N to choose)"
+            "engine '{name}': given {given}, because with more threads (its default is 2) it \
+             crashes in Chess960 positions (set option.Threads=N to choose)"
         ));
     }
     let protocol = engine.protocol_or_uci();
@@ -393,6 +404,7 @@ fn launch(
             program: engine.cmd.clone(),
             args: engine.args.clone(),
             options,
+            cores,
         });
     }
     notes.push(format!(
@@ -412,6 +424,7 @@ fn launch(
         program: tournament.sp960.clone(),
         args,
         options,
+        cores,
     })
 }
 
@@ -601,6 +614,9 @@ fn xboard_command(
         }
     }
     plan.breaks.push(argv.len());
+    if let Some(cores) = launches.iter().filter_map(|launch| launch.cores).min() {
+        argv.extend(["-smpCores".to_owned(), cores.to_string()]);
+    }
     argv.extend(["-variant".to_owned(), "fischerandom".to_owned()]);
     let starts = &tournament.starts;
     match starts.as_slice() {
@@ -840,14 +856,19 @@ mod tests {
             let line = shell_line(&symmetric);
             assert!(!line.contains("proxy"), "{line}");
             let threads = match tool {
-                Tool::Xboard => "-sUCI -secondOptions Threads=1",
+                Tool::Xboard => "-sn glaurung -sUCI \\\n  -smpCores 1 -variant fischerandom",
                 _ => "proto=uci option.Threads=1",
             };
             assert!(line.contains(threads), "{line}");
-            assert!(line.contains("/usr/games/glaurung"), "{line}");
+            // xboard would not send it: polyglot declares no Threads option.
+            assert!(!line.contains("Options Threads"), "{line}");
             assert_eq!(symmetric.notes.len(), 1, "{:?}", symmetric.notes);
+            let given = match tool {
+                Tool::Xboard => "-smpCores 1 (polyglot passes it on as Threads 1)",
+                _ => "option Threads=1",
+            };
             assert!(
-                symmetric.notes[0].starts_with("engine 'glaurung': given option Threads=1"),
+                symmetric.notes[0].starts_with(&format!("engine 'glaurung': given {given}")),
                 "{:?}",
                 symmetric.notes
             );
