@@ -43,9 +43,9 @@ pub struct UciClient {
     /// The engine keeps one king file and one rook file per wing for both colours
     /// (Glaurung 2.2): it gets [`GameLine::for_shared_castling_files`].
     shared_castling_files: bool,
-    /// The `Threads` value sent for the engine because the quirks table names one and
-    /// the user set none.
-    threads_added: Option<u32>,
+    /// `Threads` was sent for the engine because the quirks table names a value and the
+    /// user set none (a flag, not the value: the client is kept small).
+    threads_added: bool,
     /// The position of the last `go`.
     asked: Option<Chess>,
     /// The `info` lines of the search since that `go`, kept as they came and read back
@@ -173,7 +173,7 @@ impl UciClient {
             chess960_option: false,
             options,
             shared_castling_files: false,
-            threads_added: None,
+            threads_added: false,
             asked: None,
             infos: InfoLines::default(),
             sent: None,
@@ -199,7 +199,11 @@ impl UciClient {
     /// The `Threads` value the client sent on its own (Glaurung 2.2 without the user's
     /// `option.Threads=`).
     pub fn threads_added(&self) -> Option<u32> {
-        self.threads_added
+        if self.threads_added {
+            quirks(self.name.as_deref().unwrap_or_default()).threads
+        } else {
+            None
+        }
     }
 
     /// One line from the engine.
@@ -229,7 +233,7 @@ impl UciClient {
                     && !sets_threads(self.options.iter().map(|(name, _)| name.as_str()))
                 {
                     out.push(setoption_line("Threads", threads));
-                    self.threads_added = Some(threads);
+                    self.threads_added = true;
                 }
                 if self.chess960_option {
                     out.push(setoption_line("UCI_Chess960", true));
