@@ -480,3 +480,54 @@ fn cutechess_plays_a_round_robin_and_a_gauntlet_as_the_built_in_runner() {
     }
     more_engines_as_built_in("cutechess");
 }
+
+/// Handed to fastchess with `--openings` (a book sp960 does not number), Glaurung 2.2 is
+/// still wrapped in the proxy and given one thread: the openings' roots decide, and two of
+/// them are DFRC pairs whose castling files differ between the colours (where it corrupts
+/// its memory unwrapped: docs/tournament.md). Every game ends by the rules.
+#[test]
+fn fastchess_wraps_glaurung_for_openings_whose_castling_files_differ() {
+    let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("fastchess") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("book.epd"),
+        "bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAhf - id \"860:1\";\n\
+         rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - id \"0:959\";\n",
+    )
+    .unwrap();
+    let args = [
+        "match",
+        "--engine",
+        "/usr/games/glaurung",
+        "--engine",
+        "/usr/games/stockfish",
+        "--openings",
+        "file=book.epd",
+        "--depth",
+        "8",
+        "--concurrency",
+        "2",
+        "--pgn",
+        "games.pgn",
+        "--runner",
+        "fastchess",
+    ];
+    let output = sp960(dir.path(), &args, &search_path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    for told in [
+        "sp960: match: engine 'Glaurung 2.2': given option Threads=1",
+        "sp960: match: engine 'Glaurung 2.2': wrapped in sp960 proxy because it keeps one king \
+         file and one rook file per wing for both colours, and in book.epd:1 the colours' \
+         castling files differ",
+        "'args=proxy -- /usr/games/glaurung' proto=uci depth=8 option.Threads=1",
+    ] {
+        assert!(stderr.contains(told), "{stderr}");
+    }
+    let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
+    assert_eq!(games(&pgn).len(), 4, "{pgn}");
+    assert_eq!(pgn.matches("[Termination \"normal\"]").count(), 4, "{pgn}");
+}

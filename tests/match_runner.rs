@@ -672,3 +672,88 @@ fn resign_and_draw_adjudication_from_the_engines_scores() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("--draw: movecount= is missing"), "{stderr}");
 }
+
+/// Glaurung 2.2 on DFRC pairs whose castling files differ between the colours (860:1:
+/// kings c1 and g8), where it corrupts its memory given their castling rights
+/// (docs/hostile-gui.md): the runner gives it one thread and its positions as the proxy's
+/// shield renders them, says so, and every game ends by the rules. The engine log shows
+/// what each engine was sent: Glaurung only rights one set of files can hold, Stockfish
+/// the game's own.
+#[test]
+fn glaurung_plays_dfrc_pairs_with_mixed_castling_files_to_the_end() {
+    use sp960::protocol::game::{parse_fen, shared_castling_files};
+    const GLAURUNG: &str = "/usr/games/glaurung";
+    let pairs = ["860:1", "0:959", "518:860", "959:0"];
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let output = sp960_match(
+        dir.path(),
+        &[
+            "--engine",
+            GLAURUNG,
+            "--engine",
+            STOCKFISH,
+            "--sp",
+            &pairs.join(","),
+            "--depth",
+            "8",
+            "--concurrency",
+            "2",
+            "--pgn",
+            "games.pgn",
+            "--log",
+            "logs",
+        ],
+    );
+    let told = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{told}");
+    for note in [
+        "sp960: match: engine 'Glaurung 2.2': given option Threads=1",
+        "sp960: match: engine 'Glaurung 2.2': it keeps one king file and one rook file per \
+         wing for both colours, and in opening 860:1 the colours' castling files differ",
+    ] {
+        assert!(told.contains(note), "{told}");
+    }
+    assert!(!told.contains("engine 'Stockfish 15.1'"), "{told}");
+    let games = python_check(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 2 * pairs.len(), "{games:?}");
+    for game in &games {
+        let expected: Start = pairs[(game.round - 1) / 2].parse().unwrap();
+        assert_eq!(identify(&game.fen).unwrap(), expected, "{game:?}");
+        assert_eq!(game.termination, "normal", "{game:?}");
+    }
+    eprintln!(
+        "{} games in {:.0?}: {:?}",
+        games.len(),
+        started.elapsed(),
+        games
+            .iter()
+            .map(|game| format!("{} {}", game.result, game.comment))
+            .collect::<Vec<_>>()
+    );
+    // Every position Glaurung got fits one set of castling files; Stockfish got the
+    // game's own rights, which do not.
+    let (mut glaurung, mut stockfish_mixed, mut threads) = (0, 0, false);
+    for entry in std::fs::read_dir(dir.path().join("logs")).unwrap() {
+        let log = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in log.lines() {
+            threads |= line.contains(" Glaurung 2.2 > setoption name Threads value 1");
+            let Some((engine, fen)) = line.split_once(" > position fen ") else {
+                continue;
+            };
+            let fen = fen.split(" moves ").next().unwrap();
+            let (position, _) = parse_fen(fen).unwrap();
+            if engine.ends_with(" Glaurung 2.2") {
+                glaurung += 1;
+                assert!(shared_castling_files(&position), "{line}");
+            } else if !shared_castling_files(&position) {
+                stockfish_mixed += 1;
+            }
+        }
+    }
+    assert!(threads, "no Threads 1 in the logs");
+    assert!(
+        glaurung > 0 && stockfish_mixed > 0,
+        "{glaurung} {stockfish_mixed}"
+    );
+}

@@ -58,8 +58,8 @@ fn every_console_example_in_the_readme_section_prints_what_it_says() {
         }
     }
     assert_eq!(
-        examples, 5,
-        "explain, die, fast, polyhedral --fairness, random --method"
+        examples, 6,
+        "explain, die, die-optimized, fast, polyhedral --fairness, random --method"
     );
 }
 
@@ -82,7 +82,7 @@ fn every_method_example_in_the_readme_table_gives_its_start() {
         assert!(out.contains(&format!("\n{sp}: ")), "{command}: {out}");
         rows += 1;
     }
-    assert_eq!(rows, 6, "one example per method");
+    assert_eq!(rows, 7, "one example per method");
 }
 
 #[test]
@@ -104,8 +104,8 @@ fn the_issue_examples_give_their_starts() {
                 "d8=3",
                 "d4=3",
                 "d6=3",
-                "d12=7",
-                "d20=11",
+                "d20=7",
+                "d12=11",
             ][..],
             "SP 518: RNBQKBNR",
         ),
@@ -114,6 +114,38 @@ fn the_issue_examples_give_their_starts() {
         assert!(out.contains(&format!("{line}\n")), "{args:?}: {out}");
         assert!(out.ends_with(" w HAha - 0 1\n") || out.ends_with(" w GBgb - 0 1\n"));
     }
+}
+
+/// 002_1e5e9696fc39c650.txt, the two polyhedral diagrams: "d8=6 (bishop on f1)", "d4=4
+/// (bishop on g1)", "d6=3 (queen on c1)", "d20=20 (knights on h1 and e1)", "king on b1; rooks
+/// on a1 and d1"; with all five, "d20=20 (knight on h1)", "d12=11 (knight on d1)", "king on
+/// b1; rooks on a1 and e1".
+#[test]
+fn the_texts_polyhedral_examples_on_the_command_line() {
+    let out = stdout_of(&["roll", "polyhedral", "d8=6", "d4=4", "d6=3", "d20=20"]);
+    assert!(
+        out.contains("\nrooks on a1 and d1, king on b1 between them\nSP 910: RKQRNBBN\n"),
+        "{out}"
+    );
+    let out = stdout_of(&[
+        "roll",
+        "polyhedral",
+        "d8=6",
+        "d4=4",
+        "d6=3",
+        "d20=20",
+        "d12=11",
+    ]);
+    assert!(
+        out.contains(
+            "d20=20 -> knight on h1: counting 20 round the five empty squares ends on the 5th\n\
+             d12=11 -> knight on d1: counting 11 round the four empty squares ends on the 3rd\n\
+             rooks on a1 and e1, king on b1 between them\n\
+             SP 814: RKQNRBBN\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(stdout_of(&["identify", "RKQNRBBN"]), "814\n");
 }
 
 #[test]
@@ -178,12 +210,20 @@ fn fairness_figures_of_every_method() {
             ][..],
         ),
         (
+            "die-optimized",
+            &[
+                "die-optimized: fair",
+                "3 in 5 rolls, 21 in 6 rolls",
+                "expected rolls: 88/15 = 5 13/15 ≈ 5.866667\n",
+            ][..],
+        ),
+        (
             "polyhedral",
             &[
                 "polyhedral d8 d4 d6 d20: fair",
                 "4 in 4 dice\n",
-                "polyhedral d8 d4 d6 d20 d12: NOT fair",
-                "40 to 60 in 5 dice (48 on average)",
+                "polyhedral d8 d4 d6 d20 d12: fair",
+                "48 in 5 dice\n",
             ][..],
         ),
         (
@@ -234,14 +274,26 @@ fn fairness_json_lists_every_start() {
     assert_eq!(procedure["starts"][959]["probability"], "1/960");
     let out = stdout_of(&["roll", "polyhedral", "--fairness", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(json["procedures"][1]["fair"], false);
-    assert_eq!(json["procedures"][1]["starts"][0]["probability"], "1/768");
-    assert_eq!(json["procedures"][1]["starts"][0]["ways"], 60);
+    assert_eq!(
+        json["procedures"][1]["procedure"],
+        "polyhedral d8 d4 d6 d20 d12"
+    );
+    assert_eq!(json["procedures"][1]["fair"], true);
+    assert_eq!(json["procedures"][1]["starts"][0]["probability"], "1/960");
+    assert_eq!(json["procedures"][1]["starts"][0]["ways"], 48);
 }
 
 #[test]
 fn random_method_lines_are_repeated_by_roll() {
-    for method in ["die", "polyhedral", "d10", "coins", "coin", "fast"] {
+    for method in [
+        "die",
+        "die-optimized",
+        "polyhedral",
+        "d10",
+        "coins",
+        "coin",
+        "fast",
+    ] {
         let out = stdout_of(&["random", "--method", method, "--count", "5", "--seed", "42"]);
         assert_eq!(
             out,
@@ -319,7 +371,7 @@ fn an_unknown_method_exits_2_naming_it() {
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains(
-            "unknown method 'dice' (the methods are die, polyhedral, d10, coins, coin and fast)",
+            "unknown method 'dice' (the methods are die, die-optimized, polyhedral, d10, coins, coin and fast)",
         ));
     sp960()
         .args(["random", "--method", "cards"])

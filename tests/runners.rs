@@ -30,6 +30,12 @@ fn sp960() -> &'static str {
 
 /// Runs `sp960 tournament ARGS` in `dir`; returns its stdout (the command line).
 fn emit(dir: &Path, args: &[&str]) -> String {
+    emit_told(dir, args).0
+}
+
+/// Runs `sp960 tournament ARGS` in `dir`; returns its stdout (the command line) and its
+/// stderr (the notes).
+fn emit_told(dir: &Path, args: &[&str]) -> (String, String) {
     let output = Command::new(sp960())
         .arg("tournament")
         .args(args)
@@ -41,7 +47,10 @@ fn emit(dir: &Path, args: &[&str]) -> String {
         "sp960 tournament {args:?}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout).unwrap()
+    (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
 }
 
 /// Runs an emitted command line as a shell would, in `dir`, within a time limit.
@@ -282,6 +291,91 @@ fn fastchess_toga_wrapped_and_the_builtin_engine() {
     tournament(
         "fastchess",
         &["/usr/games/toga2 depth=4", "sp960 engine depth=3"],
+    );
+}
+
+// ---- Glaurung 2.2 on DFRC pairs whose castling files differ ----
+
+/// DFRC pairs whose kings or rooks stand on different files for the two colours (860:1:
+/// kings c1 and g8). Given their castling rights, Glaurung 2.2 corrupts its memory and
+/// stalls or crashes (docs/hostile-gui.md); `sp960 tournament` wraps it in the proxy,
+/// whose shield gives it only rights one set of files can hold, and gives it one thread.
+const MIXED_FILES: [&str; 4] = ["860:1", "0:959", "518:860", "959:0"];
+
+/// Emits a tournament for `tool` between Glaurung and Stockfish from [`MIXED_FILES`] with
+/// nothing said about Glaurung, checks that the line wraps it and gives it one thread and
+/// that the notes say so, plays the line and checks every game (8).
+fn glaurung_on_mixed_castling_files(tool: &str, wrapped: &str) {
+    let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let starts = MIXED_FILES.join(",");
+    let (line, told) = emit_told(
+        dir.path(),
+        &[
+            "--emit",
+            tool,
+            "--engine",
+            "/usr/games/glaurung depth=8",
+            "--engine",
+            "/usr/games/stockfish nodes=20000",
+            "--sp",
+            &starts,
+            "--concurrency",
+            "2",
+            "--pgnout",
+            "games-960.pgn",
+        ],
+    );
+    assert!(line.contains(wrapped), "{line}");
+    assert!(line.contains("option.Threads=1"), "{line}");
+    assert!(!line.contains("arg=/usr/games/stockfish"), "{line}");
+    assert!(!line.contains("-- /usr/games/stockfish"), "{line}");
+    for note in [
+        "engine 'glaurung': given option Threads=1",
+        "engine 'glaurung': wrapped in sp960 proxy because it keeps one king file and one \
+         rook file per wing for both colours, and in DFRC 860:1 the colours' castling files \
+         differ",
+    ] {
+        assert!(told.contains(note), "{told}");
+    }
+    let started = std::time::Instant::now();
+    play(dir.path(), &line);
+    let games = check_games(
+        &dir.path().join("games-960.pgn"),
+        2 * MIXED_FILES.len(),
+        &MIXED_FILES,
+        false,
+    );
+    eprintln!(
+        "{tool}: {} games in {:.0?}: {:?}",
+        games.len(),
+        started.elapsed(),
+        games
+            .iter()
+            .map(|game| format!("{} {}", game.result, game.reason))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn cutechess_glaurung_wrapped_on_dfrc_pairs_with_mixed_castling_files() {
+    if !have("cutechess-cli") {
+        return;
+    }
+    glaurung_on_mixed_castling_files(
+        "cutechess",
+        "cmd=sp960 arg=proxy arg=-- arg=/usr/games/glaurung proto=uci depth=8",
+    );
+}
+
+#[test]
+fn fastchess_glaurung_wrapped_on_dfrc_pairs_with_mixed_castling_files() {
+    if !have("fastchess") {
+        return;
+    }
+    glaurung_on_mixed_castling_files(
+        "fastchess",
+        "cmd=sp960 'args=proxy -- /usr/games/glaurung' proto=uci depth=8",
     );
 }
 

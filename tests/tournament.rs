@@ -225,6 +225,7 @@ const XBOARD_FLAGS: &[(&str, bool)] = &[
     ("-sUCI", false),
     ("-firstOptions", true),
     ("-secondOptions", true),
+    ("-smpCores", true),
     ("-variant", true),
     ("-defaultFrcPosition", true),
     ("-lpf", true),
@@ -264,7 +265,7 @@ fn xboard_command_lines() {
                 .to_owned()
         )
     );
-    for case in [XBOARD_BOOK, XBOARD_NUMBER] {
+    for case in [XBOARD_BOOK, XBOARD_NUMBER, XBOARD_GLAURUNG] {
         let (_dir, argv) = run(&case);
         check_xboard(&argv);
     }
@@ -484,6 +485,26 @@ const XBOARD_TOGA: Case = Case {
     book: "sp960-FRC.fen",
 };
 
+/// Glaurung 2.2 from DFRC pairs whose castling files differ between the colours: wrapped
+/// in the proxy (its shield) and given `Threads=1` by `-secondOptions`, through polyglot.
+const XBOARD_GLAURUNG: Case = Case {
+    golden: "xboard-glaurung.sh",
+    args: &[
+        "--emit",
+        "xboard",
+        "--engine",
+        "sp960 engine proto=xboard",
+        "--engine",
+        "/usr/games/glaurung",
+        "--sp",
+        "860:1,0:959",
+        "--tc",
+        "0:05+0.05",
+    ],
+    book_args: &["860:1,0:959", "--format", "fen"],
+    book: "sp960-FRC.fen",
+};
+
 /// Runs an emitted xboard command under Xvfb, made quick (no GUI, short pauses, shallow
 /// searches, short games); returns what python-chess replays: White, Black, FEN, moves.
 fn play_xboard(case: &Case) -> Vec<Vec<String>> {
@@ -578,6 +599,21 @@ fn xboard_plays_toga_wrapped_and_the_builtin_engine() {
     let games = play_xboard(&XBOARD_TOGA);
     let starts: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
     assert_eq!(starts, ["860", "860", "0:959", "0:959"]);
+    for pair in games.chunks(2) {
+        assert_eq!(
+            (&pair[0][0], &pair[0][1]),
+            (&pair[1][1], &pair[1][0]),
+            "colours swap"
+        );
+        assert!(pair[0][3].parse::<u32>().unwrap() > 0, "moves were played");
+    }
+}
+
+#[test]
+fn xboard_plays_glaurung_wrapped_with_one_thread_on_mixed_castling_files() {
+    let games = play_xboard(&XBOARD_GLAURUNG);
+    let starts: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
+    assert_eq!(starts, ["860:1", "860:1", "0:959", "0:959"]);
     for pair in games.chunks(2) {
         assert_eq!(
             (&pair[0][0], &pair[0][1]),

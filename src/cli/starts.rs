@@ -61,7 +61,7 @@ pub struct RandomArgs {
     #[arg(long, value_enum, default_value_t)]
     pub castling: CastlingNotation,
     /// Draw with a physical procedure's seeded die or coin (see `sp960 roll`), printing
-    /// its values after the FEN: die, polyhedral, d10, coins, coin or fast.
+    /// its values after the FEN: die, die-optimized, polyhedral, d10, coins, coin or fast.
     #[arg(long, value_name = "METHOD")]
     pub method: Option<Method>,
 }
@@ -82,16 +82,17 @@ pub struct ExplainArgs {
 
 /// Turn dice rolls or coin tosses into a start, showing what each value decided.
 ///
-/// Methods: die (Althöfer: one d6, re-rolls), polyhedral d8=A d4=B d6=C d20=D [d12=E],
-/// d10 light=A dark=B queen=C knights=D, coins (throws of 2 or 3 coins, TH ...), coin
-/// (ten tosses, THTTHHHHTT), fast (one d6, fewest rolls). Without values and with a
-/// terminal on stdin, each value is asked for.
+/// Methods: die (Althöfer: one d6, re-rolls), die-optimized (the literature's optimization:
+/// one more roll on a bishop's 5 or 6, 5 and 6 for the second knight), polyhedral d8=A
+/// d4=B d6=C d20=D [d12=E], d10 light=A dark=B queen=C knights=D, coins (throws of 2 or 3
+/// coins, TH ...), coin (ten tosses, THTTHHHHTT), fast (one d6, fewest rolls). Without
+/// values and with a terminal on stdin, each value is asked for.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sp960 roll die 3 5 1 4 6 2 1\n  sp960 roll polyhedral d8=3 d4=3 d6=3 d20=7\n  sp960 roll coin THTTHHHHTT --json\n  sp960 roll fast --fairness"
+    after_help = "Examples:\n  sp960 roll die 3 5 1 4 6 2 1\n  sp960 roll die-optimized 5 5 6 6 4 6 3 6\n  sp960 roll polyhedral d8=3 d4=3 d6=3 d20=7\n  sp960 roll coin THTTHHHHTT --json\n  sp960 roll fast --fairness"
 )]
 pub struct RollArgs {
-    /// die, polyhedral, d10, coins, coin or fast.
+    /// die, die-optimized, polyhedral, d10, coins, coin or fast.
     pub method: Method,
     /// The rolls, throws or tosses, in order (NAME=VALUE for polyhedral and d10).
     #[arg(value_name = "VALUE", conflicts_with = "fairness")]

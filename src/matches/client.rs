@@ -132,6 +132,14 @@ impl Client {
         }
     }
 
+    /// The UCI client, once the protocol is known to be UCI.
+    pub fn uci(&self) -> Option<&UciClient> {
+        match self {
+            Client::Uci(client) => Some(client),
+            _ => None,
+        }
+    }
+
     /// One line from the engine (no line ending). The user's options are applied once the
     /// protocol is detected.
     pub fn on_line(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {

@@ -212,6 +212,14 @@ pub fn handoff_command(
         pgn_out: config.pgn.display().to_string(),
         concurrency: Some(u32::try_from(config.concurrency).unwrap_or(u32::MAX)),
         sp960: sp960.display().to_string(),
+        other_roots: match numbered {
+            Some(_) => Vec::new(),
+            None => config
+                .openings
+                .iter()
+                .map(|opening| (opening.label.clone(), opening.root.clone()))
+                .collect(),
+        },
     };
     let mut plan = plan(&tournament)?;
     plan.argv[0] = program.display().to_string();

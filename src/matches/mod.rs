@@ -204,6 +204,11 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         }
     })?;
     for (player, protocol, name) in launched {
+        if !config.quiet {
+            for note in player.quirk_notes(&config.openings) {
+                eprintln!("sp960: match: engine '{name}': {note}");
+            }
+        }
         pooled.push(Some(player));
         protocols.push(protocol);
         names.push(name);

@@ -15,6 +15,7 @@ use super::pgn;
 use super::process::{EngineProcess, Received};
 use super::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
 use crate::matches::engine_spec::Protocol;
+use crate::protocol::game::shared_castling_files;
 use crate::protocol::session::{Peer, Session, Step};
 use crate::protocol::uci::EngineScore;
 use crate::proxy::io::ShellError;
@@ -154,6 +155,36 @@ impl Player {
                 Received::Interrupted => return Err(Trouble::Interrupted),
             }
         }
+    }
+
+    /// What the runner gives this engine because the quirks table knows it by its name
+    /// ([`crate::protocol::quirks`]), as notes for stderr: a `Threads` value the user did
+    /// not set, and the proxy's castling-file shield when an opening needs it.
+    pub(crate) fn quirk_notes(&self, openings: &[super::openings::Opening]) -> Vec<String> {
+        let Some(client) = self.client.uci() else {
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        if let Some(threads) = client.threads_added() {
+            notes.push(format!(
+                "given option Threads={threads}, because with more threads (its default is \
+                 2) it crashes in Chess960 positions (set option.Threads=N to choose)"
+            ));
+        }
+        if client.shares_castling_files()
+            && client.has_chess960()
+            && let Some(opening) = openings
+                .iter()
+                .find(|opening| !shared_castling_files(&opening.root))
+        {
+            notes.push(format!(
+                "it keeps one king file and one rook file per wing for both colours, and in \
+                 opening {} the colours' castling files differ: it is given only the castling rights \
+                 it can hold, as the proxy gives them (the game is unchanged)",
+                opening.label
+            ));
+        }
+        notes
     }
 
     pub(crate) fn quit(self) {

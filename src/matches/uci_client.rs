@@ -5,12 +5,18 @@
 //! king-takes-rook castling. One without it (Toga II) gets the game as
 //! [`GameLine::for_standard_engine`] renders it, the same as the proxy gives it: it just
 //! never castles where standard chess would not.
+//!
+//! An engine the quirks table knows by its `id name` ([`crate::protocol::quirks`]) gets
+//! what the proxy or `sp960 tournament` would give it: Glaurung 2.2 its positions as the
+//! proxy's shield renders them ([`GameLine::for_shared_castling_files`]), and
+//! `setoption name Threads value 1` unless the user set `Threads`.
 
 use shakmaty::{Chess, Move, Position};
 
 use super::client::{ClientEvent, GoRequest, illegal_move, no_move};
 use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
+use crate::protocol::quirks::{quirks, sets_threads};
 use crate::protocol::uci::{BestMove, Go, OptionDecl, SearchInfo, setoption_line};
 use crate::starts::castling::{parse_move, write_move};
 use crate::starts::notation::CastlingNotation;
@@ -34,6 +40,12 @@ pub struct UciClient {
     name: Option<String>,
     chess960_option: bool,
     options: Vec<(String, String)>,
+    /// The engine keeps one king file and one rook file per wing for both colours
+    /// (Glaurung 2.2): it gets [`GameLine::for_shared_castling_files`].
+    shared_castling_files: bool,
+    /// `Threads` was sent for the engine because the quirks table names a value and the
+    /// user set none (a flag, not the value: the client is kept small).
+    threads_added: bool,
     /// The position of the last `go`.
     asked: Option<Chess>,
     /// The `info` lines of the search since that `go`, kept as they came and read back
@@ -160,6 +172,8 @@ impl UciClient {
             name: None,
             chess960_option: false,
             options,
+            shared_castling_files: false,
+            threads_added: false,
             asked: None,
             infos: InfoLines::default(),
             sent: None,
@@ -174,6 +188,22 @@ impl UciClient {
     /// Whether the engine offers `UCI_Chess960`.
     pub fn has_chess960(&self) -> bool {
         self.chess960_option
+    }
+
+    /// Whether its positions come from [`GameLine::for_shared_castling_files`]
+    /// (Glaurung 2.2, known by its `id name`).
+    pub fn shares_castling_files(&self) -> bool {
+        self.shared_castling_files
+    }
+
+    /// The `Threads` value the client sent on its own (Glaurung 2.2 without the user's
+    /// `option.Threads=`).
+    pub fn threads_added(&self) -> Option<u32> {
+        if self.threads_added {
+            quirks(self.name.as_deref().unwrap_or_default()).threads
+        } else {
+            None
+        }
     }
 
     /// One line from the engine.
@@ -194,8 +224,16 @@ impl UciClient {
                 None
             }
             (Phase::Handshake, b"uciok") => {
+                let known = quirks(self.name.as_deref().unwrap_or_default());
+                self.shared_castling_files = known.shared_castling_files;
                 for (name, value) in &self.options {
                     out.push(setoption_line(name, value));
+                }
+                if let Some(threads) = known.threads
+                    && !sets_threads(self.options.iter().map(|(name, _)| name.as_str()))
+                {
+                    out.push(setoption_line("Threads", threads));
+                    self.threads_added = true;
                 }
                 if self.chess960_option {
                     out.push(setoption_line("UCI_Chess960", true));
@@ -254,7 +292,12 @@ impl UciClient {
     /// `position` and `go`.
     pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
         let (engine, line) = if self.chess960_option {
-            (EngineChess::Chess960(CastlingNotation::Shredder), None)
+            let engine = EngineChess::Chess960(CastlingNotation::Shredder);
+            if self.shared_castling_files {
+                (engine, Some(request.game.for_shared_castling_files()))
+            } else {
+                (engine, None)
+            }
         } else {
             (
                 EngineChess::Standard,
@@ -346,6 +389,74 @@ mod tests {
         );
         assert_eq!(events, [ClientEvent::Ready]);
         assert_eq!(client.name(), Some("Stockfish 15.1"));
+    }
+
+    #[test]
+    fn glaurung_gets_one_thread_and_castling_rights_one_set_of_files_can_hold() {
+        let glaurung = [
+            "id name Glaurung 2.2",
+            "option name Threads type spin default 2 min 1 max 8",
+            "option name UCI_Chess960 type check default false",
+            "uciok",
+            "readyok",
+        ];
+        // The user's own Threads (any case) is kept, and nothing is added.
+        let mut client = UciClient::after_uci(vec![("threads".into(), "3".into())]);
+        let (out, _) = handshake(&mut client, &glaurung);
+        assert_eq!(out[0], "setoption name threads value 3");
+        assert!(!out.iter().any(|line| line.contains("value 1")), "{out:?}");
+        assert_eq!(client.threads_added(), None);
+        let mut client = UciClient::after_uci(vec![("Hash".into(), "8".into())]);
+        let (out, _) = handshake(&mut client, &glaurung);
+        assert_eq!(
+            out,
+            [
+                "setoption name Hash value 8",
+                "setoption name Threads value 1",
+                "setoption name UCI_Chess960 value true",
+                "isready"
+            ]
+        );
+        assert_eq!(client.threads_added(), Some(1));
+        assert!(client.shares_castling_files());
+        // DFRC 860:1: white king c1, rooks a1 e1; black king g8, rooks f8 h8. Glaurung
+        // is given white's rights only (white to move); the game is the runner's.
+        let (root, _) =
+            parse_fen("bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAhf - 0 1").unwrap();
+        let game = GameLine::new(root);
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let mut out = Vec::new();
+        let request = GoRequest {
+            game: &game,
+            limits: &limits,
+            clocks: None,
+        };
+        client.go(request, &mut out);
+        assert_eq!(
+            out[0],
+            "position fen bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EA - 0 1"
+        );
+        // Stockfish, not in the table, gets the rights as they are, and no Threads.
+        let mut stockfish = UciClient::after_uci(Vec::new());
+        let (out, _) = handshake(
+            &mut stockfish,
+            &[
+                "id name Stockfish 15.1",
+                "option name UCI_Chess960 type check default false",
+                "uciok",
+                "readyok",
+            ],
+        );
+        assert!(!out.iter().any(|line| line.contains("Threads")), "{out:?}");
+        let mut out = Vec::new();
+        stockfish.go(request, &mut out);
+        assert_eq!(
+            out[0],
+            "position fen bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAhf - 0 1"
+        );
     }
 
     #[test]

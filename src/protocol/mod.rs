@@ -12,6 +12,8 @@
 //!   moves in XBoard's notations;
 //! - [`game`]: a GUI's position and moves, checked, and the position as an engine in
 //!   standard or Chess960 mode takes it;
+//! - [`quirks`]: what sp960 knows about particular engines (Glaurung, Toga II,
+//!   Fairy-Stockfish), one table the three roles and `sp960 tournament` look up;
 //! - [`session`]: the one sans-IO shape of the three roles' conversations (a line in,
 //!   lines and events out).
 //!
@@ -24,6 +26,7 @@
 //! still parse (`go`, `option`) is a few lines of this module.
 
 pub mod game;
+pub mod quirks;
 pub mod session;
 pub mod uci;
 pub mod xboard;

@@ -24,6 +24,7 @@ use shakmaty::{Chess, Position};
 
 use crate::exit_code;
 use crate::protocol::game::{EngineChess, GameLine, has_chess960_castling, parse_fen};
+use crate::protocol::quirks::quirks;
 use crate::protocol::uci::{
     BestMove, Go, GoError, OptionDecl, PositionCommand, SetOption, check_option_line,
     info_move_lists, setoption_line, spin_option_line,
@@ -109,18 +110,12 @@ pub struct UciSession {
     /// (Glaurung 2.2 searches the start position after `position`, `ucinewgame`, `go`).
     renew_position: bool,
     /// The engine keeps one king file and one rook file per wing for both colours
-    /// ([`SHARED_CASTLING_FILES_ENGINES`]): its positions come from
+    /// ([`crate::protocol::quirks::Quirks::shared_castling_files`] of its `id name`:
+    /// Glaurung 2.2 reads `HDfa` as one set of files and corrupts its memory,
+    /// docs/hostile-gui.md): its positions come from
     /// [`GameLine::for_shared_castling_files`].
     shared_castling_files: bool,
 }
-
-/// Engines (by the start of their `id name`) that keep one king file and one rook file
-/// per wing for both colours. Glaurung 2.2 reads `HDfa` (white king g1, black king d8) as
-/// one set of files, castles a king with a piece that is no rook of its own, and from its
-/// corrupted board writes past its history table into the mutex and the hash table after
-/// it: it hangs (no `bestmove`), aborts or dies with SIGSEGV later in the session
-/// (docs/hostile-gui.md).
-pub const SHARED_CASTLING_FILES_ENGINES: &[&[u8]] = &[b"Glaurung"];
 
 /// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
 /// after `go` waits for the search's first `info` before it is sent anyway: 180 to 200 ms
@@ -910,9 +905,8 @@ impl Relay for UciSession {
                 if words.next() == Some(b"name".as_slice())
                     && let Some(name) = words.next()
                 {
-                    self.shared_castling_files = SHARED_CASTLING_FILES_ENGINES
-                        .iter()
-                        .any(|prefix| name.starts_with(prefix));
+                    self.shared_castling_files =
+                        quirks(&String::from_utf8_lossy(name)).shared_castling_files;
                 }
                 actions.push(Action::Forward);
             }

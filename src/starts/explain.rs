@@ -407,6 +407,9 @@ mod tests {
         Start::symmetric(StartPosition::new(n).unwrap())
     }
 
+    // 000_b4ae807eff28481c.txt, "Example": "In the King's Table we will find No. 512
+    // "RNQKNR". For the remainder 6 we will find "--B--B--" in the Bishop's Table ... for the
+    // SP-518 = 512+6 this will result in the well known white starting array "RNBQKBNR"".
     #[test]
     fn sp_518_is_512_rnqknr_plus_6() {
         let explanation = explain(sp(518));
@@ -434,6 +437,8 @@ mod tests {
         );
     }
 
+    // 003_d2eec170c7ca377a.txt, the K-R-N method: "Answer: RKNRN", "Answer: 8x96 = 768",
+    // "Answer: 5x16 = 80", "Answer: 12x1 = 12", "SP = 768 + 80 + 12 = 860!".
     #[test]
     fn sp_860_is_768_plus_80_plus_12() {
         let explanation = explain(sp(860));
@@ -449,6 +454,110 @@ mod tests {
                 .text()
                 .contains("K-R-N sequence: 768 + 80 + 12 = 860\n")
         );
+    }
+
+    /// One side of `n` explained.
+    fn side(n: u64) -> SideExplanation {
+        explain(sp(n)).sides.remove(0)
+    }
+
+    // 000_b4ae807eff28481c.txt, "King's table": each row's number and its "Positioning
+    // Sequence of the other Pieces", as printed (three columns read down), and "960 Q N N R
+    // K R" (the text's a): "Position number 960 is identical to position number 0").
+    #[test]
+    fn scharnagls_kings_table_as_printed() {
+        let table = "QNNRKR NQNRKR NNQRKR NNRQKR NNRKQR NNRKRQ QNRNKR NQRNKR NRQNKR NRNQKR \
+                     NRNKQR NRNKRQ QNRKNR NQRKNR NRQKNR NRKQNR NRKNQR NRKNRQ QNRKRN NQRKRN \
+                     NRQKRN NRKQRN NRKRQN NRKRNQ QRNNKR RQNNKR RNQNKR RNNQKR RNNKQR RNNKRQ \
+                     QRNKNR RQNKNR RNQKNR RNKQNR RNKNQR RNKNRQ QRNKRN RQNKRN RNQKRN RNKQRN \
+                     RNKRQN RNKRNQ QRKNNR RQKNNR RKQNNR RKNQNR RKNNQR RKNNRQ QRKNRN RQKNRN \
+                     RKQNRN RKNQRN RKNRQN RKNRNQ QRKRNN RQKRNN RKQRNN RKRQNN RKRNQN RKRNNQ";
+        let rows: Vec<&str> = table.split_whitespace().collect();
+        assert_eq!(rows.len(), 60);
+        for (index, order) in rows.iter().enumerate() {
+            let row = 16 * index as u64;
+            for n in row..row + 16 {
+                let tables = side(n).scharnagl_tables;
+                assert_eq!(tables.kings_row, row as u16, "SP {n}");
+                assert_eq!(tables.kings_order, *order, "SP {n}");
+            }
+        }
+        assert_eq!(side(0).scharnagl_tables.kings_order, "QNNRKR", "960 is 0");
+    }
+
+    // 000_b4ae807eff28481c.txt, "Bishop's table": remainder 0 "B B - - - - - -" to 15 "- - -
+    // - - - B B"; "Then determine the difference (0 to 15) to the drawn number and select that
+    // matching bishops' positioning".
+    #[test]
+    fn scharnagls_bishops_table_as_printed() {
+        let table = [
+            "BB------", "B--B----", "B----B--", "B------B", "-BB-----", "--BB----", "--B--B--",
+            "--B----B", "-B--B---", "---BB---", "----BB--", "----B--B", "-B----B-", "---B--B-",
+            "-----BB-", "------BB",
+        ];
+        for (entry, pattern) in table.iter().enumerate() {
+            for row in [0, 512, 944] {
+                let tables = side(row + entry as u64).scharnagl_tables;
+                assert_eq!(tables.bishops_entry, entry as u16);
+                assert_eq!(
+                    tables.bishops_pattern,
+                    *pattern,
+                    "SP {}",
+                    row + entry as u64
+                );
+            }
+        }
+    }
+
+    // 003_d2eec170c7ca377a.txt, Mark Weeks's tables: "NNRKR 000, NRNKR 096, NRKNR 192, NRKRN
+    // 288, RNNKR 384, RNKNR 480, RNKRN 576, RKNNR 672, RKNRN 768, RKRNN 864"; "Qxxxxx 00,
+    // xQxxxx 16, ... xxxxxQ 80"; the bishops "00 BBxxxxxx ... 15 xxxxxxBB" as Scharnagl's.
+    #[test]
+    fn the_krn_tables_as_printed() {
+        let sequences = [
+            ("NNRKR", 0),
+            ("NRNKR", 96),
+            ("NRKNR", 192),
+            ("NRKRN", 288),
+            ("RNNKR", 384),
+            ("RNKNR", 480),
+            ("RNKRN", 576),
+            ("RKNNR", 672),
+            ("RKNRN", 768),
+            ("RKRNN", 864),
+        ];
+        for (sequence, value) in sequences {
+            for n in [value, value + 17, value + 95] {
+                let krn = side(u64::from(n)).krn;
+                assert_eq!(
+                    (krn.sequence.as_str(), krn.sequence_value),
+                    (sequence, value)
+                );
+            }
+        }
+        for place in 1..=6u16 {
+            let krn = side(u64::from(16 * (place - 1) + 3)).krn;
+            assert_eq!(krn.queen_place, place);
+            assert_eq!(krn.queen_value, 16 * (place - 1));
+            assert_eq!(krn.six.find('Q'), Some(usize::from(place) - 1));
+        }
+    }
+
+    // 001_3f9c619085c8d773.txt, "Starting with 118 as our Chess960 number": "Bw = n mod 4 =
+    // 2", "n = floor(n/4) = 29", "Bb = n mod 4 = 1", "n = floor(n/4) = 7", "Q = n mod 6 = 1",
+    // "n = floor(n/6) = 1", "N1=0, N2=2", "NQBRNBKR". The direct derivation shows the same.
+    #[test]
+    fn decoding_118_step_by_step() {
+        let text = explain(sp(118)).text();
+        for line in [
+            "SP 118: NQBRNBKR\n",
+            "  118 mod 4 = 2: light-square bishop on f1",
+            "  118 / 4 = 29, 29 mod 4 = 1: dark-square bishop on c1",
+            "  118 / 16 = 7, 7 mod 6 = 1: queen on b1",
+            "  118 / 96 = 1: knights N-N-- on a1 and e1",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
     }
 
     #[test]

@@ -260,6 +260,10 @@ mod tests {
         StartPosition::new(n).unwrap()
     }
 
+    // The texts' examples: 000_b4ae807eff28481c.txt "SP-518 = 512+6 ... "RNBQKBNR"";
+    // 003_d2eec170c7ca377a.txt "RBKNRNBQ ... Google says it is SP860"; 002_1e5e9696fc39c650.txt
+    // "1011000011, or 707, which in the Chess960 numbering scheme is the starting position
+    // BRKQNNRB"; 001_3f9c619085c8d773.txt "NQBRNBKR ... n = 118".
     #[test]
     fn reference_numbers() {
         for (n, rank) in [
@@ -274,6 +278,94 @@ mod tests {
             assert_eq!(rank.parse::<BackRank>().unwrap().number(), sp(n), "{rank}");
         }
         assert_eq!(STANDARD.back_rank().to_string(), "RNBQKBNR");
+    }
+
+    /// Cottrell's indices of an arrangement (001_3f9c619085c8d773.txt, "Definitions"): the
+    /// knights N1 < N2 among the five squares the bishops and queen leave, the queen Q among
+    /// the six the bishops leave, the dark and light bishops Bb and Bw among their four.
+    fn cottrell_indices(rank: &BackRank) -> [u16; 5] {
+        let roles = rank.roles();
+        let file = |role: Role, odd: bool| {
+            (0..8u16).find(|&f| roles[usize::from(f)] == role && (f % 2 == 1) == odd)
+        };
+        let bb = file(Role::Bishop, false).unwrap() / 2;
+        let bw = (file(Role::Bishop, true).unwrap() - 1) / 2;
+        let six: Vec<Role> = roles.into_iter().filter(|&r| r != Role::Bishop).collect();
+        let q = six.iter().position(|&r| r == Role::Queen).unwrap() as u16;
+        let five: Vec<Role> = six.into_iter().filter(|&r| r != Role::Queen).collect();
+        let knights: Vec<u16> = (0..5u16)
+            .filter(|&i| five[usize::from(i)] == Role::Knight)
+            .collect();
+        [knights[0], knights[1], q, bb, bw]
+    }
+
+    /// Cottrell's encoding: N = 9 − (T(3 − N1) + (4 − N2)), T the triangular numbers, and
+    /// n = Bw + 4 Bb + 16 Q + 96 N.
+    fn cottrell_number([n1, n2, q, bb, bw]: [u16; 5]) -> u16 {
+        let triangular = |k: u16| k * (k + 1) / 2;
+        let n = 9 - (triangular(3 - n1) + (4 - n2));
+        bw + 4 * bb + 16 * q + 96 * n
+    }
+
+    // 001_3f9c619085c8d773.txt: "NxNxx N1=0, N2=2", "N=9-(6+2)=1", "xQxxxx Q=1", "Bb=1",
+    // "Bw=2", "In our case, n = 118."; and back from 118, the p.s.: "if n<4 then N1=0 else if
+    // n<7 then N1=1 else if n<9 then N1=2 else N1=3", then N2 from the equation.
+    #[test]
+    fn cottrells_table_free_numbers() {
+        let rank: BackRank = "NQBRNBKR".parse().unwrap();
+        assert_eq!(cottrell_indices(&rank), [0, 2, 1, 1, 2]);
+        assert_eq!(cottrell_number([0, 2, 1, 1, 2]), 118);
+        assert_eq!(rank.number(), sp(118));
+        for start in StartPosition::all() {
+            let indices = cottrell_indices(&start.back_rank());
+            assert_eq!(cottrell_number(indices), start.number(), "SP {start}");
+            let n = start.number() / 96;
+            let n1 = match n {
+                0..4 => 0,
+                4..7 => 1,
+                7..9 => 2,
+                _ => 3,
+            };
+            let t = (3 - n1) * (4 - n1) / 2;
+            assert_eq!([n1, n + t - 5], indices[..2], "SP {start}");
+        }
+    }
+
+    // 001_3f9c619085c8d773.txt, the list of positions: "0 NNxxx Qxxxxx Bxxx Bxxx", "1 NNxxx
+    // Qxxxxx Bxxx xBxx", ..., "19 NNxxx xQxxxx Bxxx xxxB", and the blocks "96 NxNxx", "192
+    // NxxNx", ..., "864 xxxNN" (the last two groups: the dark, then the light bishop).
+    #[test]
+    fn cottrells_list_as_printed() {
+        let pattern = |index: u16, len: u16, letter: char| -> String {
+            (0..len)
+                .map(|i| if i == index { letter } else { 'x' })
+                .collect()
+        };
+        let printed = |n: u16| -> String {
+            let [n1, n2, q, bb, bw] = cottrell_indices(&sp(u64::from(n)).back_rank());
+            let knights: String = (0..5)
+                .map(|i| if i == n1 || i == n2 { 'N' } else { 'x' })
+                .collect();
+            format!(
+                "{knights} {} {} {}",
+                pattern(q, 6, 'Q'),
+                pattern(bb, 4, 'B'),
+                pattern(bw, 4, 'B')
+            )
+        };
+        assert_eq!(printed(0), "NNxxx Qxxxxx Bxxx Bxxx");
+        assert_eq!(printed(1), "NNxxx Qxxxxx Bxxx xBxx");
+        assert_eq!(printed(4), "NNxxx Qxxxxx xBxx Bxxx");
+        assert_eq!(printed(15), "NNxxx Qxxxxx xxxB xxxB");
+        assert_eq!(printed(16), "NNxxx xQxxxx Bxxx Bxxx");
+        assert_eq!(printed(19), "NNxxx xQxxxx Bxxx xxxB");
+        let blocks = [
+            "NxNxx", "NxxNx", "NxxxN", "xNNxx", "xNxNx", "xNxxN", "xxNNx", "xxNxN", "xxxNN",
+        ];
+        for (block, knights) in blocks.iter().enumerate() {
+            let n = 96 * (block as u16 + 1);
+            assert_eq!(printed(n), format!("{knights} Qxxxxx Bxxx Bxxx"), "{n}");
+        }
     }
 
     #[test]

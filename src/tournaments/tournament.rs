@@ -8,10 +8,13 @@
 
 use std::path::Path;
 
+use shakmaty::Chess;
 use thiserror::Error;
 
 use crate::matches::engine_spec::{EngineSpec, EngineSpecError, Protocol, ProxyChoice, Restart};
 use crate::matches::time_control::{TimeControl, TimeControlError};
+use crate::protocol::game::shared_castling_files;
+use crate::protocol::quirks::{quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{InvalidStart, Start};
 use crate::tournaments::book::{BookError, BookFormat, BookRequest, render};
@@ -60,30 +63,6 @@ pub enum TournamentError {
     Invalid(#[from] InvalidStart),
 }
 
-/// What sp960 knows about a Debian engine, each fact seen by running it in the tool
-/// (tests/tournament.rs plays every row of README's engine table).
-struct Known {
-    /// UCI engine without a `UCI_Chess960` option (Toga II 3.0).
-    no_uci_chess960: bool,
-    /// Lists `fischerandom` in its `UCI_Variant` combo: cutechess-cli then sends
-    /// `UCI_Variant chess960` instead of `UCI_Chess960`, the engine stays in standard
-    /// chess and plays `c1c1` or moves of a desynchronised board (Fairy-Stockfish 11.1).
-    uci_variant_fischerandom: bool,
-    /// In XBoard mode it rejects `O-O`, which xboard and cutechess-cli send it, and wants
-    /// king-takes-rook (Fairy-Stockfish: `Error (unkown command): O-O-o`, then a stall).
-    xboard_kxr: bool,
-}
-
-fn known(program: &str) -> Known {
-    let program = program.to_ascii_lowercase();
-    let fairy = program.contains("fairy-stockfish") || program.contains("fairy_stockfish");
-    Known {
-        no_uci_chess960: program.starts_with("toga"),
-        uci_variant_fischerandom: fairy,
-        xboard_kxr: fairy,
-    }
-}
-
 impl TournamentError {
     /// The exit code (README's table): a usage error 2, bad starts 1, an engine that
     /// cannot play in the tool 3.
@@ -124,6 +103,11 @@ pub struct Tournament {
     pub concurrency: Option<u32>,
     /// How the command line invokes sp960 for wrapped engines.
     pub sp960: String,
+    /// Where games start besides `starts`, labelled: the roots of the openings
+    /// `sp960 match --runner --openings` writes into its own book (its `starts` then only
+    /// count the games). Their castling rights count as the starts' do when deciding
+    /// which engines need the proxy's shield.
+    pub other_roots: Vec<(String, Chess)>,
 }
 
 /// A tournament as the command line gives it: each engine as one `--engine` string, the
@@ -175,6 +159,7 @@ impl TournamentRequest {
             pgn_out: self.pgn_out,
             concurrency: self.concurrency,
             sp960: self.sp960,
+            other_roots: Vec::new(),
         })
     }
 }
@@ -220,11 +205,15 @@ pub struct Plan {
     pub notes: Vec<String>,
 }
 
-/// How one engine is started: program and arguments (through the proxy or not).
+/// How one engine is started: program and arguments (through the proxy or not), and the
+/// options it is given.
 struct Launch {
     name: String,
     program: String,
     args: Vec<String>,
+    options: Vec<(String, String)>,
+    /// xboard's `-smpCores` the engine needs (polyglot's `Threads`).
+    cores: Option<u32>,
 }
 
 impl Launch {
@@ -305,7 +294,26 @@ fn launch(
         Tool::Fastchess => "fastchess",
         Tool::Xboard => "xboard",
     };
-    let known = known(engine.program());
+    let known = quirks(engine.program());
+    let mut options = engine.options.clone();
+    let mut cores = None;
+    if let Some(threads) = known.threads
+        && !sets_threads(options.iter().map(|(name, _)| name.as_str()))
+    {
+        let given = if tool == Tool::Xboard {
+            // xboard sends an engine only the options it declares, and polyglot declares
+            // no Threads: it sets Threads from xboard's `cores` (-smpCores, both engines).
+            cores = Some(threads);
+            format!("-smpCores {threads} (polyglot passes it on as Threads {threads})")
+        } else {
+            options.push(("Threads".to_owned(), threads.to_string()));
+            format!("option Threads={threads}")
+        };
+        notes.push(format!(
+            "engine '{name}': given {given}, because with more threads (its default is 2) it \
+             crashes in Chess960 positions (set option.Threads=N to choose)"
+        ));
+    }
     let protocol = engine.protocol_or_uci();
     if tool == Tool::Fastchess && protocol == Protocol::Xboard {
         return Err(TournamentError::CannotPlay {
@@ -335,6 +343,17 @@ fn launch(
                 proxy_args.extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
                 reasons.push(format!(
                     "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
+                ));
+            }
+            if known.shared_castling_files
+                && has_chess960
+                && let Some(label) = castling_files_differ(tournament)?
+            {
+                reasons.push(format!(
+                    "it keeps one king file and one rook file per wing for both colours, and \
+                     in {label} the colours' castling files differ: given such castling \
+                     rights it corrupts its memory and hangs or crashes (the proxy gives it \
+                     only the rights it can hold; the game is unchanged)"
                 ));
             }
             if tool == Tool::Cutechess && known.uci_variant_fischerandom && has_chess960 {
@@ -384,6 +403,8 @@ fn launch(
             name,
             program: engine.cmd.clone(),
             args: engine.args.clone(),
+            options,
+            cores,
         });
     }
     notes.push(format!(
@@ -402,7 +423,26 @@ fn launch(
         name,
         program: tournament.sp960.clone(),
         args,
+        options,
+        cores,
     })
+}
+
+/// The label of the first start (or other root) whose castling rights put the colours'
+/// kings or rooks on different files (most DFRC pairs: `DFRC 860:1`), if any. Rights are
+/// only lost in a game, so a start whose files agree never leads to a position whose do
+/// not.
+fn castling_files_differ(tournament: &Tournament) -> Result<Option<String>, TournamentError> {
+    for start in &tournament.starts {
+        if !shared_castling_files(&start.position()?) {
+            return Ok(Some(start.label()));
+        }
+    }
+    Ok(tournament
+        .other_roots
+        .iter()
+        .find(|(_, root)| !shared_castling_files(root))
+        .map(|(label, _)| label.clone()))
 }
 
 /// cutechess-cli and fastchess share most of their syntax.
@@ -480,7 +520,7 @@ fn runner_command(
             argv.push(format!("nodes={nodes}"));
         }
         argv.extend(
-            engine
+            launch
                 .options
                 .iter()
                 .map(|(name, value)| format!("option.{name}={value}")),
@@ -564,8 +604,8 @@ fn xboard_command(
             // xboard runs UCI engines through polyglot.
             argv.push(format!("-{letter}UCI"));
         }
-        if !engine.options.is_empty() {
-            let options: Vec<String> = engine
+        if !launch.options.is_empty() {
+            let options: Vec<String> = launch
                 .options
                 .iter()
                 .map(|(name, value)| format!("{name}={value}"))
@@ -574,6 +614,9 @@ fn xboard_command(
         }
     }
     plan.breaks.push(argv.len());
+    if let Some(cores) = launches.iter().filter_map(|launch| launch.cores).min() {
+        argv.extend(["-smpCores".to_owned(), cores.to_string()]);
+    }
     argv.extend(["-variant".to_owned(), "fischerandom".to_owned()]);
     let starts = &tournament.starts;
     match starts.as_slice() {
@@ -727,6 +770,7 @@ mod tests {
             pgn_out: "games.pgn".into(),
             concurrency: None,
             sp960: "sp960".into(),
+            other_roots: Vec::new(),
         }
     }
 
@@ -801,6 +845,84 @@ mod tests {
             plan.argv
                 .contains(&"args=proxy --offer-chess960 -- /opt/old".to_owned())
         );
+    }
+
+    #[test]
+    fn glaurung_gets_one_thread_and_the_shield_where_castling_files_differ() {
+        let engines = ["cmd=/usr/games/stockfish", "cmd=/usr/games/glaurung"];
+        for tool in [Tool::Cutechess, Tool::Fastchess, Tool::Xboard] {
+            // SPs only: every start's castling files agree, so no wrapper; one thread.
+            let symmetric = plan(&tournament(tool, &engines, "1,2,860")).unwrap();
+            let line = shell_line(&symmetric);
+            assert!(!line.contains("proxy"), "{line}");
+            let threads = match tool {
+                Tool::Xboard => "-sn glaurung -sUCI \\\n  -smpCores 1 -variant fischerandom",
+                _ => "proto=uci option.Threads=1",
+            };
+            assert!(line.contains(threads), "{line}");
+            // xboard would not send it: polyglot declares no Threads option.
+            assert!(!line.contains("Options Threads"), "{line}");
+            assert_eq!(symmetric.notes.len(), 1, "{:?}", symmetric.notes);
+            let given = match tool {
+                Tool::Xboard => "-smpCores 1 (polyglot passes it on as Threads 1)",
+                _ => "option Threads=1",
+            };
+            assert!(
+                symmetric.notes[0].starts_with(&format!("engine 'glaurung': given {given}")),
+                "{:?}",
+                symmetric.notes
+            );
+            // DFRC 860:1 (kings c1 and g8): wrapped, and the note names the start.
+            let mixed = plan(&tournament(tool, &engines, "1,860,860:1")).unwrap();
+            let line = shell_line(&mixed);
+            let wrapped = match tool {
+                Tool::Cutechess => "cmd=sp960 arg=proxy arg=-- arg=/usr/games/glaurung",
+                Tool::Fastchess => "cmd=sp960 'args=proxy -- /usr/games/glaurung'",
+                Tool::Xboard => "-scp 'sp960 proxy -- /usr/games/glaurung' -sn glaurung -sUCI",
+            };
+            assert!(line.contains(wrapped), "{line}");
+            assert!(line.contains(threads), "{line}");
+            assert!(!line.contains("-- /usr/games/stockfish"), "{line}");
+            assert!(!line.contains("arg=/usr/games/stockfish"), "{line}");
+            assert_eq!(mixed.notes.len(), 2, "{:?}", mixed.notes);
+            assert!(
+                mixed.notes[1].starts_with("engine 'glaurung': wrapped in sp960 proxy because")
+                    && mixed.notes[1].contains("in DFRC 860:1 the colours' castling files differ"),
+                "{:?}",
+                mixed.notes
+            );
+        }
+        // A DFRC pair whose files agree (kings and rooks on the same files) needs nothing.
+        let same_files = plan(&tournament(Tool::Fastchess, &engines, "0:1")).unwrap();
+        assert!(!shell_line(&same_files).contains("proxy"));
+        // The user's own Threads (any case) is kept; proxy=no is obeyed and told.
+        let own = [
+            "cmd=/usr/games/stockfish",
+            "cmd=/usr/games/glaurung option.threads=3 proxy=no",
+        ];
+        let own = plan(&tournament(Tool::Cutechess, &own, "0:959")).unwrap();
+        let line = shell_line(&own);
+        assert!(
+            line.contains("cmd=/usr/games/glaurung proto=uci option.threads=3 "),
+            "{line}"
+        );
+        assert!(!line.contains("Threads=1"), "{line}");
+        assert_eq!(own.notes.len(), 1, "{:?}", own.notes);
+        assert!(
+            own.notes[0].contains("NOT wrapped (proxy=no)"),
+            "{:?}",
+            own.notes
+        );
+        // The roots of a match's own openings count as starts do.
+        let mut openings = tournament(Tool::Fastchess, &engines, "518");
+        assert!(!shell_line(&plan(&openings).unwrap()).contains("proxy"));
+        openings.other_roots = vec![(
+            "book.epd:2".to_owned(),
+            "0:959".parse::<Start>().unwrap().position().unwrap(),
+        )];
+        let planned = plan(&openings).unwrap();
+        assert!(shell_line(&planned).contains("args=proxy -- /usr/games/glaurung"));
+        assert!(planned.notes[1].contains("in book.epd:2 the colours'"));
     }
 
     #[test]

@@ -207,6 +207,53 @@ mod tests {
         }
     }
 
+    // 002_1e5e9696fc39c650.txt, the d10 variant: "Hold one knight on the leftmost square and
+    // count one, two, three, four with the other knight on the empty square, then when it
+    // loops, move the leftmost knight one square to the right, five, six, seven, then it loops
+    // again, eight, nine, and finally with ten both knights are as far right as they go."
+    #[test]
+    fn the_texts_d10_count_is_scharnagls_order() {
+        let mut counted = Vec::new();
+        for first in 0..4 {
+            for second in first + 1..5 {
+                let pattern: String = (0..5)
+                    .map(|i| if i == first || i == second { 'N' } else { '-' })
+                    .collect();
+                counted.push(pattern);
+            }
+        }
+        assert_eq!(counted, KNIGHT_PATTERNS);
+    }
+
+    // 002_1e5e9696fc39c650.txt: "with a six the knight would be placed on the second of the
+    // five empty squares, then the second knight would be place on the second of the three
+    // squares that are empty to the right of the knight."
+    #[test]
+    fn the_texts_d10_six() {
+        // light 1 (b1), dark 1 (a1), queen 1 (c1): the five empty squares are d1 to h1.
+        let (steps, done) = feed(&mut D10::default(), &[0, 0, 0, 5]);
+        assert_eq!(steps[3].text, "knights -N-N- on e1 and g1 (+ 480)");
+        assert_eq!(
+            steps[3].placed,
+            [(Role::Knight, 4), (Role::Knight, 6)],
+            "e1 the 2nd of d1-h1; g1 the 2nd of f1 g1 h1, right of it"
+        );
+        assert_eq!(done.unwrap().rank.number().number(), 480);
+    }
+
+    // 002_1e5e9696fc39c650.txt: "by subtracting one from each die and multiplying with 1, 4,
+    // 16 and 96 respectively, then adding those numbers together, you find the number in the
+    // Chess960 numbering scheme", and "4×4×6×10 is exactly 960".
+    #[test]
+    fn the_texts_d10_number() {
+        assert_eq!(4 * 4 * 6 * 10, 960);
+        let (_, done) = feed(&mut D10::default(), &[3, 2, 5, 9]);
+        assert_eq!(
+            done.unwrap().rank.number().number(),
+            3 + 4 * 2 + 16 * 5 + 96 * 9
+        );
+    }
+
     #[test]
     fn the_standard_start() {
         // 518 = 2 + 4 × 1 + 16 × 2 + 96 × 5: light 3, dark 2, queen 3, knights 6.

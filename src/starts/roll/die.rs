@@ -196,6 +196,8 @@ mod tests {
         feed(&mut PieceByPiece::new(Thrower::Die), &faces)
     }
 
+    // 002_1e5e9696fc39c650.txt: "one of the random positions (rolled by 23323 or 23342) is
+    // the standard chess starting position".
     #[test]
     fn the_standard_start_two_ways() {
         for values in [[2, 3, 3, 2, 3], [2, 3, 3, 4, 2]] {
@@ -207,6 +209,9 @@ mod tests {
         }
     }
 
+    // 002_1e5e9696fc39c650.txt, the single-die diagram: "3 (bishop on e1)", "5 (skip and
+    // reroll)", "1 (bishop on b1)", "4 (queen on f1)", "6 (skip and reroll)", "2 (knight on
+    // c1)", "1 (knight on a1)", "king on g1; rooks on d1 and h1".
     #[test]
     fn the_literature_example_rerolls_the_5_and_the_6() {
         let (steps, done) = roll(&[3, 5, 1, 4, 6, 2, 1]);
@@ -234,6 +239,31 @@ mod tests {
         );
     }
 
+    // 003_d2eec170c7ca377a.txt: "The dice said '4' and so we put the bishop into the 4th dark
+    // square", "'1' ... the 1st light square", "'6' ... the queen in the 6th available
+    // square", "'3' ... a knight in the 3rd available square", "The dice said '5' but there
+    // are only four available squares. So we reject and roll again. This time the dice said
+    // '4'", "RBKNRNBQ ... Google says it is SP860".
+    #[test]
+    fn the_blogs_walk_through_to_sp_860() {
+        let (steps, done) = roll(&[4, 1, 6, 3, 5, 4]);
+        let texts: Vec<&str> = steps.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "dark-square bishop on g1, the 4th dark square",
+                "light-square bishop on b1, the 1st light square",
+                "queen on h1, the 6th empty square",
+                "knight on d1, the 3rd empty square",
+                "roll again: there is no 5th empty square",
+                "knight on f1, the 4th empty square",
+            ]
+        );
+        let done = done.unwrap();
+        assert_eq!(done.rank.to_string(), "RBKNRNBQ");
+        assert_eq!(done.rank.number().number(), 860);
+    }
+
     #[test]
     fn asks_name_the_squares() {
         let mut die = PieceByPiece::new(Thrower::Die);
@@ -255,6 +285,11 @@ mod tests {
         assert_eq!(coins.ask().unwrap().device, Device::Coins(2));
     }
 
+    // 002_1e5e9696fc39c650.txt, coins: "Two coins are used for the bishops as before. Then
+    // six squares are available for the queen. All three coins are tossed and retossed until
+    // a number in the range 16 [1-6] comes up. Then five squares are available for the first
+    // knight ... For the other knight, only a four-way choice is needed, so a single toss of
+    // two coins suffices."
     #[test]
     fn coins_use_two_or_three_coins() {
         let mut coins = PieceByPiece::new(Thrower::Coins);

@@ -255,7 +255,13 @@ mod tests {
         assert_eq!(sp(roll(Method::Die, "2 3 3 4 2").unwrap()), 518);
         let outcome = roll(Method::Die, "3 5 1 4 6 2 1").unwrap();
         assert_eq!(outcome.done.rank.to_string(), "NBNRBQKR");
-        assert_eq!(sp(roll(Method::Coin, "THTTHHHHTT").unwrap()), 707);
+        // 002_1e5e9696fc39c650.txt: "if the tosses are T, H, T, T, H, H, H, H, T, T this
+        // converts to the binary number 1011000011, or 707, which in the Chess960 numbering
+        // scheme is the starting position BRKQNNRB".
+        let outcome = roll(Method::Coin, "THTTHHHHTT").unwrap();
+        assert_eq!(outcome.done.rank.to_string(), "BRKQNNRB");
+        assert_eq!(sp(outcome), 0b10_1100_0011);
+        assert_eq!(0b10_1100_0011, 707);
         assert_eq!(sp(roll(Method::Coin, "THTTH hhhtt").unwrap()), 707);
         assert_eq!(
             sp(roll(Method::D10, "light=3 dark=2 queen=3 knights=6").unwrap()),
@@ -271,7 +277,7 @@ mod tests {
             518
         );
         assert_eq!(
-            sp(roll(Method::Polyhedral, "d20=11 d12=7 D8=3 d4=3 d6=3").unwrap()),
+            sp(roll(Method::Polyhedral, "d12=11 d20=7 D8=3 d4=3 d6=3").unwrap()),
             518
         );
         assert_eq!(sp(roll(Method::Coins, "TH HT HTT THT HT").unwrap()), 518);
@@ -339,7 +345,7 @@ mod tests {
         let err = roll(Method::Polyhedral, "d7=1").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "roll polyhedral: value 1 ('d7=1'): no die is called 'd7' (the names are d8, d4, d6, d12, d20)"
+            "roll polyhedral: value 1 ('d7=1'): no die is called 'd7' (the names are d8, d4, d6, d20, d12)"
         );
     }
 

@@ -10,8 +10,8 @@ use super::input::RollError;
 use super::{Method, Outcome, Procedure};
 
 /// Asks on `prompts` for each value of `method` and reads it from `input`, until the start
-/// is drawn. The polyhedral method asks for the four dice d8, d4, d6, d20 (the fair
-/// variant). Input that ends first is a [`RollError::TooFew`].
+/// is drawn. The polyhedral method asks for the four dice d8, d4, d6, d20 (without the
+/// d12). Input that ends first is a [`RollError::TooFew`].
 pub fn ask_each(
     method: Method,
     input: &mut impl BufRead,
@@ -133,6 +133,25 @@ mod tests {
         )
         .unwrap();
         assert_eq!(outcome.done.rank.number().number(), 707);
+    }
+
+    #[test]
+    fn die_optimized_asks_once_more_after_a_bishops_5() {
+        let mut prompts = Vec::new();
+        let outcome = ask_each(
+            Method::DieOptimized,
+            &mut &b"5\n5\n6\n6\n4\n6\n3\n6\n"[..],
+            &mut prompts,
+        )
+        .unwrap();
+        assert_eq!(outcome.done.rank.to_string(), "BRKNQRNB");
+        let prompts = String::from_utf8(prompts).unwrap();
+        assert!(
+            prompts.contains(
+                "roll 2 (a d6) for the dark-square bishop after a 5: 1 to 4 = a1 c1 e1 g1, 5 = a1 (5 − 4), 6 = c1 (6 − 4)\n> "
+            ),
+            "{prompts}"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod coin;
 pub mod command;
 pub mod d10;
 pub mod die;
+pub mod die_optimized;
 pub mod fairness;
 pub mod fast;
 pub mod input;
@@ -37,6 +38,9 @@ use crate::starts::numbering::BackRank;
 pub enum Method {
     /// Althöfer's single die: bishops, queen, knights, re-rolling values with no square.
     Die,
+    /// The literature's "Optimization" of the single die: one more roll on a bishop's 5
+    /// or 6, a 5 or 6 for the second knight counted from the first.
+    DieOptimized,
     /// One throw of the Platonic dice d8, d4, d6, d20 (and a d12), no re-roll.
     Polyhedral,
     /// Two d4, a d6 and a d10: the four digits of the number.
@@ -49,15 +53,18 @@ pub enum Method {
     Fast,
 }
 
-/// A method name that is none of the six.
+/// A method name that is none of the seven.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown method '{0}' (the methods are die, polyhedral, d10, coins, coin and fast)")]
+#[error(
+    "unknown method '{0}' (the methods are die, die-optimized, polyhedral, d10, coins, coin and fast)"
+)]
 pub struct UnknownMethod(pub String);
 
 impl Method {
     /// All methods, in the order of the help text.
-    pub const ALL: [Method; 6] = [
+    pub const ALL: [Method; 7] = [
         Method::Die,
+        Method::DieOptimized,
         Method::Polyhedral,
         Method::D10,
         Method::Coins,
@@ -69,6 +76,7 @@ impl Method {
     pub fn name(self) -> &'static str {
         match self {
             Method::Die => "die",
+            Method::DieOptimized => "die-optimized",
             Method::Polyhedral => "polyhedral",
             Method::D10 => "d10",
             Method::Coins => "coins",
@@ -85,7 +93,7 @@ impl Method {
     /// What one value is called, singular and plural: `roll`/`rolls`, `throw`/`throws`.
     pub fn unit(self) -> (&'static str, &'static str) {
         match self {
-            Method::Die | Method::Fast => ("roll", "rolls"),
+            Method::Die | Method::DieOptimized | Method::Fast => ("roll", "rolls"),
             Method::Polyhedral | Method::D10 => ("die", "dice"),
             Method::Coins => ("throw", "throws"),
             Method::Coin => ("toss", "tosses"),
@@ -98,6 +106,7 @@ impl Method {
         match self {
             Method::Die => Stepper::Pieces(die::PieceByPiece::new(die::Thrower::Die)),
             Method::Coins => Stepper::Pieces(die::PieceByPiece::new(die::Thrower::Coins)),
+            Method::DieOptimized => Stepper::DieOptimized(die_optimized::DieOptimized::default()),
             Method::Polyhedral => Stepper::Polyhedral(polyhedral::Polyhedral::new(d12)),
             Method::D10 => Stepper::D10(d10::D10::default()),
             Method::Coin => Stepper::Coin(coin::CoinTosses::default()),
@@ -353,6 +362,8 @@ pub trait Procedure: Clone + Eq + Hash {
 pub enum Stepper {
     /// `die` and `coins`.
     Pieces(die::PieceByPiece),
+    /// `die-optimized`.
+    DieOptimized(die_optimized::DieOptimized),
     /// `polyhedral`.
     Polyhedral(polyhedral::Polyhedral),
     /// `d10`.
@@ -367,6 +378,7 @@ impl Procedure for Stepper {
     fn ask(&self) -> Option<Ask> {
         match self {
             Stepper::Pieces(p) => p.ask(),
+            Stepper::DieOptimized(p) => p.ask(),
             Stepper::Polyhedral(p) => p.ask(),
             Stepper::D10(p) => p.ask(),
             Stepper::Coin(p) => p.ask(),
@@ -377,6 +389,7 @@ impl Procedure for Stepper {
     fn take(&mut self, face: u32) -> Step {
         match self {
             Stepper::Pieces(p) => p.take(face),
+            Stepper::DieOptimized(p) => p.take(face),
             Stepper::Polyhedral(p) => p.take(face),
             Stepper::D10(p) => p.take(face),
             Stepper::Coin(p) => p.take(face),
@@ -387,6 +400,7 @@ impl Procedure for Stepper {
     fn done(&self) -> Option<Done> {
         match self {
             Stepper::Pieces(p) => p.done(),
+            Stepper::DieOptimized(p) => p.done(),
             Stepper::Polyhedral(p) => p.done(),
             Stepper::D10(p) => p.done(),
             Stepper::Coin(p) => p.done(),
@@ -429,10 +443,11 @@ mod tests {
             assert_eq!(method.name().parse::<Method>(), Ok(method));
         }
         assert_eq!("DIE".parse::<Method>(), Ok(Method::Die));
+        assert_eq!("Die-Optimized".parse::<Method>(), Ok(Method::DieOptimized));
         let err = "dice".parse::<Method>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown method 'dice' (the methods are die, polyhedral, d10, coins, coin and fast)"
+            "unknown method 'dice' (the methods are die, die-optimized, polyhedral, d10, coins, coin and fast)"
         );
     }
 

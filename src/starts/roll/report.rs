@@ -375,6 +375,39 @@ mod tests {
     }
 
     #[test]
+    fn an_unfair_procedure_is_told_by_class() {
+        // No method here is unfair now; a made-up analysis: SP 0-479 twice as likely as the
+        // rest, SP 959 never drawn.
+        let r = |n, d| Ratio::new(n, d).unwrap();
+        let mut probabilities = vec![r(1, 720); 960];
+        let mut ways = vec![2u128; 960];
+        for sp in 480..960 {
+            probabilities[sp] = r(1, 1440);
+            ways[sp] = 1;
+        }
+        probabilities[959] = Ratio::ZERO;
+        ways[959] = 0;
+        let analysis = Analysis {
+            probabilities,
+            ways: vec![(5, ways)],
+            expected_values: Ratio::integer(5),
+            expected_coins: Ratio::ZERO,
+            total: r(1439, 1440),
+            states: 1,
+        };
+        assert!(!analysis.is_fair());
+        assert_eq!(
+            fairness_text("made-up", Method::Die, &analysis),
+            "made-up: NOT fair: 959 of 960 starts can be drawn, in 3 classes\n  \
+             480 starts, SP 0-479: probability 1/720 each, 2 ways\n  \
+             479 starts, SP 480-958: probability 1/1440 each, 1 ways\n  \
+             1 starts never drawn: SP 959\n\
+             ways per start: 0 to 2 in 5 rolls (1439/960 on average)\n\
+             expected rolls: 5\n"
+        );
+    }
+
+    #[test]
     fn figures() {
         assert_eq!(exact(Ratio::new(67, 10).unwrap()), "67/10 = 6 7/10 = 6.7");
         assert_eq!(
