@@ -7,7 +7,8 @@
 //! - `flood-buffered N`: the same, block-buffered (64 KiB writes);
 //! - `crash-on-go`: on `go`, one `info` line, then abort (SIGABRT) mid-search;
 //! - `hang-on-quit`: ignores `quit`, the end of its input and SIGTERM, and sleeps;
-//! - `deaf`: ignores `quit` and the end of its input, and sleeps (signals end it).
+//! - `deaf`: ignores `quit` and the end of its input, and sleeps (signals end it);
+//! - `args WORD...`: prints each WORD on a line of its own and exits (what a shell gave it).
 //!
 //! On `uci` it prints `info string pid <pid>` first, so tests can check it was reaped.
 
@@ -62,6 +63,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map(String::as_str).unwrap_or("");
     let count: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(0);
+    if mode == "args" {
+        for word in &args[1..] {
+            println!("{word}");
+        }
+        return;
+    }
     match mode {
         "flood" | "flood-buffered" | "crash-on-go" | "hang-on-quit" | "deaf" => {}
         _ => {

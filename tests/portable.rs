@@ -440,3 +440,69 @@ fn a_killed_proxy_leaves_no_engine_behind() {
         "the engine outlived the killed proxy"
     );
 }
+
+/// The line `sp960 tournament --shell` writes, run by that shell, hands the runner the words
+/// sp960 planned: sh on Unix, cmd.exe on Windows (a batch file, under Wine in CI). The
+/// scripted engine stands in for the runner and prints the words it got; the planned words
+/// are the `--shell sh` line read back by POSIX rules.
+#[test]
+fn tournament_lines_reach_the_runner_as_planned() {
+    let deps = std::env::current_exe().unwrap();
+    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
+    let runner = examples.join(if cfg!(windows) {
+        "fake_uci_engine.exe"
+    } else {
+        "fake_uci_engine"
+    });
+    assert!(runner.exists(), "{}: build the examples", runner.display());
+    let dir = tempfile::tempdir().unwrap();
+    let line = |shell: &str| {
+        let output = Command::new(sp960())
+            .current_dir(dir.path())
+            .args([
+                "tournament",
+                "--emit",
+                "cutechess",
+                "--sp",
+                "860",
+                "--shell",
+                shell,
+            ])
+            .args(["--engine", "cmd=stockfish"])
+            .args(["--engine", r#"cmd=toga2 "name=Toga \"II\" & it's""#])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let planned = shlex::split(&line("sh").replace(" \\\n  ", " ")).unwrap();
+    assert_eq!(planned[0], "cutechess-cli");
+    assert!(
+        planned.contains(&r#"name=Toga "II" & it's"#.to_owned()),
+        "{planned:?}"
+    );
+    let shell = if cfg!(windows) { "cmd" } else { "sh" };
+    let written = line(shell);
+    let program = runner.display().to_string();
+    let script = written.replacen("cutechess-cli", &format!("\"{program}\" args"), 1);
+    let (file, mut command) = if cfg!(windows) {
+        let file = dir.path().join("line.bat");
+        let mut command = Command::new("cmd");
+        command.arg("/c").arg(&file);
+        (file, command)
+    } else {
+        let file = dir.path().join("line.sh");
+        let mut command = Command::new("sh");
+        command.arg(&file);
+        (file, command)
+    };
+    std::fs::write(&file, &script).unwrap();
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let got: Vec<String> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_end_matches('\r').to_owned())
+        .collect();
+    assert_eq!(got, planned[1..], "{shell} line:\n{written}");
+}

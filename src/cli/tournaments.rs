@@ -10,6 +10,7 @@ use crate::exit_code;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::RandomStarts;
 use crate::tournaments::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
+use crate::tournaments::shell::Shell;
 use crate::tournaments::tournament::{
     Tool, TournamentRequest, WriteTournamentError, write_tournament,
 };
@@ -81,6 +82,9 @@ pub struct TournamentArgs {
     /// How the command line runs sp960 for wrapped engines.
     #[arg(long, value_name = "PATH", default_value = "sp960")]
     pub sp960: String,
+    /// The shell the command line is written for [default: powershell on Windows, sh elsewhere].
+    #[arg(long, value_enum)]
+    pub shell: Option<Shell>,
 }
 
 /// The random parts of a book's starts, shared by `book` and `tournament`.
@@ -152,6 +156,7 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
         pgn_out: args.pgnout,
         concurrency: args.concurrency,
         sp960: args.sp960,
+        shell: args.shell.unwrap_or_else(Shell::platform),
     };
     let notes = write_tournament(request, &mut io::stdout().lock()).map_err(|err| match err {
         WriteTournamentError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {

@@ -242,7 +242,10 @@ pub fn handoff_command(
         for note in &plan.notes {
             eprintln!("sp960: match: {note}");
         }
-        eprintln!("sp960: match: running {}", shell_line(&plan).trim_end());
+        eprintln!(
+            "sp960: match: running {}",
+            shell_line(&plan, crate::tournaments::shell::Shell::platform()).trim_end()
+        );
     }
     // Ctrl-C reaches the runner too (one process group): it stops, and the games it
     // finished are read back and reported, as the built-in runner does.

@@ -1,6 +1,8 @@
 //! Books and tournaments: opening books of starts for match runners ([`book`]), and the
 //! cutechess-cli, fastchess or xboard command line that plays them, with each engine
-//! wrapped in `sp960 proxy` where the tool needs it ([`tournament`]).
+//! wrapped in `sp960 proxy` where the tool needs it ([`tournament`]), written for the user's
+//! shell ([`shell`]).
 
 pub mod book;
+pub mod shell;
 pub mod tournament;

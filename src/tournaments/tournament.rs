@@ -4,12 +4,14 @@
 //! them are wrapped in `sp960 proxy -- ...`, or refused when no wrapper can help.
 //!
 //! Everything here is pure: [`plan`] turns a [`Tournament`] into an argv and a book text;
-//! [`shell_line`] renders the argv for a POSIX shell.
+//! [`shell_line`] renders the argv for the user's shell ([`Shell`]).
 
 use std::path::Path;
 
 use shakmaty::Chess;
 use thiserror::Error;
+
+use super::shell::Shell;
 
 use crate::matches::engine_spec::{EngineSpec, EngineSpecError, Protocol, ProxyChoice, Restart};
 use crate::matches::time_control::{TimeControl, TimeControlError};
@@ -134,6 +136,8 @@ pub struct TournamentRequest {
     pub concurrency: Option<u32>,
     /// How the command line invokes sp960 for wrapped engines.
     pub sp960: String,
+    /// The shell the command line is written for.
+    pub shell: Shell,
 }
 
 impl TournamentRequest {
@@ -221,7 +225,7 @@ impl Launch {
     fn command_string(&self) -> String {
         std::iter::once(&self.program)
             .chain(&self.args)
-            .map(|word| quote(word))
+            .map(|word| Shell::Sh.quote(word))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -686,6 +690,7 @@ pub fn write_tournament(
     request: TournamentRequest,
     out: &mut impl std::io::Write,
 ) -> Result<Vec<String>, WriteTournamentError> {
+    let request_shell = request.shell;
     let tournament = &request.resolve()?;
     let plan = plan(tournament)?;
     let mut notes = plan.notes.clone();
@@ -697,7 +702,7 @@ pub fn write_tournament(
         })?;
         notes.extend(crate::tournaments::book::file_name_warning(path));
     }
-    out.write_all(shell_line(&plan).as_bytes())
+    out.write_all(shell_line(&plan, request_shell).as_bytes())
         .and_then(|()| out.flush())
         .map_err(|source| WriteTournamentError::Io {
             path: "<stdout>".to_owned(),
@@ -722,32 +727,9 @@ pub enum WriteTournamentError {
     },
 }
 
-/// `word` quoted for a POSIX shell where it needs it: as is when it holds only characters
-/// no shell treats specially (`cmd=/usr/games/stockfish`), else in single quotes.
-fn quote(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-/// The command as a shell line, continued with ` \` before each break.
-pub fn shell_line(plan: &Plan) -> String {
-    let mut line = String::new();
-    for (index, word) in plan.argv.iter().enumerate() {
-        if index > 0 {
-            line.push_str(if plan.breaks.contains(&index) {
-                " \\\n  "
-            } else {
-                " "
-            });
-        }
-        line.push_str(&quote(word));
-    }
-    line.push('\n');
-    line
+/// The command as a line of `shell`, continued before each break.
+pub fn shell_line(plan: &Plan, shell: Shell) -> String {
+    shell.line(&plan.argv, &plan.breaks)
 }
 
 #[cfg(test)]
@@ -835,7 +817,7 @@ mod tests {
         let toga = ["cmd=stockfish", "cmd=/usr/games/toga2"];
         for tool in [Tool::Cutechess, Tool::Fastchess, Tool::Xboard] {
             let plan = plan(&tournament(tool, &toga, "0")).unwrap();
-            let line = shell_line(&plan);
+            let line = shell_line(&plan, Shell::Sh);
             assert!(line.contains("--offer-chess960"), "{line}");
             assert!(plan.notes[0].contains("never castles"), "{:?}", plan.notes);
         }
@@ -853,7 +835,7 @@ mod tests {
         for tool in [Tool::Cutechess, Tool::Fastchess, Tool::Xboard] {
             // SPs only: every start's castling files agree, so no wrapper; one thread.
             let symmetric = plan(&tournament(tool, &engines, "1,2,860")).unwrap();
-            let line = shell_line(&symmetric);
+            let line = shell_line(&symmetric, Shell::Sh);
             assert!(!line.contains("proxy"), "{line}");
             let threads = match tool {
                 Tool::Xboard => "-sn glaurung -sUCI \\\n  -smpCores 1 -variant fischerandom",
@@ -874,7 +856,7 @@ mod tests {
             );
             // DFRC 860:1 (kings c1 and g8): wrapped, and the note names the start.
             let mixed = plan(&tournament(tool, &engines, "1,860,860:1")).unwrap();
-            let line = shell_line(&mixed);
+            let line = shell_line(&mixed, Shell::Sh);
             let wrapped = match tool {
                 Tool::Cutechess => "cmd=sp960 arg=proxy arg=-- arg=/usr/games/glaurung",
                 Tool::Fastchess => "cmd=sp960 'args=proxy -- /usr/games/glaurung'",
@@ -894,14 +876,14 @@ mod tests {
         }
         // A DFRC pair whose files agree (kings and rooks on the same files) needs nothing.
         let same_files = plan(&tournament(Tool::Fastchess, &engines, "0:1")).unwrap();
-        assert!(!shell_line(&same_files).contains("proxy"));
+        assert!(!shell_line(&same_files, Shell::Sh).contains("proxy"));
         // The user's own Threads (any case) is kept; proxy=no is obeyed and told.
         let own = [
             "cmd=/usr/games/stockfish",
             "cmd=/usr/games/glaurung option.threads=3 proxy=no",
         ];
         let own = plan(&tournament(Tool::Cutechess, &own, "0:959")).unwrap();
-        let line = shell_line(&own);
+        let line = shell_line(&own, Shell::Sh);
         assert!(
             line.contains("cmd=/usr/games/glaurung proto=uci option.threads=3 "),
             "{line}"
@@ -915,13 +897,13 @@ mod tests {
         );
         // The roots of a match's own openings count as starts do.
         let mut openings = tournament(Tool::Fastchess, &engines, "518");
-        assert!(!shell_line(&plan(&openings).unwrap()).contains("proxy"));
+        assert!(!shell_line(&plan(&openings).unwrap(), Shell::Sh).contains("proxy"));
         openings.other_roots = vec![(
             "book.epd:2".to_owned(),
             "0:959".parse::<Start>().unwrap().position().unwrap(),
         )];
         let planned = plan(&openings).unwrap();
-        assert!(shell_line(&planned).contains("args=proxy -- /usr/games/glaurung"));
+        assert!(shell_line(&planned, Shell::Sh).contains("args=proxy -- /usr/games/glaurung"));
         assert!(planned.notes[1].contains("in book.epd:2 the colours'"));
     }
 
@@ -950,7 +932,7 @@ mod tests {
                 "0",
             ))
             .unwrap();
-            let line = shell_line(&own);
+            let line = shell_line(&own, Shell::Sh);
             assert!(!own.argv.contains(&"-each".to_owned()), "{line}");
             assert!(
                 line.contains("cmd=a dir=/tmp proto=uci restart=on st=0.2 nodes=500"),
@@ -977,7 +959,7 @@ mod tests {
     fn xboard_uses_the_sp_number_or_a_position_file() {
         let engines = ["cmd=sjaakii proto=xboard", "cmd=sjaakii proto=xboard"];
         let one = plan(&tournament(Tool::Xboard, &engines, "860")).unwrap();
-        let line = shell_line(&one);
+        let line = shell_line(&one, Shell::Sh);
         assert!(
             line.contains("-defaultFrcPosition 860 -matchGames 2"),
             "{line}"
@@ -986,7 +968,7 @@ mod tests {
         assert!(line.contains("-sn sjaakii-2"), "{line}");
         assert_eq!(one.book, None);
         let many = plan(&tournament(Tool::Xboard, &engines, "0,0:959")).unwrap();
-        let line = shell_line(&many);
+        let line = shell_line(&many, Shell::Sh);
         assert!(
             line.contains("-lpf book-FRC.epd -lpi -2 -matchGames 4"),
             "{line}"
@@ -1014,20 +996,5 @@ mod tests {
             default_book_path(Tool::Fastchess, BookFormat::Pgn),
             "sp960-FRC.pgn"
         );
-    }
-
-    #[test]
-    fn shell_line_quotes_and_breaks() {
-        let plan = Plan {
-            argv: vec!["x".into(), "-a".into(), "b c".into(), "-d".into()],
-            breaks: vec![3],
-            book: None,
-            notes: vec![],
-        };
-        assert_eq!(shell_line(&plan), "x -a 'b c' \\\n  -d\n");
-        assert_eq!(quote("it's"), r"'it'\''s'");
-        assert_eq!(quote(""), "''");
-        assert_eq!(quote("option.Hash=16"), "option.Hash=16");
-        assert_eq!(shlex::split(&quote("a 'b' $c")).unwrap(), ["a 'b' $c"]);
     }
 }
