@@ -496,6 +496,12 @@ fn tournament_lines_reach_the_runner_as_planned() {
         command.arg(&file);
         (file, command)
     };
+    // A batch file echoes its commands unless told not to.
+    let script = if cfg!(windows) {
+        format!("@echo off\n{script}")
+    } else {
+        script
+    };
     std::fs::write(&file, &script).unwrap();
     let output = command.output().unwrap();
     assert!(output.status.success(), "{output:?}");
