@@ -241,7 +241,7 @@ fn reference_fixture_matches_fen_and_identify() {
     }
 }
 
-/// python-chess (PyPI `chess`, installed by .ci/run) is an independent implementation.
+/// python-chess (PyPI `chess`, installed by scripts/test.sh) is an independent implementation.
 #[test]
 fn all_960_agree_with_python_chess() {
     if !peers::need(&[Peer::PythonChess]) {

@@ -3,7 +3,7 @@
 //! the same table and JSON, read back from the runner's PGN; options a runner cannot honour
 //! are refused before anything runs.
 //!
-//! A runner missing from PATH skips its test with a message, except when `CI` is set: then
+//! A missing runner or engine skips its test with a message, except when `CI` is set: then
 //! it is a failure (tests/support/peers.rs).
 
 use std::path::Path;

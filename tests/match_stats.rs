@@ -1,9 +1,9 @@
 //! `sp960 match`'s statistics: the same fixed-node games played by sp960 and by the real
-//! fastchess (built from `../shared/peers` by `.ci/run`) give the same W/D/L, pentanomial
+//! fastchess (built from pinned sources by scripts/build-runners.sh) give the same W/D/L, pentanomial
 //! counts, Elo, nElo, LOS and LLR; `--sprt` stops the match when a bound is crossed.
 //!
-//! fastchess missing from PATH skips its comparison with a message, except when `CI` is
-//! set: then it is a failure.
+//! A missing runner skips its comparison, and a missing engine its test, with a message,
+//! except when `CI` is set: then it is a failure (tests/support/peers.rs).
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -564,7 +564,7 @@ fn xboard_match(name: &str, second: &str) -> XboardRun {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .expect("timeout, xvfb-run and xboard are installed (.ci/run installs them)");
+        .expect("timeout, xvfb-run and xboard are installed (scripts/test.sh installs them)");
     assert!(status.success(), "{name}: xboard {status}");
     XboardRun {
         pgn: std::fs::read_to_string(dir.join("games.pgn")).unwrap_or_default(),

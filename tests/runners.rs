@@ -1,5 +1,5 @@
 //! Every line `sp960 tournament` writes, played in the real tool: cutechess-cli 1.5.1 and
-//! fastchess (built from `../shared/peers` by `.ci/run`), with Debian's engines, one test
+//! fastchess (built from pinned sources by scripts/build-runners.sh), with Debian's engines, one test
 //! per engine class of README's engine table, and README's worked examples run as
 //! written there (with a shorter time control).
 //!
@@ -9,8 +9,8 @@
 //! time forfeit); `sp960 validate --start-positions` accepts the PGN and names a requested
 //! start for every game; every start is played with both colours.
 //!
-//! A runner missing from PATH skips its tests with a message, except when `CI` is set:
-//! then it is a failure.
+//! A missing runner, engine or python-chess skips a test with a message, except when `CI`
+//! is set: then it is a failure (tests/support/peers.rs).
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -513,7 +513,7 @@ fn play_xboard(case: &Case) -> Vec<Vec<String>> {
         .env("PATH", path)
         .current_dir(dir.path())
         .output()
-        .expect("xvfb-run and xboard are installed (.ci/run installs them)");
+        .expect("xvfb-run and xboard are installed (scripts/test.sh installs them)");
     let debug = std::fs::read_to_string(dir.path().join("xboard.debug")).unwrap_or_default();
     assert!(
         output.status.success(),
