@@ -8,10 +8,10 @@
 //! }
 //! ```
 //!
-//! When one is missing, [`need`] prints one line on stderr (past the test harness's capture,
-//! so `cargo test` shows it),
-//! `SKIPPED <test>: needs <peer> (<how to get it>)`, and the test returns and passes; with
-//! `CI` set the same message fails the test. `scripts/test.sh` installs every peer.
+//! When one is missing, [`need`] prints `SKIPPED <test>: needs <peer> (<how to get it>)` on
+//! stderr, past the test harness's capture so that `cargo test` shows it, and the test
+//! returns and passes; with `CI` set the same message fails the test. `scripts/test.sh`
+//! installs every peer.
 //!
 //! The rest: the PATH the peers are found on, and the shared steps of the match tests (run
 //! `sp960 match`, replay its PGN with python-chess).
