@@ -50,7 +50,7 @@ pub enum Peer {
 }
 
 impl Peer {
-    /// Every peer, in the order `scripts/test.sh` installs them.
+    /// Every peer, in the order of the enum.
     pub const ALL: [Peer; 15] = [
         Peer::Stockfish,
         Peer::Ethereal,
@@ -126,7 +126,9 @@ impl Peer {
 
     /// Whether it is installed where the tests run it (looked up once per test binary).
     pub fn present(self) -> bool {
-        static FOUND: [OnceLock<bool>; Peer::ALL.len()] = [const { OnceLock::new() }; 15];
+        // One slot per peer, by its place in the enum (ALL lists them in that order).
+        static FOUND: [OnceLock<bool>; Peer::ALL.len()] =
+            [const { OnceLock::new() }; Peer::ALL.len()];
         *FOUND[self as usize].get_or_init(|| {
             match self {
                 // The tests run the engines, polyglot and xboard as /usr/games/NAME.
