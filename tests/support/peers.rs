@@ -49,6 +49,15 @@ pub enum Peer {
     CutechessCli,
 }
 
+// ALL lists every peer in the order of the enum (`Peer::present` counts on it).
+const _: () = {
+    let mut i = 0;
+    while i < Peer::ALL.len() {
+        assert!(Peer::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
 impl Peer {
     /// Every peer, in the order of the enum.
     pub const ALL: [Peer; 15] = [
