@@ -290,7 +290,7 @@ fn fastchess_uci_engines_with_uci_chess960_play_direct() {
 }
 
 #[test]
-fn fastchess_fairy_stockfish_uci_and_glaurung_play_direct() {
+fn fastchess_fairy_stockfish_uci_direct_and_glaurung_wrapped() {
     if !peers::need(&[
         Peer::Fastchess,
         Peer::Glaurung,
