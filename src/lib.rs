@@ -24,6 +24,11 @@ pub mod proxy;
 pub mod starts;
 pub mod tournaments;
 
+/// The peers unit tests run (python3), with the one rule for a missing one.
+#[cfg(test)]
+#[path = "../tests/support/peers.rs"]
+mod peers;
+
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code {
     /// Everything went well.

@@ -7,6 +7,10 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use sp960::tournaments::book::BookRequest;
 
+#[path = "support/peers.rs"]
+mod peers;
+use peers::Peer;
+
 fn sp960() -> Command {
     Command::cargo_bin("sp960").expect("binary built")
 }
@@ -46,6 +50,9 @@ fn python_reads(kind: &str, book: &Path, expected: &[u8]) -> usize {
 
 #[test]
 fn book_all_in_epd_pgn_and_fen_is_read_by_python_chess_as_sp960_fen_says() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let fens = stdout_of(&["fen", "all"]);
     for (kind, name) in [
@@ -84,6 +91,9 @@ fn book_all_in_epd_pgn_and_fen_is_read_by_python_chess_as_sp960_fen_says() {
 
 #[test]
 fn xfen_books_read_the_same() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x-960.pgn");
     sp960()
@@ -107,6 +117,9 @@ fn xfen_books_read_the_same() {
 
 #[test]
 fn dfrc_sample_reads_back_as_the_drawn_pairs() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("dfrc-FRC.epd");
     sp960()

@@ -3,6 +3,10 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+#[path = "support/peers.rs"]
+mod peers;
+use peers::Peer;
+
 fn sp960() -> Command {
     Command::cargo_bin("sp960").expect("binary built")
 }
@@ -238,9 +242,12 @@ fn reference_fixture_matches_fen_and_identify() {
     }
 }
 
-/// python-chess (PyPI `chess`, installed by .ci/run) is an independent implementation.
+/// python-chess (PyPI `chess`, installed by scripts/test.sh) is an independent implementation.
 #[test]
 fn all_960_agree_with_python_chess() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let script = "import chess\nfor n in range(960):\n    print(chess.Board.from_chess960_pos(n).fen(shredder=True))\n";
     let python = std::process::Command::new("python3")
         .args(["-c", script])

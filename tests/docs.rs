@@ -459,10 +459,21 @@ fn every_link_between_the_pages_leads_somewhere() {
 #[test]
 fn readme_is_short_and_keeps_the_test_command() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    // .ci/run runs the command README names; keep it there, exactly.
+    // README names the test command, .ci/run runs that same command, and it runs every
+    // test; keep them so, exactly.
     assert!(
-        readme.contains("\ncargo test --locked\n"),
+        readme.contains("\nscripts/test.sh\n"),
         "README's test command"
+    );
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(
+        ci.contains("\nscripts/test.sh\n"),
+        ".ci/run runs README's test command"
+    );
+    let test = std::fs::read_to_string(root().join("scripts/test.sh")).unwrap();
+    assert!(
+        test.contains("\nexec cargo test --locked \"$@\"\n"),
+        "scripts/test.sh runs every test"
     );
     let lines = readme.lines().count();
     assert!(

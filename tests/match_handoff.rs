@@ -3,7 +3,7 @@
 //! the same table and JSON, read back from the runner's PGN; options a runner cannot honour
 //! are refused before anything runs.
 //!
-//! A runner missing from PATH skips its test with a message, except when `CI` is set: then
+//! A missing runner or engine skips its test with a message, except when `CI` is set: then
 //! it is a failure (tests/support/peers.rs).
 
 use std::path::Path;
@@ -14,7 +14,7 @@ use serde_json::Value;
 
 #[path = "support/peers.rs"]
 mod peers;
-use peers::{games, have, search_path};
+use peers::{Peer, games, search_path};
 
 /// One match at a time on a 2-core machine.
 static RUNNING: Mutex<()> = Mutex::new(());
@@ -118,7 +118,7 @@ fn same_as_built_in(runner: &str, extra: &[&str]) -> (Value, String) {
 #[test]
 fn fastchess_plays_the_same_games_and_sprt_as_the_built_in_runner() {
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("fastchess") {
+    if !peers::need(&[Peer::Stockfish, Peer::Fastchess]) {
         return;
     }
     let (summary, pgn) = same_as_built_in(
@@ -136,7 +136,7 @@ fn fastchess_plays_the_same_games_and_sprt_as_the_built_in_runner() {
 #[test]
 fn cutechess_adjudicates_the_same_games_as_the_built_in_runner() {
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("cutechess-cli") {
+    if !peers::need(&[Peer::Stockfish, Peer::CutechessCli]) {
         return;
     }
     let (summary, pgn) = same_as_built_in(
@@ -240,7 +240,7 @@ fn options_a_runner_cannot_honour_are_refused_before_anything_runs() {
 #[test]
 fn fastchess_refuses_an_xboard_engine_as_sp960_tournament_does() {
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("fastchess") || !have("sjaakii") {
+    if !peers::need(&[Peer::SjaakII, Peer::Fastchess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -269,7 +269,7 @@ fn ctrl_c_stops_the_runner_and_reports_the_games_it_finished() {
     use std::os::unix::process::CommandExt;
     use std::time::{Duration, Instant};
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("cutechess-cli") {
+    if !peers::need(&[Peer::Stockfish, Peer::CutechessCli]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -425,7 +425,7 @@ fn openings_as_built_in(runner: &str) {
 #[test]
 fn fastchess_plays_an_epd_and_a_pgn_book_as_the_built_in_runner() {
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("fastchess") {
+    if !peers::need(&[Peer::Stockfish, Peer::Fastchess]) {
         return;
     }
     openings_as_built_in("fastchess");
@@ -434,7 +434,7 @@ fn fastchess_plays_an_epd_and_a_pgn_book_as_the_built_in_runner() {
 #[test]
 fn cutechess_plays_an_epd_and_a_pgn_book_as_the_built_in_runner() {
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("cutechess-cli") {
+    if !peers::need(&[Peer::Stockfish, Peer::CutechessCli]) {
         return;
     }
     openings_as_built_in("cutechess");
@@ -466,7 +466,7 @@ fn more_engines_as_built_in(runner: &str) {
 #[test]
 fn fastchess_plays_a_round_robin_and_a_gauntlet_as_the_built_in_runner() {
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("fastchess") {
+    if !peers::need(&[Peer::Stockfish, Peer::Fastchess]) {
         return;
     }
     more_engines_as_built_in("fastchess");
@@ -475,7 +475,7 @@ fn fastchess_plays_a_round_robin_and_a_gauntlet_as_the_built_in_runner() {
 #[test]
 fn cutechess_plays_a_round_robin_and_a_gauntlet_as_the_built_in_runner() {
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("cutechess-cli") {
+    if !peers::need(&[Peer::Stockfish, Peer::CutechessCli]) {
         return;
     }
     more_engines_as_built_in("cutechess");

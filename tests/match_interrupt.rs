@@ -6,6 +6,7 @@
 
 #[path = "support/peers.rs"]
 mod peers;
+use peers::Peer;
 
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -91,7 +92,7 @@ fn interrupt_after_some_games(whole_group: bool) {
 
 #[test]
 fn ctrl_c_to_the_runner_saves_the_finished_games_and_prints_the_table() {
-    if !peers::have("stockfish") || !peers::have("ethereal-chess") {
+    if !peers::need(&[Peer::Stockfish, Peer::Ethereal, Peer::PythonChess]) {
         return;
     }
     interrupt_after_some_games(false);
@@ -99,7 +100,7 @@ fn ctrl_c_to_the_runner_saves_the_finished_games_and_prints_the_table() {
 
 #[test]
 fn ctrl_c_to_the_terminals_process_group_does_not_score_the_dying_engines_games() {
-    if !peers::have("stockfish") || !peers::have("ethereal-chess") {
+    if !peers::need(&[Peer::Stockfish, Peer::Ethereal, Peer::PythonChess]) {
         return;
     }
     interrupt_after_some_games(true);

@@ -4,7 +4,7 @@
 #[path = "support/peers.rs"]
 mod peers;
 
-use peers::sp960_match;
+use peers::{Peer, sp960_match};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,7 +19,7 @@ struct Checked {
 
 #[test]
 fn every_game_gets_a_log_of_both_engines_lines_and_their_stderr() {
-    if !peers::have("stockfish") {
+    if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,7 @@
 #[path = "support/peers.rs"]
 mod peers;
 
-use peers::sp960_match;
+use peers::{Peer, sp960_match};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -43,7 +43,12 @@ fn builtin() -> String {
 
 #[test]
 fn three_engines_play_a_round_robin_both_colours_per_start() {
-    if !peers::have("stockfish") || !peers::have("ethereal-chess") || !peers::have("sjaakii") {
+    if !peers::need(&[
+        Peer::Stockfish,
+        Peer::Ethereal,
+        Peer::SjaakII,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -129,7 +134,7 @@ fn three_engines_play_a_round_robin_both_colours_per_start() {
 
 #[test]
 fn a_gauntlet_plays_the_first_engine_against_each_other_one_only() {
-    if !peers::have("stockfish") || !peers::have("ethereal-chess") {
+    if !peers::need(&[Peer::Stockfish, Peer::Ethereal, Peer::PythonChess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -218,7 +223,7 @@ fn counting_wrapper(dir: &Path, name: &str, program: &str, log: &Path) -> String
 
 #[test]
 fn each_engine_starts_once_the_first_handshake_plays_the_first_game() {
-    if !peers::have("stockfish") {
+    if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -283,6 +288,9 @@ fn each_engine_starts_once_the_first_handshake_plays_the_first_game() {
 
 #[test]
 fn six_built_in_engines_start_in_batches_and_all_meet() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let engine = builtin();
     let mut args = Vec::new();
@@ -366,8 +374,12 @@ with open(sys.argv[1]) as f:
 /// pairings, colours and starts, and score them alike.
 #[test]
 fn round_robin_and_gauntlet_play_the_games_cutechess_cli_plays() {
-    if !peers::have("stockfish") || !peers::have("ethereal-chess") || !peers::have("cutechess-cli")
-    {
+    if !peers::need(&[
+        Peer::Stockfish,
+        Peer::Ethereal,
+        Peer::CutechessCli,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     let engines = [

@@ -6,7 +6,7 @@
 #[path = "support/peers.rs"]
 mod peers;
 
-use peers::{fixture, sp960_match};
+use peers::{Peer, fixture, sp960_match};
 
 use std::path::Path;
 use std::process::Command;
@@ -44,7 +44,7 @@ const PGN: &str = r#"[Event "Chess960 book"]
 
 #[test]
 fn epd_and_pgn_openings_are_played_as_given_with_both_colours() {
-    if !peers::have("stockfish") || !peers::have("sjaakii") {
+    if !peers::need(&[Peer::Stockfish, Peer::SjaakII, Peer::PythonChess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -163,6 +163,9 @@ fn a_bad_opening_stops_the_match_before_any_game_naming_file_and_line() {
 
 #[test]
 fn random_chess960_games_from_python_chess_are_read_move_for_move() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("random.pgn");
     // 40 random Chess960 games of up to 100 plies: castling both ways, promotions,
@@ -240,11 +243,13 @@ with open(sys.argv[1]) as f:
 /// engines play the same games, book moves (Chess960 castling included) first.
 #[test]
 fn a_pgn_book_gives_the_games_cutechess_cli_and_fastchess_give() {
-    if !peers::have("stockfish")
-        || !peers::have("ethereal-chess")
-        || !peers::have("cutechess-cli")
-        || !peers::have("fastchess")
-    {
+    if !peers::need(&[
+        Peer::Stockfish,
+        Peer::Ethereal,
+        Peer::CutechessCli,
+        Peer::Fastchess,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

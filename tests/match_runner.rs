@@ -10,7 +10,7 @@ use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
 
-use peers::{fixture, python_check_pgn, sp960_match};
+use peers::{Peer, fixture, python_check_pgn, sp960_match};
 use sp960::starts::identify::identify;
 use sp960::starts::start::Start;
 
@@ -111,6 +111,9 @@ fn four_starts_both_colours(engines: [&str; 2], names: [&str; 2], limit: &[&str]
 
 #[test]
 fn stockfish_vs_ethereal_uci() {
+    if !peers::need(&[Peer::Stockfish, Peer::Ethereal, Peer::PythonChess]) {
+        return;
+    }
     four_starts_both_colours(
         [STOCKFISH, ETHEREAL],
         ["Stockfish 15.1", "Ethereal 12.00"],
@@ -120,6 +123,9 @@ fn stockfish_vs_ethereal_uci() {
 
 #[test]
 fn stockfish_vs_sjaak_ii_xboard() {
+    if !peers::need(&[Peer::Stockfish, Peer::SjaakII, Peer::PythonChess]) {
+        return;
+    }
     // Sjaak II speaks UCI too: proto=xboard makes it an XBoard engine (bare moves, `move O-O`).
     four_starts_both_colours(
         [STOCKFISH, &format!("proto=xboard 'name=Sjaak II' {SJAAK}")],
@@ -134,6 +140,9 @@ fn scripted_engine() -> String {
 
 #[test]
 fn crash_hang_and_illegal_move_lose_that_game_and_the_match_goes_on() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let output = sp960_match(
         dir.path(),
@@ -194,6 +203,9 @@ fn crash_hang_and_illegal_move_lose_that_game_and_the_match_goes_on() {
 
 #[test]
 fn a_flag_fall_loses_on_time() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let output = sp960_match(
         dir.path(),
@@ -224,6 +236,9 @@ fn a_flag_fall_loses_on_time() {
 
 #[test]
 fn no_engine_plays_the_built_in_engine_against_itself() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let output = sp960_match(dir.path(), &["--sp", "860", "--depth", "2"]);
     assert!(
@@ -369,6 +384,9 @@ fn bad_arguments_are_refused_with_the_reason() {
 
 #[test]
 fn random_starts_rounds_and_max_plies() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let output = sp960_match(
         dir.path(),
@@ -412,6 +430,9 @@ fn random_starts_rounds_and_max_plies() {
 
 #[test]
 fn an_interrupted_match_keeps_every_finished_game_whole() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
     let mut child = Command::cargo_bin("sp960")
@@ -447,6 +468,9 @@ fn an_interrupted_match_keeps_every_finished_game_whole() {
 
 #[test]
 fn built_in_engine_over_xboard_with_a_clock() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let xboard = format!(
         "proto=xboard name=xb {} engine",
@@ -489,6 +513,9 @@ fn built_in_engine_over_xboard_with_a_clock() {
 
 #[test]
 fn time_control_tag_is_pgn_seconds_that_python_chess_reads() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for (tc, tag, parsed) in [
         (
@@ -530,6 +557,9 @@ fn time_control_tag_is_pgn_seconds_that_python_chess_reads() {
 /// the runner and the engine (whose shield passes an illegal bestmove on as `0000`).
 #[test]
 fn a_hostile_engine_loses_only_its_broken_games_directly_and_through_the_proxy() {
+    if !peers::need(&[Peer::PythonChess]) {
+        return;
+    }
     let engine = format!("python3 {}", fixture("hostile_engine.py").display());
     let proxied = format!("{} proxy -- {engine}", env!("CARGO_BIN_EXE_sp960"));
     for (how, command) in [("direct", engine.clone()), ("through the proxy", proxied)] {
@@ -601,6 +631,9 @@ fn a_hostile_engine_loses_only_its_broken_games_directly_and_through_the_proxy()
 
 #[test]
 fn resign_and_draw_adjudication_from_the_engines_scores() {
+    if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let output = sp960_match(
         dir.path(),

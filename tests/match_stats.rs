@@ -1,9 +1,9 @@
 //! `sp960 match`'s statistics: the same fixed-node games played by sp960 and by the real
-//! fastchess (built from `../shared/peers` by `.ci/run`) give the same W/D/L, pentanomial
+//! fastchess (built from pinned sources by scripts/build-runners.sh) give the same W/D/L, pentanomial
 //! counts, Elo, nElo, LOS and LLR; `--sprt` stops the match when a bound is crossed.
 //!
-//! fastchess missing from PATH skips its comparison with a message, except when `CI` is
-//! set: then it is a failure.
+//! A missing runner skips its comparison, and a missing engine its test, with a message,
+//! except when `CI` is set: then it is a failure (tests/support/peers.rs).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -16,7 +16,7 @@ const STOCKFISH: &str = "/usr/games/stockfish";
 /// One match at a time on a 2-core machine.
 #[path = "support/peers.rs"]
 mod peers;
-use peers::{games, have, search_path};
+use peers::{Peer, games, have, search_path};
 
 static RUNNING: Mutex<()> = Mutex::new(());
 
@@ -85,6 +85,9 @@ fn fastchess_number(text: &str) -> String {
 
 #[test]
 fn the_same_games_as_fastchess_give_the_same_statistics() {
+    if !peers::need(&[Peer::Stockfish]) {
+        return;
+    }
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let book = run(dir.path(), sp960(), &["fen", "100-105", "--format", "epd"]).stdout;
@@ -239,6 +242,9 @@ fn the_same_games_as_fastchess_give_the_same_statistics() {
 
 #[test]
 fn sprt_prints_the_llr_after_each_pair_and_stops_at_a_bound() {
+    if !peers::need(&[Peer::Stockfish]) {
+        return;
+    }
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let output = run(
@@ -319,6 +325,9 @@ fn results(pgn: &str) -> Vec<(String, String)> {
 
 #[test]
 fn resign_and_draw_adjudicate_the_same_games_at_the_same_ply_as_cutechess_cli() {
+    if !peers::need(&[Peer::Stockfish]) {
+        return;
+    }
     let _one = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let book = run(dir.path(), sp960(), &["fen", "100-102", "--format", "epd"]).stdout;

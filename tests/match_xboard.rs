@@ -5,7 +5,7 @@
 #[path = "support/peers.rs"]
 mod peers;
 
-use peers::sp960_match;
+use peers::{Peer, sp960_match};
 
 use std::path::Path;
 use std::process::Command;
@@ -38,7 +38,7 @@ fn pawns(eval: &str) -> f64 {
 
 #[test]
 fn sjaak_ii_scores_fill_the_comments_and_drive_resign_adjudication() {
-    if !peers::have("sjaakii") || !peers::have("stockfish") {
+    if !peers::need(&[Peer::SjaakII, Peer::Stockfish, Peer::PythonChess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -116,7 +116,7 @@ fn sjaak_ii_scores_fill_the_comments_and_drive_resign_adjudication() {
 
 #[test]
 fn fairy_stockfish_mate_scores_read_as_mates() {
-    if !peers::have("fairy-stockfish") {
+    if !peers::need(&[Peer::FairyStockfish, Peer::PythonChess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -165,7 +165,7 @@ fn fairy_stockfish_mate_scores_read_as_mates() {
 
 #[test]
 fn xboard_adjudication_ends_the_same_games_at_the_same_ply_as_cutechess_cli() {
-    if !peers::have("sjaakii") || !peers::have("stockfish") || !peers::have("cutechess-cli") {
+    if !peers::need(&[Peer::SjaakII, Peer::Stockfish, Peer::CutechessCli]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -20,6 +20,8 @@ const GLAURUNG: &str = "/usr/games/glaurung";
 const FAIRY: &str = "/usr/games/fairy-stockfish";
 const TOGA: &str = "/usr/games/toga2";
 
+#[path = "support/peers.rs"]
+mod peers;
 #[path = "support/process.rs"]
 mod process;
 use process::{LineProcess, run_python_client, sp960};
@@ -227,6 +229,9 @@ fn play_line(root: &Chess, moves: &[Move]) -> Chess {
 /// move back in the GUI's notation.
 #[test]
 fn numbered_starts_and_castling_in_both_gui_dialects() {
+    if !peers::need(&[peers::Peer::Stockfish]) {
+        return;
+    }
     let mut translated = false;
     for spec in ["0", "518", "860", "959", "0:959"] {
         let start = start(spec);
@@ -281,6 +286,9 @@ fn numbered_starts_and_castling_in_both_gui_dialects() {
 /// The same through Fairy-Stockfish, with a transcript: SP 860 castles both ways.
 #[test]
 fn fairy_stockfish_sp860_with_transcript() {
+    if !peers::need(&[peers::Peer::FairyStockfish]) {
+        return;
+    }
     let log = std::env::temp_dir().join(format!("sp960-fairy-{}.log", std::process::id()));
     let mut gui = Peer::proxy(&["--sp", "860", "--log", log.to_str().unwrap(), "--", FAIRY]);
     gui.handshake();
@@ -344,6 +352,15 @@ const BAD_INPUTS: [&str; 12] = [
 /// Each bad input leaves each engine alive (`isready` -> `readyok`) and playing.
 #[test]
 fn the_shield_keeps_every_engine_alive() {
+    if !peers::need(&[
+        peers::Peer::Stockfish,
+        peers::Peer::Ethereal,
+        peers::Peer::Glaurung,
+        peers::Peer::FairyStockfish,
+        peers::Peer::Toga2,
+    ]) {
+        return;
+    }
     for engine in [STOCKFISH, ETHEREAL, GLAURUNG, FAIRY, TOGA] {
         let mut gui = Peer::proxy(&["--", engine]);
         gui.handshake();
@@ -377,6 +394,14 @@ fn the_shield_keeps_every_engine_alive() {
 /// `isready` its `readyok`, and every engine stays alive.
 #[test]
 fn commands_during_a_search_keep_every_engine_answering() {
+    if !peers::need(&[
+        peers::Peer::Stockfish,
+        peers::Peer::Ethereal,
+        peers::Peer::Glaurung,
+        peers::Peer::FairyStockfish,
+    ]) {
+        return;
+    }
     for engine in [STOCKFISH, ETHEREAL, GLAURUNG, FAIRY] {
         let mut gui = Peer::proxy(&["--", engine]);
         gui.handshake();
@@ -442,6 +467,9 @@ fn clock_thread_switches(proxy_pid: u32) -> u64 {
 /// its ticks.
 #[test]
 fn the_clock_sleeps_while_nothing_waits_for_it() {
+    if !peers::need(&[peers::Peer::Stockfish]) {
+        return;
+    }
     let mut gui = Peer::proxy(&["--", STOCKFISH]);
     gui.handshake();
     gui.ready();
@@ -474,6 +502,9 @@ fn the_clock_sleeps_while_nothing_waits_for_it() {
 /// as the FEN 100 plies before its end and those plies, both get a legal move.
 #[test]
 fn glaurung_alone_dies_on_long_reversible_move_lists() {
+    if !peers::need(&[peers::Peer::Glaurung]) {
+        return;
+    }
     let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
     for (plies, go) in [(212, "go depth 8"), (998, "go depth 2")] {
         let list: Vec<&str> = (0..plies).map(|i| cycle[i % 4]).collect();
@@ -510,6 +541,14 @@ fn glaurung_alone_dies_on_long_reversible_move_lists() {
 /// the FEN, not from the fullmove number).
 #[test]
 fn large_fullmove_numbers_pass_unchanged_and_every_engine_answers() {
+    if !peers::need(&[
+        peers::Peer::Stockfish,
+        peers::Peer::Ethereal,
+        peers::Peer::Glaurung,
+        peers::Peer::FairyStockfish,
+    ]) {
+        return;
+    }
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2147483647";
     let root: Chess = fen
         .parse::<shakmaty::fen::Fen>()
@@ -542,6 +581,9 @@ fn large_fullmove_numbers_pass_unchanged_and_every_engine_answers() {
 /// search) before its `bestmove`. Only a depth limits that `go`; the proxy passes it as it is.
 #[test]
 fn glaurung_alone_searches_millions_of_nodes_for_depth_1_with_the_back_ranks_swapped() {
+    if !peers::need(&[peers::Peer::Glaurung]) {
+        return;
+    }
     let mut engine = Peer::spawn(GLAURUNG, &[]);
     engine.handshake();
     engine.send("setoption name Threads value 1");
@@ -574,6 +616,9 @@ fn glaurung_alone_searches_millions_of_nodes_for_depth_1_with_the_back_ranks_swa
 /// says so) and answers every `go` with a legal move.
 #[test]
 fn glaurung_alone_breaks_on_castling_files_that_differ_between_colours() {
+    if !peers::need(&[peers::Peer::Glaurung]) {
+        return;
+    }
     let fen = "rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HDfa - 0 1";
     let moves = ["b2b4", "e7e6", "b4b5", "f7f6", "e1f3", "c7c5"];
     let position = format!("position fen {fen} moves {}", moves.join(" "));
@@ -635,6 +680,9 @@ fn glaurung_alone_breaks_on_castling_files_that_differ_between_colours() {
 /// the search answers a legal move.
 #[test]
 fn ethereal_alone_answers_a1a1_with_multipv_0() {
+    if !peers::need(&[peers::Peer::Ethereal]) {
+        return;
+    }
     let mut engine = Peer::spawn(ETHEREAL, &[]);
     let options = engine.handshake();
     assert!(
@@ -671,6 +719,9 @@ fn ethereal_alone_answers_a1a1_with_multipv_0() {
 /// shield).
 #[test]
 fn stockfish_alone_crashes_on_an_empty_board() {
+    if !peers::need(&[peers::Peer::Stockfish]) {
+        return;
+    }
     let mut engine = Peer::spawn(STOCKFISH, &[]);
     engine.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
     // It may be dead already: these writes may fail.
@@ -693,6 +744,9 @@ fn stockfish_alone_crashes_on_an_empty_board() {
 /// `--require-chess960` the proxy refuses to run it. (Toga alone exits on a Shredder FEN.)
 #[test]
 fn toga_without_chess960() {
+    if !peers::need(&[peers::Peer::Toga2]) {
+        return;
+    }
     let root = start("860").position().unwrap();
     let mut gui = Peer::proxy(&["--sp", "860", "--", TOGA]);
     let lines = gui.handshake();
@@ -867,6 +921,9 @@ fn a_million_info_lines_arrive_in_order_byte_exact() {
 
 #[test]
 fn clean_quit_end_of_input_and_signals() {
+    if !peers::need(&[peers::Peer::Stockfish]) {
+        return;
+    }
     // quit: exit 0.
     let mut gui = Peer::proxy(&["--", STOCKFISH]);
     gui.handshake();
@@ -899,6 +956,9 @@ fn send_signal(pid: i32, signal: i32) {
 /// own `quit`.
 #[test]
 fn a_last_line_without_newline_counts() {
+    if !peers::need(&[peers::Peer::Stockfish]) {
+        return;
+    }
     let mut child = Command::new(sp960())
         .args(["proxy", "--", STOCKFISH])
         .stdin(Stdio::piped())
@@ -921,6 +981,9 @@ fn a_last_line_without_newline_counts() {
 /// the engine answers everything before it quits.
 #[test]
 fn pipelined_input_is_held_until_uciok() {
+    if !peers::need(&[peers::Peer::Stockfish]) {
+        return;
+    }
     let log = std::env::temp_dir().join(format!("sp960-held-{}.log", std::process::id()));
     let mut child = Command::new(sp960())
         .args([
@@ -1013,6 +1076,15 @@ fn missing_and_unexecutable_engines_have_their_own_exit_codes() {
 /// (tests/pychess_game.py).
 #[test]
 fn python_chess_plays_whole_games_through_the_proxy() {
+    if !peers::need(&[
+        peers::Peer::PythonChess,
+        peers::Peer::Stockfish,
+        peers::Peer::Ethereal,
+        peers::Peer::FairyStockfish,
+        peers::Peer::Glaurung,
+    ]) {
+        return;
+    }
     let stdout = run_python_client("tests/pychess_game.py", 120);
     assert!(stdout.contains("games: 2 ok"), "{stdout}");
 }

@@ -28,8 +28,11 @@ const ENGINES: [&[&str]; 3] = [
     ],
 ];
 
+#[path = "support/peers.rs"]
+mod peers;
 #[path = "support/process.rs"]
 mod process;
+use peers::Peer;
 use process::{LineProcess, WAIT, replay_games, run_python_client, sp960};
 
 /// The proxy (or an engine), spoken to line by line as an XBoard GUI does.
@@ -129,6 +132,14 @@ fn legal(position: &Chess, text: &str) -> Move {
 
 #[test]
 fn every_start_set_through_the_gui_option_gives_a_legal_first_move() {
+    if !peers::need(&[
+        Peer::SjaakII,
+        Peer::FairyStockfish,
+        Peer::Polyglot,
+        Peer::Stockfish,
+    ]) {
+        return;
+    }
     let starts: Vec<Start> = ["0", "518", "860", "959", "0:959", "331:700"]
         .iter()
         .map(|s| s.parse().unwrap())
@@ -178,6 +189,14 @@ const L2: &str = "d1e3 d8e6 c2c3 c7c6 b1c2 b8c7";
 
 #[test]
 fn gui_castling_is_accepted_for_both_sides_both_ways() {
+    if !peers::need(&[
+        Peer::SjaakII,
+        Peer::FairyStockfish,
+        Peer::Polyglot,
+        Peer::Stockfish,
+    ]) {
+        return;
+    }
     let mut handles = Vec::new();
     for engine in ENGINES {
         handles.push(thread::spawn(move || {
@@ -228,6 +247,14 @@ const CASTLING_MATES: [(&str, &str); 4] = [
 
 #[test]
 fn engines_castle_and_the_gui_gets_a_form_it_reads() {
+    if !peers::need(&[
+        Peer::SjaakII,
+        Peer::FairyStockfish,
+        Peer::Polyglot,
+        Peer::Stockfish,
+    ]) {
+        return;
+    }
     let mut handles = Vec::new();
     for engine in ENGINES {
         handles.push(thread::spawn(move || {
@@ -268,6 +295,9 @@ fn fen_rook_square(m: &Move) -> String {
 
 #[test]
 fn the_shield_answers_for_the_engine_which_stays_alive() {
+    if !peers::need(&[Peer::FairyStockfish, Peer::SjaakII]) {
+        return;
+    }
     for engine in [&[SJAAK][..], &[FAIRY]] {
         let mut gui = Gui::proxy(&[], engine);
         gui.send("new");
@@ -306,6 +336,9 @@ fn the_shield_answers_for_the_engine_which_stays_alive() {
 /// has the GUI's board.
 #[test]
 fn sjaak_alone_misreads_a_fen_with_adjacent_digits() {
+    if !peers::need(&[Peer::SjaakII]) {
+        return;
+    }
     let fen = "4k3/8/8/8/8/8/1b1p111B/4K3 w - - 0 1";
     let mut engine = Gui::spawn(SJAAK, &[]);
     for line in ["xboard", "protover 2", "new", "force"] {
@@ -335,6 +368,9 @@ fn sjaak_alone_misreads_a_fen_with_adjacent_digits() {
 /// move in the position the proxy follows.
 #[test]
 fn in_normal_chess_fairy_stockfish_has_no_chess960_castling_rights() {
+    if !peers::need(&[Peer::FairyStockfish]) {
+        return;
+    }
     let fen = "rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w KQkq - 0 10";
     let mut engine = Gui::spawn(FAIRY, &[]);
     for line in ["xboard", "protover 2", "new", "force"] {
@@ -395,6 +431,9 @@ fn in_normal_chess_fairy_stockfish_has_no_chess960_castling_rights() {
 /// `level`.
 #[test]
 fn fairy_stockfish_alone_dies_on_go_after_cores() {
+    if !peers::need(&[Peer::FairyStockfish]) {
+        return;
+    }
     let mut engine = Gui::spawn(FAIRY, &[]);
     for line in [
         "xboard",
@@ -438,6 +477,9 @@ fn fairy_stockfish_alone_dies_on_go_after_cores() {
 /// every move they play is legal.
 #[test]
 fn crashing_xboard_commands_are_answered_and_the_engines_stay_alive() {
+    if !peers::need(&[Peer::FairyStockfish, Peer::SjaakII]) {
+        return;
+    }
     for engine in [&[SJAAK][..], &[FAIRY]] {
         let mut gui = Gui::proxy(&[], engine);
         gui.send("new");
@@ -522,7 +564,7 @@ fn xboard_match(name: &str, second: &str) -> XboardRun {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .expect("timeout, xvfb-run and xboard are installed (.ci/run installs them)");
+        .expect("timeout, xvfb-run and xboard are installed (scripts/test.sh installs them)");
     assert!(status.success(), "{name}: xboard {status}");
     XboardRun {
         pgn: std::fs::read_to_string(dir.join("games.pgn")).unwrap_or_default(),
@@ -547,6 +589,15 @@ fn replay(pgn: &str, name: &str) -> String {
 
 #[test]
 fn xboard_plays_fairy_stockfish_through_the_proxy_and_fails_without() {
+    if !peers::need(&[
+        Peer::Xboard,
+        Peer::Xvfb,
+        Peer::SjaakII,
+        Peer::FairyStockfish,
+        Peer::PythonChess,
+    ]) {
+        return;
+    }
     let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("xboard-proxy.log");
     let _ = std::fs::remove_file(&log);
     let proxied = format!("{} proxy --log {} -- {FAIRY}", sp960(), log.display());
@@ -608,6 +659,9 @@ fn xboard_plays_fairy_stockfish_through_the_proxy_and_fails_without() {
 
 #[test]
 fn python_chess_plays_chess960_through_the_proxy() {
+    if !peers::need(&[Peer::PythonChess, Peer::SjaakII, Peer::FairyStockfish]) {
+        return;
+    }
     let stdout = run_python_client("tests/python/pychess_xboard_game.py", 100);
     for engine in ["sjaakii", "fairy-stockfish"] {
         assert!(
@@ -662,6 +716,9 @@ fn engine_death_is_told_in_the_guis_protocol_and_the_exit_status() {
 
 #[test]
 fn fairy_max_without_setboard_and_fischerandom_gets_edit_and_a_warning() {
+    if !peers::need(&[Peer::Fairymax]) {
+        return;
+    }
     // Fairy-Max 5.0b: `setboard=0`, no fischerandom. The start reaches it by `edit`, as
     // normal chess (no castling rights), after a warning to the GUI.
     const FAIRY_MAX: &str = "/usr/games/fairymax";

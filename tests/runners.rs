@@ -1,5 +1,5 @@
 //! Every line `sp960 tournament` writes, played in the real tool: cutechess-cli 1.5.1 and
-//! fastchess (built from `../shared/peers` by `.ci/run`), with Debian's engines, one test
+//! fastchess (built from pinned sources by scripts/build-runners.sh), with Debian's engines, one test
 //! per engine class of README's engine table, and README's worked examples run as
 //! written there (with a shorter time control).
 //!
@@ -9,8 +9,8 @@
 //! time forfeit); `sp960 validate --start-positions` accepts the PGN and names a requested
 //! start for every game; every start is played with both colours.
 //!
-//! A runner missing from PATH skips its tests with a message, except when `CI` is set:
-//! then it is a failure.
+//! A missing runner, engine or python-chess skips a test with a message, except when `CI`
+//! is set: then it is a failure (tests/support/peers.rs).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,7 +20,7 @@ use std::sync::Mutex;
 /// One tournament at a time: each plays two games at once on a 2-core machine.
 #[path = "support/peers.rs"]
 mod peers;
-use peers::{have, search_path};
+use peers::{Peer, search_path};
 
 static RUNNING: Mutex<()> = Mutex::new(());
 
@@ -176,7 +176,9 @@ fn check_games(pgn: &Path, games: usize, starts: &[&str], clock: bool) -> Vec<Ga
 const STARTS: [&str; 3] = ["0", "860", "0:959"];
 
 /// Emits a tournament for `tool` between `engines` from [`STARTS`] at concurrency 2, plays
-/// it, and checks its games.
+/// it, and checks its games (the clock is real, 10+0.1: a late flag under load is tolerated,
+/// as for the README's examples; CI saw Black lose on time at move 137 with the other
+/// suites running beside it).
 fn tournament(tool: &str, engines: &[&str]) -> Vec<Game> {
     let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
@@ -193,7 +195,7 @@ fn tournament(tool: &str, engines: &[&str]) -> Vec<Game> {
         &dir.path().join("games-960.pgn"),
         pairs * 2 * STARTS.len(),
         &STARTS,
-        false,
+        true,
     )
 }
 
@@ -201,7 +203,12 @@ fn tournament(tool: &str, engines: &[&str]) -> Vec<Game> {
 
 #[test]
 fn cutechess_uci_engines_with_uci_chess960_play_direct() {
-    if !have("cutechess-cli") {
+    if !peers::need(&[
+        Peer::CutechessCli,
+        Peer::Stockfish,
+        Peer::Ethereal,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     tournament(
@@ -215,7 +222,12 @@ fn cutechess_uci_engines_with_uci_chess960_play_direct() {
 
 #[test]
 fn cutechess_fairy_stockfish_uci_wrapped_and_glaurung() {
-    if !have("cutechess-cli") {
+    if !peers::need(&[
+        Peer::CutechessCli,
+        Peer::Glaurung,
+        Peer::FairyStockfish,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     tournament(
@@ -229,7 +241,12 @@ fn cutechess_fairy_stockfish_uci_wrapped_and_glaurung() {
 
 #[test]
 fn cutechess_xboard_engines_sjaak_direct_fairy_stockfish_wrapped() {
-    if !have("cutechess-cli") {
+    if !peers::need(&[
+        Peer::CutechessCli,
+        Peer::SjaakII,
+        Peer::FairyStockfish,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     let games = tournament(
@@ -244,7 +261,7 @@ fn cutechess_xboard_engines_sjaak_direct_fairy_stockfish_wrapped() {
 
 #[test]
 fn cutechess_toga_wrapped_and_the_builtin_engine() {
-    if !have("cutechess-cli") {
+    if !peers::need(&[Peer::CutechessCli, Peer::Toga2, Peer::PythonChess]) {
         return;
     }
     tournament(
@@ -257,7 +274,12 @@ fn cutechess_toga_wrapped_and_the_builtin_engine() {
 
 #[test]
 fn fastchess_uci_engines_with_uci_chess960_play_direct() {
-    if !have("fastchess") {
+    if !peers::need(&[
+        Peer::Fastchess,
+        Peer::Stockfish,
+        Peer::Ethereal,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     tournament(
@@ -270,8 +292,13 @@ fn fastchess_uci_engines_with_uci_chess960_play_direct() {
 }
 
 #[test]
-fn fastchess_fairy_stockfish_uci_and_glaurung_play_direct() {
-    if !have("fastchess") {
+fn fastchess_fairy_stockfish_uci_direct_and_glaurung_wrapped() {
+    if !peers::need(&[
+        Peer::Fastchess,
+        Peer::Glaurung,
+        Peer::FairyStockfish,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     tournament(
@@ -285,7 +312,7 @@ fn fastchess_fairy_stockfish_uci_and_glaurung_play_direct() {
 
 #[test]
 fn fastchess_toga_wrapped_and_the_builtin_engine() {
-    if !have("fastchess") {
+    if !peers::need(&[Peer::Fastchess, Peer::Toga2, Peer::PythonChess]) {
         return;
     }
     tournament(
@@ -420,6 +447,28 @@ fn readme_tournament_examples() -> Vec<(String, String)> {
     examples
 }
 
+/// What playing an example needs: its runner, python-chess, and the engine programs of
+/// its `--engine` arguments (`/usr/games/stockfish`, `cmd=ethereal-chess`, ...).
+fn example_peers(tool: &str, command: &str) -> Vec<Peer> {
+    let runner = if tool == "cutechess" {
+        Peer::CutechessCli
+    } else {
+        Peer::Fastchess
+    };
+    let words = shlex::split(&command.replace("\\\n", " ")).unwrap_or_default();
+    let programs = words
+        .windows(2)
+        .filter(|w| w[0] == "--engine")
+        .filter_map(|w| {
+            let mut parts = w[1].split_whitespace();
+            let first = parts.clone().find_map(|part| part.strip_prefix("cmd="));
+            first.or_else(|| parts.find(|part| !part.contains('=')))
+        });
+    let mut needs = vec![runner, Peer::PythonChess];
+    needs.extend(programs.filter_map(|program| Peer::of_command(program.rsplit('/').next()?)));
+    needs
+}
+
 /// README's tournament examples print what README says, and the lines they print play
 /// clean games in their tools (with `--tc 1+0.05` for speed).
 #[test]
@@ -444,14 +493,8 @@ fn readme_worked_examples_play_in_their_tools() {
             printed,
             "README's output for: {command}"
         );
-        if tool == "xboard"
-            || !have(if tool == "cutechess" {
-                "cutechess-cli"
-            } else {
-                "fastchess"
-            })
-        {
-            // xboard's lines are played by tests/tournament.rs under Xvfb.
+        // xboard's lines are played by tests/tournament.rs under Xvfb.
+        if tool == "xboard" || !peers::need(&example_peers(tool, &command)) {
             continue;
         }
         let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
@@ -526,7 +569,7 @@ fn starts_in(book: &Path) -> Vec<String> {
 /// move from SP 860. Either way the proxy says so on stderr (cutechess-cli's `stderr=`).
 #[test]
 fn a_runner_that_keeps_its_own_board_overrides_the_proxys_start_and_is_told() {
-    if !have("cutechess-cli") {
+    if !peers::need(&[Peer::CutechessCli, Peer::Stockfish, Peer::PythonChess]) {
         return;
     }
     let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
@@ -586,7 +629,13 @@ fn a_runner_that_keeps_its_own_board_overrides_the_proxys_start_and_is_told() {
 /// illegal moves; Toga II under fastchess (sent a Shredder FEN) dies.
 #[test]
 fn unwrapped_the_engines_the_table_wraps_break() {
-    if !have("cutechess-cli") || !have("fastchess") {
+    if !peers::need(&[
+        Peer::CutechessCli,
+        Peer::Fastchess,
+        Peer::Stockfish,
+        Peer::FairyStockfish,
+        Peer::Toga2,
+    ]) {
         return;
     }
     let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());

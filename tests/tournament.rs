@@ -7,6 +7,9 @@ use std::process::Command as Process;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+#[path = "support/peers.rs"]
+mod peers;
+use peers::Peer;
 #[path = "support/process.rs"]
 mod process;
 use process::replay_games;
@@ -531,7 +534,7 @@ fn play_xboard(case: &Case) -> Vec<Vec<String>> {
         .env("PATH", path)
         .current_dir(dir.path())
         .output()
-        .expect("xvfb-run and xboard are installed (.ci/run installs them)");
+        .expect("xvfb-run and xboard are installed (scripts/test.sh installs them)");
     let debug = std::fs::read_to_string(dir.path().join("xboard.debug")).unwrap_or_default();
     assert!(
         output.status.success(),
@@ -557,6 +560,17 @@ fn identify(fen: &str) -> String {
 
 #[test]
 fn xboard_plays_the_chosen_starts_with_both_colours() {
+    if !peers::need(&[
+        Peer::Xboard,
+        Peer::Xvfb,
+        Peer::Polyglot,
+        Peer::SjaakII,
+        Peer::FairyStockfish,
+        Peer::Stockfish,
+        Peer::PythonChess,
+    ]) {
+        return;
+    }
     // One SP by number: xboard's -defaultFrcPosition counts as Scharnagl does.
     let games = play_xboard(&XBOARD_NUMBER);
     assert_eq!(games.len(), 2, "{games:?}");
@@ -596,6 +610,15 @@ fn xboard_plays_the_chosen_starts_with_both_colours() {
 
 #[test]
 fn xboard_plays_toga_wrapped_and_the_builtin_engine() {
+    if !peers::need(&[
+        Peer::Xboard,
+        Peer::Xvfb,
+        Peer::Polyglot,
+        Peer::Toga2,
+        Peer::PythonChess,
+    ]) {
+        return;
+    }
     let games = play_xboard(&XBOARD_TOGA);
     let starts: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
     assert_eq!(starts, ["860", "860", "0:959", "0:959"]);
@@ -631,6 +654,18 @@ fn xboard_plays_glaurung_wrapped_with_one_thread_on_mixed_castling_files() {
 /// the games.
 #[test]
 fn xboard_uci_engines_through_polyglot_castle_in_chess960() {
+    if !peers::need(&[
+        Peer::Xboard,
+        Peer::Xvfb,
+        Peer::Polyglot,
+        Peer::SjaakII,
+        Peer::Stockfish,
+        Peer::FairyStockfish,
+        Peer::Glaurung,
+        Peer::PythonChess,
+    ]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("mates-FRC.fen"),

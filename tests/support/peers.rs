@@ -1,18 +1,239 @@
-//! The real peers the tests run (`#[path]`-included by tests/runners.rs and the
-//! tests/match_*.rs suites): the PATH they are found on, whether one is there, and the
-//! shared steps of the match tests (run `sp960 match`, replay its PGN with python-chess).
+//! The real peers the tests run, and the one rule for a missing one (`#[path]`-included
+//! by every suite that starts a peer, and by the library's unit tests): a test that needs
+//! a peer starts with
+//!
+//! ```ignore
+//! if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
+//!     return;
+//! }
+//! ```
+//!
+//! When one is missing, [`need`] prints `SKIPPED <test>: needs <peer> (<how to get it>)` on
+//! stderr, past the test harness's capture so that `cargo test` shows it, and the test
+//! returns and passes; with `CI` set the same message fails the test. `scripts/test.sh`
+//! installs every peer.
+//!
+//! The rest: the PATH the peers are found on, and the shared steps of the match tests (run
+//! `sp960 match`, replay its PGN with python-chess).
 #![allow(dead_code)] // each test crate uses its part
 
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use std::sync::OnceLock;
 
-/// PATH for the peers: sp960 itself (wrapped engines call `sp960 proxy`), Debian's engines
-/// in /usr/games, and the match runners where `.ci/run` builds them.
+/// A program (or python-chess) a test runs beside sp960.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// Debian's chess engines, run from /usr/games.
+    Stockfish,
+    Ethereal,
+    Glaurung,
+    FairyStockfish,
+    Toga2,
+    SjaakII,
+    Fairymax,
+    /// The UCI-to-XBoard adapter (/usr/games/polyglot).
+    Polyglot,
+    /// The XBoard GUI (/usr/games/xboard), run under Xvfb.
+    Xboard,
+    /// `xvfb-run` with Xvfb and xauth.
+    Xvfb,
+    Hyperfine,
+    /// `python3` alone (scripted engines and fake processes).
+    Python,
+    /// python3 with python-chess 1.11.2 (`import chess`).
+    PythonChess,
+    /// The match runners `scripts/build-runners.sh` builds from pinned sources.
+    Fastchess,
+    CutechessCli,
+}
+
+// ALL lists every peer in the order of the enum (`Peer::present` counts on it).
+const _: () = {
+    let mut i = 0;
+    while i < Peer::ALL.len() {
+        assert!(Peer::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
+impl Peer {
+    /// Every peer, in the order of the enum.
+    pub const ALL: [Peer; 15] = [
+        Peer::Stockfish,
+        Peer::Ethereal,
+        Peer::Glaurung,
+        Peer::FairyStockfish,
+        Peer::Toga2,
+        Peer::SjaakII,
+        Peer::Fairymax,
+        Peer::Polyglot,
+        Peer::Xboard,
+        Peer::Xvfb,
+        Peer::Hyperfine,
+        Peer::Python,
+        Peer::PythonChess,
+        Peer::Fastchess,
+        Peer::CutechessCli,
+    ];
+
+    /// Its name in the SKIPPED line: the command it is run as.
+    pub fn name(self) -> &'static str {
+        match self {
+            Peer::Stockfish => "stockfish",
+            Peer::Ethereal => "ethereal-chess",
+            Peer::Glaurung => "glaurung",
+            Peer::FairyStockfish => "fairy-stockfish",
+            Peer::Toga2 => "toga2",
+            Peer::SjaakII => "sjaakii",
+            Peer::Fairymax => "fairymax",
+            Peer::Polyglot => "polyglot",
+            Peer::Xboard => "xboard",
+            Peer::Xvfb => "xvfb-run",
+            Peer::Hyperfine => "hyperfine",
+            Peer::Python => "python3",
+            Peer::PythonChess => "python-chess 1.11.2",
+            Peer::Fastchess => "fastchess",
+            Peer::CutechessCli => "cutechess-cli",
+        }
+    }
+
+    /// How to get it (`scripts/test.sh` does all of these).
+    pub fn how(self) -> &'static str {
+        match self {
+            Peer::Stockfish => "Debian package stockfish",
+            Peer::Ethereal => "Debian package ethereal-chess",
+            Peer::Glaurung => "Debian package glaurung",
+            Peer::FairyStockfish => "Debian package fairy-stockfish",
+            Peer::Toga2 => "Debian package toga2",
+            Peer::SjaakII => "Debian package sjaakii",
+            Peer::Fairymax => "Debian package fairymax",
+            Peer::Polyglot => "Debian package polyglot",
+            Peer::Xboard => "Debian package xboard",
+            Peer::Xvfb => "Debian packages xvfb xauth",
+            Peer::Hyperfine => "Debian package hyperfine",
+            Peer::Python => "Debian package python3",
+            Peer::PythonChess => "pip install chess==1.11.2",
+            Peer::Fastchess | Peer::CutechessCli => {
+                "scripts/build-runners.sh ~/.cache/sp960-peers/bin"
+            }
+        }
+    }
+
+    /// The peer a command name stands for (as [`have`] is given it).
+    pub fn of_command(command: &str) -> Option<Peer> {
+        Peer::ALL
+            .into_iter()
+            .find(|peer| peer.name() == command)
+            .or(match command {
+                "python" | "python-chess" | "chess" => Some(Peer::PythonChess),
+                "Xvfb" | "xvfb" | "xauth" => Some(Peer::Xvfb),
+                _ => None,
+            })
+    }
+
+    /// Whether it is installed where the tests run it (looked up once per test binary).
+    pub fn present(self) -> bool {
+        // One slot per peer, by its place in the enum (ALL lists them in that order).
+        static FOUND: [OnceLock<bool>; Peer::ALL.len()] =
+            [const { OnceLock::new() }; Peer::ALL.len()];
+        *FOUND[self as usize].get_or_init(|| {
+            match self {
+                // The tests run the engines, polyglot and xboard as /usr/games/NAME.
+                Peer::Stockfish
+                | Peer::Ethereal
+                | Peer::Glaurung
+                | Peer::FairyStockfish
+                | Peer::Toga2
+                | Peer::SjaakII
+                | Peer::Fairymax
+                | Peer::Polyglot
+                | Peer::Xboard => executable(&Path::new("/usr/games").join(self.name())),
+                Peer::Xvfb => ["xvfb-run", "Xvfb", "xauth"].into_iter().all(on_path),
+                Peer::PythonChess => {
+                    on_path("python3")
+                        && std::process::Command::new("python3")
+                            .args([
+                                "-c",
+                                "import sys, chess; sys.exit(chess.__version__ != '1.11.2')",
+                            ])
+                            .stdout(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .status()
+                            .is_ok_and(|status| status.success())
+                }
+                _ => on_path(self.name()),
+            }
+        })
+    }
+}
+
+/// The one rule: true when every peer in `peers` is installed. Otherwise prints
+/// `SKIPPED <test>: needs <peer> (<how to get it>)` on stderr and returns false (the
+/// test returns, and passes), or, with `CI` set, fails the test with that message.
+pub fn need(peers: &[Peer]) -> bool {
+    let missing: Vec<String> = peers
+        .iter()
+        .filter(|peer| !peer.present())
+        .map(|peer| format!("{} ({})", peer.name(), peer.how()))
+        .collect();
+    missing.is_empty() || skip(&missing)
+}
+
+/// [`need`] for one peer named by its command (`fastchess`, `stockfish`, `python3`, ...);
+/// a command that is no [`Peer`] is looked up on [`search_path`].
+pub fn have(tool: &str) -> bool {
+    match Peer::of_command(tool) {
+        Some(peer) => need(&[peer]),
+        None => on_path(tool) || skip(&[format!("{tool} (install it on PATH)")]),
+    }
+}
+
+/// The SKIPPED line for the `missing` peers (each `name (how)`), or the failure under CI;
+/// returns false.
+fn skip(missing: &[String]) -> bool {
+    let thread = std::thread::current();
+    let message = format!(
+        "{}: needs {}",
+        thread.name().unwrap_or("a test"),
+        missing.join(", ")
+    );
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{message}: CI is set, so a missing peer fails (scripts/test.sh installs every peer)"
+    );
+    // Straight to stderr: eprintln! is captured, and shown only when the test fails.
+    let _ = writeln!(std::io::stderr(), "SKIPPED {message}");
+    false
+}
+
+/// True when `path` is a file someone may execute.
+fn executable(path: &Path) -> bool {
+    path.metadata()
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+}
+
+/// True when `command` is an executable file in a directory of [`search_path`].
+fn on_path(command: &str) -> bool {
+    search_path()
+        .split(':')
+        .any(|dir| !dir.is_empty() && executable(&Path::new(dir).join(command)))
+}
+
+/// The sp960 binary under test (in an integration test; the library's unit tests have
+/// none, and would find one on PATH).
+pub fn sp960() -> &'static str {
+    option_env!("CARGO_BIN_EXE_sp960").unwrap_or("sp960")
+}
+
+/// PATH for the peers: sp960 itself (wrapped engines call `sp960 proxy`; in an integration
+/// test), Debian's engines in /usr/games, and the match runners where `scripts/test.sh`
+/// builds them.
 pub fn search_path() -> String {
-    let bin = Path::new(env!("CARGO_BIN_EXE_sp960"))
+    let bin = Path::new(sp960())
         .parent()
-        .unwrap()
-        .display()
-        .to_string();
+        .map_or_else(String::new, |dir| dir.display().to_string());
     let peers = std::env::var("HOME").map_or_else(
         |_| String::new(),
         |home| format!("{home}/.cache/sp960-peers/bin"),
@@ -21,22 +242,6 @@ pub fn search_path() -> String {
         "{bin}:/usr/games:{peers}:{}",
         std::env::var("PATH").unwrap_or_default()
     )
-}
-
-/// True when `tool` is on the search path; false (a skip, told on stderr) when it is
-/// not, unless `CI` is set, where its absence fails the test.
-pub fn have(tool: &str) -> bool {
-    let found = search_path()
-        .split(':')
-        .any(|dir| !dir.is_empty() && Path::new(dir).join(tool).is_file());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is not installed: .ci/run builds it with ../shared/peers/build.sh"
-        );
-        eprintln!("SKIPPED: {tool} is not installed (../shared/peers/build.sh DIR builds it)");
-    }
-    found
 }
 
 /// A script or data file in tests/python.
@@ -48,7 +253,7 @@ pub fn fixture(name: &str) -> std::path::PathBuf {
 
 /// `sp960 match ARGS` in `dir`, with the peers on PATH.
 pub fn sp960_match(dir: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_sp960"))
+    std::process::Command::new(sp960())
         .current_dir(dir)
         .env("PATH", search_path())
         .arg("match")
