@@ -6,6 +6,8 @@
 //!   then `bestmove e2e4`;
 //! - `flood-buffered N`: the same, block-buffered (64 KiB writes);
 //! - `crash-on-go`: on `go`, one `info` line, then abort (SIGABRT) mid-search;
+//! - `fault-on-go`: on `go`, one `info` line, then a write through a null pointer (SIGSEGV
+//!   on Unix, an access violation on Windows);
 //! - `hang-on-quit`: ignores `quit`, the end of its input and SIGTERM, and sleeps;
 //! - `deaf`: ignores `quit` and the end of its input, and sleeps (signals end it);
 //! - `args WORD...`: prints each WORD on a line of its own and exits (what a shell gave it).
@@ -70,10 +72,10 @@ fn main() {
         return;
     }
     match mode {
-        "flood" | "flood-buffered" | "crash-on-go" | "hang-on-quit" | "deaf" => {}
+        "flood" | "flood-buffered" | "crash-on-go" | "fault-on-go" | "hang-on-quit" | "deaf" => {}
         _ => {
             eprintln!(
-                "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | hang-on-quit | deaf"
+                "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | fault-on-go | hang-on-quit | deaf | args WORD..."
             );
             std::process::exit(2);
         }
@@ -100,6 +102,13 @@ fn main() {
                 say("uciok");
             }
             "isready" => say("readyok"),
+            "go" if mode == "fault-on-go" => {
+                say("info depth 1 score cp 10 nodes 20 pv e2e4");
+                // SAFETY: none: the point is the fault, as a buggy engine's.
+                unsafe {
+                    std::ptr::null_mut::<u8>().write_volatile(1);
+                }
+            }
             "go" if mode == "crash-on-go" => {
                 say("info depth 1 score cp 10 nodes 20 pv e2e4");
                 std::process::abort();

@@ -512,3 +512,41 @@ fn tournament_lines_reach_the_runner_as_planned() {
         .collect();
     assert_eq!(got, planned[1..], "{shell} line:\n{written}");
 }
+
+/// An engine that faults mid-search is reported to the GUI as the OS tells it: SIGSEGV on
+/// Unix, the access violation on Windows (its NTSTATUS and name), and the proxy exits with
+/// the shell's status for it (128 + 11 on Unix, 255 on Windows).
+#[test]
+fn an_engine_fault_is_told_as_the_platform_tells_it() {
+    let deps = std::env::current_exe().unwrap();
+    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
+    let engine = examples.join(if cfg!(windows) {
+        "fake_uci_engine.exe"
+    } else {
+        "fake_uci_engine"
+    });
+    assert!(engine.exists(), "{}: build the examples", engine.display());
+    let mut gui = LineProcess::spawn(
+        sp960(),
+        &["proxy", "--", engine.to_str().unwrap(), "fault-on-go"],
+        Stdio::null(),
+    );
+    gui.send("uci");
+    gui.wait_for(|l| l == "uciok");
+    gui.send("position startpos");
+    gui.send("go infinite");
+    let told = gui.wait_for(|l| l.starts_with("info string sp960: the engine"));
+    let (expected, code) = if cfg!(windows) {
+        (
+            "info string sp960: the engine crashed unexpectedly with exception 0xC0000005 (access violation)",
+            255,
+        )
+    } else {
+        (
+            "info string sp960: the engine died unexpectedly from signal 11",
+            128 + 11,
+        )
+    };
+    assert_eq!(told, expected);
+    assert_eq!(gui.wait(Duration::from_secs(10)).code(), Some(code));
+}
