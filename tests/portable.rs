@@ -59,6 +59,32 @@ fn castling_text(m: &Move, dialect: CastlingDialect) -> String {
     }
 }
 
+/// The scripted engine (examples/fake_uci_engine.rs), built with the examples.
+fn scripted_engine() -> std::path::PathBuf {
+    let deps = std::env::current_exe().unwrap();
+    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
+    let engine = examples.join(if cfg!(windows) {
+        "fake_uci_engine.exe"
+    } else {
+        "fake_uci_engine"
+    });
+    assert!(engine.exists(), "{}: build the examples", engine.display());
+    engine
+}
+
+/// A copy of sp960 at `to`, with the DLLs it runs with under Wine (scripts/test-platforms.sh
+/// puts them beside sp960.exe).
+fn copy_sp960(to: &Path) {
+    std::fs::copy(sp960(), to).unwrap();
+    for entry in std::fs::read_dir(Path::new(sp960()).parent().unwrap()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "dll") {
+            let beside = to.parent().unwrap().join(path.file_name().unwrap());
+            std::fs::copy(&path, beside).unwrap();
+        }
+    }
+}
+
 fn proxy(args: &[&str]) -> LineProcess {
     let mut all = vec!["proxy"];
     all.extend_from_slice(args);
@@ -242,14 +268,7 @@ fn the_runner_is_found_on_path_as_the_shell_finds_it() {
     } else {
         "fastchess"
     };
-    std::fs::copy(sp960(), dir.path().join(name)).unwrap();
-    // Under Wine, the DLLs the build runs with sit beside sp960.exe (scripts/test-platforms.sh).
-    for entry in std::fs::read_dir(Path::new(sp960()).parent().unwrap()).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|ext| ext == "dll") {
-            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    copy_sp960(&dir.path().join(name));
     let found = run(dir.path());
     let said = String::from_utf8_lossy(&found.stderr);
     assert!(!said.contains("not found"), "{said}");
@@ -269,13 +288,7 @@ fn engine_paths_with_spaces_and_the_platforms_separators() {
     } else {
         "my engine"
     });
-    std::fs::copy(sp960(), &program).unwrap();
-    for entry in std::fs::read_dir(Path::new(sp960()).parent().unwrap()).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|ext| ext == "dll") {
-            std::fs::copy(&path, folder.join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    copy_sp960(&program);
     let mut shown = program.display().to_string();
     if cfg!(windows) {
         shown = shown.replace('/', "\\");
@@ -399,14 +412,7 @@ fn untouched_crlf_lines_pass_byte_for_byte() {
 #[test]
 fn a_killed_proxy_leaves_no_engine_behind() {
     use std::io::{BufRead, BufReader, Read, Write};
-    let deps = std::env::current_exe().unwrap();
-    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
-    let engine = examples.join(if cfg!(windows) {
-        "fake_uci_engine.exe"
-    } else {
-        "fake_uci_engine"
-    });
-    assert!(engine.exists(), "{}: build the examples", engine.display());
+    let engine = scripted_engine();
     let mut proxy = Command::new(sp960())
         .arg("proxy")
         .arg("--")
@@ -447,14 +453,7 @@ fn a_killed_proxy_leaves_no_engine_behind() {
 /// are the `--shell sh` line read back by POSIX rules.
 #[test]
 fn tournament_lines_reach_the_runner_as_planned() {
-    let deps = std::env::current_exe().unwrap();
-    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
-    let runner = examples.join(if cfg!(windows) {
-        "fake_uci_engine.exe"
-    } else {
-        "fake_uci_engine"
-    });
-    assert!(runner.exists(), "{}: build the examples", runner.display());
+    let runner = scripted_engine();
     let dir = tempfile::tempdir().unwrap();
     let line = |shell: &str| {
         let output = Command::new(sp960())
@@ -518,14 +517,7 @@ fn tournament_lines_reach_the_runner_as_planned() {
 /// the shell's status for it (128 + 11 on Unix, 255 on Windows).
 #[test]
 fn an_engine_fault_is_told_as_the_platform_tells_it() {
-    let deps = std::env::current_exe().unwrap();
-    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
-    let engine = examples.join(if cfg!(windows) {
-        "fake_uci_engine.exe"
-    } else {
-        "fake_uci_engine"
-    });
-    assert!(engine.exists(), "{}: build the examples", engine.display());
+    let engine = scripted_engine();
     let mut gui = LineProcess::spawn(
         sp960(),
         &["proxy", "--", engine.to_str().unwrap(), "fault-on-go"],
