@@ -488,7 +488,7 @@ fn cutechess_plays_a_round_robin_and_a_gauntlet_as_the_built_in_runner() {
 #[test]
 fn fastchess_wraps_glaurung_for_openings_whose_castling_files_differ() {
     let _one_at_a_time = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
-    if !have("fastchess") {
+    if !peers::need(&[Peer::Fastchess, Peer::Glaurung, Peer::Stockfish]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

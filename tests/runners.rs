@@ -386,7 +386,12 @@ fn glaurung_on_mixed_castling_files(tool: &str, wrapped: &str) {
 
 #[test]
 fn cutechess_glaurung_wrapped_on_dfrc_pairs_with_mixed_castling_files() {
-    if !have("cutechess-cli") {
+    if !peers::need(&[
+        Peer::CutechessCli,
+        Peer::Glaurung,
+        Peer::Stockfish,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     glaurung_on_mixed_castling_files(
@@ -397,7 +402,12 @@ fn cutechess_glaurung_wrapped_on_dfrc_pairs_with_mixed_castling_files() {
 
 #[test]
 fn fastchess_glaurung_wrapped_on_dfrc_pairs_with_mixed_castling_files() {
-    if !have("fastchess") {
+    if !peers::need(&[
+        Peer::Fastchess,
+        Peer::Glaurung,
+        Peer::Stockfish,
+        Peer::PythonChess,
+    ]) {
         return;
     }
     glaurung_on_mixed_castling_files(
