@@ -266,6 +266,11 @@ fn proxy_examples_print_what_they_say() {
     assert!(check_page("docs/proxy.md") >= 1);
 }
 
+#[test]
+fn platforms_examples_print_what_they_say() {
+    assert!(check_page("docs/platforms.md") >= 1);
+}
+
 /// The pages checked by the tests above; a new page must get its test.
 const CHECKED: &[&str] = &[
     "README.md",
@@ -274,6 +279,7 @@ const CHECKED: &[&str] = &[
     "docs/exit-codes.md",
     "docs/hostile-gui.md",
     "docs/match.md",
+    "docs/platforms.md",
     "docs/proxy.md",
     "docs/starts.md",
     "docs/tournament.md",
