@@ -715,6 +715,9 @@ fn resign_and_draw_adjudication_from_the_engines_scores() {
 #[test]
 fn glaurung_plays_dfrc_pairs_with_mixed_castling_files_to_the_end() {
     use sp960::protocol::game::{parse_fen, shared_castling_files};
+    if !peers::need(&[Peer::Glaurung, Peer::Stockfish, Peer::PythonChess]) {
+        return;
+    }
     const GLAURUNG: &str = "/usr/games/glaurung";
     let pairs = ["860:1", "0:959", "518:860", "959:0"];
     let dir = tempfile::tempdir().unwrap();

@@ -634,6 +634,15 @@ fn xboard_plays_toga_wrapped_and_the_builtin_engine() {
 
 #[test]
 fn xboard_plays_glaurung_wrapped_with_one_thread_on_mixed_castling_files() {
+    if !peers::need(&[
+        Peer::Xboard,
+        Peer::Xvfb,
+        Peer::Polyglot,
+        Peer::Glaurung,
+        Peer::PythonChess,
+    ]) {
+        return;
+    }
     let games = play_xboard(&XBOARD_GLAURUNG);
     let starts: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
     assert_eq!(starts, ["860:1", "860:1", "0:959", "0:959"]);
