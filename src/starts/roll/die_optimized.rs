@@ -218,11 +218,7 @@ impl Procedure for DieOptimized {
         if self.placed < 5 {
             return None;
         }
-        let finished = self.rank.finish()?;
-        Some(Done {
-            rank: finished.rank,
-            closing: Some(finished.sentence()),
-        })
+        self.rank.finish().map(Done::from)
     }
 }
 

@@ -344,6 +344,16 @@ pub struct Done {
     pub closing: Option<String>,
 }
 
+impl From<board::Finished> for Done {
+    /// A rank the pieces completed: the closing line says where the rooks and king went.
+    fn from(finished: board::Finished) -> Done {
+        Done {
+            rank: finished.rank,
+            closing: Some(finished.sentence()),
+        }
+    }
+}
+
 /// A method's state between values. `Eq + Hash` so that the fairness proof can tell when
 /// two roll sequences leave the procedure in the same state.
 pub trait Procedure: Clone + Eq + Hash {

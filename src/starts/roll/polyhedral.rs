@@ -232,11 +232,7 @@ impl Procedure for Polyhedral {
 
     fn done(&self) -> Option<Done> {
         self.next_die().is_none().then_some(())?;
-        let finished = self.rank.finish()?;
-        Some(Done {
-            rank: finished.rank,
-            closing: Some(finished.sentence()),
-        })
+        self.rank.finish().map(Done::from)
     }
 }
 
