@@ -31,8 +31,9 @@ use super::player::launch_all;
 use super::results::{GameResult, Tally};
 use super::sprt::SprtDecision;
 use super::stats::{Counts, Outcome, match_stats};
-use super::summary::{self, GameSummary, Summary, cpu_seconds, summary_table};
+use super::summary::{self, GameSummary, Summary, summary_table};
 use super::{MatchError, engine_spec::EngineSpec, engine_spec::Protocol};
+use crate::os::cpu::process_seconds;
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
 use crate::tournaments::book::BookFormat;
@@ -134,7 +135,7 @@ pub fn handoff_command(
     let program = crate::os::process::find_program(runner.program())
         .ok_or(HandoffError::NotFound(runner.program()))?;
     let started = Instant::now();
-    let cpu_at_start = cpu_seconds();
+    let cpu_at_start = process_seconds();
     // Each engine's first handshake tells its protocol and name, as in the built-in runner.
     let mut probed = Vec::new();
     for (player, protocol, name) in launch_all(&config.engines, false)? {
@@ -939,7 +940,7 @@ fn summarize(
         games: listed,
         pgn: config.pgn.display().to_string(),
         wall_seconds: started.elapsed().as_secs_f64(),
-        runner_cpu_seconds: cpu_seconds() - cpu_at_start,
+        runner_cpu_seconds: process_seconds() - cpu_at_start,
         interrupted: false,
     })
 }

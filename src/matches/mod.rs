@@ -56,8 +56,9 @@ use self::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
 use self::results::{GameResult, Tally};
 use self::sprt::SprtDecision;
 use self::stats::{Counts, Outcome, match_stats};
-use self::summary::{Progress, cpu_seconds};
+use self::summary::Progress;
 use crate::matches::engine_spec::Protocol;
+use crate::os::cpu::process_seconds;
 use crate::os::interrupt;
 use crate::proxy::transcript::utc_timestamp;
 
@@ -171,7 +172,7 @@ pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summa
 /// finished game appended to the PGN file with one write and flushed.
 pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let started = Instant::now();
-    let cpu_at_start = cpu_seconds();
+    let cpu_at_start = process_seconds();
     let _sigint = interrupt::Guard::install();
     for (index, engine) in config.engines.iter().enumerate() {
         if config.engine_limits[index].nodes.is_some() && engine.protocol == Some(Protocol::Xboard)
@@ -381,7 +382,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         games,
         pgn: config.pgn.display().to_string(),
         wall_seconds: started.elapsed().as_secs_f64(),
-        runner_cpu_seconds: cpu_seconds() - cpu_at_start,
+        runner_cpu_seconds: process_seconds() - cpu_at_start,
     })
 }
 

@@ -65,11 +65,6 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
-/// CPU time of this process so far (user + system, all threads).
-pub(crate) fn cpu_seconds() -> f64 {
-    crate::os::cpu::process_seconds()
-}
-
 /// The live progress display on stderr: an indicatif bar on a terminal, one line per
 /// game otherwise (nothing when quiet).
 pub(crate) struct Progress {
