@@ -620,16 +620,7 @@ fn xboard_plays_toga_wrapped_and_the_builtin_engine() {
         return;
     }
     let games = play_xboard(&XBOARD_TOGA);
-    let starts: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
-    assert_eq!(starts, ["860", "860", "0:959", "0:959"]);
-    for pair in games.chunks(2) {
-        assert_eq!(
-            (&pair[0][0], &pair[0][1]),
-            (&pair[1][1], &pair[1][0]),
-            "colours swap"
-        );
-        assert!(pair[0][3].parse::<u32>().unwrap() > 0, "moves were played");
-    }
+    assert_played_in_pairs(&games, &["860", "860", "0:959", "0:959"]);
 }
 
 #[test]
@@ -644,8 +635,14 @@ fn xboard_plays_glaurung_wrapped_with_one_thread_on_mixed_castling_files() {
         return;
     }
     let games = play_xboard(&XBOARD_GLAURUNG);
-    let starts: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
-    assert_eq!(starts, ["860:1", "860:1", "0:959", "0:959"]);
+    assert_played_in_pairs(&games, &["860:1", "860:1", "0:959", "0:959"]);
+}
+
+/// `games` (as [`play_xboard`] gives them) start from `starts`, in order, two games a start
+/// with the colours swapped, and each pair's first game has moves.
+fn assert_played_in_pairs(games: &[Vec<String>], starts: &[&str]) {
+    let found: Vec<String> = games.iter().map(|game| identify(&game[2])).collect();
+    assert_eq!(found, starts);
     for pair in games.chunks(2) {
         assert_eq!(
             (&pair[0][0], &pair[0][1]),
