@@ -95,6 +95,15 @@ pub struct MatchArgs {
     /// Write a file per game into DIR (game-00001.log, ...): every line to (>) and from (<) each engine and its stderr (!), timestamped.
     #[arg(long, value_name = "DIR")]
     pub log: Option<PathBuf>,
+    /// The PGN `Event` tag, as cutechess-cli's -event [default: sp960 match].
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+    /// The PGN `Site` tag, as cutechess-cli's -site [default: ?].
+    #[arg(long, value_name = "NAME")]
+    pub site: Option<String>,
+    /// Continue the match interrupted (Ctrl-C, kill, crash) with the same options: its state is in PGN.state, its finished games in the PGN; the games not finished are played.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// `sp960 engine`: UCI or XBoard on stdin/stdout until `quit` or the end of input.
@@ -132,6 +141,9 @@ pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
         resign: args.resign,
         draw: args.draw,
         log: args.log,
+        event: args.event,
+        site: args.site,
+        resume: args.resume,
     };
     match args.runner {
         Some(runner) => handoff_command(request, runner, &mut io::stdout().lock())

@@ -129,8 +129,16 @@ pub struct MatchConfig {
     /// Without a clock: how long past `--movetime` (if any) an engine may take for a
     /// move before it loses by time-out.
     pub move_timeout: Duration,
-    /// The PGN `Event`.
+    /// The PGN `Event` (`--event`, default `sp960 match`).
     pub event: String,
+    /// The PGN `Site` (`--site`, default `?`).
+    pub site: String,
+    /// `--resume`: continue the match `PGN.state` describes ([`super::resume`]).
+    pub resume: bool,
+    /// The options that decide the games ([`MatchRequest::identity`]), kept in the state.
+    pub identity: Vec<(String, String)>,
+    /// The seed of `random` starts and random opening order (drawn, `--seed`, or resumed).
+    pub seed: u64,
     /// `--json`: no progress line (the summary is for a script).
     pub quiet: bool,
     /// `--sprt`: the test run after each game pair; the match stops when it decides.
@@ -188,6 +196,12 @@ pub struct MatchRequest {
     pub draw: Vec<String>,
     /// `--log DIR`.
     pub log: Option<PathBuf>,
+    /// `--event`: the PGN `Event` (default `sp960 match`).
+    pub event: Option<String>,
+    /// `--site`: the PGN `Site` (default `?`).
+    pub site: Option<String>,
+    /// `--resume`: continue the match in `PGN.state` (a new one when there is none).
+    pub resume: bool,
 }
 
 /// Without any limit: 100 ms a move.
@@ -258,6 +272,12 @@ impl MatchRequest {
         let random_book = book
             .as_ref()
             .is_some_and(|book| book.order == OpeningOrder::Random);
+        if self.resume && self.seed.is_none() {
+            // The seed the interrupted match drew.
+            self.seed = super::resume::load_state(&super::resume::state_path(&self.pgn))?
+                .map(|state| state.seed);
+        }
+        let identity = self.identity();
         self.starts.seed = match self.seed {
             Some(seed) => seed,
             None if self.starts.is_random() || random_book => {
@@ -380,7 +400,11 @@ impl MatchRequest {
             max_plies: self.max_plies,
             pgn: self.pgn,
             move_timeout,
-            event: "sp960 match".to_owned(),
+            event: self.event.unwrap_or_else(|| "sp960 match".to_owned()),
+            site: self.site.unwrap_or_else(|| "?".to_owned()),
+            resume: self.resume,
+            identity,
+            seed: self.starts.seed,
             quiet: self.json,
             sprt,
             resign,
@@ -421,6 +445,9 @@ impl MatchRequest {
             resign: Vec::new(),
             draw: Vec::new(),
             log: None,
+            event: None,
+            site: None,
+            resume: false,
         }
     }
 }

@@ -313,6 +313,17 @@ fn refuse_what_a_handoff_cannot_do(
              cutechess-cli -debug)",
         ));
     }
+    if request.resume {
+        return Err(refused(
+            "--resume is the built-in runner's (fastchess resumes from its own -config file=)",
+        ));
+    }
+    if request.event.is_some() || request.site.is_some() {
+        return Err(refused(
+            "--event and --site are the built-in runner's (give the runner's own -event, -site \
+             through sp960 tournament)",
+        ));
+    }
     Ok(())
 }
 

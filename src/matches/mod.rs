@@ -32,6 +32,7 @@ pub mod player;
 pub mod process;
 pub mod referee;
 pub mod results;
+pub mod resume;
 pub mod sprt;
 pub mod stats;
 pub mod summary;
@@ -42,6 +43,7 @@ pub mod xboard_client;
 pub use config::{DEFAULT_MOVETIME_MS, MatchConfig, MatchEngine, MatchRequest};
 pub use summary::{GameSummary, Summary, summary_table};
 
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -54,6 +56,7 @@ use thiserror::Error;
 
 use self::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
 use self::results::{GameResult, Tally};
+use self::resume::MatchState;
 use self::sprt::SprtDecision;
 use self::stats::{Counts, Outcome, match_stats};
 use self::summary::Progress;
@@ -123,6 +126,9 @@ pub enum MatchError {
     /// The summary cannot be written.
     #[error("cannot write the summary: {0}")]
     Output(io::Error),
+    /// `--resume` cannot continue the match.
+    #[error(transparent)]
+    Resume(#[from] resume::ResumeError),
 }
 
 impl MatchError {
@@ -194,6 +200,12 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             source,
         })?;
     }
+    // Read back before the engines start, so a refused resume starts none.
+    let resumed = if config.resume {
+        resume_point(config)?
+    } else {
+        None
+    };
     let launched = launch_all(&config.engines, config.log_dir.is_some()).map_err(|err| {
         if interrupt::interrupted() {
             MatchError::Interrupted {
@@ -224,6 +236,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         )));
     }
     let schedule = schedule(config);
+    if let Some(resumed) = &resumed {
+        resumed.check_names(&schedule, &names, &config.pgn)?;
+    }
     // Opened once the engines work, so a failed start leaves no empty file behind.
     let pgn_error = |source| MatchError::Pgn {
         path: config.pgn.display().to_string(),
@@ -234,17 +249,77 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         .append(true)
         .open(&config.pgn)
         .map_err(pgn_error)?;
+    let pgn_length = |file: &std::fs::File| file.metadata().map(|m| m.len());
     let date = utc_timestamp(SystemTime::now())[..10].replace('-', ".");
     let time_control = config.limits.clock.as_ref().map_or_else(
         || "-".to_owned(),
         crate::matches::time_control::TimeControl::pgn_tag,
     );
     let progress = Progress::new(schedule.len(), config.quiet);
-    // fastchess's pairing: a start's two games (colours swapped) are one pair, counted
-    // when both are done.
-    let mut tally = Tally::new(names.len());
-    let mut decision = None;
-    let mut games = Vec::new();
+    let mut ledger = Ledger::new(names.len());
+    let state_path = resume::state_path(&config.pgn);
+    let mut state = MatchState {
+        format: resume::STATE_FORMAT.to_owned(),
+        arguments: config.identity.iter().cloned().collect(),
+        seed: config.seed,
+        pgn_start: pgn_length(&pgn_file).map_err(pgn_error)?,
+        games: 0,
+        pgn_end: 0,
+    };
+    if let Some(resumed) = &resumed {
+        state.pgn_start = resumed.pgn_start;
+        for game in &resumed.games {
+            let scheduled = schedule[game.round - 1];
+            let summary = GameSummary {
+                round: game.round,
+                start: config.openings[scheduled.opening].label.clone(),
+                white: game.white.clone(),
+                black: game.black.clone(),
+                result: game.result.clone(),
+                termination: game.termination.clone(),
+                reason: game.reason.clone(),
+                plies: game.plies,
+            };
+            if let Some((_, _, true)) =
+                ledger.count(config, scheduled, game.white_outcome(), summary)
+            {
+                progress.sprt_stop(ledger.decision.unwrap_or(SprtDecision::Continue));
+            }
+        }
+        if !config.quiet {
+            eprintln!(
+                "sp960: match: resuming: {} of {} games already in {}",
+                ledger.games.len(),
+                schedule.len(),
+                config.pgn.display()
+            );
+        }
+    }
+    let save_state = |state: &mut MatchState, games: usize, end: u64| {
+        state.games = games;
+        state.pgn_end = end;
+        resume::save_state(&state_path, state).map_err(|source| MatchError::Pgn {
+            path: state_path.display().to_string(),
+            source,
+        })
+    };
+    save_state(
+        &mut state,
+        ledger.games.len(),
+        pgn_length(&pgn_file).map_err(pgn_error)?,
+    )?;
+    // The games still to play, in schedule order (none once the SPRT has decided).
+    let finished: HashSet<usize> = ledger.games.iter().map(|game| game.round).collect();
+    let schedule: Vec<Scheduled> = if ledger.decision.is_some() {
+        Vec::new()
+    } else {
+        schedule
+            .into_iter()
+            .filter(|game| !finished.contains(&game.number))
+            .collect()
+    };
+    let crash_in_write = crash_hook();
+    let mut written_here = 0;
     let next = AtomicUsize::new(0);
     let workers = config.concurrency.clamp(1, schedule.len().max(1));
     let written = thread::scope(|scope| -> Result<(), MatchError> {
@@ -293,6 +368,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             let comment = done.ending.comment(done.turn);
             let entry = pgn::pgn_entry(&pgn::GameRecord {
                 event: &config.event,
+                site: &config.site,
                 date: &date,
                 round: done.game.number.to_string(),
                 white,
@@ -305,28 +381,29 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 termination: done.ending.termination(),
                 comment: &comment,
             });
+            written_here += 1;
+            if crash_in_write == Some(written_here) {
+                crash_while_writing(&mut pgn_file, &entry);
+            }
             if failure.is_none()
                 && let Err(err) = pgn_file
                     .write_all(entry.as_bytes())
                     .and_then(|()| pgn_file.flush())
+                    .map_err(pgn_error)
+                    .and_then(|()| {
+                        let end = pgn_length(&pgn_file).map_err(pgn_error)?;
+                        save_state(&mut state, ledger.games.len() + 1, end)
+                    })
             {
                 // Stop handing out games; the ones being played finish.
                 next.store(usize::MAX / 2, Ordering::Relaxed);
-                failure = Some(pgn_error(err));
+                failure = Some(err);
             }
             let white_outcome = match done.ending.winner(done.turn) {
                 Some(Color::White) => Outcome::Win,
                 Some(Color::Black) => Outcome::Loss,
                 None => Outcome::Draw,
             };
-            let completed = tally
-                .add(GameResult {
-                    pair: done.game.pair,
-                    white: done.game.white,
-                    black: done.game.black,
-                    white_outcome,
-                })
-                .is_some();
             let summary = GameSummary {
                 round: done.game.number,
                 start: config.openings[done.game.opening].label.clone(),
@@ -337,18 +414,15 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 reason: comment,
                 plies: done.moves.len(),
             };
-            progress.update(games.len() + 1, &names, &tally.score(0), &summary);
-            games.push(summary);
-            if completed && let Some(sprt) = &config.sprt {
-                let pairs = tally.pairs(0);
-                let stats = match_stats(&Counts::Pairs(pairs), Some(sprt));
-                progress.sprt(pairs.pairs(), &stats);
-                let now = stats.decision.unwrap_or(SprtDecision::Continue);
-                if decision.is_none() && now != SprtDecision::Continue {
+            let sprt = ledger.count(config, done.game, white_outcome, summary);
+            let last = ledger.games.last().expect("just counted");
+            progress.update(ledger.games.len(), &names, &ledger.tally.score(0), last);
+            if let Some((pairs, stats, decided)) = sprt {
+                progress.sprt(pairs, &stats);
+                if decided {
                     // No new games; the ones being played finish and are written.
                     next.store(usize::MAX / 2, Ordering::Relaxed);
-                    decision = Some(now);
-                    progress.sprt_stop(now);
+                    progress.sprt_stop(ledger.decision.unwrap_or(SprtDecision::Continue));
                 }
             }
             // The worker may take its next game (or find none left).
@@ -364,6 +438,11 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         }
     }
     written?;
+    let Ledger {
+        tally,
+        decision,
+        games,
+    } = ledger;
     let finite = |x: f64| x.is_finite().then_some(x);
     let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
     let score = tally.score(0);
@@ -384,6 +463,196 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         wall_seconds: started.elapsed().as_secs_f64(),
         runner_cpu_seconds: process_seconds() - cpu_at_start,
     })
+}
+
+/// The finished games, counted as they come: the tally, the SPRT's decision (the first
+/// bound crossed after a completed pair) and the summary's list.
+struct Ledger {
+    /// fastchess's pairing: a start's two games (colours swapped) are one pair, counted
+    /// when both are done.
+    tally: Tally,
+    decision: Option<SprtDecision>,
+    games: Vec<GameSummary>,
+}
+
+impl Ledger {
+    fn new(engines: usize) -> Ledger {
+        Ledger {
+            tally: Tally::new(engines),
+            decision: None,
+            games: Vec::new(),
+        }
+    }
+
+    /// Counts a finished game (a game read back on `--resume` the same way as one just
+    /// played, so the SPRT decides as in one uninterrupted run); with `--sprt` and a pair
+    /// completed, returns the pairs, the statistics and whether the SPRT decided just now.
+    fn count(
+        &mut self,
+        config: &MatchConfig,
+        game: Scheduled,
+        white_outcome: Outcome,
+        summary: GameSummary,
+    ) -> Option<(u64, stats::MatchStats, bool)> {
+        let completed = self
+            .tally
+            .add(GameResult {
+                pair: game.pair,
+                white: game.white,
+                black: game.black,
+                white_outcome,
+            })
+            .is_some();
+        self.games.push(summary);
+        let sprt = config.sprt.as_ref().filter(|_| completed)?;
+        let pairs = self.tally.pairs(0);
+        let stats = match_stats(&Counts::Pairs(pairs), Some(sprt));
+        let now = stats.decision.unwrap_or(SprtDecision::Continue);
+        let decided = self.decision.is_none() && now != SprtDecision::Continue;
+        if decided {
+            self.decision = Some(now);
+        }
+        Some((pairs.pairs(), stats, decided))
+    }
+}
+
+/// A match to continue: where its games begin in the PGN, and those finished there.
+struct Resumed {
+    pgn_start: u64,
+    games: Vec<resume::PgnGame>,
+}
+
+impl Resumed {
+    /// Each game read back was played by the engines the schedule puts there.
+    fn check_names(
+        &self,
+        schedule: &[Scheduled],
+        names: &[String],
+        pgn: &std::path::Path,
+    ) -> Result<(), MatchError> {
+        for game in &self.games {
+            let scheduled = schedule[game.round - 1];
+            for (colour, found, engine) in [
+                ("White", &game.white, scheduled.white),
+                ("Black", &game.black, scheduled.black),
+            ] {
+                if *found != names[engine] {
+                    return Err(resume::ResumeError::Pgn {
+                        path: pgn.display().to_string(),
+                        reason: format!(
+                            "game {} has {colour} '{found}', but engine {} now calls itself '{}': not the same engines",
+                            game.round,
+                            engine + 1,
+                            names[engine]
+                        ),
+                    }
+                    .into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `--resume`: the state beside the PGN checked against this match's options, and the
+/// PGN read back from the match's start; a partial game at its end (a kill while it was
+/// written) is cut off. `None` without a state file: a new match.
+fn resume_point(config: &MatchConfig) -> Result<Option<Resumed>, MatchError> {
+    let state_path = resume::state_path(&config.pgn);
+    let Some(state) = resume::load_state(&state_path)? else {
+        if !config.quiet {
+            eprintln!(
+                "sp960: match: --resume: no state file '{}': a new match",
+                state_path.display()
+            );
+        }
+        return Ok(None);
+    };
+    let differences =
+        resume::differences(&state.arguments, state.seed, &config.identity, config.seed);
+    if !differences.is_empty() {
+        return Err(resume::ResumeError::Different {
+            path: state_path.display().to_string(),
+            differences,
+        }
+        .into());
+    }
+    let pgn_error = |reason: String| -> MatchError {
+        resume::ResumeError::Pgn {
+            path: config.pgn.display().to_string(),
+            reason,
+        }
+        .into()
+    };
+    let text = match std::fs::read(&config.pgn) {
+        Ok(text) => text,
+        Err(err) if err.kind() == io::ErrorKind::NotFound && state.pgn_start == 0 => Vec::new(),
+        Err(err) => return Err(pgn_error(err.to_string())),
+    };
+    let start = usize::try_from(state.pgn_start).unwrap_or(usize::MAX);
+    if text.len() < start {
+        return Err(pgn_error(format!(
+            "{} bytes, but the match began at byte {start}: not the file the match was writing",
+            text.len()
+        )));
+    }
+    let read = resume::read_games(&text[start..]).map_err(pgn_error)?;
+    let total = schedule(config).len();
+    let mut seen = HashSet::new();
+    for game in &read.games {
+        if game.round == 0 || game.round > total {
+            return Err(pgn_error(format!(
+                "game with Round {}: the match has games 1 to {total}",
+                game.round
+            )));
+        }
+        if !seen.insert(game.round) {
+            return Err(pgn_error(format!("game {} is there twice", game.round)));
+        }
+    }
+    let end = start + read.complete;
+    if end < text.len() {
+        // A game cut short: played again.
+        OpenOptions::new()
+            .write(true)
+            .open(&config.pgn)
+            .and_then(|file| file.set_len(end as u64).and_then(|()| file.sync_all()))
+            .map_err(|err| pgn_error(format!("cannot cut the unfinished game off: {err}")))?;
+        eprintln!(
+            "sp960: match: --resume: cut {} bytes of an unfinished game off the end of {}",
+            text.len() - end,
+            config.pgn.display()
+        );
+    }
+    if read.games.len() < state.games {
+        eprintln!(
+            "sp960: match: --resume: the state counted {} finished games, {} holds {}: the others are played again",
+            state.games,
+            config.pgn.display(),
+            read.games.len()
+        );
+    }
+    Ok(Some(Resumed {
+        pgn_start: state.pgn_start,
+        games: read.games,
+    }))
+}
+
+/// Test hook: `SP960_TEST_CRASH_IN_PGN_WRITE=N` makes the runner abort halfway through
+/// writing the Nth game it saves (so tests can check `--resume` after a crash mid-write).
+fn crash_hook() -> Option<usize> {
+    std::env::var("SP960_TEST_CRASH_IN_PGN_WRITE")
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// Writes half of `entry` and aborts (the test hook's crash).
+fn crash_while_writing(file: &mut std::fs::File, entry: &str) -> ! {
+    let _ = file.write_all(&entry.as_bytes()[..entry.len() / 2]);
+    let _ = file.flush();
+    eprintln!("sp960: match: SP960_TEST_CRASH_IN_PGN_WRITE: aborting mid-write");
+    std::process::abort()
 }
 
 /// The games in the order they are handed out: per round, per matchup, each start twice

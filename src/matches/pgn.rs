@@ -15,6 +15,8 @@ use crate::starts::notation::{CastlingNotation, position_fen};
 pub struct GameRecord<'a> {
     /// `Event`.
     pub event: &'a str,
+    /// `Site` (`?` when unknown).
+    pub site: &'a str,
     /// `Date`, `YYYY.MM.DD`.
     pub date: &'a str,
     /// `Round`.
@@ -51,7 +53,7 @@ pub fn pgn_entry(game: &GameRecord<'_>) -> String {
     let plies = game.moves.len().to_string();
     for (name, value) in [
         ("Event", game.event),
-        ("Site", "?"),
+        ("Site", game.site),
         ("Date", game.date),
         ("Round", &game.round),
         ("White", game.white),
@@ -147,6 +149,7 @@ mod tests {
         }
         let entry = pgn_entry(&GameRecord {
             event: "sp960 match",
+            site: "?",
             date: "2026.11.21",
             round: "3".to_owned(),
             white: "Stockfish 15.1",
@@ -200,6 +203,7 @@ mod tests {
         let m = parse_move(&root, b"e2e4").unwrap();
         let entry = pgn_entry(&GameRecord {
             event: "e",
+            site: "?",
             date: "d",
             round: "1".to_owned(),
             white: "w",

@@ -10,6 +10,7 @@
 //! | read an engine with a deadline ([`reader::EngineOutput`]) | blocking `read` + a per-thread timer signal ([`timer`]) | `poll` + `read` | a reader thread and a channel |
 //! | our stdin/stdout unbuffered, bigger pipes ([`stdio`]) | `dup`, `F_SETPIPE_SZ` | `dup` | `DuplicateHandle` (std) |
 //! | CPU time of this process ([`cpu::process_seconds`]) | `getrusage` | same | `GetProcessTimes` |
+//! | replace a file atomically ([`fs::write_atomic`]) | temp + `fsync` + `rename` + directory `fsync` | same | temp + flush + `MoveFileEx` (std) |
 //!
 //! The `portable-io` feature makes Linux take the macOS column (no timer signal, no
 //! parent-death signal, default pipes), so the code macOS runs is tested by the Linux suites
@@ -18,6 +19,7 @@
 //! Must not import any other room of sp960: the rooms above use this one.
 
 pub mod cpu;
+pub mod fs;
 pub mod interrupt;
 pub mod process;
 pub mod reader;

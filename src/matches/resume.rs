@@ -1,0 +1,368 @@
+//! `sp960 match --resume`: the state file beside the PGN, and the PGN read back.
+//!
+//! Every match writes `PGN.state` (JSON, replaced atomically by
+//! [`crate::os::fs::write_atomic`]) when it starts and after each finished game: the
+//! arguments that decide which games are played and how ([`identity`]), the seed, and
+//! where in the PGN this match's games begin (`pgn_start`; a PGN may hold earlier matches).
+//!
+//! The PGN itself is the record of the finished games: on resume, the complete entries
+//! after `pgn_start` are read back ([`read_games`]) and counted as played (their `Round`
+//! is their schedule number), a partial entry at the end (a kill while it was written) is
+//! cut off, and the schedule's other games are played. So a kill at any point loses at
+//! most the games being played, and no game is in the PGN twice.
+//!
+//! The file I/O is [`load_state`] and [`save_state`]; the rest is pure.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::config::MatchRequest;
+use super::stats::Outcome;
+
+/// The `format` of a state file this version writes and reads.
+pub const STATE_FORMAT: &str = "sp960 match state 1";
+
+/// The state file of a PGN: `PGN.state`.
+pub fn state_path(pgn: &std::path::Path) -> std::path::PathBuf {
+    let mut path = pgn.as_os_str().to_owned();
+    path.push(".state");
+    path.into()
+}
+
+/// What `PGN.state` holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchState {
+    /// [`STATE_FORMAT`].
+    pub format: String,
+    /// The options that make the match ([`MatchRequest::identity`]), each with its value as
+    /// given (`""` when not given).
+    pub arguments: std::collections::BTreeMap<String, String>,
+    /// The seed the match was played with (drawn or `--seed`).
+    pub seed: u64,
+    /// The PGN's length when the match began: its games follow.
+    pub pgn_start: u64,
+    /// Games finished when the state was written.
+    pub games: usize,
+    /// The PGN's length after them.
+    pub pgn_end: u64,
+}
+
+/// The state in `path`, or `None` when there is no such file.
+pub fn load_state(path: &std::path::Path) -> Result<Option<MatchState>, ResumeError> {
+    let error = |reason: String| ResumeError::State {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(error(err.to_string())),
+    };
+    let state: MatchState = serde_json::from_slice(&text)
+        .map_err(|err| error(format!("not a state file sp960 match wrote ({err})")))?;
+    if state.format != STATE_FORMAT {
+        return Err(error(format!(
+            "format '{}', expected '{STATE_FORMAT}'",
+            state.format
+        )));
+    }
+    Ok(Some(state))
+}
+
+/// Writes `state` to `path` atomically: the file holds the old state or the new.
+pub fn save_state(path: &std::path::Path, state: &MatchState) -> std::io::Result<()> {
+    let mut text = serde_json::to_vec_pretty(state).expect("plain data");
+    text.push(b'\n');
+    crate::os::fs::write_atomic(path, &text)
+}
+
+/// Why a match cannot be resumed.
+#[derive(Debug, Error)]
+pub enum ResumeError {
+    /// The state file cannot be read or is not one.
+    #[error("--resume: state file '{path}': {reason}")]
+    State {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The state file is from a match with other arguments.
+    #[error(
+        "--resume: '{path}' is the state of a different match: {}; rerun with the same options, or without --resume to start a new match",
+        .differences.join("; ")
+    )]
+    Different {
+        /// The file.
+        path: String,
+        /// `--depth was 4, now 5`, one per option.
+        differences: Vec<String>,
+    },
+    /// The PGN does not hold what the state says.
+    #[error("--resume: PGN file '{path}': {reason}")]
+    Pgn {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl MatchRequest {
+    /// The options that decide the games (who plays whom, from where, how long, how they
+    /// are adjudicated, the PGN tags), as `(option, value as given)`. `--concurrency`,
+    /// `--json`, `--log` and `--pgn` are not in it: a match may be resumed with others.
+    pub fn identity(&self) -> Vec<(String, String)> {
+        let opt = |value: Option<String>| value.unwrap_or_default();
+        let mut arguments = Vec::new();
+        for (index, engine) in self.engines.iter().enumerate() {
+            arguments.push((format!("--engine #{}", index + 1), engine.clone()));
+        }
+        arguments.extend([
+            ("--engines".to_owned(), self.engines.len().to_string()),
+            ("--gauntlet".to_owned(), self.gauntlet.to_string()),
+            ("--sp".to_owned(), self.starts.specs.join(" ")),
+            ("--count".to_owned(), self.starts.count.to_string()),
+            ("--openings".to_owned(), self.openings.join(" ")),
+            ("--depth".to_owned(), opt(self.depth.map(|d| d.to_string()))),
+            ("--nodes".to_owned(), opt(self.nodes.map(|n| n.to_string()))),
+            (
+                "--movetime".to_owned(),
+                opt(self.movetime.map(|m| m.to_string())),
+            ),
+            ("--tc".to_owned(), opt(self.tc.clone())),
+            ("--rounds".to_owned(), self.rounds.to_string()),
+            (
+                "--max-plies".to_owned(),
+                opt(self.max_plies.map(|m| m.to_string())),
+            ),
+            ("--timeout".to_owned(), self.move_timeout.to_string()),
+            ("--sprt".to_owned(), self.sprt.join(" ")),
+            ("--resign".to_owned(), self.resign.join(" ")),
+            ("--draw".to_owned(), self.draw.join(" ")),
+            ("--event".to_owned(), opt(self.event.clone())),
+            ("--site".to_owned(), opt(self.site.clone())),
+        ]);
+        arguments
+    }
+}
+
+/// The options whose values differ, in words: `--depth was 4, now 5`.
+pub fn differences(
+    old: &std::collections::BTreeMap<String, String>,
+    old_seed: u64,
+    new: &[(String, String)],
+    new_seed: u64,
+) -> Vec<String> {
+    let shown = |value: Option<&String>| match value {
+        None => "not given".to_owned(),
+        Some(value) if value.is_empty() => "not given".to_owned(),
+        Some(value) => format!("'{value}'"),
+    };
+    let find = |list: &[(String, String)], name: &str| {
+        list.iter()
+            .find(|(option, _)| option == name)
+            .map(|(_, value)| value.clone())
+    };
+    let mut names: Vec<&String> = new.iter().map(|(name, _)| name).collect();
+    for name in old.keys() {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let mut differences = Vec::new();
+    for name in names {
+        let (was, now) = (old.get(name).cloned(), find(new, name));
+        if was.as_deref().unwrap_or("") != now.as_deref().unwrap_or("") {
+            differences.push(format!(
+                "{name} was {}, now {}",
+                shown(was.as_ref()),
+                shown(now.as_ref())
+            ));
+        }
+    }
+    if old_seed != new_seed {
+        differences.push(format!("--seed was {old_seed}, now {new_seed}"));
+    }
+    differences
+}
+
+/// A finished game read back from the PGN.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnGame {
+    /// `Round`: the schedule number.
+    pub round: usize,
+    /// `White`.
+    pub white: String,
+    /// `Black`.
+    pub black: String,
+    /// `Result`.
+    pub result: String,
+    /// `Termination`.
+    pub termination: String,
+    /// The final comment.
+    pub reason: String,
+    /// `PlyCount`.
+    pub plies: usize,
+}
+
+impl PgnGame {
+    /// The result from white's view.
+    pub fn white_outcome(&self) -> Outcome {
+        match self.result.as_str() {
+            "1-0" => Outcome::Win,
+            "0-1" => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+}
+
+/// The games read back from the text after `pgn_start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadBack {
+    /// The complete entries, in file order.
+    pub games: Vec<PgnGame>,
+    /// The bytes they take: anything after is an entry cut short.
+    pub complete: usize,
+}
+
+/// Reads the entries `sp960 match` wrote (tags, a blank line, the moves ending with the
+/// result and a blank line) from `text`, up to the first that is not complete. Bytes after
+/// it are a partial entry (a kill while it was written), or an error when another entry
+/// follows them (the file was damaged in the middle: nothing is cut).
+pub fn read_games(text: &[u8]) -> Result<ReadBack, String> {
+    let mut games = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        match read_entry(&text[at..]) {
+            Some((game, length)) => {
+                games.push(game);
+                at += length;
+            }
+            None => {
+                let rest = &text[at..];
+                if rest.len() > 1 && find(&rest[1..], b"\n[Event ").is_some() {
+                    return Err(format!(
+                        "the game at byte {at} after the match's start is not one sp960 match wrote, and games follow it"
+                    ));
+                }
+                break;
+            }
+        }
+    }
+    Ok(ReadBack {
+        games,
+        complete: at,
+    })
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+/// One complete entry at the start of `text`, and its length.
+fn read_entry(text: &[u8]) -> Option<(PgnGame, usize)> {
+    if !text.starts_with(b"[Event ") {
+        return None;
+    }
+    let header_end = find(text, b"\n\n")? + 2;
+    let moves_end = header_end + find(&text[header_end..], b"\n\n")? + 2;
+    let header = std::str::from_utf8(&text[..header_end]).ok()?;
+    let moves = std::str::from_utf8(&text[header_end..moves_end]).ok()?;
+    let mut tags = std::collections::HashMap::new();
+    for line in header.lines().filter(|line| !line.is_empty()) {
+        let inner = line.strip_prefix('[')?.strip_suffix("\"]")?;
+        let (name, value) = inner.split_once(" \"")?;
+        tags.insert(name, value.replace("\\\"", "\"").replace("\\\\", "\\"));
+    }
+    let tag = |name: &str| tags.get(name).cloned();
+    let result = tag("Result")?;
+    let rest = moves.trim_end().strip_suffix(result.as_str())?.trim_end();
+    let body = rest.strip_suffix('}')?;
+    let open = body.rfind('}').map_or(0, |close| close + 1);
+    let reason = body[open..].split_once('{')?.1.replace('\n', " ");
+    Some((
+        PgnGame {
+            round: tag("Round")?.parse().ok()?,
+            white: tag("White")?,
+            black: tag("Black")?,
+            result,
+            termination: tag("Termination")?,
+            reason,
+            plies: tag("PlyCount")?.parse().ok()?,
+        },
+        moves_end,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO: &str = "[Event \"e\"]\n[Site \"?\"]\n[Round \"2\"]\n[White \"A \\\"x\\\"\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[PlyCount \"2\"]\n[Termination \"normal\"]\n\n1. e4 {+0.10/1 0.001s} e5 {Black mates} 0-1\n\n\
+[Event \"e\"]\n[Round \"1\"]\n[White \"B\"]\n[Black \"A\"]\n[Result \"1/2-1/2\"]\n[PlyCount \"0\"]\n[Termination \"adjudication\"]\n\n{Draw by\nadjudication: --max-plies reached} 1/2-1/2\n\n";
+
+    #[test]
+    fn complete_entries_are_read_and_a_cut_one_is_left_out() {
+        let read = read_games(TWO.as_bytes()).unwrap();
+        assert_eq!(read.complete, TWO.len());
+        assert_eq!(read.games.len(), 2);
+        assert_eq!(read.games[0].round, 2);
+        assert_eq!(read.games[0].white, "A \"x\"");
+        assert_eq!(read.games[0].reason, "Black mates");
+        assert_eq!(read.games[0].white_outcome(), Outcome::Loss);
+        assert_eq!(read.games[1].plies, 0);
+        assert_eq!(
+            read.games[1].reason,
+            "Draw by adjudication: --max-plies reached"
+        );
+        // Cut anywhere inside the second entry: only the first is complete.
+        let first = TWO.find("\n\n[Event").unwrap() + 2;
+        for cut in first..TWO.len() {
+            let read = read_games(&TWO.as_bytes()[..cut]).unwrap();
+            assert_eq!(
+                (read.games.len(), read.complete),
+                (1, first),
+                "cut at {cut}"
+            );
+        }
+        assert_eq!(read_games(b"").unwrap().games.len(), 0);
+    }
+
+    #[test]
+    fn damage_before_another_game_is_an_error_not_a_cut() {
+        let damaged = TWO.replacen("[Result \"0-1\"]", "[Result \"0-1\"", 1);
+        let err = read_games(damaged.as_bytes()).unwrap_err();
+        assert!(err.contains("byte 0"), "{err}");
+        let zeros = [TWO.as_bytes(), &[0; 100]].concat();
+        assert_eq!(read_games(&zeros).unwrap().complete, TWO.len());
+    }
+
+    #[test]
+    fn differences_name_the_option_and_both_values() {
+        let mut old = MatchRequest::for_tests(&["a", "b"]);
+        old.depth = Some(4);
+        let mut new = old.clone();
+        new.depth = Some(5);
+        new.engines[1] = "c".into();
+        new.site = Some("Lab".into());
+        new.concurrency = Some(8);
+        let map = |request: &MatchRequest| request.identity().into_iter().collect();
+        let found = differences(&map(&old), 7, &new.identity(), 7);
+        assert_eq!(
+            found,
+            [
+                "--engine #2 was 'b', now 'c'",
+                "--depth was '4', now '5'",
+                "--site was not given, now 'Lab'"
+            ]
+        );
+        assert!(differences(&map(&old), 7, &old.identity(), 7).is_empty());
+        let three = MatchRequest::for_tests(&["a", "b", "c"]);
+        let found = differences(&map(&old), 1, &three.identity(), 2);
+        assert!(found.contains(&"--engine #3 was not given, now 'c'".to_owned()));
+        assert!(found.contains(&"--seed was 1, now 2".to_owned()));
+    }
+}
