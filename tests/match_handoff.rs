@@ -210,6 +210,16 @@ fn options_a_runner_cannot_honour_are_refused_before_anything_runs() {
             &["--log", "logs"][..],
             "--log is the built-in runner's",
         ),
+        (
+            "fastchess",
+            &["--resume"][..],
+            "--resume is the built-in runner's (fastchess resumes from its own -config file=)",
+        ),
+        (
+            "cutechess",
+            &["--site", "Lab"][..],
+            "--event and --site are the built-in runner's",
+        ),
     ] {
         let mut args = vec!["match", "--engine", ENGINES[0], "--sp", "100", "--runner"];
         // (--sp given twice adds the starts.)
