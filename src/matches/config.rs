@@ -139,7 +139,8 @@ pub struct MatchConfig {
     pub identity: Vec<(String, String)>,
     /// The seed of `random` starts and random opening order (drawn, `--seed`, or resumed).
     pub seed: u64,
-    /// `--json`: no progress line (the summary is for a script).
+    /// `--json`: no progress line (the summary is for a script), and every game listed in
+    /// the summary (otherwise only counted, so a long match keeps no memory per game).
     pub quiet: bool,
     /// `--sprt`: the test run after each game pair; the match stops when it decides.
     pub sprt: Option<SprtConfig>,

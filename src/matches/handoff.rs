@@ -286,7 +286,7 @@ pub fn handoff_command(
         .map_err(|err| HandoffError::Match(MatchError::Output(err)))?;
     if interrupted {
         return Err(MatchError::Interrupted {
-            games: summary.games.len(),
+            games: summary.played,
             pgn: summary.pgn,
         }
         .into());
@@ -948,6 +948,7 @@ fn summarize(
         pairs: tally.matchups(names),
         engines: names.to_vec(),
         score,
+        played: listed.len(),
         games: listed,
         pgn: config.pgn.display().to_string(),
         wall_seconds: started.elapsed().as_secs_f64(),

@@ -167,7 +167,7 @@ pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summa
         .map_err(MatchError::Output)?;
     if summary.interrupted {
         return Err(MatchError::Interrupted {
-            games: summary.games.len(),
+            games: summary.played,
             pgn: summary.pgn,
         });
     }
@@ -256,7 +256,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         crate::matches::time_control::TimeControl::pgn_tag,
     );
     let progress = Progress::new(schedule.len(), config.quiet);
-    let mut ledger = Ledger::new(names.len());
+    let mut ledger = Ledger::new(names.len(), config.quiet);
     let state_path = resume::state_path(&config.pgn);
     let mut state = MatchState {
         format: resume::STATE_FORMAT.to_owned(),
@@ -289,7 +289,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         if !config.quiet {
             eprintln!(
                 "sp960: match: resuming: {} of {} games already in {}",
-                ledger.games.len(),
+                ledger.played,
                 schedule.len(),
                 config.pgn.display()
             );
@@ -305,11 +305,15 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     };
     save_state(
         &mut state,
-        ledger.games.len(),
+        ledger.played,
         pgn_length(&pgn_file).map_err(pgn_error)?,
     )?;
     // The games still to play, in schedule order (none once the SPRT has decided).
-    let finished: HashSet<usize> = ledger.games.iter().map(|game| game.round).collect();
+    let finished: HashSet<usize> = resumed
+        .into_iter()
+        .flat_map(|resumed| resumed.games)
+        .map(|game| game.round)
+        .collect();
     let schedule: Vec<Scheduled> = if ledger.decision.is_some() {
         Vec::new()
     } else {
@@ -392,7 +396,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                     .map_err(pgn_error)
                     .and_then(|()| {
                         let end = pgn_length(&pgn_file).map_err(pgn_error)?;
-                        save_state(&mut state, ledger.games.len() + 1, end)
+                        save_state(&mut state, ledger.played + 1, end)
                     })
             {
                 // Stop handing out games; the ones being played finish.
@@ -416,7 +420,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             };
             let sprt = ledger.count(config, done.game, white_outcome, summary);
             let last = ledger.games.last().expect("just counted");
-            progress.update(ledger.games.len(), &names, &ledger.tally.score(0), last);
+            progress.update(ledger.played, &names, &ledger.tally.score(0), last);
             if let Some((pairs, stats, decided)) = sprt {
                 progress.sprt(pairs, &stats);
                 if decided {
@@ -441,7 +445,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let Ledger {
         tally,
         decision,
+        played,
         games,
+        list,
     } = ledger;
     let finite = |x: f64| x.is_finite().then_some(x);
     let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
@@ -458,7 +464,8 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         pairs: tally.matchups(&names),
         engines: names,
         score,
-        games,
+        games: if list { games } else { Vec::new() },
+        played,
         pgn: config.pgn.display().to_string(),
         wall_seconds: started.elapsed().as_secs_f64(),
         runner_cpu_seconds: process_seconds() - cpu_at_start,
@@ -466,21 +473,29 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
 }
 
 /// The finished games, counted as they come: the tally, the SPRT's decision (the first
-/// bound crossed after a completed pair) and the summary's list.
+/// bound crossed after a completed pair) and, for `--json`, the summary's list (without
+/// it, only the last game is kept, for the progress line: memory stays flat however long
+/// the match).
 struct Ledger {
     /// fastchess's pairing: a start's two games (colours swapped) are one pair, counted
     /// when both are done.
     tally: Tally,
     decision: Option<SprtDecision>,
+    /// Games counted.
+    played: usize,
+    /// Every game (`list`), or the last one.
     games: Vec<GameSummary>,
+    list: bool,
 }
 
 impl Ledger {
-    fn new(engines: usize) -> Ledger {
+    fn new(engines: usize, list: bool) -> Ledger {
         Ledger {
             tally: Tally::new(engines),
             decision: None,
+            played: 0,
             games: Vec::new(),
+            list,
         }
     }
 
@@ -503,7 +518,11 @@ impl Ledger {
                 white_outcome,
             })
             .is_some();
+        if !self.list {
+            self.games.clear();
+        }
         self.games.push(summary);
+        self.played += 1;
         let sprt = config.sprt.as_ref().filter(|_| completed)?;
         let pairs = self.tally.pairs(0);
         let stats = match_stats(&Counts::Pairs(pairs), Some(sprt));

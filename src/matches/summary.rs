@@ -43,8 +43,12 @@ pub struct Summary {
     pub elo: Option<f64>,
     /// 95% error margin of `elo` (`null` when unbounded).
     pub elo_margin: Option<f64>,
-    /// Every game, in the order they finished.
+    /// Every game, in the order they finished: listed for `--json` only (a long match
+    /// without it keeps no memory per game; see `played`).
     pub games: Vec<GameSummary>,
+    /// How many games the match has finished (those of `games` when they are listed).
+    #[serde(skip)]
+    pub played: usize,
     /// The PGN file.
     pub pgn: String,
     /// Wall time of the match.
@@ -286,8 +290,7 @@ fn field_table(summary: &Summary) -> String {
     }
     text.push_str(&format!(
         "PGN: {} ({} games appended)\n",
-        summary.pgn,
-        summary.games.len()
+        summary.pgn, summary.played
     ));
     text
 }
@@ -347,6 +350,7 @@ mod tests {
             elo: None,
             elo_margin: None,
             games: Vec::new(),
+            played: 0,
             pgn: "games.pgn".into(),
             wall_seconds: 1.0,
             runner_cpu_seconds: 0.01,
