@@ -409,3 +409,27 @@ fn stockfish_at_fixed_nodes_killed_and_resumed_plays_the_same_games() {
     assert!(resumed.status.success(), "{resumed:?}");
     assert_eq!(games(&pgn), expected);
 }
+
+#[test]
+fn a_match_appended_after_another_resumes_from_its_own_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let earlier: &[&str] = &["--sp", "860", "--depth", "1", "--concurrency", "1"];
+    assert!(run(dir.path(), earlier, &[]).status.success());
+    let before = std::fs::read(&pgn).unwrap();
+    let later: &[&str] = &["--sp", "0-2", "--depth", "2", "--concurrency", "1"];
+    let expected = reference(later);
+    let crashed = run(dir.path(), later, &[("SP960_TEST_CRASH_IN_PGN_WRITE", "3")]);
+    assert_eq!(crashed.status.signal(), Some(libc::SIGABRT));
+    let resumed = run(dir.path(), &with_resume(later), &[]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    let after = std::fs::read(&pgn).unwrap();
+    assert_eq!(
+        after[..before.len()],
+        before[..],
+        "the earlier match is untouched"
+    );
+    let rest = dir.path().join("rest.pgn");
+    std::fs::write(&rest, &after[before.len()..]).unwrap();
+    assert_eq!(games(&rest), expected);
+}
