@@ -433,3 +433,37 @@ fn a_match_appended_after_another_resumes_from_its_own_start() {
     std::fs::write(&rest, &after[before.len()..]).unwrap();
     assert_eq!(games(&rest), expected);
 }
+
+#[test]
+fn a_drawn_random_seed_is_taken_from_the_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let args: &[&str] = &[
+        "--sp",
+        "random",
+        "--count",
+        "3",
+        "--depth",
+        "2",
+        "--concurrency",
+        "1",
+    ];
+    let crashed = run(dir.path(), args, &[("SP960_TEST_CRASH_IN_PGN_WRITE", "2")]);
+    assert_eq!(crashed.status.signal(), Some(libc::SIGABRT));
+    let stderr = String::from_utf8_lossy(&crashed.stderr);
+    let seed = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("sp960: match: random seed "))
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .to_owned();
+    let resumed = run(dir.path(), &with_resume(args), &[]);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("random seed"),
+        "no new seed is drawn: {stderr}"
+    );
+    let mut seeded = args.to_vec();
+    seeded.extend(["--seed", &seed]);
+    assert_eq!(games(&dir.path().join("games.pgn")), reference(&seeded));
+}
