@@ -434,6 +434,7 @@ mod tests {
             };
             6
         ];
+        three.played = 6;
         let table = summary_table(&three);
         let lines: Vec<&str> = table.lines().collect();
         assert!(lines[0].starts_with("Rank  Engine"), "{table}");
