@@ -1016,7 +1016,7 @@ impl Relay for XboardSession {
         actions.push(Step::Event(ProxyEvent::Shutdown));
     }
 
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+    fn on_engine_exit(&mut self, how: &str, _restartable: bool, actions: &mut Vec<Action>) {
         Self::to_gui(
             actions,
             format!("tellusererror sp960: the engine {how}"),
