@@ -185,6 +185,14 @@ impl Relay for DetectingSession {
         }
     }
 
+    fn on_engine_eof(&mut self) {
+        match &mut self.inner {
+            Inner::Undecided(_) => {}
+            Inner::Uci(session) => session.on_engine_eof(),
+            Inner::Xboard(session) => session.on_engine_eof(),
+        }
+    }
+
     fn set_now(&mut self, now: Instant) {
         match &mut self.inner {
             Inner::Undecided(_) => {}

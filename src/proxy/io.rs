@@ -400,7 +400,7 @@ fn relay<S: Relay>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Shared<
             let before = actions.len();
             match from {
                 Peer::Gui => session.on_closed(Peer::Gui, "", &mut actions),
-                Peer::Engine => {}
+                Peer::Engine => session.on_engine_eof(),
             }
             lines.push((filled..filled, before..actions.len()));
             drop(session);

@@ -68,6 +68,10 @@ pub trait Relay: Send {
     /// the lines for the new engine) when `restartable` (false: the exit followed a signal
     /// passed on to it) and the session may (`--restart-engine`).
     fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>);
+    /// The engine's output ended (its exit follows, [`Relay::on_engine_exit`]): a session
+    /// that may restart it holds the GUI's lines from now on, so none is lost to the dead
+    /// engine's pipe.
+    fn on_engine_eof(&mut self) {}
     /// A tick of the shell's clock (every [`crate::protocol::session::TICK`]).
     fn on_tick(&mut self, _actions: &mut Vec<Action>) {}
     /// Whether a line waits for [`Relay::on_tick`] (see [`Session::wants_tick`]).

@@ -1290,6 +1290,15 @@ impl Relay for UciSession {
         self.engine_exit(how, restartable, actions);
     }
 
+    fn on_engine_eof(&mut self) {
+        if self.config.restart_engine > 0
+            && self.handshake_done
+            && self.restarts < self.config.restart_engine
+        {
+            self.awaiting_uciok = true;
+        }
+    }
+
     fn set_now(&mut self, now: Instant) {
         self.now = Some(now);
     }
