@@ -1065,17 +1065,24 @@ impl UciSession {
             self.guard = Guard::Off;
             return;
         }
-        let spent = self
-            .pending_go
-            .as_ref()
-            .map_or(Duration::ZERO, |go| now.saturating_duration_since(go.at));
         match self.guard {
             Guard::Off => {}
             Guard::StopAt(at) if now >= at => {
-                let message = format!(
-                    "clock guard: no bestmove {} ms after the go; stop sent to the engine",
-                    spent.as_millis()
-                );
+                let limit = match (
+                    self.pending_go.as_ref().and_then(|go| go.clock),
+                    self.config.max_overrun,
+                    self.config.max_search,
+                ) {
+                    (Some(clock), Some(margin), _) => format!(
+                        "the go's {} ms + {} ms (--max-overrun)",
+                        clock.as_millis(),
+                        margin.as_millis()
+                    ),
+                    (_, _, Some(search)) => format!("{} ms (--max-search)", search.as_millis()),
+                    _ => "its limit".to_owned(),
+                };
+                let message =
+                    format!("clock guard: no bestmove within {limit}; stop sent to the engine");
                 Self::info_to_gui(actions, &message);
                 actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
                 if !self.stop_sent {
@@ -1098,9 +1105,8 @@ impl UciSession {
                     ),
                 };
                 let message = format!(
-                    "clock guard: no bestmove {} ms after stop ({} ms after the go); the GUI gets {what}",
-                    STOP_GRACE.as_millis(),
-                    spent.as_millis()
+                    "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
+                    STOP_GRACE.as_millis()
                 );
                 Self::info_to_gui(actions, &message);
                 actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
@@ -1161,11 +1167,15 @@ impl UciSession {
         {
             let spent = self.now().saturating_duration_since(go.at);
             let line = recovery::reduce_clocks(&go.line, go.white, spent);
+            let spent = if line == go.line.trim_ascii() {
+                String::new()
+            } else {
+                format!(" with the {} ms spent off its clock", spent.as_millis())
+            };
             Self::info_to_gui(
                 actions,
                 &format!(
-                    "the engine restarted; the go sent again with the {} ms spent off its clock: {}",
-                    spent.as_millis(),
+                    "the engine restarted; the go sent again{spent}: {}",
                     String::from_utf8_lossy(&line)
                 ),
             );
@@ -1617,15 +1627,15 @@ mod tests {
         assert_eq!(
             out,
             [
-                "gui< info string sp960: clock guard: no bestmove 2500 ms after the go; stop \
+                "gui< info string sp960: clock guard: no bestmove within the go's 2000 ms + 500 ms (--max-overrun); stop \
                  sent to the engine [Injected]",
-                "Event(Warn(\"proxy: clock guard: no bestmove 2500 ms after the go; stop sent \
+                "Event(Warn(\"proxy: clock guard: no bestmove within the go's 2000 ms + 500 ms (--max-overrun); stop sent \
                  to the engine\"))",
                 "engine< stop [Injected]",
-                "gui< info string sp960: clock guard: no bestmove 1000 ms after stop (3500 ms \
-                 after the go); the GUI gets the first move of its last pv, g8f6 [Injected]",
-                "Event(Warn(\"proxy: clock guard: no bestmove 1000 ms after stop (3500 ms \
-                 after the go); the GUI gets the first move of its last pv, g8f6\"))",
+                "gui< info string sp960: clock guard: no bestmove 1000 ms after stop; the \
+                 GUI gets the first move of its last pv, g8f6 [Injected]",
+                "Event(Warn(\"proxy: clock guard: no bestmove 1000 ms after stop; the \
+                 GUI gets the first move of its last pv, g8f6\"))",
                 "gui< bestmove g8f6 [Answered]",
                 "Warn(\"proxy: the engine's late 'bestmove d7d5' (its search was answered \
                  by the clock guard); not passed on\")",
