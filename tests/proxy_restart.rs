@@ -1,7 +1,9 @@
 //! `sp960 proxy --restart-engine N` and the clock guard (`--max-overrun`, `--max-search`),
 //! issue 24: a scripted engine that dies on cue or never answers, Glaurung 2.2's runaway
-//! root search (docs/hostile-gui.md), and Stockfish killed (SIGKILL) mid-search in
-//! python-chess, cutechess-cli and fastchess games that must still end by the rules.
+//! root search (docs/hostile-gui.md), Stockfish killed (SIGKILL) mid-search in
+//! python-chess, cutechess-cli and fastchess games, and the XBoard engines Sjaak II and
+//! Fairy-Stockfish killed mid-search in python-chess XBoard games: each game must still end
+//! by the rules.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -270,11 +272,11 @@ fn legal_in(fen: &str, bestmove: &str) -> bool {
     String::from_utf8_lossy(&out.stdout).trim() == "True"
 }
 
-#[test]
-fn python_chess_game_goes_on_after_stockfish_is_killed_mid_search() {
-    if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
-        return;
-    }
+/// python-chess plays `engine` (`protocol`) behind `sp960 proxy --restart-engine 5`
+/// against a random mover and kills the engine mid-search at three of its moves
+/// (tests/python/restart_killed_engine.py): the game ends by the rules, with four engine
+/// processes, and the proxy's transcript tells three restarts with the search sent again.
+fn python_chess_game_survives_three_kills(protocol: &str, engine: &str, go_again: &str) {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("proxy.log");
     let script =
@@ -284,6 +286,7 @@ fn python_chess_game_goes_on_after_stockfish_is_killed_mid_search() {
         .arg(script)
         .arg(sp960())
         .arg(&log)
+        .args([protocol, engine])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -308,12 +311,41 @@ fn python_chess_game_goes_on_after_stockfish_is_killed_mid_search() {
         .contains(&game["termination"].as_str().unwrap()),
         "{game}"
     );
+    // Each told twice in the transcript: to the GUI and as an event.
     assert_eq!(
-        transcript.matches("restarting it").count() / 2,
-        3,
+        transcript.matches("restarting it").count(),
+        6,
         "{transcript}"
     );
-    assert!(transcript.contains("the go sent again"), "{transcript}");
+    assert_eq!(transcript.matches(go_again).count(), 6, "{transcript}");
+}
+
+#[test]
+fn python_chess_game_goes_on_after_stockfish_is_killed_mid_search() {
+    if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
+        return;
+    }
+    python_chess_game_survives_three_kills("uci", "/usr/games/stockfish", "the go sent again");
+}
+
+#[test]
+fn python_chess_xboard_game_goes_on_after_sjaak_is_killed_mid_search() {
+    if !peers::need(&[Peer::SjaakII, Peer::PythonChess]) {
+        return;
+    }
+    python_chess_game_survives_three_kills("xboard", "/usr/games/sjaakii", "and go with the");
+}
+
+#[test]
+fn python_chess_xboard_game_goes_on_after_fairy_stockfish_is_killed_mid_search() {
+    if !peers::need(&[Peer::FairyStockfish, Peer::PythonChess]) {
+        return;
+    }
+    python_chess_game_survives_three_kills(
+        "xboard",
+        "/usr/games/fairy-stockfish",
+        "and go with the",
+    );
 }
 
 /// Kills (SIGKILL) the Stockfish under a proxy whose command line contains `marker` (its
@@ -446,10 +478,11 @@ fn runner_game_survives_a_killed_engine(tool: &str) {
         2,
         "{transcript}"
     );
-    // Killed while searching: the pending go went to the new engine, less the time spent.
+    // Killed while searching: the pending go went to the new engine, less the time spent
+    // (told twice each: to the GUI and as an event).
     assert_eq!(
         transcript.matches("the go sent again").count(),
-        2,
+        4,
         "{transcript}"
     );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/runner_games.py");

@@ -74,9 +74,10 @@ pub struct ProxyArgs {
     /// plays legal moves, and never castles where Chess960 castling differs.
     #[arg(long)]
     pub offer_chess960: bool,
-    /// UCI: when the engine exits unasked, start it again and go on with the same game
-    /// (its options, the position, the pending go with the time spent taken off its
-    /// clock), at most N times a game; after that, end as without it.
+    /// When the engine exits unasked, start it again and go on with the same game (UCI:
+    /// its options, the position, the pending go with the time spent taken off its clock;
+    /// XBoard: its settings, the game's start and moves, time/otim and go), at most N
+    /// times a game; after that, end as without it.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub restart_engine: u32,
     /// UCI: the clock guard. A go with a clock (the mover's wtime/btime, movetime) not
@@ -114,6 +115,7 @@ pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
     config.uci.gui_castling = args.gui_castling;
     config.uci.offer_chess960 = args.offer_chess960;
     config.uci.restart_engine = args.restart_engine;
+    config.xboard.restart_engine = args.restart_engine;
     config.uci.max_overrun = args.max_overrun.map(Duration::from_millis);
     config.uci.max_search = args.max_search.map(Duration::from_millis);
     if let Some(value) = args.engine_castling {

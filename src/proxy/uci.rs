@@ -1172,13 +1172,12 @@ impl UciSession {
             } else {
                 format!(" with the {} ms spent off its clock", spent.as_millis())
             };
-            Self::info_to_gui(
-                actions,
-                &format!(
-                    "the engine restarted; the go sent again{spent}: {}",
-                    String::from_utf8_lossy(&line)
-                ),
+            let message = format!(
+                "the engine restarted; the go sent again{spent}: {}",
+                String::from_utf8_lossy(&line)
             );
+            Self::info_to_gui(actions, &message);
+            actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
             self.search_heard = false;
             if std::mem::take(&mut self.stop_sent) {
@@ -1550,6 +1549,8 @@ mod tests {
                 "engine< position startpos moves e2e4 [Injected]",
                 "gui< info string sp960: the engine restarted; the go sent again with the 2500 \
                  ms spent off its clock: go wtime 9000 btime 5500 winc 100 binc 100 [Injected]",
+                "Warn(\"proxy: the engine restarted; the go sent again with the 2500 ms spent off \
+                 its clock: go wtime 9000 btime 5500 winc 100 binc 100\")",
                 "engine< go wtime 9000 btime 5500 winc 100 binc 100 [Injected]",
                 "gui< readyok [Answered]",
                 "gui< bestmove e7e5",

@@ -1,8 +1,8 @@
-"""A python-chess GUI plays Stockfish behind `sp960 proxy --restart-engine 5` against a
-seeded random mover, and kills Stockfish (SIGKILL) mid-search at three of its moves: the
+"""A python-chess GUI plays an engine behind `sp960 proxy --restart-engine 5` against a
+seeded random mover, and kills the engine (SIGKILL) mid-search at three of its moves: the
 game must go on to its end by the rules.
 
-usage: restart_killed_engine.py SP960 LOG
+usage: restart_killed_engine.py SP960 LOG [uci|xboard ENGINE]   (default: uci Stockfish)
 
 Prints one JSON object: the outcome, the plies, the kills and the Stockfish pids seen.
 """
@@ -28,10 +28,16 @@ def engine_pid(proxy_pid):
 
 def main():
     sp960, log = sys.argv[1], sys.argv[2]
-    engine = chess.engine.SimpleEngine.popen_uci(
-        [sp960, "proxy", "--restart-engine", "5", "--log", log, "--", "/usr/games/stockfish"])
+    protocol = sys.argv[3] if len(sys.argv) > 3 else "uci"
+    program = sys.argv[4] if len(sys.argv) > 4 else "/usr/games/stockfish"
+    command = [sp960, "proxy", "--protocol", protocol, "--restart-engine", "5", "--log", log,
+               "--", program]
+    if protocol == "uci":
+        engine = chess.engine.SimpleEngine.popen_uci(command)
+        engine.configure({"Hash": 16})
+    else:
+        engine = chess.engine.SimpleEngine.popen_xboard(command)
     proxy_pid = engine.protocol.transport.get_pid()
-    engine.configure({"Hash": 16})
     board = chess.Board()
     rng = random.Random(7)
     clocks = {chess.WHITE: 8.0, chess.BLACK: 8.0}
