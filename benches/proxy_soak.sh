@@ -9,6 +9,7 @@
 #   SEED=S                        the fuzzer's seed (default: fresh, printed)
 #   PROXY_ARGS="..."              more `sp960 proxy` arguments, e.g. "--max-overrun 500"
 #   OUT=FILE                      the samples as TSV (default target/proxy_soak.tsv)
+#   BUILD=0                       use the release binaries as they are (no cargo build)
 #
 # Prints one line per sample (seconds, RSS KiB, peak RSS KiB, fds, the fuzzer's commands so
 # far are in its own closing report) and a summary: first/last/max RSS and fds after the
@@ -23,7 +24,9 @@ engine=${ENGINE:-/usr/games/stockfish}
 seed=${SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}
 target=${CARGO_TARGET_DIR:-target}
 out=${OUT:-$target/proxy_soak.tsv}
-cargo build --locked --release --quiet --bin sp960 --example hostile_gui
+if [ "${BUILD:-1}" != 0 ]; then
+  cargo build --locked --release --quiet --bin sp960 --example hostile_gui
+fi
 # Copies: a rebuild during the soak does not swap the binaries under it.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

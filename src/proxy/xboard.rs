@@ -69,8 +69,9 @@ pub struct XboardConfig {
 }
 
 /// GUI commands that set the engine up for every game (the last of each, by its first
-/// word, or by name for `option`), replayed to a restarted engine.
-const SETTINGS: [&[u8]; 15] = [
+/// word, or by name for `option`), replayed to a restarted engine. Not `random`: a toggle
+/// in older engines.
+const SETTINGS: [&[u8]; 14] = [
     b"xboard",
     b"protover",
     b"level",
@@ -81,7 +82,6 @@ const SETTINGS: [&[u8]; 15] = [
     b"hard",
     b"easy",
     b"computer",
-    b"random",
     b"memory",
     b"name",
     b"rating",
