@@ -48,6 +48,8 @@ if [ -z "$pid" ]; then
   kill "$fuzzer" 2>/dev/null || true
   exit 1
 fi
+# The first sample after the proxy's start-up (engine spawned, threads running).
+sleep 2
 printf 'seconds\trss_kib\thwm_kib\tfds\tthreads\n' >"$out"
 start=$(date +%s)
 while kill -0 "$pid" 2>/dev/null; do

@@ -258,6 +258,15 @@ impl UciSession {
         let Some(set) = SetOption::parse(line) else {
             return;
         };
+        // Only the engine's own options matter to it (and hostile input names endless
+        // others: kept, they would grow without bound).
+        if !self
+            .engine_options
+            .iter()
+            .any(|option| option.name.eq_ignore_ascii_case(&set.name))
+        {
+            return;
+        }
         let name = set.name.to_ascii_lowercase();
         self.options_sent.retain(|(known, _)| *known != name);
         self.options_sent.push((name, line.trim_ascii().to_vec()));
@@ -1505,12 +1514,21 @@ mod tests {
         });
         let base = Instant::now();
         play_timed(&mut session, base, &["at 0"]);
-        play(&mut session, &HANDSHAKE);
+        play(
+            &mut session,
+            &[
+                "gui: uci",
+                "engine: option name UCI_Chess960 type check default false",
+                "engine: option name Hash type spin default 16 min 1 max 1024",
+                "engine: uciok",
+            ],
+        );
         let out = play_timed(
             &mut session,
             base,
             &[
                 "gui: setoption name Hash value 64",
+                "gui: setoption name Bogus value 1",
                 "gui: setoption name UCI_Chess960 value true",
                 "gui: setoption name Hash value 32",
                 "gui: ucinewgame",
@@ -1534,6 +1552,7 @@ mod tests {
             out,
             [
                 "engine< setoption name Hash value 64",
+                "engine< setoption name Bogus value 1",
                 "engine< setoption name UCI_Chess960 value true",
                 "engine< setoption name Hash value 32",
                 "engine< ucinewgame",

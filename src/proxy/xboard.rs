@@ -204,6 +204,8 @@ pub struct XboardSession {
     restarting: bool,
     /// GUI lines read while the engine restarts, handled after the replay.
     held: Vec<Vec<u8>>,
+    /// The names of the engine's `feature option="NAME -type ..."` options.
+    engine_option_names: Vec<Vec<u8>>,
 }
 
 impl XboardSession {
@@ -238,6 +240,7 @@ impl XboardSession {
             restarts: 0,
             restarting: false,
             held: Vec::new(),
+            engine_option_names: Vec::new(),
             config,
         }
     }
@@ -438,6 +441,12 @@ impl XboardSession {
                     self.features.myname = Some(name);
                 }
                 b"done" => done = on,
+                b"option" => {
+                    if let Some(end) = memchr::memmem::find(value, b" -") {
+                        self.engine_option_names
+                            .push(value[..end].trim_ascii().to_vec());
+                    }
+                }
                 _ => {}
             }
         }
@@ -966,12 +975,20 @@ impl XboardSession {
             b"otim" => self.clocks.1 = Some(line.trim_ascii().to_vec()),
             _ if SETTINGS.contains(&first) => {
                 let key = match first {
-                    b"option" => line
-                        .trim_ascii()
-                        .split(|b| *b == b'=')
-                        .next()
-                        .unwrap_or(line)
-                        .to_vec(),
+                    b"option" => {
+                        let key = line
+                            .trim_ascii()
+                            .split(|b| *b == b'=')
+                            .next()
+                            .unwrap_or(line)
+                            .to_vec();
+                        // Only the engine's own options (hostile input names endless others).
+                        let name = key.get(b"option ".len()..).unwrap_or_default().trim_ascii();
+                        if !self.engine_option_names.iter().any(|known| known == name) {
+                            return;
+                        }
+                        key
+                    }
                     b"nopost" => b"post".to_vec(),
                     b"easy" => b"hard".to_vec(),
                     _ => first.to_vec(),
