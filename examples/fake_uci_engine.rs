@@ -10,7 +10,12 @@
 //!   on Unix, an access violation on Windows);
 //! - `hang-on-quit`: ignores `quit`, the end of its input and SIGTERM, and sleeps;
 //! - `deaf`: ignores `quit` and the end of its input, and sleeps (signals end it);
-//! - `args WORD...`: prints each WORD on a line of its own and exits (what a shell gave it).
+//! - `args WORD...`: prints each WORD on a line of its own and exits (what a shell gave it);
+//! - `die-once-on-go FILE`: on `go`, if FILE does not exist, creates it, writes one `info`
+//!   line and aborts (SIGABRT); otherwise (the restarted engine) answers `bestmove e2e4`.
+//!   Every line it reads goes to stderr as `fake read: LINE`;
+//! - `no-bestmove`: on `go`, one `info ... pv e2e4` line and no `bestmove`, ever (a search
+//!   that ignores `stop` and its clock).
 //!
 //! On `uci` it prints `info string pid <pid>` first, so tests can check it was reaped.
 
@@ -71,6 +76,9 @@ fn main() {
         }
         return;
     }
+    if mode == "die-once-on-go" || mode == "no-bestmove" {
+        return recovery_modes(mode, args.get(1).map(String::as_str));
+    }
     match mode {
         "flood" | "flood-buffered" | "crash-on-go" | "fault-on-go" | "hang-on-quit" | "deaf" => {}
         _ => {
@@ -126,6 +134,41 @@ fn main() {
     if mode == "hang-on-quit" || mode == "deaf" {
         loop {
             std::thread::sleep(std::time::Duration::from_secs(60));
+        }
+    }
+}
+
+/// The modes for the proxy's engine restart and clock guard (`die-once-on-go`,
+/// `no-bestmove`).
+fn recovery_modes(mode: &str, file: Option<&str>) {
+    let say = |text: &str| {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    };
+    for line in io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        eprintln!("fake read: {line}");
+        match line.split_whitespace().next().unwrap_or("") {
+            "uci" => {
+                say(&format!("info string pid {}", std::process::id()));
+                say("id name Fake Engine");
+                say("option name UCI_Chess960 type check default false");
+                say("option name Hash type spin default 16 min 1 max 1024");
+                say("uciok");
+            }
+            "isready" => say("readyok"),
+            "go" if mode == "no-bestmove" => say("info depth 1 score cp 10 nodes 20 pv e2e4"),
+            "go" => match file {
+                Some(file) if !std::path::Path::new(file).exists() => {
+                    std::fs::write(file, b"died\n").expect("write the marker file");
+                    say("info depth 1 score cp 10 nodes 20 pv e2e4");
+                    std::process::abort();
+                }
+                _ => say("bestmove e2e4"),
+            },
+            "quit" => return,
+            _ => {}
         }
     }
 }

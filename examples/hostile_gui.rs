@@ -9,7 +9,7 @@
 //! - every `isready` gets a `readyok`, every `ping N` a `pong N`, within the bound;
 //! - a `bestmove` (and its `ponder`) is legal in the last position the proxy accepted, in
 //!   the GUI's castling dialect, or the null move `0000` after a refused position (or where
-//!   there is no legal move); an XBoard engine's `move` is legal in the game so far;
+//!   there is no legal move, or when the proxy's clock guard says it answers `0000`); an XBoard engine's `move` is legal in the game so far;
 //! - the proxy exits with status 0 after `quit`.
 //!
 //! ```text
@@ -960,6 +960,9 @@ struct Uci {
     second_bestmove: Option<String>,
     /// The proxy replaced the engine's bestmove, not legal in the searched position.
     engine_null: bool,
+    /// The proxy's clock guard (`--max-overrun`, `--max-search`) answered the pending `go`
+    /// with `bestmove 0000`: the engine had no legal pv move.
+    guard_null: bool,
 }
 
 /// The position `startpos` means now, in the model.
@@ -993,6 +996,7 @@ impl Run<'_> {
             second_go: false,
             second_bestmove: None,
             engine_null: false,
+            guard_null: false,
         };
         let until = Instant::now() + bound;
         loop {
@@ -1085,7 +1089,14 @@ impl Run<'_> {
         if text == "readyok" {
             return broke("readyok with no isready outstanding");
         }
-        if text.starts_with("info string sp960: the engine's bestmove") {
+        if text.starts_with("info string sp960: clock guard:") {
+            // The proxy's documented answer to an overrun (docs/proxy.md): its own
+            // bestmove, the engine's pv move (checked as any) or 0000.
+            uci.guard_null |= text.ends_with("the GUI gets bestmove 0000 (no legal pv move)");
+            self.answer("clock guard");
+        } else if text.starts_with("info string sp960: the engine's bestmove")
+            && !text.contains("after the clock guard's stop")
+        {
             // An engine fault the proxy answers with bestmove 0000 (Ethereal's `a1a1`,
             // Glaurung's `(none)` after a search stopped before its first iteration).
             uci.engine_null = true;
@@ -1573,6 +1584,15 @@ impl Run<'_> {
     }
 
     fn check_bestmove(&mut self, uci: &mut Uci, line: &str) -> Res<()> {
+        if std::mem::take(&mut uci.guard_null) {
+            if line.trim_end() != "bestmove 0000" {
+                return broke(format!(
+                    "`{line}` after the clock guard said it answers bestmove 0000"
+                ));
+            }
+            self.note("clock guard: a search answered 0000 by the proxy (no legal pv move)");
+            return Ok(());
+        }
         if std::mem::take(&mut uci.engine_null) {
             if line.trim_end() != "bestmove 0000" {
                 return broke(format!(

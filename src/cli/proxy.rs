@@ -36,6 +36,7 @@ Examples:
   sp960 proxy --sp random --seed 7 -- ethereal-chess
   sp960 proxy -- glaurung                      shield and translate only
   sp960 proxy --offer-chess960 -- toga2        an engine without UCI_Chess960 in a runner
+  sp960 proxy --restart-engine 3 --max-overrun 500 -- /usr/games/stockfish
   xboard -variant fischerandom -fcp \"sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish\"";
 
 /// Run a UCI or XBoard engine behind a proxy that sets up Chess960 starts and shields it.
@@ -73,6 +74,22 @@ pub struct ProxyArgs {
     /// plays legal moves, and never castles where Chess960 castling differs.
     #[arg(long)]
     pub offer_chess960: bool,
+    /// When the engine exits unasked, start it again and go on with the same game (UCI:
+    /// its options, the position, the pending go with the time spent taken off its clock;
+    /// XBoard: its settings, the game's start and moves, time/otim and go), at most N
+    /// times a game; after that, end as without it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub restart_engine: u32,
+    /// UCI: the clock guard. A go with a clock (the mover's wtime/btime, movetime) not
+    /// answered by that time plus MS gets `stop`; one second later the GUI gets the
+    /// engine's best so far (its last pv's first move) or `bestmove 0000`. Never cuts
+    /// `go infinite` or `go ponder` (from `ponderhit` on, its clock counts).
+    #[arg(long, value_name = "MS")]
+    pub max_overrun: Option<u64>,
+    /// UCI: the clock guard for a go without a clock (depth, nodes, mate): stopped after
+    /// MS, then answered as with --max-overrun.
+    #[arg(long, value_name = "MS")]
+    pub max_search: Option<u64>,
     /// Write a timestamped transcript of both directions to FILE.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
@@ -97,6 +114,10 @@ pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
     config.protocol = args.protocol;
     config.uci.gui_castling = args.gui_castling;
     config.uci.offer_chess960 = args.offer_chess960;
+    config.uci.restart_engine = args.restart_engine;
+    config.xboard.restart_engine = args.restart_engine;
+    config.uci.max_overrun = args.max_overrun.map(Duration::from_millis);
+    config.uci.max_search = args.max_search.map(Duration::from_millis);
     if let Some(value) = args.engine_castling {
         config.set_engine_castling(value);
     }

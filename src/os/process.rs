@@ -121,12 +121,19 @@ pub fn forward_signals_to(pid: u32) {
     imp::forward_signals_to(pid);
 }
 
+/// Whether a signal sent to us was passed on to the engine ([`forward_signals_to`]): an
+/// engine that exits after it was asked to, not a crash to recover from. Always false on
+/// Windows.
+pub fn signal_forwarded() -> bool {
+    imp::signal_forwarded()
+}
+
 #[cfg(unix)]
 mod imp {
     use std::io;
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Child, Command, ExitStatus};
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
     use super::Ending;
 
@@ -153,8 +160,15 @@ mod imp {
 
     /// The engine's pid for the signal handler (0: none).
     static ENGINE_PID: AtomicI32 = AtomicI32::new(0);
+    /// A signal was passed on.
+    static FORWARDED: AtomicBool = AtomicBool::new(false);
+
+    pub fn signal_forwarded() -> bool {
+        FORWARDED.load(Ordering::SeqCst)
+    }
 
     extern "C" fn forward_signal(signal: libc::c_int) {
+        FORWARDED.store(true, Ordering::SeqCst);
         let pid = ENGINE_PID.load(Ordering::SeqCst);
         if pid > 0 {
             // SAFETY: kill(2) is async-signal-safe.
@@ -246,6 +260,10 @@ mod imp {
     }
 
     pub fn forward_signals_to(_pid: u32) {}
+
+    pub fn signal_forwarded() -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! session, anything else the UCI one (`uci` is what UCI GUIs send first). `--protocol`
 //! fixes it instead. The shell stays protocol-neutral: it runs a [`DetectingSession`].
 
+use std::time::Instant;
+
 use super::io::{self, EngineCommand, ShellError, ShellOptions};
 use super::{Action, Mark, Peer, ProxyEvent, Relay, Session, Step, first_token};
 use crate::proxy::starts::StartChoice;
@@ -183,12 +185,46 @@ impl Relay for DetectingSession {
         }
     }
 
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
+    fn on_engine_eof(&mut self) {
+        match &mut self.inner {
+            Inner::Undecided(_) => {}
+            Inner::Uci(session) => session.on_engine_eof(),
+            Inner::Xboard(session) => session.on_engine_eof(),
+        }
+    }
+
+    fn set_now(&mut self, now: Instant) {
+        match &mut self.inner {
+            Inner::Undecided(_) => {}
+            Inner::Uci(session) => session.set_now(now),
+            Inner::Xboard(session) => session.set_now(now),
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        match &self.inner {
+            Inner::Undecided(_) => None,
+            Inner::Uci(session) => session.poll_timeout(),
+            Inner::Xboard(session) => session.poll_timeout(),
+        }
+    }
+
+    fn handle_timeout(&mut self, now: Instant, actions: &mut Vec<Action>) {
+        match &mut self.inner {
+            Inner::Undecided(_) => {}
+            Inner::Uci(session) => session.handle_timeout(now, actions),
+            Inner::Xboard(session) => session.handle_timeout(now, actions),
+        }
+    }
+
+    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
         // Before the GUI said anything: told in UCI, the protocol of any first line but
         // `xboard` (an XBoard GUI ignores the `info string`; stderr has it too).
         self.decide(Protocol::Uci);
-        if let Some(session) = self.session() {
-            session.on_closed(Peer::Engine, how, actions);
+        match &mut self.inner {
+            Inner::Undecided(_) => {}
+            Inner::Uci(session) => session.on_engine_exit(how, restartable, actions),
+            Inner::Xboard(session) => session.on_engine_exit(how, restartable, actions),
         }
     }
 }
@@ -262,7 +298,7 @@ mod tests {
         // An engine that dies before the GUI speaks is reported in UCI, the default.
         let mut session = DetectingSession::new(ProxyConfig::default());
         let mut actions = Vec::new();
-        session.on_engine_exit("exited unexpectedly with status 0", &mut actions);
+        session.on_engine_exit("exited unexpectedly with status 0", true, &mut actions);
         assert_eq!(session.protocol(), Some(Protocol::Uci));
         assert_eq!(
             actions,

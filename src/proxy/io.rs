@@ -23,9 +23,11 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::transcript::{Entry, Transcript};
-use super::{Action, Peer, ProxyEvent, Session, Step};
+use super::{Action, Peer, ProxyEvent, Relay, Session, Step};
 use crate::exit_code;
-use crate::os::process::{Ending, forward_signals_to, spawn_killed_with_us, wait_bounded};
+use crate::os::process::{
+    Ending, forward_signals_to, signal_forwarded, spawn_killed_with_us, wait_bounded,
+};
 use crate::os::stdio::{enlarge_pipe, raw_stdin_stdout};
 use crate::protocol::session::TICK;
 
@@ -111,8 +113,11 @@ struct Shared<S> {
     engine_in: Mutex<Option<BufWriter<ChildStdin>>>,
     transcript: Option<Mutex<Transcript>>,
     events: Sender<Event>,
-    /// The clock thread, unparked when the session starts waiting for ticks.
+    /// The clock thread, unparked when the session starts waiting for ticks or sets a
+    /// deadline earlier than the one it sleeps until.
     ticker: OnceLock<Thread>,
+    /// The deadline the clock thread sleeps until (`None`: parked for good, or awake).
+    clock_wakes_at: Mutex<Option<Instant>>,
 }
 
 /// Starts `command` with piped stdin and stdout and the given `stderr`, tied to us so that a
@@ -140,7 +145,7 @@ pub fn spawn_engine(command: &EngineCommand, stderr: Stdio) -> Result<Child, She
 /// engine exits; returns the proxy's exit code: the engine's status (0 after a clean
 /// `quit`, 128 + signal if it was killed), [`exit_code::ENGINE_EXITED`] if it exited with
 /// 0 unasked, or the code of an [`ProxyEvent::Fail`](super::ProxyEvent::Fail).
-pub fn run<S: Session<Event = ProxyEvent> + 'static>(
+pub fn run<S: Relay + 'static>(
     session: S,
     command: &EngineCommand,
     options: &ShellOptions,
@@ -168,6 +173,7 @@ pub fn run<S: Session<Event = ProxyEvent> + 'static>(
         transcript,
         events,
         ticker: OnceLock::new(),
+        clock_wakes_at: Mutex::new(None),
     });
     {
         // The sessions' clock: lines a session holds for a moment go on a tick. Started
@@ -187,7 +193,13 @@ pub fn run<S: Session<Event = ProxyEvent> + 'static>(
             .name(format!("relay-{from:?}"))
             .spawn(move || relay(from, input, &shared))?;
     }
-    let code = supervise(&shared, &received, &mut child, options.quit_timeout);
+    let code = supervise(
+        &shared,
+        &received,
+        &mut child,
+        command,
+        options.quit_timeout,
+    );
     if let Some(transcript) = &shared.transcript {
         let _ = lock(transcript).flush();
     }
@@ -195,13 +207,30 @@ pub fn run<S: Session<Event = ProxyEvent> + 'static>(
     Ok(code)
 }
 
-/// The main thread: waits for the first decisive event, then for the engine.
-fn supervise<S: Session<Event = ProxyEvent>>(
-    shared: &Shared<S>,
+/// The main thread: waits for the first decisive event, then for the engine; an engine
+/// the session takes back ([`ProxyEvent::Restart`]) is started again in `child`'s place.
+fn supervise<S: Relay + 'static>(
+    shared: &Arc<Shared<S>>,
     received: &Receiver<Event>,
     child: &mut Child,
+    command: &EngineCommand,
     quit_timeout: Duration,
 ) -> u8 {
+    loop {
+        if let Some(code) = supervise_once(shared, received, child, command, quit_timeout) {
+            return code;
+        }
+    }
+}
+
+/// One decisive event: `Some(exit code)`, or `None` when the engine was restarted.
+fn supervise_once<S: Relay + 'static>(
+    shared: &Arc<Shared<S>>,
+    received: &Receiver<Event>,
+    child: &mut Child,
+    command: &EngineCommand,
+    quit_timeout: Duration,
+) -> Option<u8> {
     let mut event = received.recv().unwrap_or(Event::EngineEof);
     if let Event::GuiEof = event {
         // The session may finish first (lines it held for the engine's `uciok`); it gets
@@ -223,9 +252,9 @@ fn supervise<S: Session<Event = ProxyEvent>>(
             if let Event::Fail(code, message) = event {
                 eprintln!("sp960: {message}");
                 record(shared, Entry::Event, message.as_bytes());
-                return code;
+                return Some(code);
             }
-            Ending::of(status).shell_code()
+            Some(Ending::of(status).shell_code())
         }
         Event::EngineEof => {
             let status = wait_bounded(child, quit_timeout);
@@ -233,20 +262,67 @@ fn supervise<S: Session<Event = ProxyEvent>>(
             eprintln!("sp960: proxy: the engine {how}");
             record(shared, Entry::Event, format!("the engine {how}").as_bytes());
             let mut actions = Vec::new();
-            lock(&shared.session).on_closed(Peer::Engine, &how, &mut actions);
-            perform(
-                shared,
-                Peer::Engine,
-                &[],
-                &[(0..0, 0..actions.len())],
-                &actions,
-            );
-            match Ending::of(status).shell_code() {
+            {
+                let mut session = lock(&shared.session);
+                session.set_now(Instant::now());
+                // A signal we passed on (Ctrl-C, SIGTERM) ended it: not a crash to undo.
+                session.on_engine_exit(&how, !signal_forwarded(), &mut actions);
+            }
+            let restart = actions
+                .iter()
+                .position(|action| *action == Step::Event(ProxyEvent::Restart));
+            let (before, after) = actions.split_at(restart.unwrap_or(actions.len()));
+            perform_all(shared, before);
+            if restart.is_some() {
+                match restart_engine(shared, command) {
+                    Ok(new) => {
+                        *child = new;
+                        perform_all(shared, &after[1..]);
+                        return None;
+                    }
+                    Err(err) => {
+                        let message = format!("{err}; giving up");
+                        eprintln!("sp960: {message}");
+                        record(shared, Entry::Event, message.as_bytes());
+                    }
+                }
+            }
+            Some(match Ending::of(status).shell_code() {
                 0 => exit_code::ENGINE_EXITED,
                 code => code,
-            }
+            })
         }
     }
+}
+
+/// Carries out actions that answer no line read (the clock's, the engine's exit).
+fn perform_all<S>(shared: &Shared<S>, actions: &[Action]) -> bool {
+    perform(
+        shared,
+        Peer::Engine,
+        &[],
+        &[(0..0, 0..actions.len())],
+        actions,
+    )
+}
+
+/// Starts the engine again (`--restart-engine`): its stdin replaces the dead one's, a new
+/// relay thread reads its stdout, signals go to it.
+fn restart_engine<S: Relay + 'static>(
+    shared: &Arc<Shared<S>>,
+    command: &EngineCommand,
+) -> Result<Child, ShellError> {
+    let mut child = spawn_engine(command, Stdio::inherit())?;
+    forward_signals_to(child.id());
+    let engine_in = child.stdin.take().expect("piped");
+    let engine_out = child.stdout.take().expect("piped");
+    enlarge_pipe(&engine_out);
+    *lock(&shared.engine_in) = Some(BufWriter::with_capacity(16 * 1024, engine_in));
+    let relay_shared = Arc::clone(shared);
+    thread::Builder::new()
+        .name("relay-Engine".to_owned())
+        .spawn(move || relay(Peer::Engine, Box::new(engine_out), &relay_shared))?;
+    Ok(child)
 }
 
 /// After quit: gives the engine's last lines a moment to be relayed.
@@ -293,11 +369,7 @@ fn flush<S>(shared: &Shared<S>, to: Peer) -> bool {
 }
 
 /// One direction: reads `input` (lines from `from`) until end of file or shutdown.
-fn relay<S: Session<Event = ProxyEvent>>(
-    from: Peer,
-    mut input: Box<dyn Read + Send>,
-    shared: &Shared<S>,
-) {
+fn relay<S: Relay>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Shared<S>) {
     let mut buffer = vec![0u8; 256 * 1024];
     let mut filled = 0;
     let mut actions = Vec::new();
@@ -328,7 +400,7 @@ fn relay<S: Session<Event = ProxyEvent>>(
             let before = actions.len();
             match from {
                 Peer::Gui => session.on_closed(Peer::Gui, "", &mut actions),
-                Peer::Engine => {}
+                Peer::Engine => session.on_engine_eof(),
             }
             lines.push((filled..filled, before..actions.len()));
             drop(session);
@@ -344,8 +416,9 @@ fn relay<S: Session<Event = ProxyEvent>>(
         actions.clear();
         lines.clear();
         let mut start = 0;
-        let wants_tick = {
+        let wake_clock = {
             let mut session = lock(&shared.session);
+            session.set_now(Instant::now());
             for end in memchr::memchr_iter(b'\n', &buffer[scan_from..filled]) {
                 let end = scan_from + end;
                 let before = actions.len();
@@ -353,9 +426,9 @@ fn relay<S: Session<Event = ProxyEvent>>(
                 lines.push((start..end + 1, before..actions.len()));
                 start = end + 1;
             }
-            session.wants_tick()
+            clock_needed(&*session, shared)
         };
-        if wants_tick && let Some(clock) = shared.ticker.get() {
+        if wake_clock && let Some(clock) = shared.ticker.get() {
             // No system call unless the clock is parked.
             clock.unpark();
         }
@@ -367,29 +440,59 @@ fn relay<S: Session<Event = ProxyEvent>>(
     }
 }
 
+/// Whether the clock thread must be woken for `session`: it wants ticks, or has a
+/// deadline earlier than the one the clock sleeps until.
+fn clock_needed<S: Relay>(session: &S, shared: &Shared<S>) -> bool {
+    session.wants_tick()
+        || session.poll_timeout().is_some_and(|deadline| {
+            lock(&shared.clock_wakes_at).is_none_or(|wakes| deadline < wakes)
+        })
+}
+
 /// Calls the session's [`Session::on_tick`] every [`TICK`] while it
-/// [wants ticks](Session::wants_tick), and carries out what it asks; parked otherwise (a
-/// relay thread unparks it), so an idle proxy is not woken 50 times a second.
-fn tick<S: Session<Event = ProxyEvent>>(shared: &Shared<S>) {
+/// [wants ticks](Session::wants_tick), and [`Relay::handle_timeout`] when its
+/// [deadline](Relay::poll_timeout) comes, and carries out what they ask; parked otherwise
+/// (a relay thread unparks it), so an idle proxy is not woken 50 times a second.
+fn tick<S: Relay>(shared: &Shared<S>) {
     let mut actions = Vec::new();
     loop {
-        if !lock(&shared.session).wants_tick() {
-            thread::park();
+        actions.clear();
+        let now = Instant::now();
+        let (wants_tick, deadline) = {
+            let mut session = lock(&shared.session);
+            let deadline = session.poll_timeout();
+            if deadline.is_some_and(|deadline| deadline <= now) {
+                session.set_now(now);
+                session.handle_timeout(now, &mut actions);
+            }
+            (session.wants_tick(), session.poll_timeout())
+        };
+        if !actions.is_empty() && !perform_all(shared, &actions) {
+            return;
+        }
+        if wants_tick {
+            *lock(&shared.clock_wakes_at) = None;
+            thread::sleep(TICK);
+            actions.clear();
+            {
+                let mut session = lock(&shared.session);
+                session.set_now(Instant::now());
+                session.on_tick(&mut actions);
+            }
+            if !actions.is_empty() && !perform_all(shared, &actions) {
+                return;
+            }
             continue;
         }
-        thread::sleep(TICK);
-        actions.clear();
-        lock(&shared.session).on_tick(&mut actions);
-        if !actions.is_empty()
-            && !perform(
-                shared,
-                Peer::Gui,
-                &[],
-                &[(0..0, 0..actions.len())],
-                &actions,
-            )
-        {
-            return;
+        match deadline {
+            Some(deadline) => {
+                *lock(&shared.clock_wakes_at) = Some(deadline);
+                thread::park_timeout(deadline.saturating_duration_since(Instant::now()));
+            }
+            None => {
+                *lock(&shared.clock_wakes_at) = None;
+                thread::park();
+            }
         }
     }
 }
@@ -485,6 +588,8 @@ fn perform<S>(
                     keep_going = from == Peer::Engine;
                     let _ = shared.events.send(Event::Fail(*code, message.clone()));
                 }
+                // Done by `supervise`, which owns the engine process.
+                Step::Event(ProxyEvent::Restart) => {}
             }
         }
     }

@@ -13,10 +13,13 @@
 //! protocol), [`transcript`] (`--log`), and helpers both sessions use
 //! ([`forward_unless_changed`], [`is_chess960_variant`], [`tokens`], [`first_token`]).
 
+use std::time::Instant;
+
 pub use crate::protocol::{first_token, is_chess960_variant, tokens};
 
 pub mod detect;
 pub mod io;
+pub mod recovery;
 #[cfg(test)]
 pub(crate) mod script;
 pub mod starts;
@@ -42,6 +45,9 @@ pub enum ProxyEvent {
         /// One line for stderr.
         message: String,
     },
+    /// The engine exited unasked and the session takes it back (`--restart-engine`):
+    /// start the engine again before the lines after this, which go to the new one.
+    Restart,
 }
 
 /// What the shell does, in order, after a proxy session has read a line.
@@ -58,14 +64,30 @@ pub trait Relay: Send {
     /// down.
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>);
     /// The engine exited without being asked to (`how` describes the exit status): tell
-    /// the GUI in its protocol.
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>);
+    /// the GUI in its protocol, or take the engine back ([`ProxyEvent::Restart`], then
+    /// the lines for the new engine) when `restartable` (false: the exit followed a signal
+    /// passed on to it) and the session may (`--restart-engine`).
+    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>);
+    /// The engine's output ended (its exit follows, [`Relay::on_engine_exit`]): a session
+    /// that may restart it holds the GUI's lines from now on, so none is lost to the dead
+    /// engine's pipe.
+    fn on_engine_eof(&mut self) {}
     /// A tick of the shell's clock (every [`crate::protocol::session::TICK`]).
     fn on_tick(&mut self, _actions: &mut Vec<Action>) {}
     /// Whether a line waits for [`Relay::on_tick`] (see [`Session::wants_tick`]).
     fn wants_tick(&self) -> bool {
         false
     }
+    /// The shell's clock: the time now, given before each batch of lines read and before
+    /// [`Relay::handle_timeout`]. A session never reads a clock itself.
+    fn set_now(&mut self, _now: Instant) {}
+    /// The next instant the session must be woken at ([`Relay::handle_timeout`]), if
+    /// any: a deadline such as the clock guard's (`--max-overrun`).
+    fn poll_timeout(&self) -> Option<Instant> {
+        None
+    }
+    /// The instant of [`Relay::poll_timeout`] has come (`now` is at or past it).
+    fn handle_timeout(&mut self, _now: Instant, _actions: &mut Vec<Action>) {}
 }
 
 impl<T: Relay> Session for T {
@@ -81,7 +103,7 @@ impl<T: Relay> Session for T {
     fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
         match from {
             Peer::Gui => self.on_gui_eof(out),
-            Peer::Engine => self.on_engine_exit(how, out),
+            Peer::Engine => self.on_engine_exit(how, true, out),
         }
     }
 

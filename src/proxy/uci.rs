@@ -19,6 +19,8 @@
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 //! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 
+use std::time::{Duration, Instant};
+
 use memchr::memmem;
 use shakmaty::{Chess, Position};
 
@@ -30,6 +32,7 @@ use crate::protocol::uci::{
     info_move_lists, setoption_line, spin_option_line,
 };
 use crate::protocol::{first_token, is_chess960_variant, tokens};
+use crate::proxy::recovery::{self, SearchClock};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
 use crate::proxy::{Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed};
@@ -58,6 +61,46 @@ pub struct UciConfig {
     /// engine gets each position as standard chess, without the castling rights it
     /// cannot express, and so never castles in a Chess960 start.
     pub offer_chess960: bool,
+    /// `--restart-engine N`: an engine that exits unasked is started again, up to N times
+    /// a game (0: never, the proxy ends with it).
+    pub restart_engine: u32,
+    /// `--max-overrun MS`: a `go` with a clock (`wtime`/`btime` of the side to move,
+    /// `movetime`) not answered by that time plus this margin is stopped.
+    pub max_overrun: Option<Duration>,
+    /// `--max-search MS`: a finite `go` without a clock (`depth`, `nodes`, `mate`) not
+    /// answered within this is stopped.
+    pub max_search: Option<Duration>,
+}
+
+/// How long the clock guard waits for a `bestmove` after its `stop` before it answers the
+/// GUI itself.
+pub const STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// A `go` the engine got: the line as sent and when, for the clock guard and a restart.
+#[derive(Debug, Clone)]
+struct PendingGo {
+    /// The line the engine got.
+    line: Vec<u8>,
+    /// When (the shell's clock).
+    at: Instant,
+    /// White to move in the searched position.
+    white: bool,
+    /// The time the search may take by its clock (the mover's `wtime`/`btime`, or
+    /// `movetime` if smaller); `None` for one without a clock.
+    clock: Option<Duration>,
+    /// `go ponder` before its `ponderhit`, or `go infinite`: never cut.
+    unbounded: bool,
+}
+
+/// Where the clock guard stands in the current search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    /// No deadline (no guard, or a search it does not bound).
+    Off,
+    /// `stop` goes to the engine at this instant.
+    StopAt(Instant),
+    /// `stop` went; the proxy answers the GUI itself at this instant.
+    AnswerAt(Instant),
 }
 
 /// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
@@ -115,6 +158,26 @@ pub struct UciSession {
     /// docs/hostile-gui.md): its positions come from
     /// [`GameLine::for_shared_castling_files`].
     shared_castling_files: bool,
+    /// The shell's clock at the last line read or timeout.
+    now: Option<Instant>,
+    /// The `go` the engine is searching (or last searched).
+    pending_go: Option<PendingGo>,
+    /// The clock guard's deadline for the current search.
+    guard: Guard,
+    /// `bestmove`s still to come for searches the proxy answered itself (dropped).
+    stale_bestmoves: u32,
+    /// The first move of the engine's last principal variation in this search, in the
+    /// engine's notation (tracked only with the clock guard on).
+    last_pv_move: Option<Vec<u8>>,
+    /// The `setoption` lines the engine got, the last per option name (lowercase), in
+    /// order: replayed to a restarted engine.
+    options_sent: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The engine answered `uciok` once: it can be restarted.
+    handshake_done: bool,
+    /// Restarts in this game (since `ucinewgame`).
+    restarts: u32,
+    /// A restarted engine's handshake: its lines are consumed until its `uciok`.
+    restarting: bool,
 }
 
 /// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
@@ -171,7 +234,42 @@ impl UciSession {
             last_position: None,
             renew_position: false,
             shared_castling_files: false,
+            now: None,
+            pending_go: None,
+            guard: Guard::Off,
+            stale_bestmoves: 0,
+            last_pv_move: None,
+            options_sent: Vec::new(),
+            handshake_done: false,
+            restarts: 0,
+            restarting: false,
         }
+    }
+
+    fn now(&self) -> Instant {
+        self.now.unwrap_or_else(Instant::now)
+    }
+
+    /// Notes a `setoption` line the engine gets (replacing an earlier one of the option).
+    fn remember_option(&mut self, line: &[u8]) {
+        if self.config.restart_engine == 0 {
+            return;
+        }
+        let Some(set) = SetOption::parse(line) else {
+            return;
+        };
+        // Only the engine's own options matter to it (and hostile input names endless
+        // others: kept, they would grow without bound).
+        if !self
+            .engine_options
+            .iter()
+            .any(|option| option.name.eq_ignore_ascii_case(&set.name))
+        {
+            return;
+        }
+        let name = set.name.to_ascii_lowercase();
+        self.options_sent.retain(|(known, _)| *known != name);
+        self.options_sent.push((name, line.trim_ascii().to_vec()));
     }
 
     /// True while a `go` the engine got has not been answered.
@@ -217,11 +315,9 @@ impl UciSession {
     /// Puts the engine into Chess960 mode if it can be and is not.
     fn enable_engine_chess960(&mut self, actions: &mut Vec<Action>) {
         if self.engine_has_chess960 && !self.engine_chess960_on {
-            actions.push(Action::send(
-                Peer::Engine,
-                setoption_line("UCI_Chess960", true),
-                Mark::Injected,
-            ));
+            let line = setoption_line("UCI_Chess960", true);
+            self.remember_option(line.as_bytes());
+            actions.push(Action::send(Peer::Engine, line, Mark::Injected));
             self.engine_chess960_on = true;
         }
     }
@@ -292,6 +388,7 @@ impl UciSession {
     }
 
     fn engine_uciok(&mut self, actions: &mut Vec<Action>) {
+        self.handshake_done = true;
         // The engine hears `UCI_Chess960 true` before the GUI can hear `uciok`, so before
         // anything the GUI sends after it.
         let first = actions.len();
@@ -331,6 +428,16 @@ impl UciSession {
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if self.stale_bestmoves > 0 && !self.restarting {
+            // The answer to a search the clock guard answered itself.
+            self.stale_bestmoves -= 1;
+            return actions.push(Step::Event(ProxyEvent::Warn(format!(
+                "proxy: the engine's late '{}' (its search was answered by the clock guard); not passed on",
+                String::from_utf8_lossy(line.trim_ascii())
+            ))));
+        }
+        let guarded = matches!(self.guard, Guard::AnswerAt(_));
+        self.guard = Guard::Off;
         if !std::mem::take(&mut self.searching) {
             // Every `go` gets one `bestmove`: one without a search is not passed on.
             return actions.push(Step::Event(ProxyEvent::Warn(format!(
@@ -341,9 +448,25 @@ impl UciSession {
         self.stop_sent = false;
         self.early.clear();
         if let Some(reason) = self.illegal_bestmove(line) {
-            // The GUI is not misled: the protocol's null move, and why.
-            Self::info_to_gui(actions, &reason);
-            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Rewritten));
+            // The GUI is not misled: the protocol's null move (or, after the clock guard's
+            // stop, the engine's best so far), and why.
+            let mut answer = b"bestmove ".to_vec();
+            match self.best_so_far().filter(|_| guarded) {
+                Some(best) => {
+                    Self::info_to_gui(
+                        actions,
+                        &format!(
+                            "{reason}; after the clock guard's stop: the first move of its last pv instead"
+                        ),
+                    );
+                    answer.extend_from_slice(&best);
+                }
+                None => {
+                    Self::info_to_gui(actions, &reason);
+                    answer.extend_from_slice(b"0000");
+                }
+            }
+            actions.push(Action::send(Peer::Gui, answer, Mark::Rewritten));
         } else if let Some(without) = self.without_illegal_ponder(line) {
             // Glaurung 2.2 names a ponder move that is not legal after its best move: a GUI
             // that ponders would search an impossible position. The hint is dropped.
@@ -357,8 +480,12 @@ impl UciSession {
         } else {
             self.pass_bestmove(line, actions);
         }
-        // The GUI's lines held during the search go now (in the same batch, and the
-        // shell flushes the engine's side first).
+        self.release_after_search(actions);
+    }
+
+    /// The GUI's lines held during the search go now (in the same batch, and the shell
+    /// flushes the engine's side first).
+    fn release_after_search(&mut self, actions: &mut Vec<Action>) {
         for held in std::mem::take(&mut self.after_search) {
             let mut replies = Vec::new();
             self.gui_line(&held, &mut replies);
@@ -437,6 +564,9 @@ impl UciSession {
     }
 
     fn engine_info(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if self.searching && self.guard_on() {
+            self.note_pv(line);
+        }
         // Cheapest test first: with both sides in one dialect, no line needs a look.
         let root = match &self.search_root {
             Some(root)
@@ -495,6 +625,7 @@ impl UciSession {
             if self.engine_has_chess960 {
                 self.engine_chess960_on = self.gui_chess960;
             }
+            self.remember_option(line);
             actions.push(Action::Forward);
         } else if set.is("UCI_Variant") && is_chess960_variant(value) {
             // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
@@ -502,14 +633,13 @@ impl UciSession {
             self.gui_chess960 = true;
             if !self.engine_has_chess960 {
                 // Its own UCI_Variant may know the name.
+                self.remember_option(line);
                 actions.push(Action::Forward);
             } else if !self.engine_chess960_on {
                 self.engine_chess960_on = true;
-                actions.push(Action::send(
-                    Peer::Engine,
-                    setoption_line("UCI_Chess960", true),
-                    Mark::Rewritten,
-                ));
+                let line = setoption_line("UCI_Chess960", true);
+                self.remember_option(line.as_bytes());
+                actions.push(Action::send(Peer::Engine, line, Mark::Rewritten));
             }
         } else if let Some(reason) = self
             .engine_options
@@ -524,6 +654,7 @@ impl UciSession {
                 &format!("refused setoption ({reason}); not sent to the engine"),
             );
         } else {
+            self.remember_option(line);
             actions.push(Action::Forward);
         }
     }
@@ -691,6 +822,25 @@ impl UciSession {
         self.stop_sent = false;
         self.search_root = self.position.clone();
         self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
+        let first = actions.len();
+        self.forward_go(line, actions);
+        // The line the engine gets: the one read, or its rewrite.
+        let sent = actions[first..]
+            .iter()
+            .find_map(|action| match action {
+                Action::Send {
+                    to: Peer::Engine,
+                    line,
+                    ..
+                } if first_token(line) == b"go" => Some(line.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| line.trim_ascii().to_vec());
+        self.start_guard(sent, white);
+    }
+
+    /// Sends the `go` (`searchmoves` translated) to the engine.
+    fn forward_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let root = match &self.search_root {
             Some(root) if memmem::find(line, b"searchmoves").is_some() => root,
             _ => return actions.push(Action::Forward),
@@ -751,6 +901,7 @@ impl UciSession {
         match first {
             b"setoption" => self.gui_setoption(line, actions),
             b"ucinewgame" => {
+                self.restarts = 0;
                 self.starts.new_game();
                 self.told.new_game();
                 self.renew_position = self.last_position.is_some();
@@ -805,6 +956,9 @@ impl UciSession {
         if self.stop_sent || (stop && self.early.iter().any(|l| first_token(l) == b"stop")) {
             return;
         }
+        if !stop {
+            self.guard_ponderhit();
+        }
         if !self.search_heard {
             if self.early.is_empty() {
                 self.early_ticks = 0;
@@ -824,6 +978,223 @@ impl UciSession {
             self.stop_sent = first_token(&line) == b"stop";
             actions.push(Action::send(Peer::Engine, line, Mark::Held));
         }
+    }
+}
+
+/// The clock guard (`--max-overrun`, `--max-search`) and the engine restart
+/// (`--restart-engine`).
+impl UciSession {
+    fn guard_on(&self) -> bool {
+        self.config.max_overrun.is_some() || self.config.max_search.is_some()
+    }
+
+    /// Notes the `go` the engine got (`sent`) and sets the guard's deadline.
+    fn start_guard(&mut self, sent: Vec<u8>, white: bool) {
+        self.last_pv_move = None;
+        self.guard = Guard::Off;
+        if !self.guard_on() && self.config.restart_engine == 0 {
+            return;
+        }
+        let clock = Go::parse(&sent)
+            .map(|go| SearchClock::of(&go, white))
+            .unwrap_or(SearchClock {
+                clock: None,
+                unbounded: true,
+            });
+        let at = self.now();
+        self.pending_go = Some(PendingGo {
+            line: sent,
+            at,
+            white,
+            clock: clock.clock,
+            unbounded: clock.unbounded,
+        });
+        self.arm_guard(at);
+    }
+
+    /// The guard's `stop` deadline for the pending `go`, its clock counted from `from`.
+    fn arm_guard(&mut self, from: Instant) {
+        let Some(go) = &self.pending_go else { return };
+        let clock = SearchClock {
+            clock: go.clock,
+            unbounded: go.unbounded,
+        };
+        self.guard = match clock.limit(self.config.max_overrun, self.config.max_search) {
+            Some(limit) => Guard::StopAt(from + limit),
+            None => Guard::Off,
+        };
+    }
+
+    /// `ponderhit`: the pondering search now runs on the clock of its `go`.
+    fn guard_ponderhit(&mut self) {
+        let now = self.now();
+        if let Some(go) = &mut self.pending_go
+            && go.unbounded
+            && first_token(&go.line) == b"go"
+            && tokens(&go.line).any(|word| word == b"ponder")
+        {
+            go.unbounded = false;
+            self.arm_guard(now);
+        }
+    }
+
+    /// An `info` line of the current search: the first move of its principal variation
+    /// (of `multipv 1`) is the engine's best so far.
+    fn note_pv(&mut self, line: &[u8]) {
+        if memmem::find(line, b" pv ").is_none() {
+            return;
+        }
+        let mut words = tokens(line);
+        if words.any(|word| word == b"multipv")
+            && tokens(line).skip_while(|w| *w != b"multipv").nth(1) != Some(b"1")
+        {
+            return;
+        }
+        if let Some(list) = info_move_lists(line)
+            .into_iter()
+            .find(|list| list.field == "pv")
+            && let Some(first) = list.moves.first()
+        {
+            self.last_pv_move = Some(line[first.clone()].to_vec());
+        }
+    }
+
+    /// The engine's best move so far, legal in the searched position, as the GUI writes
+    /// it.
+    fn best_so_far(&self) -> Option<Vec<u8>> {
+        let root = self.search_root.as_ref()?;
+        let best = parse_move(root, self.last_pv_move.as_deref()?).ok()?;
+        let mut out = Vec::new();
+        write_move(&best, self.gui_dialect(), &mut out);
+        Some(out)
+    }
+
+    fn guard_timeout(&mut self, now: Instant, actions: &mut Vec<Action>) {
+        if !self.searching {
+            self.guard = Guard::Off;
+            return;
+        }
+        match self.guard {
+            Guard::Off => {}
+            Guard::StopAt(at) if now >= at => {
+                let limit = match (
+                    self.pending_go.as_ref().and_then(|go| go.clock),
+                    self.config.max_overrun,
+                    self.config.max_search,
+                ) {
+                    (Some(clock), Some(margin), _) => format!(
+                        "the go's {} ms + {} ms (--max-overrun)",
+                        clock.as_millis(),
+                        margin.as_millis()
+                    ),
+                    (_, _, Some(search)) => format!("{} ms (--max-search)", search.as_millis()),
+                    _ => "its limit".to_owned(),
+                };
+                let message =
+                    format!("clock guard: no bestmove within {limit}; stop sent to the engine");
+                Self::info_to_gui(actions, &message);
+                actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+                if !self.stop_sent {
+                    self.early.clear();
+                    self.stop_sent = true;
+                    actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
+                }
+                self.guard = Guard::AnswerAt(now + STOP_GRACE);
+            }
+            Guard::AnswerAt(at) if now >= at => {
+                self.guard = Guard::Off;
+                let (best, what) = match self.best_so_far() {
+                    Some(best) => {
+                        let text = String::from_utf8_lossy(&best).into_owned();
+                        (best, format!("the first move of its last pv, {text}"))
+                    }
+                    None => (
+                        b"0000".to_vec(),
+                        "bestmove 0000 (no legal pv move)".to_owned(),
+                    ),
+                };
+                let message = format!(
+                    "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
+                    STOP_GRACE.as_millis()
+                );
+                Self::info_to_gui(actions, &message);
+                actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+                let mut line = b"bestmove ".to_vec();
+                line.extend_from_slice(&best);
+                actions.push(Action::send(Peer::Gui, line, Mark::Answered));
+                self.searching = false;
+                self.stop_sent = false;
+                self.early.clear();
+                self.stale_bestmoves += 1;
+                self.release_after_search(actions);
+            }
+            Guard::StopAt(_) | Guard::AnswerAt(_) => {}
+        }
+    }
+
+    /// The engine exited unasked: restarted within the budget, else told.
+    fn engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+        let budget = self.config.restart_engine;
+        if !(restartable && budget > 0 && self.handshake_done) {
+            return Self::info_to_gui(actions, &format!("the engine {how}"));
+        }
+        if self.restarts >= budget {
+            let message = format!(
+                "the engine {how}; restarted {budget} time(s) in this game already (--restart-engine {budget}): giving up"
+            );
+            Self::info_to_gui(actions, &message);
+            return actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+        }
+        self.restarts += 1;
+        let message = format!(
+            "the engine {how}; restarting it ({} of {budget} in this game), then its options, the position{}",
+            self.restarts,
+            if self.searching { " and the go" } else { "" }
+        );
+        Self::info_to_gui(actions, &message);
+        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+        actions.push(Step::Event(ProxyEvent::Restart));
+        actions.push(Action::send(Peer::Engine, "uci", Mark::Injected));
+        self.restarting = true;
+        self.awaiting_uciok = true;
+        // A search the proxy answered itself gets no bestmove from the new engine.
+        self.stale_bestmoves = 0;
+    }
+
+    /// The restarted engine's `uciok`: the options the engine had, the position and the
+    /// pending `go` with the time spent taken off its clocks, then the GUI's held lines.
+    fn replay(&mut self, actions: &mut Vec<Action>) {
+        self.restarting = false;
+        for (_, line) in &self.options_sent {
+            actions.push(Action::send(Peer::Engine, line.clone(), Mark::Injected));
+        }
+        if let Some(position) = &self.last_position {
+            actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
+        }
+        if self.searching
+            && let Some(go) = &self.pending_go
+        {
+            let spent = self.now().saturating_duration_since(go.at);
+            let line = recovery::reduce_clocks(&go.line, go.white, spent);
+            let spent = if line == go.line.trim_ascii() {
+                String::new()
+            } else {
+                format!(" with the {} ms spent off its clock", spent.as_millis())
+            };
+            let message = format!(
+                "the engine restarted; the go sent again{spent}: {}",
+                String::from_utf8_lossy(&line)
+            );
+            Self::info_to_gui(actions, &message);
+            actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+            actions.push(Action::send(Peer::Engine, line, Mark::Injected));
+            self.search_heard = false;
+            if std::mem::take(&mut self.stop_sent) {
+                self.early = vec![b"stop".to_vec()];
+                self.early_ticks = 0;
+            }
+        }
+        self.release_held(actions);
     }
 }
 
@@ -884,6 +1255,13 @@ impl Relay for UciSession {
     }
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
+        if self.restarting {
+            // The restarted engine's handshake: the GUI had it once.
+            if first == b"uciok" {
+                self.replay(actions);
+            }
+            return;
+        }
         // The search's first `info` says it has begun (a `readyok` may answer an
         // `isready` read before the `go`, and Ethereal answers `setoption` with an
         // `info string`).
@@ -926,8 +1304,33 @@ impl Relay for UciSession {
         actions.push(Step::Event(ProxyEvent::Shutdown));
     }
 
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
-        Self::info_to_gui(actions, &format!("the engine {how}"));
+    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+        self.engine_exit(how, restartable, actions);
+    }
+
+    fn on_engine_eof(&mut self) {
+        if self.config.restart_engine > 0
+            && self.handshake_done
+            && self.restarts < self.config.restart_engine
+        {
+            self.awaiting_uciok = true;
+        }
+    }
+
+    fn set_now(&mut self, now: Instant) {
+        self.now = Some(now);
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        match self.guard {
+            Guard::StopAt(at) | Guard::AnswerAt(at) if self.searching => Some(at),
+            _ => None,
+        }
+    }
+
+    fn handle_timeout(&mut self, now: Instant, actions: &mut Vec<Action>) {
+        self.now = Some(now);
+        self.guard_timeout(now, actions);
     }
 
     fn on_tick(&mut self, actions: &mut Vec<Action>) {
@@ -1062,6 +1465,264 @@ mod tests {
         "engine: option name UCI_Chess960 type check default false",
         "engine: uciok",
     ];
+
+    /// [`play`] with the shell's clock and the engine's exit: `at MS` sets the time (ms
+    /// after a fixed instant), `timeout` calls `handle_timeout` when the deadline has come,
+    /// `exit` is the engine dying (restartable).
+    fn play_timed(session: &mut UciSession, base: Instant, script: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        for line in script {
+            if let Some(ms) = line.strip_prefix("at ") {
+                session.set_now(base + Duration::from_millis(ms.parse().unwrap()));
+            } else if *line == "timeout" {
+                let now = session.now.unwrap();
+                let mut actions = Vec::new();
+                if session.poll_timeout().is_some_and(|at| at <= now) {
+                    session.handle_timeout(now, &mut actions);
+                }
+                out.extend(actions_text(actions));
+            } else if *line == "exit" {
+                let mut actions = Vec::new();
+                session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+                out.extend(actions_text(actions));
+            } else {
+                out.extend(play(session, &[line]));
+            }
+        }
+        out
+    }
+
+    fn actions_text(actions: Vec<Action>) -> Vec<String> {
+        actions
+            .into_iter()
+            .map(|action| match action {
+                Action::Send { to, line, mark } => format!(
+                    "{}< {} [{mark:?}]",
+                    if to == Peer::Gui { "gui" } else { "engine" },
+                    String::from_utf8_lossy(&line)
+                ),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_crashed_engine_is_restarted_with_options_position_and_the_go_less_the_time_spent() {
+        let mut session = UciSession::new(UciConfig {
+            restart_engine: 1,
+            ..UciConfig::default()
+        });
+        let base = Instant::now();
+        play_timed(&mut session, base, &["at 0"]);
+        play(
+            &mut session,
+            &[
+                "gui: uci",
+                "engine: option name UCI_Chess960 type check default false",
+                "engine: option name Hash type spin default 16 min 1 max 1024",
+                "engine: uciok",
+            ],
+        );
+        let out = play_timed(
+            &mut session,
+            base,
+            &[
+                "gui: setoption name Hash value 64",
+                "gui: setoption name Bogus value 1",
+                "gui: setoption name UCI_Chess960 value true",
+                "gui: setoption name Hash value 32",
+                "gui: ucinewgame",
+                "gui: position startpos moves e2e4",
+                "at 1000",
+                "gui: go wtime 9000 btime 8000 winc 100 binc 100",
+                "engine: info depth 1 pv e7e5",
+                "at 3500",
+                "exit",
+                "gui: isready",
+                "engine: info string pid 77",
+                "engine: id name Stockfish 15.1",
+                "engine: option name UCI_Chess960 type check default false",
+                "engine: uciok",
+                "engine: bestmove e7e5",
+            ],
+        );
+        let restarting = "the engine died unexpectedly from signal 9; restarting it (1 of 1 in \
+                          this game), then its options, the position and the go";
+        assert_eq!(
+            out,
+            [
+                "engine< setoption name Hash value 64",
+                "engine< setoption name Bogus value 1",
+                "engine< setoption name UCI_Chess960 value true",
+                "engine< setoption name Hash value 32",
+                "engine< ucinewgame",
+                "engine< position startpos moves e2e4",
+                "engine< go wtime 9000 btime 8000 winc 100 binc 100",
+                "gui< info depth 1 pv e7e5",
+                &format!("gui< info string sp960: {restarting} [Injected]"),
+                &format!("Event(Warn(\"proxy: {restarting}\"))"),
+                "Event(Restart)",
+                "engine< uci [Injected]",
+                "engine< setoption name UCI_Chess960 value true [Injected]",
+                "engine< setoption name Hash value 32 [Injected]",
+                "engine< position startpos moves e2e4 [Injected]",
+                "gui< info string sp960: the engine restarted; the go sent again with the 2500 \
+                 ms spent off its clock: go wtime 9000 btime 5500 winc 100 binc 100 [Injected]",
+                "Warn(\"proxy: the engine restarted; the go sent again with the 2500 ms spent off \
+                 its clock: go wtime 9000 btime 5500 winc 100 binc 100\")",
+                "engine< go wtime 9000 btime 5500 winc 100 binc 100 [Injected]",
+                "gui< readyok [Answered]",
+                "gui< bestmove e7e5",
+            ]
+        );
+        // One restart a game: the next death is the end.
+        let out = play_timed(&mut session, base, &["exit"]);
+        assert_eq!(
+            out,
+            [
+                "gui< info string sp960: the engine died unexpectedly from signal 9; restarted 1 \
+                 time(s) in this game already (--restart-engine 1): giving up [Injected]",
+                "Event(Warn(\"proxy: the engine died unexpectedly from signal 9; restarted 1 \
+                 time(s) in this game already (--restart-engine 1): giving up\"))",
+            ]
+        );
+        // Without the option, and after a signal we passed on, nothing is restarted.
+        let mut session = UciSession::new(UciConfig::default());
+        play(&mut session, &HANDSHAKE);
+        assert_eq!(
+            play_timed(&mut session, base, &["exit"]),
+            ["gui< info string sp960: the engine died unexpectedly from signal 9 [Injected]"]
+        );
+        let mut session = UciSession::new(UciConfig {
+            restart_engine: 1,
+            ..UciConfig::default()
+        });
+        play(&mut session, &HANDSHAKE);
+        let mut actions = Vec::new();
+        session.on_engine_exit("died unexpectedly from signal 2", false, &mut actions);
+        assert!(!actions.contains(&Step::Event(ProxyEvent::Restart)));
+    }
+
+    #[test]
+    fn the_clock_guard_stops_an_overrun_then_answers_with_the_last_pv_move() {
+        let mut session = UciSession::new(UciConfig {
+            max_overrun: Some(Duration::from_millis(500)),
+            max_search: Some(Duration::from_millis(3000)),
+            ..UciConfig::default()
+        });
+        let base = Instant::now();
+        play(&mut session, &HANDSHAKE);
+        let out = play_timed(
+            &mut session,
+            base,
+            &[
+                "at 0",
+                "gui: position startpos moves e2e4",
+                "gui: go wtime 1000 btime 2000",
+                "engine: info depth 1 pv g8f6 d2d4",
+                "engine: info depth 2 multipv 2 pv e7e5",
+            ],
+        );
+        assert_eq!(
+            session.poll_timeout(),
+            Some(base + Duration::from_millis(2500))
+        );
+        assert_eq!(out.len(), 4);
+        let out = play_timed(
+            &mut session,
+            base,
+            &[
+                "at 2499",
+                "timeout",
+                "at 2500",
+                "timeout",
+                "at 3499",
+                "timeout",
+                "at 3500",
+                "timeout",
+                "engine: bestmove d7d5",
+                "gui: isready",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "gui< info string sp960: clock guard: no bestmove within the go's 2000 ms + 500 ms (--max-overrun); stop \
+                 sent to the engine [Injected]",
+                "Event(Warn(\"proxy: clock guard: no bestmove within the go's 2000 ms + 500 ms (--max-overrun); stop sent \
+                 to the engine\"))",
+                "engine< stop [Injected]",
+                "gui< info string sp960: clock guard: no bestmove 1000 ms after stop; the \
+                 GUI gets the first move of its last pv, g8f6 [Injected]",
+                "Event(Warn(\"proxy: clock guard: no bestmove 1000 ms after stop; the \
+                 GUI gets the first move of its last pv, g8f6\"))",
+                "gui< bestmove g8f6 [Answered]",
+                "Warn(\"proxy: the engine's late 'bestmove d7d5' (its search was answered \
+                 by the clock guard); not passed on\")",
+                "engine< isready",
+            ]
+        );
+        // A search without a clock: --max-search; an answer in time clears the deadline.
+        let out = play_timed(
+            &mut session,
+            base,
+            &[
+                "at 10000",
+                "gui: go depth 1",
+                "engine: info depth 1 pv a7a6",
+                "at 12999",
+                "timeout",
+                "engine: bestmove a7a6",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "engine< go depth 1",
+                "gui< info depth 1 pv a7a6",
+                "gui< bestmove a7a6"
+            ]
+        );
+        assert_eq!(session.poll_timeout(), None);
+        // Never cut: go infinite and go ponder; from ponderhit, the clock counts.
+        play_timed(&mut session, base, &["at 20000", "gui: go infinite"]);
+        assert_eq!(session.poll_timeout(), None);
+        play(
+            &mut session,
+            &["gui: stop", "engine: info depth 1", "engine: bestmove a7a6"],
+        );
+        play_timed(
+            &mut session,
+            base,
+            &[
+                "gui: go ponder wtime 1000 btime 100",
+                "engine: info depth 1",
+            ],
+        );
+        assert_eq!(session.poll_timeout(), None);
+        play_timed(&mut session, base, &["at 30000", "gui: ponderhit"]);
+        assert_eq!(
+            session.poll_timeout(),
+            Some(base + Duration::from_millis(30600))
+        );
+        // Without a legal pv move: bestmove 0000.
+        play(&mut session, &["engine: bestmove a7a6"]);
+        let out = play_timed(
+            &mut session,
+            base,
+            &[
+                "at 40000",
+                "gui: go movetime 100",
+                "engine: info depth 1 pv e1e8",
+                "at 40600",
+                "timeout",
+                "at 41600",
+                "timeout",
+            ],
+        );
+        assert_eq!(out.last().unwrap(), "gui< bestmove 0000 [Answered]");
+        assert!(out[out.len() - 3].contains("bestmove 0000 (no legal pv move)"));
+    }
 
     #[test]
     fn handshake_adds_options_and_enables_chess960_before_uciok() {

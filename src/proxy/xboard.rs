@@ -21,7 +21,7 @@
 //! | GUI | `option`, `accepted option` | our start options consumed ([`crate::proxy::starts`]); a bad value answered `Error (...)` |
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Position};
 
@@ -63,7 +63,30 @@ pub struct XboardConfig {
     /// Seed of the random starts the GUI may ask for (`SP960_Start` -2) when `start` is
     /// not random itself.
     pub random_seed: u64,
+    /// `--restart-engine N`: an engine that exits unasked is started again, up to N times
+    /// a game (0: never).
+    pub restart_engine: u32,
 }
+
+/// GUI commands that set the engine up for every game (the last of each, by its first
+/// word, or by name for `option`), replayed to a restarted engine. Not `random`: a toggle
+/// in older engines.
+const SETTINGS: [&[u8]; 14] = [
+    b"xboard",
+    b"protover",
+    b"level",
+    b"st",
+    b"sd",
+    b"post",
+    b"nopost",
+    b"hard",
+    b"easy",
+    b"computer",
+    b"memory",
+    b"name",
+    b"rating",
+    b"option",
+];
 
 /// Commands the protocol lets an engine ignore: an engine's `Error` reply to one of them
 /// (Fairy-Stockfish 11.1 answers `Error (unkown command): nopost`) is not passed on,
@@ -169,6 +192,20 @@ pub struct XboardSession {
     told: StartNotices,
     /// The GUI was told that `cores` is not passed on.
     told_cores: bool,
+    /// The shell's clock at the last line read.
+    now: Option<Instant>,
+    /// The [`SETTINGS`] lines the engine got, the last of each (key, line), in order.
+    settings: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The GUI's last `time` and `otim` lines the engine got, and when.
+    clocks: (Option<Vec<u8>>, Option<Vec<u8>>, Option<Instant>),
+    /// Restarts in this game (since `new`).
+    restarts: u32,
+    /// A restarted engine's handshake: its lines are consumed until `feature done=1`.
+    restarting: bool,
+    /// GUI lines read while the engine restarts, handled after the replay.
+    held: Vec<Vec<u8>>,
+    /// The names of the engine's `feature option="NAME -type ..."` options.
+    engine_option_names: Vec<Vec<u8>>,
 }
 
 impl XboardSession {
@@ -197,6 +234,13 @@ impl XboardSession {
             gui_variant_chess960: false,
             told: StartNotices::default(),
             told_cores: false,
+            now: None,
+            settings: Vec::new(),
+            clocks: (None, None, None),
+            restarts: 0,
+            restarting: false,
+            held: Vec::new(),
+            engine_option_names: Vec::new(),
             config,
         }
     }
@@ -397,6 +441,12 @@ impl XboardSession {
                     self.features.myname = Some(name);
                 }
                 b"done" => done = on,
+                b"option" => {
+                    if let Some(end) = memchr::memmem::find(value, b" -") {
+                        self.engine_option_names
+                            .push(value[..end].trim_ascii().to_vec());
+                    }
+                }
                 _ => {}
             }
         }
@@ -497,6 +547,8 @@ impl XboardSession {
 
     fn gui_new(&mut self, actions: &mut Vec<Action>) {
         actions.push(Action::Forward);
+        self.restarts = 0;
+        self.clocks = (None, None, None);
         self.force = false;
         self.go_after_move = false;
         self.engine_side = Some(Color::Black);
@@ -910,8 +962,257 @@ pub fn edit_commands(position: &Chess) -> Vec<String> {
 /// further commands and may move out of turn.
 pub const MAX_XBOARD_LINE: usize = 4096;
 
+/// `--restart-engine` for XBoard engines.
+impl XboardSession {
+    /// Notes a GUI line the engine got (a setting, or the clocks) for a restart.
+    fn remember(&mut self, line: &[u8]) {
+        let first = first_token(line);
+        match first {
+            b"time" => {
+                self.clocks.0 = Some(line.trim_ascii().to_vec());
+                self.clocks.2 = self.now;
+            }
+            b"otim" => self.clocks.1 = Some(line.trim_ascii().to_vec()),
+            _ if SETTINGS.contains(&first) => {
+                let key = match first {
+                    b"option" => {
+                        let key = line
+                            .trim_ascii()
+                            .split(|b| *b == b'=')
+                            .next()
+                            .unwrap_or(line)
+                            .to_vec();
+                        // Only the engine's own options (hostile input names endless others).
+                        let name = key.get(b"option ".len()..).unwrap_or_default().trim_ascii();
+                        if !self.engine_option_names.iter().any(|known| known == name) {
+                            return;
+                        }
+                        key
+                    }
+                    b"nopost" => b"post".to_vec(),
+                    b"easy" => b"hard".to_vec(),
+                    _ => first.to_vec(),
+                };
+                self.settings.retain(|(known, _)| *known != key);
+                self.settings.push((key, line.trim_ascii().to_vec()));
+            }
+            _ => {}
+        }
+    }
+
+    /// The engine exited unasked: restarted within the budget (the game known to the
+    /// proxy), else told.
+    fn engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+        let budget = self.config.restart_engine;
+        let tracked = matches!(self.board, Board::Tracked(_)) && !self.in_edit;
+        if restartable && budget > 0 && self.features.done && self.restarts < budget && tracked {
+            self.restarts += 1;
+            Self::notice(
+                actions,
+                Some(format!(
+                    "the engine {how}; restarting it ({} of {budget} in this game), then its \
+                     settings and the game",
+                    self.restarts
+                )),
+            );
+            actions.push(Step::Event(ProxyEvent::Restart));
+            Self::to_engine(actions, "xboard", Mark::Injected);
+            let protover = self
+                .settings
+                .iter()
+                .find(|(key, _)| key == b"protover")
+                .map_or(b"protover 2".to_vec(), |(_, line)| line.clone());
+            Self::to_engine(actions, protover, Mark::Injected);
+            self.restarting = true;
+            self.options_sent = true;
+            return;
+        }
+        if restartable && budget > 0 && self.features.done {
+            let why = if tracked {
+                format!(
+                    "restarted {budget} time(s) in this game already (--restart-engine {budget})"
+                )
+            } else {
+                "the proxy does not know the position (edit or a variant it does not follow)"
+                    .to_owned()
+            };
+            Self::notice(
+                actions,
+                Some(format!("the engine {how}; not restarted: {why}")),
+            );
+        }
+        Self::to_gui(
+            actions,
+            format!("tellusererror sp960: the engine {how}"),
+            Mark::Injected,
+        );
+    }
+
+    /// The restarted engine's `feature` line: accepted (as the GUI did), and at `done=1`
+    /// the replay.
+    fn restarted_feature(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        let mut done = false;
+        for (key, value) in feature_pairs(line) {
+            if key == b"done" {
+                done = value == b"1";
+                continue;
+            }
+            let mut reply = b"accepted ".to_vec();
+            reply.extend_from_slice(key);
+            Self::to_engine(actions, reply, Mark::Injected);
+        }
+        if done {
+            self.replay(actions);
+        }
+    }
+
+    /// The settings, `new`, the variant, `force`, the game's start and moves, the clocks
+    /// (the time spent since the GUI's `time` taken off when the engine was to move), and
+    /// `go` if the engine was to move; then the GUI's held lines.
+    fn replay(&mut self, actions: &mut Vec<Action>) {
+        self.restarting = false;
+        for (key, line) in &self.settings {
+            if key != b"xboard" && key != b"protover" {
+                Self::to_engine(actions, line.clone(), Mark::Injected);
+            }
+        }
+        Self::to_engine(actions, "new", Mark::Injected);
+        if self.engine_chess960 {
+            Self::to_engine(actions, "variant fischerandom", Mark::Injected);
+        }
+        Self::to_engine(actions, "force", Mark::Injected);
+        let Board::Tracked(game) = &self.board else {
+            return;
+        };
+        let game = game.clone();
+        let notation = if self.engine_chess960 {
+            self.config
+                .fen_castling
+                .unwrap_or(CastlingNotation::Shredder)
+        } else {
+            CastlingNotation::Xfen
+        };
+        let root = if self.engine_chess960 {
+            game.root.clone()
+        } else {
+            standard_rights_only(&game.root)
+        };
+        self.send_position(&root, notation, actions);
+        for m in &game.moves {
+            let mut out = Vec::new();
+            if self.features.usermove {
+                out.extend_from_slice(b"usermove ");
+            }
+            write_xboard_move(m, self.engine_castling_form(), &mut out);
+            Self::to_engine(actions, out, Mark::Injected);
+        }
+        let engine_to_move = !self.force && self.engine_side == Some(game.current.turn());
+        let spent = match (self.clocks.2, self.now) {
+            (Some(at), Some(now)) if engine_to_move => now.saturating_duration_since(at),
+            _ => Duration::ZERO,
+        };
+        if let Some(time) = &self.clocks.0 {
+            let centiseconds = tokens(time)
+                .nth(1)
+                .and_then(|v| std::str::from_utf8(v).ok()?.parse::<i64>().ok());
+            let line = match centiseconds {
+                Some(cs) => {
+                    let spent = i64::try_from(spent.as_millis() / 10).unwrap_or(i64::MAX);
+                    format!("time {}", cs.saturating_sub(spent).max(1)).into_bytes()
+                }
+                None => time.clone(),
+            };
+            Self::to_engine(actions, line, Mark::Injected);
+        }
+        if let Some(otim) = &self.clocks.1 {
+            Self::to_engine(actions, otim.clone(), Mark::Injected);
+        }
+        if engine_to_move {
+            Self::to_engine(actions, "go", Mark::Injected);
+        } else if !self.force {
+            // The engine plays on after the GUI's next move.
+            self.go_after_move = true;
+        }
+        Self::notice(
+            actions,
+            Some(format!(
+                "the engine restarted; the game sent again ({} plies){}",
+                game.moves.len(),
+                if engine_to_move {
+                    format!(
+                        ", and go with the {} ms spent off its time",
+                        spent.as_millis()
+                    )
+                } else {
+                    String::new()
+                }
+            )),
+        );
+        for line in std::mem::take(&mut self.held) {
+            let mut replies = Vec::new();
+            self.on_gui_line(&line, &mut replies);
+            actions.extend(replies.into_iter().map(|action| match action {
+                Action::Forward => Action::send(Peer::Engine, line.clone(), Mark::Held),
+                other => other,
+            }));
+        }
+    }
+}
+
 impl Relay for XboardSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if self.restarting {
+            return self.held.push(line.to_vec());
+        }
+        let first = actions.len();
+        self.gui_line(line, actions);
+        if self.config.restart_engine > 0 && actions[first..].contains(&Action::Forward) {
+            self.remember(line);
+        }
+    }
+
+    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+        if self.restarting {
+            // The restarted engine's handshake: the GUI had it once.
+            if first_token(line) == b"feature" {
+                self.restarted_feature(line, actions);
+            }
+            return;
+        }
+        match first_token(line) {
+            b"move" => self.engine_move(line, actions),
+            b"feature" => self.engine_feature(line, actions),
+            b"Error" | b"Illegal" => self.engine_error(line, actions),
+            _ => actions.push(Action::Forward),
+        }
+    }
+
+    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
+        Self::to_engine(actions, "quit", Mark::Injected);
+        actions.push(Step::Event(ProxyEvent::Shutdown));
+    }
+
+    fn on_engine_eof(&mut self) {
+        if self.config.restart_engine > 0
+            && self.features.done
+            && self.restarts < self.config.restart_engine
+        {
+            self.restarting = true;
+        }
+    }
+
+    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+        self.restarting = false;
+        self.engine_exit(how, restartable, actions);
+    }
+
+    fn set_now(&mut self, now: Instant) {
+        self.now = Some(now);
+    }
+}
+
+impl XboardSession {
+    fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         if line.len() > MAX_XBOARD_LINE {
             let start = String::from_utf8_lossy(&line[..40]).replace(['(', ')'], "'");
             return Self::to_gui(
@@ -1001,28 +1302,6 @@ impl Relay for XboardSession {
             }
         }
     }
-
-    fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        match first_token(line) {
-            b"move" => self.engine_move(line, actions),
-            b"feature" => self.engine_feature(line, actions),
-            b"Error" | b"Illegal" => self.engine_error(line, actions),
-            _ => actions.push(Action::Forward),
-        }
-    }
-
-    fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
-        Self::to_engine(actions, "quit", Mark::Injected);
-        actions.push(Step::Event(ProxyEvent::Shutdown));
-    }
-
-    fn on_engine_exit(&mut self, how: &str, actions: &mut Vec<Action>) {
-        Self::to_gui(
-            actions,
-            format!("tellusererror sp960: the engine {how}"),
-            Mark::Injected,
-        );
-    }
 }
 
 #[cfg(test)]
@@ -1110,6 +1389,100 @@ mod tests {
     const L1: [&str; 8] = [
         "d1e3", "d8e6", "f1g3", "f8g6", "f2f4", "f7f5", "g1f2", "g8f7",
     ];
+
+    #[test]
+    fn a_crashed_engine_is_restarted_with_its_settings_the_game_and_the_clock_less_the_time_spent()
+    {
+        let mut session = XboardSession::new(XboardConfig {
+            restart_engine: 1,
+            ..config(Some("860"))
+        });
+        let base = Instant::now();
+        session.set_now(base);
+        play(&mut session, &SJAAK);
+        play(
+            &mut session,
+            &[
+                "gui: accepted setboard",
+                "gui: level 40 5 0",
+                "gui: post",
+                "gui: new",
+                "gui: variant fischerandom",
+                "gui: force",
+                "gui: d1e3",
+                "gui: d8e6",
+                "gui: time 30000",
+                "gui: otim 29000",
+                "gui: go",
+                "engine: move f1g3",
+                "gui: f8g6",
+            ],
+        );
+        // Sjaak thinks; 2.5 s later it dies.
+        session.set_now(base + Duration::from_millis(2500));
+        let mut actions = Vec::new();
+        session.on_engine_eof();
+        // A GUI line now is held, not lost to the dead pipe.
+        session.on_gui_line(b"ping 7", &mut actions);
+        assert!(actions.is_empty());
+        session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+        let mut out: Vec<String> = actions
+            .into_iter()
+            .map(|action| match action {
+                Action::Send { to, line, .. } => format!(
+                    "{}< {}",
+                    if to == Peer::Gui { "gui" } else { "engine" },
+                    String::from_utf8_lossy(&line)
+                ),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        out.extend(play(
+            &mut session,
+            &[
+                "engine: feature setboard=1 ping=1 myname=\"Sjaak II 1.4.1\"",
+                "engine: feature done=1",
+            ],
+        ));
+        assert_eq!(
+            out,
+            [
+                "gui< # sp960: the engine died unexpectedly from signal 9; restarting it (1 of 1 in this game), then its settings and the game",
+                "Event(Warn(\"proxy: the engine died unexpectedly from signal 9; restarting it (1 of 1 in this game), then its settings and the game\"))",
+                "Event(Restart)",
+                "engine< xboard",
+                "engine< protover 2",
+                "engine< accepted setboard [Injected]",
+                "engine< accepted ping [Injected]",
+                "engine< accepted myname [Injected]",
+                "engine< level 40 5 0 [Injected]",
+                "engine< post [Injected]",
+                "engine< new [Injected]",
+                "engine< variant fischerandom [Injected]",
+                "engine< force [Injected]",
+                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Injected]",
+                "engine< d1e3 [Injected]",
+                "engine< d8e6 [Injected]",
+                "engine< f1g3 [Injected]",
+                "engine< f8g6 [Injected]",
+                "engine< time 29750 [Injected]",
+                "engine< otim 29000 [Injected]",
+                "engine< go [Injected]",
+                "gui< # sp960: the engine restarted; the game sent again (4 plies), and go with the 2500 ms spent off its time [Injected]",
+                "Warn(\"proxy: the engine restarted; the game sent again (4 plies), and go with the 2500 ms spent off its time\")",
+                "engine< ping 7 [Held]",
+            ]
+        );
+        // One restart a game: the next death is told as without the option.
+        let mut actions = Vec::new();
+        session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+        assert!(!actions.contains(&Step::Event(ProxyEvent::Restart)));
+        assert!(actions.contains(&Action::send(
+            Peer::Gui,
+            "tellusererror sp960: the engine died unexpectedly from signal 9",
+            Mark::Injected
+        )));
+    }
 
     #[test]
     fn handshake_offers_our_options_before_done_and_drops_their_replies() {
