@@ -2,15 +2,18 @@
 //! [`RandomDraws`], shared), and the calls into [`crate::tournaments`]: the book or
 //! command line to stdout or a file, warnings and notes to stderr.
 
-use std::io;
-use std::path::PathBuf;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use super::Failure;
 use crate::exit_code;
+use crate::fixtures::record::Syntax;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::RandomStarts;
 use crate::tournaments::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
+use crate::tournaments::package;
 use crate::tournaments::shell::Shell;
+use crate::tournaments::stats::{self, Diagnostic};
 use crate::tournaments::tournament::{
     Tool, TournamentRequest, WriteTournamentError, write_tournament,
 };
@@ -21,9 +24,13 @@ use crate::tournaments::tournament::{
 /// The same arguments always give the same bytes.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sp960 book all -o all-FRC.epd\n  sp960 book 0 518 959 --format pgn -o three-960.pgn\n  sp960 book random --count 100 --seed 7 --dfrc-sample 20 -o sample-FRC.epd"
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  sp960 book all -o all-FRC.epd\n  sp960 book 0 518 959 --format pgn -o three-960.pgn\n  sp960 book random --count 100 --seed 7 --dfrc-sample 20 -o sample-FRC.epd\n  sp960 book stats all-FRC.epd\n  sp960 book package --for fishtest all-FRC.epd -o out/"
 )]
 pub struct BookArgs {
+    /// What to do with existing books instead of writing one.
+    #[command(subcommand)]
+    pub action: Option<BookAction>,
     /// Start positions: N, A-B, all, W:B, lists like 0,5-7, or `random`.
     #[arg(value_name = "SPEC")]
     pub specs: Vec<String>,
@@ -38,6 +45,66 @@ pub struct BookArgs {
     /// Write to FILE instead of stdout (warns when the name lacks FRC or 960).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+/// `sp960 book stats` and `sp960 book package`.
+#[derive(clap::Subcommand)]
+pub enum BookAction {
+    Stats(BookStatsArgs),
+    Package(BookPackageArgs),
+}
+
+/// Statistics of opening books: positions, side to move, plies from the start, starts,
+/// duplicates, `ce` evaluations, and the hashes fishtest and OpenBench check.
+///
+/// Plies from the start: the moves of a `c0` operand, else the fullmove number and side to
+/// move, else 0 for an untouched start. Invalid records are reported as
+/// `FILE:LINE:COL: error: reason` on stderr and not counted (exit 1).
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 book stats balanced-FRC.epd\n  sp960 book stats --json a-FRC.epd b-FRC.epd"
+)]
+pub struct BookStatsArgs {
+    /// Books: EPD or FEN lines, or PGN (by its FEN tags).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// One JSON object keyed by file, with fishtest's books.json fields (total, white,
+    /// black, min_depth, max_depth, sri) and sp960's.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Package a book for an OpenBench instance or fishtest: the book under a name they play as
+/// Chess960, its zip, and the metadata entry with the hash their workers check.
+///
+/// Writes NAME, NAME.zip and NAME.json into --output (OpenBench: Books/NAME.json with
+/// `sha` and `source`; fishtest: the books.json entry). Only records are kept, one per line
+/// with `\n` endings; an invalid record stops the packaging (exit 1).
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sp960 book package --for fishtest balanced.epd -o pkg\n  sp960 book package --for openbench balanced.epd --source https://example.org/books/ -o pkg"
+)]
+pub struct BookPackageArgs {
+    /// The system the package is for.
+    #[arg(long = "for", value_enum, value_name = "SYSTEM")]
+    pub target: crate::tournaments::package::Target,
+    /// The book (EPD or FEN lines).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The book's name [default: the file's, with _FRC added when it has neither FRC nor 960, and .epd].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// OpenBench: the URL the zip will be served from, or a folder URL ending in `/`
+    /// (NAME.zip is appended).
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://raw.githubusercontent.com/OWNER/openbench-books/master/"
+    )]
+    pub source: String,
+    /// The folder to write into (created if missing).
+    #[arg(short, long, value_name = "DIR", default_value = ".")]
+    pub output: PathBuf,
 }
 
 /// Write the command line (and book) that plays a Chess960 tournament in a match runner.
@@ -122,6 +189,11 @@ impl RandomDraws {
 
 /// `sp960 book`: the book to stdout or --output, then the file-name warnings.
 pub(super) fn book(args: BookArgs) -> Result<(), Failure> {
+    match args.action {
+        Some(BookAction::Stats(args)) => return book_stats(args),
+        Some(BookAction::Package(args)) => return book_package(args),
+        None => {}
+    }
     let request = args.draws.request(args.specs, "book");
     let warnings = write_book(
         &request,
@@ -182,4 +254,146 @@ fn book_failure(err: BookError) -> Failure {
         BookError::Empty => Failure::new(exit_code::USAGE, format!("book: {err}")),
         err => Failure::invalid(format!("book: {err}")),
     }
+}
+
+/// Reads a book for `stats` or `package`: a missing or unreadable file is exit 2.
+fn read_book(command: &str, path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|err| {
+        Failure::new(
+            exit_code::USAGE,
+            format!("book {command}: cannot read {}: {err}", path.display()),
+        )
+    })
+}
+
+/// Prints invalid records compiler-style on stderr.
+fn report_invalid(path: &Path, diagnostics: &[Diagnostic]) {
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    for diagnostic in diagnostics {
+        let _ = writeln!(
+            err,
+            "{}:{}:{}: error: {}",
+            path.display(),
+            diagnostic.line,
+            diagnostic.problem.column,
+            diagnostic.problem.message
+        );
+    }
+}
+
+/// `sp960 book stats`: text or one JSON object on stdout; exit 1 when a record is invalid.
+fn book_stats(args: BookStatsArgs) -> Result<(), Failure> {
+    let mut invalid = 0;
+    let mut all = Vec::new();
+    let mut text = String::new();
+    for path in &args.files {
+        let bytes = read_book("stats", path)?;
+        let name = path.display().to_string();
+        let (stats, diagnostics) = stats::book_stats(&name, &bytes);
+        report_invalid(path, &diagnostics);
+        invalid += diagnostics.len();
+        if args.json {
+            all.push((name, stats));
+        } else {
+            text.push_str(&stats::render_text(&name, &stats));
+        }
+    }
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &stats::ByName(&all)).map_err(io::Error::other)?;
+        writeln!(out)?;
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    out.flush()?;
+    if invalid > 0 {
+        return Err(Failure::invalid(format!(
+            "book stats: {invalid} invalid record{} (not counted)",
+            if invalid == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
+}
+
+/// `sp960 book package`: the three files into --output, the metadata on stdout, what to do
+/// with them on stderr.
+fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
+    let bytes = read_book("package", &args.file)?;
+    let file_name = args
+        .file
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (stats, diagnostics) = stats::book_stats(&file_name, &bytes);
+    if !diagnostics.is_empty() {
+        report_invalid(&args.file, &diagnostics);
+        return Err(Failure::invalid(format!(
+            "book package: {} has {} invalid record{}; nothing written",
+            args.file.display(),
+            diagnostics.len(),
+            if diagnostics.len() == 1 { "" } else { "s" }
+        )));
+    }
+    let pgn = Syntax::detect(&file_name, &bytes) == Syntax::Pgn;
+    let text = package::client_text(&bytes)
+        .map_err(|err| Failure::invalid(format!("book package: {}: {err}", args.file.display())))?;
+    let text = if pgn { text } else { records_only(&text) };
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| package::package_name(&file_name, pgn));
+    let source = if args.source.ends_with('/') {
+        format!("{}{name}.zip", args.source)
+    } else {
+        args.source.clone()
+    };
+    let built = package::package(text, &name, args.target, &source)
+        .map_err(|err| Failure::invalid(format!("book package: {err}")))?;
+    let _ = stats;
+    std::fs::create_dir_all(&args.output).map_err(|err| {
+        Failure::new(
+            exit_code::USAGE,
+            format!(
+                "book package: cannot create {}: {err}",
+                args.output.display()
+            ),
+        )
+    })?;
+    for (file, bytes) in &built.files {
+        let path = args.output.join(file);
+        std::fs::write(&path, bytes).map_err(|err| {
+            Failure::new(
+                exit_code::USAGE,
+                format!("book package: cannot write {}: {err}", path.display()),
+            )
+        })?;
+        eprintln!("sp960: book package: wrote {}", path.display());
+    }
+    let metadata = &built.files.last().expect("three files").1;
+    let mut out = io::stdout().lock();
+    out.write_all(metadata)?;
+    out.flush()?;
+    for note in &built.notes {
+        eprintln!("sp960: book package: {note}");
+    }
+    Ok(())
+}
+
+/// The record lines of an EPD/FEN book, each ended by `\n`: blank lines and `#` comments
+/// dropped (fishtest's books.json script counts every line as a record).
+fn records_only(text: &[u8]) -> Vec<u8> {
+    let mut records = Vec::with_capacity(text.len());
+    let text = text
+        .strip_prefix(crate::starts::notation::BOM)
+        .unwrap_or(text);
+    for line in text.split(|&byte| byte == b'\n') {
+        let first = line.iter().find(|byte| !byte.is_ascii_whitespace());
+        if first.is_none_or(|&byte| byte == b'#') {
+            continue;
+        }
+        records.extend_from_slice(line);
+        records.push(b'\n');
+    }
+    records
 }
