@@ -62,8 +62,11 @@ pub struct BookStats {
     pub duplicates: u64,
     /// Up to [`DUPLICATES_LISTED`] of them: `[line, line of the first]`.
     pub duplicate_lines: Vec<[u64; 2]>,
-    /// The `ce` operands, when any record has one.
+    /// The `ce` operands, when any record has one: as written, from the side to move's
+    /// view (EPD's definition).
     pub eval: Option<EvalStats>,
+    /// The same from White's view (negated with black to move): what `--window` bounds.
+    pub eval_white: Option<EvalStats>,
     /// Invalid records (reported separately; not counted above).
     pub invalid: u64,
     /// Records per start, in start order (not in the JSON: `starts` and `per_start` are).
@@ -208,6 +211,7 @@ struct Builder {
     duplicates: u64,
     duplicate_lines: Vec<[u64; 2]>,
     evals: Vec<i64>,
+    evals_white: Vec<i64>,
     unreadable_evals: u64,
 }
 
@@ -274,7 +278,13 @@ impl Builder {
         }
         if let Some(ce) = ce {
             match ce.parse::<i64>() {
-                Ok(value) => self.evals.push(value),
+                Ok(value) => {
+                    self.evals.push(value);
+                    self.evals_white.push(match setup.turn {
+                        Color::White => value,
+                        Color::Black => value.saturating_neg(),
+                    });
+                }
                 Err(_) => self.unreadable_evals += 1,
             }
         }
@@ -289,6 +299,7 @@ impl Builder {
             max: counts[counts.len() - 1],
         });
         let eval = eval_stats(self.evals, self.unreadable_evals);
+        let eval_white = eval_stats(self.evals_white, self.unreadable_evals);
         BookStats {
             total: self.total,
             white: self.white,
@@ -304,6 +315,7 @@ impl Builder {
             duplicates: self.duplicates,
             duplicate_lines: self.duplicate_lines,
             eval,
+            eval_white,
             invalid: 0,
             per_start_counts: self.per_start,
         }
@@ -500,33 +512,12 @@ pub fn render_text(name: &str, stats: &BookStats) -> String {
         );
     }
     text.push('\n');
-    match &stats.eval {
-        None => text.push_str("  evaluation     none (no ce operands)\n"),
-        Some(eval) => {
-            let _ = writeln!(
-                text,
-                "  evaluation     ce of {} records: min {}, q1 {}, median {}, q3 {}, max {}, mean {}",
-                eval.count, eval.min, eval.q1, eval.median, eval.q3, eval.max, eval.mean
-            );
-            if eval.unreadable > 0 {
-                let _ = writeln!(text, "    {} ce operands are not integers", eval.unreadable);
-            }
-            let most = eval
-                .histogram
-                .iter()
-                .map(|b| b.count)
-                .max()
-                .unwrap_or(1)
-                .max(1);
-            for bucket in &eval.histogram {
-                let bar = "#".repeat(((bucket.count * 40).div_ceil(most)) as usize);
-                let _ = writeln!(
-                    text,
-                    "    [{:>6}, {:>6})  {:>8}  {bar}",
-                    bucket.from, bucket.to, bucket.count
-                );
-            }
+    match (&stats.eval, &stats.eval_white) {
+        (Some(eval), Some(white)) => {
+            write_eval(&mut text, "ce (side to move)", eval);
+            write_eval(&mut text, "ce (White's view)", white);
         }
+        _ => text.push_str("  evaluation     none (no ce operands)\n"),
     }
     let _ = writeln!(
         text,
@@ -546,6 +537,33 @@ pub fn render_text(name: &str, stats: &BookStats) -> String {
         );
     }
     text
+}
+
+fn write_eval(text: &mut String, title: &str, eval: &EvalStats) {
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        text,
+        "  {title} of {} records: min {}, q1 {}, median {}, q3 {}, max {}, mean {}",
+        eval.count, eval.min, eval.q1, eval.median, eval.q3, eval.max, eval.mean
+    );
+    if eval.unreadable > 0 {
+        let _ = writeln!(text, "    {} ce operands are not integers", eval.unreadable);
+    }
+    let most = eval
+        .histogram
+        .iter()
+        .map(|b| b.count)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    for bucket in &eval.histogram {
+        let bar = "#".repeat(((bucket.count * 40).div_ceil(most)) as usize);
+        let _ = writeln!(
+            text,
+            "    [{:>6}, {:>6})  {:>8}  {bar}",
+            bucket.from, bucket.to, bucket.count
+        );
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@ usage: book_stats_oracle.py BOOK_OUT SEED
 Writes a book to BOOK_OUT: random legal openings from random Chess960 and DFRC starts, as
 FEN lines (move counters), EPD lines with `c0 "SP n: MOVES"` / `id` and a `ce`, the bare
 starts, and some positions twice. Prints, as JSON, what `sp960 book stats --json` must say
-of it, computed here from python-chess's own boards.
+of it, computed here from python-chess's own boards (`ce` is from the side to move's view;
+`eval_white` negates it with black to move).
 """
 import json
 import math
@@ -35,7 +36,7 @@ def label(white, black):
 
 
 lines, positions = [], []
-per_start, evals, depths = {}, [], []
+per_start, evals, evals_white, depths = {}, [], [], []
 white_to_move = black_to_move = 0
 seen, duplicates = set(), 0
 for index in range(60):
@@ -59,6 +60,7 @@ for index in range(60):
     elif kind == 1:
         ce = rng.randrange(-300, 301)
         evals.append(ce)
+        evals_white.append(ce if board.turn == chess.WHITE else -ce)
         text = board.epd(shredder=True, c0=f"{label(white, black)}: {' '.join(moves)}", ce=ce)
         start = (white, black)
     else:
@@ -82,13 +84,21 @@ for index in range(60):
             depths.append(len(moves))
         if copy == 1 and kind == 1:
             evals.append(ce)
+            evals_white.append(ce if board.turn == chess.WHITE else -ce)
 
 with open(out, "w") as f:
     f.write("\n".join(lines) + "\n")
 
 counts = sorted(per_start.values())
-values = sorted(evals)
-rank = lambda p: values[max(1, math.ceil(len(values) * p / 100)) - 1]
+
+
+def distribution(values):
+    values = sorted(values)
+    rank = lambda p: values[max(1, math.ceil(len(values) * p / 100)) - 1]
+    return {"count": len(values), "min": values[0], "q1": rank(25), "median": rank(50),
+            "q3": rank(75), "max": values[-1]}
+
+
 print(json.dumps({
     "total": len(lines),
     "white": white_to_move,
@@ -100,6 +110,6 @@ print(json.dumps({
     "unknown_start": len(lines) - sum(counts),
     "per_start": {"min": counts[0], "median": counts[(len(counts) - 1) // 2], "max": counts[-1]},
     "duplicates": duplicates,
-    "eval": {"count": len(values), "min": values[0], "q1": rank(25), "median": rank(50),
-             "q3": rank(75), "max": values[-1]},
+    "eval": distribution(evals),
+    "eval_white": distribution(evals_white),
 }))
