@@ -257,6 +257,11 @@ fn tournament_examples_print_what_they_say() {
 }
 
 #[test]
+fn book_examples_print_what_they_say() {
+    assert!(check_page("docs/book.md") >= 6);
+}
+
+#[test]
 fn validate_examples_print_what_they_say() {
     assert!(check_page("docs/validate.md") >= 4);
 }
@@ -275,6 +280,7 @@ fn platforms_examples_print_what_they_say() {
 const CHECKED: &[&str] = &[
     "README.md",
     "docs/benchmarks.md",
+    "docs/book.md",
     "docs/engine-quirks.md",
     "docs/exit-codes.md",
     "docs/hostile-gui.md",

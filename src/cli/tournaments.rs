@@ -11,7 +11,12 @@ use crate::fixtures::record::Syntax;
 use crate::matches::openings::{OpeningFormat, read_openings};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::RandomStarts;
-use crate::tournaments::book::{BookError, BookFormat, BookRequest, WriteBookError, write_book};
+use crate::tournaments::book::{
+    BookError, BookFormat, BookRequest, WriteBookError, file_name_warning, write_book,
+};
+use crate::tournaments::generate::{
+    GenerateError, GenerateOptions, GenerateRequest, generate as generate_openings,
+};
 use crate::tournaments::package;
 use crate::tournaments::shell::Shell;
 use crate::tournaments::stats::{self, Diagnostic};
@@ -46,6 +51,59 @@ pub struct BookArgs {
     /// Write to FILE instead of stdout (warns when the name lacks FRC or 960).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub generate: GenerateArgs,
+}
+
+/// `sp960 book --plies N --engine ...`: openings generated with an engine (docs/book.md).
+#[derive(clap::Args)]
+#[command(next_help_heading = "Generating openings with an engine (docs/book.md)")]
+pub struct GenerateArgs {
+    /// Generate openings N plies deep from each start (needs --engine); without it the
+    /// book holds the bare starts.
+    #[arg(long, value_name = "N")]
+    pub plies: Option<u32>,
+    /// The UCI engine that scores the moves: 'KEY=VALUE ...' as in `sp960 match`.
+    #[arg(long, value_name = "'KEY=VALUE ...'")]
+    pub engine: Option<String>,
+    /// Nodes per search [default: 100000 when no --depth or --movetime].
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Depth per search.
+    #[arg(long, value_name = "PLIES")]
+    pub depth: Option<u32>,
+    /// Milliseconds per search (not reproducible: prefer --nodes).
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Keep positions the engine scores within LO..HI centipawns from White's side
+    /// (mates never) [default: any centipawn score].
+    #[arg(long, value_name = "LO,HI", allow_hyphen_values = true)]
+    pub window: Option<String>,
+    /// Positions per start.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub per_start: u32,
+    /// Moves are chosen among the MultiPV lines within this many centipawns of the best.
+    #[arg(long, value_name = "CP", default_value_t = crate::tournaments::generate::DEFAULT_MARGIN, allow_hyphen_values = true)]
+    pub margin: i32,
+    /// MultiPV lines asked for at each ply.
+    #[arg(long, value_name = "M", default_value_t = crate::tournaments::generate::DEFAULT_MULTIPV)]
+    pub multipv: u32,
+    /// Walks tried per start at most [default: 50 x --per-start].
+    #[arg(long, value_name = "T")]
+    pub tries: Option<u32>,
+    /// Engines (workers) at once.
+    #[arg(long, value_name = "C", default_value_t = 1)]
+    pub concurrency: usize,
+    /// Continue the book in --output: its positions are kept, its starts not made again.
+    #[arg(long)]
+    pub resume: bool,
+    /// Seconds an engine may stay silent beyond the search's own time before it is
+    /// restarted.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub engine_timeout: f64,
+    /// Print the time, rate and CPU (sp960's and the engines') on stderr at the end.
+    #[arg(long)]
+    pub timing: bool,
 }
 
 /// `sp960 book stats` and `sp960 book package`.
@@ -199,6 +257,15 @@ pub(super) fn book(args: BookArgs) -> Result<(), Failure> {
         Some(BookAction::Package(args)) => return book_package(args),
         None => {}
     }
+    if args.generate.plies.is_some() {
+        return generate_book(args);
+    }
+    if let Some(flag) = args.generate.given_without_plies() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            format!("book: {flag} generates openings: give --plies N (and --engine)"),
+        ));
+    }
     let request = args.draws.request(args.specs, "book");
     let warnings = write_book(
         &request,
@@ -217,6 +284,85 @@ pub(super) fn book(args: BookArgs) -> Result<(), Failure> {
     for warning in warnings {
         eprintln!("sp960: book: {warning}");
     }
+    Ok(())
+}
+
+impl GenerateArgs {
+    /// The first generation flag given without `--plies`.
+    fn given_without_plies(&self) -> Option<&'static str> {
+        [
+            (self.engine.is_some(), "--engine"),
+            (self.nodes.is_some(), "--nodes"),
+            (self.depth.is_some(), "--depth"),
+            (self.movetime.is_some(), "--movetime"),
+            (self.window.is_some(), "--window"),
+            (self.tries.is_some(), "--tries"),
+            (self.resume, "--resume"),
+            (self.timing, "--timing"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
+/// `sp960 book --plies N --engine ...`: the generated book to --output (or stdout).
+fn generate_book(args: BookArgs) -> Result<(), Failure> {
+    let failure = |err: GenerateError| Failure::new(err.exit_code(), format!("book: {err}"));
+    let generate = args.generate;
+    let seed_given = args.draws.seed;
+    let options = GenerateOptions {
+        plies: generate.plies.unwrap_or(0),
+        engine: generate.engine,
+        nodes: generate.nodes,
+        depth: generate.depth,
+        movetime: generate.movetime,
+        window: generate.window,
+        per_start: generate.per_start,
+        margin: generate.margin,
+        multipv: generate.multipv,
+        tries: generate.tries,
+        seed: seed_given.unwrap_or(0),
+        concurrency: generate.concurrency,
+        engine_timeout: generate.engine_timeout,
+    };
+    let (mut walk, engine) = options.check().map_err(failure)?;
+    if generate.resume && args.output.is_none() {
+        return Err(failure(GenerateError::Usage(
+            "--resume needs --output FILE: the book to continue".into(),
+        )));
+    }
+    // The walks draw from the seed even when the starts do not: a fresh one is told.
+    let mut request = args.draws.request(args.specs, "book");
+    walk.seed = match seed_given {
+        Some(seed) => seed,
+        None if request.is_random() => request.seed,
+        None => {
+            request.seed = RandomStarts::fresh_seed();
+            eprintln!(
+                "sp960: book: random seed {0} (repeat with --seed {0})",
+                request.seed
+            );
+            request.seed
+        }
+    };
+    let starts = request.starts().map_err(book_failure)?;
+    if let Some(path) = &args.output
+        && let Some(warning) = file_name_warning(path)
+    {
+        eprintln!("sp960: book: {warning}");
+    }
+    let request = GenerateRequest {
+        starts,
+        walk,
+        engine,
+        concurrency: generate.concurrency,
+        format: args.format,
+        castling: args.castling,
+        output: args.output,
+        resume: generate.resume,
+        timing: generate.timing,
+    };
+    generate_openings(&request, &mut io::stdout().lock()).map_err(failure)?;
     Ok(())
 }
 
