@@ -4,7 +4,7 @@
 Generates three FRC books with `sp960 book --plies` and Stockfish, from the same random
 starts and seed:
   (a) balanced:  --window -35,35
-  (b) UHO-style: --window 90,119 (White ahead by 0.90 to 1.19)
+  (b) UHO-style: --window 90,119 (White ahead by 0.90 to 1.19; --margin 100 --tries 500)
   (c) baseline:  no window, every legal move a candidate (--multipv 500 --margin 100000):
       fishtest's 3moves_FRC kind of random three-moves-per-side openings
 then plays Stockfish against itself at fixed nodes from each book in fastchess (the command
@@ -18,8 +18,8 @@ generates a DFRC book (--dfrc-sample) to show its stats.
 Run: cargo build --release && nice python3 benches/book_balance.py
 Env: SP960 (default target/release/sp960), FASTCHESS (default: on PATH or in
 ~/.cache/sp960-peers/bin), ENGINE (default /usr/games/stockfish), STARTS (random starts per
-book, default 150: 300 games a book), PLIES (default 6), GEN_NODES (nodes per search while
-generating, default 5000), PLAY_NODES (nodes per move in the games, default 3000),
+book, default 200: 400 games a book), PLIES (default 6), GEN_NODES (nodes per search while
+generating, default 5000), PLAY_NODES (nodes per move in the games, default 4000),
 CONCURRENCY (generation workers and games at once, default 2), SEED (default 23),
 KEEP (a directory to keep the books and PGNs in).
 """
@@ -42,23 +42,25 @@ def find(tool):
     return shutil.which(tool, path=path) or tool
 
 
-SP960 = os.environ.get(
+SP960 = os.path.abspath(os.environ.get(
     "SP960",
-    os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "sp960"),
+    os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "sp960")),
 )
 FASTCHESS = os.environ.get("FASTCHESS", find("fastchess"))
 ENGINE = os.environ.get("ENGINE", "/usr/games/stockfish")
-STARTS = int(os.environ.get("STARTS", "150"))
+STARTS = int(os.environ.get("STARTS", "200"))
 PLIES = int(os.environ.get("PLIES", "6"))
 GEN_NODES = int(os.environ.get("GEN_NODES", "5000"))
-PLAY_NODES = int(os.environ.get("PLAY_NODES", "3000"))
+PLAY_NODES = int(os.environ.get("PLAY_NODES", "4000"))
 CONCURRENCY = int(os.environ.get("CONCURRENCY", "2"))
 SEED = int(os.environ.get("SEED", "23"))
 KEEP = os.environ.get("KEEP")
 
 BOOKS = [
     ("balanced", "balanced-FRC.epd", ["--window", "-35,35"]),
-    ("UHO 90..119", "uho-FRC.epd", ["--window", "90,119"]),
+    # A wider margin and more walks: at 6 plies some starts rarely reach +0.90..+1.19 by
+    # moves within 0.50 of the best.
+    ("UHO 90..119", "uho-FRC.epd", ["--window", "90,119", "--margin", "100", "--tries", "500"]),
     ("baseline (no window)", "3moves-FRC.epd", ["--multipv", "500", "--margin", "100000"]),
 ]
 
@@ -118,8 +120,8 @@ def main():
     work = KEEP or tempfile.mkdtemp(prefix="sp960-book-balance-")
     os.makedirs(work, exist_ok=True)
     specs = ["random", "--count", str(STARTS)]
-    print(f"sp960 {run([SP960, '--version']).stdout.strip()}, "
-          f"{run([ENGINE], input='quit\n').stdout.splitlines()[0]}, fastchess")
+    engine_banner = run([ENGINE], input="quit\n").stdout.splitlines()[0]
+    print(f"{run([SP960, '--version']).stdout.strip()}, {engine_banner}, fastchess")
     print(f"{STARTS} random starts (seed {SEED}), {PLIES} plies, generation at {GEN_NODES} "
           f"nodes, games at {PLAY_NODES} nodes, concurrency {CONCURRENCY}\n")
     rows = []
@@ -144,7 +146,7 @@ def main():
         print(f"{label}: generated in {gen_seconds:.0f} s, played in {play_seconds:.0f} s")
     # The balanced book packaged for fishtest, and a DFRC book's stats.
     package = os.path.join(work, "package")
-    entry = run([SP960, "book", "package", "--for", "fishtest", rows[0] and os.path.join(work, BOOKS[0][1]),
+    entry = run([SP960, "book", "package", "--for", "fishtest", os.path.join(work, BOOKS[0][1]),
                  "-o", package]).stdout
     print("\nfishtest books.json entry of the balanced book:\n" + entry)
     dfrc, dfrc_seconds, dfrc_args = generate(

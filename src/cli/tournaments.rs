@@ -368,7 +368,11 @@ fn generate_book(args: BookArgs) -> Result<(), Failure> {
 
 /// `sp960 tournament`: the command line to stdout, then the notes.
 pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
-    let given_book = args.openings.as_deref().map(given_book).transpose()?;
+    let given_book = args
+        .openings
+        .as_deref()
+        .map(|path| given_book(path, args.emit))
+        .transpose()?;
     let request = TournamentRequest {
         tool: args.emit,
         engines: args.engine,
@@ -402,7 +406,7 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
 
 /// `tournament --openings FILE`: the book read and checked as `sp960 match --openings`
 /// reads one (PGN by its extension, EPD otherwise).
-fn given_book(path: &Path) -> Result<GivenBook, Failure> {
+fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, Failure> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|err| {
         Failure::new(
@@ -419,13 +423,27 @@ fn given_book(path: &Path) -> Result<GivenBook, Failure> {
         BookFormat::Pgn => OpeningFormat::Pgn,
         _ => OpeningFormat::Epd,
     };
-    let openings = read_openings(
-        &String::from_utf8_lossy(&bytes),
-        &name,
-        opening_format,
-        None,
-    )
-    .map_err(|err| Failure::invalid(format!("tournament: --openings {err}")))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let openings = read_openings(&text, &name, opening_format, None)
+        .map_err(|err| Failure::invalid(format!("tournament: --openings {err}")))?;
+    // cutechess-cli 1.5.1 plays a PGN book game's moves in Chess960 only under
+    // [Variant "fischerandom"]: under any other variant name its games start at the root.
+    let moves = openings.iter().any(|opening| !opening.moves.is_empty());
+    if tool == Tool::Cutechess && format == BookFormat::Pgn && moves {
+        let mut lines = text.lines().enumerate();
+        if let Some((index, line)) = lines.find(|(_, line)| {
+            line.trim().starts_with("[Variant ") && !line.contains("\"fischerandom\"")
+        }) {
+            return Err(Failure::invalid(format!(
+                "tournament: --openings {name}:{}: cutechess-cli plays the moves of a PGN book \
+                 in Chess960 only under [Variant \"fischerandom\"]; with {} it would start \
+                 every game at the root, without the opening's moves (use --emit fastchess, or \
+                 an EPD book)",
+                index + 1,
+                line.trim()
+            )));
+        }
+    }
     Ok(GivenBook {
         path: name,
         format,
