@@ -508,8 +508,9 @@ fn book_stats(args: BookStatsArgs) -> Result<(), Failure> {
     }
     let mut out = io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &stats::ByName(&all)).map_err(io::Error::other)?;
-        writeln!(out)?;
+        // To a string first: a closed stdout (`| head`) is then an io::Error of its own kind.
+        let json = serde_json::to_string_pretty(&stats::ByName(&all)).map_err(io::Error::other)?;
+        writeln!(out, "{json}")?;
     } else {
         out.write_all(text.as_bytes())?;
     }
@@ -532,7 +533,7 @@ fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (stats, diagnostics) = stats::book_stats(&file_name, &bytes);
+    let (_, diagnostics) = stats::book_stats(&file_name, &bytes);
     if !diagnostics.is_empty() {
         report_invalid(&args.file, &diagnostics);
         return Err(Failure::invalid(format!(
@@ -557,7 +558,6 @@ fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
     };
     let built = package::package(text, &name, args.target, &source)
         .map_err(|err| Failure::invalid(format!("book package: {err}")))?;
-    let _ = stats;
     std::fs::create_dir_all(&args.output).map_err(|err| {
         Failure::new(
             exit_code::USAGE,
