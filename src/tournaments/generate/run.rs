@@ -199,6 +199,7 @@ pub fn generate(
     let workers = request.concurrency.clamp(1, jobs.len().max(1));
     let mut failure: Option<GenerateError> = None;
     let mut committed = 0;
+    let mut last_skip = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
@@ -241,6 +242,7 @@ pub fn generate(
                     Outcome::Skipped(start, reason) => {
                         note(progress, &format!("{}: skipped: {reason}", start.label()));
                         summary.skipped += 1;
+                        last_skip = Some(format!("{}: {reason}", start.label()));
                     }
                     Outcome::Fatal(err) => {
                         failure = Some(err);
@@ -291,6 +293,12 @@ pub fn generate(
             request.starts.len(),
             summary.positions
         )));
+    }
+    if let Some(reason) = last_skip.filter(|_| summary.skipped == jobs.len() && !jobs.is_empty()) {
+        return Err(GenerateError::Engine {
+            code: exit_code::ENGINE_EXITED,
+            message: format!("--engine: every start was skipped (the last, {reason})"),
+        });
     }
     if request.timing {
         let seconds = began.elapsed().as_secs_f64();
