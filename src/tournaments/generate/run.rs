@@ -59,6 +59,8 @@ pub struct Summary {
     pub positions: usize,
     /// Final positions searched (evaluated).
     pub evaluated: u64,
+    /// Searches made, the evaluations included.
+    pub searches: u64,
     /// Starts that got fewer than `--per-start` openings.
     pub short: usize,
     /// Starts skipped after their engine failed.
@@ -305,9 +307,10 @@ pub fn generate(
         let own = cpu::process_seconds() - cpu_before;
         let engines = cpu::children_seconds().map_or("unknown".to_owned(), |s| format!("{s:.3} s"));
         eprintln!(
-            "sp960: book: timing: {} positions, {} evaluated, in {seconds:.3} s ({:.2} positions/s); CPU: sp960 {own:.3} s, engines {engines}",
+            "sp960: book: timing: {} positions, {} evaluated, {} searches, in {seconds:.3} s ({:.2} positions/s); CPU: sp960 {own:.3} s, engines {engines}",
             summary.positions,
             summary.evaluated,
+            summary.searches,
             summary.positions as f64 / seconds.max(1e-9)
         );
     }
@@ -327,6 +330,7 @@ fn commit(
 ) -> Result<(), GenerateError> {
     let settings = &request.walk;
     summary.evaluated += u64::from(done.evaluated);
+    summary.searches += u64::from(done.searches);
     let openings: Vec<_> = done
         .openings
         .into_iter()
@@ -517,6 +521,11 @@ fn run_job(
         match make_start(running, walk) {
             Ok(done) => return Outcome::Done(done),
             Err(StartFailure::Engine(EngineFailure::Interrupted)) => return Outcome::Interrupted,
+            Err(_) if interrupt::interrupted() => {
+                // Ctrl-C from a terminal reaches the engines too: their deaths are not
+                // failures to retry.
+                return Outcome::Interrupted;
+            }
             Err(failure) => {
                 // The engine is dropped (killed if it still runs) and started afresh.
                 *engine = None;

@@ -117,6 +117,8 @@ pub struct StartOpenings {
     pub tries: u32,
     /// Final positions searched (evaluated).
     pub evaluated: u32,
+    /// Searches asked of the engine, the evaluations included.
+    pub searches: u32,
 }
 
 /// What the walk wants next.
@@ -190,6 +192,7 @@ pub struct Walk {
     kept_keys: HashSet<String>,
     tries: u32,
     evaluated: u32,
+    searches: u32,
     /// Whether the walk under way had a choice of moves anywhere: a walk without one
     /// plays the same moves as every walk after it (the searches are remembered), so the
     /// start is done.
@@ -222,6 +225,7 @@ impl Walk {
             kept_keys: HashSet::new(),
             tries: 0,
             evaluated: 0,
+            searches: 0,
             branched: false,
             moves: Vec::new(),
         })
@@ -243,6 +247,7 @@ impl Walk {
                     openings: std::mem::take(&mut self.kept),
                     tries: self.tries,
                     evaluated: self.evaluated,
+                    searches: self.searches,
                 });
             }
             let key = position_key(&self.current);
@@ -325,6 +330,7 @@ impl Walk {
     }
 
     fn ask(&mut self, key: String, lines: u32) -> Step {
+        self.searches += 1;
         self.asked = Some((key, lines, self.current.clone()));
         Step::Search(SearchRequest {
             moves: self.moves.clone(),
