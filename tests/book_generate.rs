@@ -222,7 +222,7 @@ fn pgn_books_hold_the_same_openings_from_the_start_in_san() {
     for (game, record) in games.iter().zip(&records) {
         assert!(game.contains(&format!(" \"{}\"]\n", record.id)), "{game}");
         assert!(
-            game.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n"),
+            game.contains("[Variant \"fischerandom\"]\n[SetUp \"1\"]\n"),
             "{game}"
         );
         let fen = game
@@ -259,6 +259,18 @@ fn pgn_books_hold_the_same_openings_from_the_start_in_san() {
 
 #[test]
 fn ctrl_c_writes_the_finished_starts_and_resume_gives_the_uninterrupted_book() {
+    interrupt_then_resume(false);
+}
+
+/// A terminal's Ctrl-C reaches the engines too (they die of it): their deaths are not
+/// engine failures to retry, and the book resumes the same.
+#[test]
+fn ctrl_c_to_the_whole_process_group_is_no_engine_failure() {
+    interrupt_then_resume(true);
+}
+
+fn interrupt_then_resume(whole_group: bool) {
+    use std::os::unix::process::CommandExt;
     if !peers::need(&[Peer::Stockfish]) {
         return;
     }
@@ -275,6 +287,7 @@ fn ctrl_c_writes_the_finished_starts_and_resume_gives_the_uninterrupted_book() {
         .args(["-o", "part-FRC.epd"])
         .current_dir(dir.path())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -282,9 +295,10 @@ fn ctrl_c_writes_the_finished_starts_and_resume_gives_the_uninterrupted_book() {
         assert!(Instant::now() < deadline, "nothing written in 60 s");
         std::thread::sleep(Duration::from_millis(20));
     }
-    // SAFETY: kill(2) on our own child.
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: kill(2) on our own child (or the process group it leads).
     unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        libc::kill(if whole_group { -pid } else { pid }, libc::SIGINT);
     }
     let output = child.wait_with_output().unwrap();
     let message = stderr(&output);
@@ -440,4 +454,111 @@ fn bad_arguments_are_named() {
     );
     assert_eq!(output.status.code(), Some(127), "{}", stderr(&output));
     assert!(stderr(&output).contains("--engine: engine '/nonexistent/engine' not found"));
+}
+
+/// cutechess-cli and fastchess play a generated PGN book's moves from its start (their
+/// `{book}` comments), both colours.
+#[test]
+fn cutechess_cli_and_fastchess_play_the_moves_of_a_generated_pgn_book() {
+    if !peers::need(&[Peer::Stockfish, Peer::CutechessCli, Peer::Fastchess]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<String> = [
+        "860",
+        "0:959",
+        "--plies",
+        "4",
+        "--engine",
+        STOCKFISH,
+        "--nodes",
+        "5000",
+        "--seed",
+        "1",
+        "--format",
+        "pgn",
+        "-o",
+        "gen-FRC.pgn",
+    ]
+    .map(String::from)
+    .to_vec();
+    let book = String::from_utf8(run_ok(dir.path(), &args, &[])).unwrap();
+    // The SAN moves of each game, as the book holds them.
+    let lines: Vec<Vec<&str>> = book
+        .split("\n\n")
+        .filter(|part| part.starts_with("1. "))
+        .map(|movetext| {
+            movetext
+                .split_whitespace()
+                .filter(|w| !w.ends_with('.') && *w != "*")
+                .collect()
+        })
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for program in ["cutechess-cli", "fastchess"] {
+        let out = format!("{program}.pgn");
+        let pgnout = if program == "fastchess" {
+            format!("file={out}")
+        } else {
+            out.clone()
+        };
+        let output = Command::new(program)
+            .current_dir(dir.path())
+            .env("PATH", peers::search_path())
+            .args(["-engine", "cmd=/usr/games/stockfish", "name=a"])
+            .args(["-engine", "cmd=/usr/games/stockfish", "name=b"])
+            .args([
+                "-each",
+                "proto=uci",
+                "tc=inf",
+                "nodes=1000",
+                "-variant",
+                "fischerandom",
+            ])
+            .args([
+                "-openings",
+                "file=gen-FRC.pgn",
+                "format=pgn",
+                "order=sequential",
+            ])
+            .args([
+                "-games",
+                "2",
+                "-rounds",
+                "2",
+                "-repeat",
+                "-concurrency",
+                "1",
+            ])
+            .args(["-pgnout", &pgnout])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{program}: {output:?}");
+        let games = std::fs::read_to_string(dir.path().join(&out)).unwrap();
+        let played: Vec<&str> = games
+            .split("\n\n")
+            .filter(|p| p.starts_with("1. "))
+            .collect();
+        assert_eq!(played.len(), 4, "{program}: {games}");
+        for (index, game) in played.iter().enumerate() {
+            // Round r plays opening r, both colours.
+            let expected: String = lines[index / 2]
+                .iter()
+                .enumerate()
+                .map(|(ply, san)| {
+                    let number = if ply % 2 == 0 {
+                        format!("{}. ", ply / 2 + 1)
+                    } else {
+                        String::new()
+                    };
+                    format!("{number}{san} {{book}} ")
+                })
+                .collect();
+            let flat = game.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat.starts_with(expected.trim_end()),
+                "{program}: {flat}\nexpected {expected}"
+            );
+        }
+    }
 }
