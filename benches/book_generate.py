@@ -15,7 +15,7 @@ Runs alternate (sp960, python, sp960, ...) so machine load hits both alike; medi
 Run: cargo build --release && nice python3 benches/book_generate.py
 Env: SP960 (default target/release/sp960), ENGINE (default /usr/games/stockfish),
 SPECS (default 0-11), PLIES (6), NODES (5000), MULTIPV (5), MARGIN (50), WINDOW (-35,35),
-PER_START (2), RUNS (3), SEED (7).
+PER_START (2), RUNS (3), SEED (7), ONLY (`python` or `concurrency`: one of the two parts).
 """
 import os
 import random
@@ -40,6 +40,7 @@ WINDOW = tuple(int(x) for x in os.environ.get("WINDOW", "-35,35").split(","))
 PER_START = int(os.environ.get("PER_START", "2"))
 RUNS = int(os.environ.get("RUNS", "3"))
 SEED = int(os.environ.get("SEED", "7"))
+ONLY = os.environ.get("ONLY", "")
 TRIES = 50 * PER_START
 
 TIMING = re.compile(
@@ -155,15 +156,18 @@ def main():
     print(f"{len(fens)} starts, {PLIES} plies, {NODES} nodes, MultiPV {MULTIPV}, margin "
           f"{MARGIN} cp, window {WINDOW[0]},{WINDOW[1]}, {PER_START} per start, {RUNS} runs; "
           f"load average {os.getloadavg()[0]:.2f}")
-    sp960_runs, python_runs = [], []
-    for _ in range(RUNS):
-        sp960_runs.append(run_sp960(1))
-        python_runs.append(run_python(fens))
-    print("| generator | wall | positions | positions/s | searches | own CPU/search | "
-          "engine CPU/search | own/engine CPU |")
-    print("|---|---|---|---|---|---|---|---|")
-    report("sp960 book", sp960_runs)
-    report("python-chess", python_runs)
+    if ONLY != "concurrency":
+        sp960_runs, python_runs = [], []
+        for _ in range(RUNS):
+            sp960_runs.append(run_sp960(1))
+            python_runs.append(run_python(fens))
+        print("| generator | wall | positions | positions/s | searches | own CPU/search | "
+              "engine CPU/search | own/engine CPU |")
+        print("|---|---|---|---|---|---|---|---|")
+        report("sp960 book", sp960_runs)
+        report("python-chess", python_runs)
+    if ONLY == "python":
+        return
     one, two = [], []
     for _ in range(RUNS):
         one.append(run_sp960(1))
