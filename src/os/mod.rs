@@ -10,6 +10,7 @@
 //! | read an engine with a deadline ([`reader::EngineOutput`]) | blocking `read` + a per-thread timer signal ([`timer`]) | `poll` + `read` | a reader thread and a channel |
 //! | our stdin/stdout unbuffered, bigger pipes ([`stdio`]) | `dup`, `F_SETPIPE_SZ` | `dup` | `DuplicateHandle` (std) |
 //! | CPU time of this process ([`cpu::process_seconds`]) | `getrusage` | same | `GetProcessTimes` |
+//! | CPU time of its reaped children ([`cpu::children_seconds`]) | `getrusage(RUSAGE_CHILDREN)` | same | not known (`None`) |
 //!
 //! The `portable-io` feature makes Linux take the macOS column (no timer signal, no
 //! parent-death signal, default pipes), so the code macOS runs is tested by the Linux suites

@@ -49,8 +49,10 @@ pub fn epd_record(opening: &Opening, castling: CastlingNotation) -> String {
     text
 }
 
-/// The PGN game of an opening: the seven tag roster, Variant, SetUp and the start's FEN,
-/// then the moves in SAN and `*`.
+/// The PGN game of an opening: the seven tag roster, `[Variant "fischerandom"]`, SetUp and
+/// the start's FEN, then the moves in SAN and `*`. The variant is cutechess-cli's word:
+/// cutechess-cli 1.5.1 plays none of the moves of a game tagged `Chess960` (its games
+/// start at the start position), while fastchess, python-chess and sp960 read both words.
 pub fn pgn_record(opening: &Opening, castling: CastlingNotation) -> Result<String, InvalidStart> {
     let fen = start_fen(opening.start, castling)?;
     let mut text = String::new();
@@ -62,7 +64,7 @@ pub fn pgn_record(opening: &Opening, castling: CastlingNotation) -> Result<Strin
         ("White", "?".to_owned()),
         ("Black", "?".to_owned()),
         ("Result", "*".to_owned()),
-        ("Variant", "Chess960".to_owned()),
+        ("Variant", "fischerandom".to_owned()),
         ("SetUp", "1".to_owned()),
         ("FEN", fen),
     ];
@@ -280,7 +282,7 @@ mod tests {
         let text = pgn_record(&o, CastlingNotation::Shredder).unwrap();
         assert!(text.starts_with("[Event \"SP 860\"]\n"), "{text}");
         assert!(text.ends_with(
-            "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. e4 e5 2. Ng3 *\n"
+            "[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. e4 e5 2. Ng3 *\n"
         ), "{text}");
     }
 

@@ -59,6 +59,8 @@ pub struct Summary {
     pub positions: usize,
     /// Final positions searched (evaluated).
     pub evaluated: u64,
+    /// Searches made, the evaluations included.
+    pub searches: u64,
     /// Starts that got fewer than `--per-start` openings.
     pub short: usize,
     /// Starts skipped after their engine failed.
@@ -182,8 +184,7 @@ pub fn generate(
         .output
         .as_ref()
         .map_or("<stdout>".to_owned(), |p| p.display().to_string());
-    let taken = Arc::new(taken);
-    let mut book_keys: HashSet<String> = (*taken).clone();
+    let mut book_keys: HashSet<String> = taken;
     let mut summary = Summary {
         starts: request.starts.len(),
         resumed,
@@ -199,11 +200,12 @@ pub fn generate(
     let workers = request.concurrency.clamp(1, jobs.len().max(1));
     let mut failure: Option<GenerateError> = None;
     let mut committed = 0;
+    let mut last_skip = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
-            let (jobs, next, stop, setup, taken) = (&jobs, &next, &stop, &setup, &taken);
-            scope.spawn(move || worker(jobs, next, stop, setup, settings, taken, &sender));
+            let (jobs, next, stop, setup) = (&jobs, &next, &stop, &setup);
+            scope.spawn(move || worker(jobs, next, stop, setup, settings, &sender));
         }
         drop(sender);
         let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
@@ -241,6 +243,7 @@ pub fn generate(
                     Outcome::Skipped(start, reason) => {
                         note(progress, &format!("{}: skipped: {reason}", start.label()));
                         summary.skipped += 1;
+                        last_skip = Some(format!("{}: {reason}", start.label()));
                     }
                     Outcome::Fatal(err) => {
                         failure = Some(err);
@@ -292,14 +295,21 @@ pub fn generate(
             summary.positions
         )));
     }
+    if let Some(reason) = last_skip.filter(|_| summary.skipped == jobs.len() && !jobs.is_empty()) {
+        return Err(GenerateError::Engine {
+            code: exit_code::ENGINE_EXITED,
+            message: format!("--engine: every start was skipped (the last, {reason})"),
+        });
+    }
     if request.timing {
         let seconds = began.elapsed().as_secs_f64();
         let own = cpu::process_seconds() - cpu_before;
         let engines = cpu::children_seconds().map_or("unknown".to_owned(), |s| format!("{s:.3} s"));
         eprintln!(
-            "sp960: book: timing: {} positions, {} evaluated, in {seconds:.3} s ({:.2} positions/s); CPU: sp960 {own:.3} s, engines {engines}",
+            "sp960: book: timing: {} positions, {} evaluated, {} searches, in {seconds:.3} s ({:.2} positions/s); CPU: sp960 {own:.3} s, engines {engines}",
             summary.positions,
             summary.evaluated,
+            summary.searches,
             summary.positions as f64 / seconds.max(1e-9)
         );
     }
@@ -319,6 +329,7 @@ fn commit(
 ) -> Result<(), GenerateError> {
     let settings = &request.walk;
     summary.evaluated += u64::from(done.evaluated);
+    summary.searches += u64::from(done.searches);
     let openings: Vec<_> = done
         .openings
         .into_iter()
@@ -433,7 +444,6 @@ fn worker(
     stop: &AtomicBool,
     setup: &Arc<EngineSetup>,
     settings: &WalkSettings,
-    taken: &Arc<HashSet<String>>,
     sender: &mpsc::Sender<(usize, Outcome)>,
 ) {
     let mut engine: Option<BookEngine> = None;
@@ -445,7 +455,7 @@ fn worker(
         let Some(&job) = jobs.get(index) else {
             break;
         };
-        let outcome = run_job(job, &mut engine, setup, settings, taken);
+        let outcome = run_job(job, &mut engine, setup, settings);
         let last = matches!(outcome, Outcome::Fatal(_) | Outcome::Interrupted);
         if sender.send((index, outcome)).is_err() || last {
             break;
@@ -471,7 +481,6 @@ fn run_job(
     engine: &mut Option<BookEngine>,
     setup: &Arc<EngineSetup>,
     settings: &WalkSettings,
-    taken: &Arc<HashSet<String>>,
 ) -> Outcome {
     let label = job.start.label();
     let mut failures = 0;
@@ -502,13 +511,18 @@ fn run_job(
             },
         };
         let seed = start_seed(settings.seed, job.start, job.occurrence);
-        let walk = match Walk::new(job.start, seed, settings.clone(), Arc::clone(taken)) {
+        let walk = match Walk::new(job.start, seed, settings.clone()) {
             Ok(walk) => walk,
             Err(err) => return Outcome::Fatal(err.into()),
         };
         match make_start(running, walk) {
             Ok(done) => return Outcome::Done(done),
             Err(StartFailure::Engine(EngineFailure::Interrupted)) => return Outcome::Interrupted,
+            Err(_) if interrupt::interrupted() => {
+                // Ctrl-C from a terminal reaches the engines too: their deaths are not
+                // failures to retry.
+                return Outcome::Interrupted;
+            }
             Err(failure) => {
                 // The engine is dropped (killed if it still runs) and started afresh.
                 *engine = None;
@@ -541,5 +555,142 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
             }
             Step::Done(done) => return Ok(done),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::walk::{Opening, Window};
+    use super::*;
+    use crate::matches::client::Limits;
+    use crate::proxy::io::EngineCommand;
+    use crate::starts::castling::parse_move;
+    use shakmaty::Position;
+
+    fn request() -> GenerateRequest {
+        GenerateRequest {
+            starts: Vec::new(),
+            walk: WalkSettings {
+                plies: 2,
+                per_start: 2,
+                window: Some(Window { low: -5, high: 5 }),
+                margin: 50,
+                multipv: 5,
+                tries: 7,
+                seed: 1,
+            },
+            engine: EngineSetup {
+                command: EngineCommand {
+                    program: "engine".into(),
+                    args: Vec::new(),
+                    dir: None,
+                },
+                options: Vec::new(),
+                init_strings: Vec::new(),
+                limits: Limits::default(),
+                timeout: Duration::from_secs(1),
+            },
+            concurrency: 1,
+            format: BookFormat::Epd,
+            castling: CastlingNotation::Shredder,
+            output: None,
+            resume: false,
+            timing: false,
+        }
+    }
+
+    fn opening(spec: &str, moves: &str) -> Opening {
+        let start: Start = spec.parse().unwrap();
+        let mut position = start.position().unwrap();
+        let mut played = Vec::new();
+        for text in moves.split(' ') {
+            let m = parse_move(&position, text.as_bytes()).unwrap();
+            position.play_unchecked(m);
+            played.push(m);
+        }
+        Opening {
+            start,
+            moves: played,
+            position,
+            score: 0,
+            depth: None,
+            nodes: None,
+        }
+    }
+
+    fn done(openings: Vec<Opening>) -> StartOpenings {
+        StartOpenings {
+            start: openings.first().map_or("860".parse().unwrap(), |o| o.start),
+            openings,
+            tries: 7,
+            evaluated: 3,
+            searches: 9,
+        }
+    }
+
+    #[test]
+    fn commits_drop_positions_the_book_holds_and_an_empty_first_start_is_an_error() {
+        let request = request();
+        let (mut keys, mut summary, mut first) = (HashSet::new(), Summary::default(), true);
+        let mut bytes = Vec::new();
+        {
+            let mut out: Box<dyn Write + '_> = Box::new(&mut bytes);
+            // Nothing in the book and nothing found: the window is out of reach.
+            let err = commit(
+                done(Vec::new()),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with("--window -5,5: no position of SP 860 reached it in 7 tries"),
+                "{err}"
+            );
+            let a = opening("860", "e2e4 e7e5");
+            commit(
+                done(vec![a.clone()]),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap();
+            // The same start asked for again: a transposition of the first one's position
+            // is dropped, the other kept.
+            let b = opening("860", "e2e4 e7e5");
+            let c = opening("860", "d2d4 d7d5");
+            commit(
+                done(vec![b, c]),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap();
+            // Empty once the book holds something: the start is short, no error.
+            commit(
+                done(Vec::new()),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap();
+        }
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(text.contains("c0 \"SP 860: e2e4 e7e5\""));
+        assert!(text.contains("c0 \"SP 860: d2d4 d7d5\""));
+        assert_eq!(
+            (summary.positions, summary.short, summary.searches),
+            (2, 3, 36)
+        );
     }
 }

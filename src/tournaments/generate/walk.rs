@@ -6,12 +6,12 @@
 //! ChaCha8 stream) among the MultiPV lines whose score is within `margin` centipawns of the
 //! best line; the final position is then searched with one line, and kept when that
 //! score, from White's side, is a centipawn score inside the window (mate scores never
-//! are) and the position is not in the book already. Walks are tried until `per_start`
+//! are) and the start has not kept the position already (the book drops a position an
+//! earlier start holds when it writes this one's). Walks are tried until `per_start`
 //! openings are kept or `tries` walks have been made. Searches are remembered by position
 //! within a start (the start position's search is made once, not once per walk).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -117,6 +117,8 @@ pub struct StartOpenings {
     pub tries: u32,
     /// Final positions searched (evaluated).
     pub evaluated: u32,
+    /// Searches asked of the engine, the evaluations included.
+    pub searches: u32,
 }
 
 /// What the walk wants next.
@@ -180,8 +182,6 @@ pub struct Walk {
     root: Chess,
     settings: WalkSettings,
     rng: ChaCha8Rng,
-    /// Positions already in the book (a resumed file's), never kept again.
-    taken: Arc<HashSet<String>>,
     /// Searches made, by position key and lines.
     known: HashMap<(String, u32), Known>,
     /// The search asked for and not yet answered.
@@ -190,6 +190,7 @@ pub struct Walk {
     kept_keys: HashSet<String>,
     tries: u32,
     evaluated: u32,
+    searches: u32,
     /// Whether the walk under way had a choice of moves anywhere: a walk without one
     /// plays the same moves as every walk after it (the searches are remembered), so the
     /// start is done.
@@ -200,14 +201,11 @@ pub struct Walk {
 }
 
 impl Walk {
-    /// The walk of `start`, its random stream from `seed` ([`start_seed`]); positions in
-    /// `taken` are not kept again.
-    pub fn new(
-        start: Start,
-        seed: u64,
-        settings: WalkSettings,
-        taken: Arc<HashSet<String>>,
-    ) -> Result<Walk, InvalidStart> {
+    /// The walk of `start`, its random stream from `seed` ([`start_seed`]). It knows no
+    /// other start's positions: the book drops a position an earlier start (or a resumed
+    /// file) holds when it writes this start's, so a start's openings do not depend on
+    /// what is in the book already, and a resumed run writes what an uninterrupted one does.
+    pub fn new(start: Start, seed: u64, settings: WalkSettings) -> Result<Walk, InvalidStart> {
         let root = start.position()?;
         Ok(Walk {
             start,
@@ -215,13 +213,13 @@ impl Walk {
             root,
             settings,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            taken,
             known: HashMap::new(),
             asked: None,
             kept: Vec::new(),
             kept_keys: HashSet::new(),
             tries: 0,
             evaluated: 0,
+            searches: 0,
             branched: false,
             moves: Vec::new(),
         })
@@ -243,6 +241,7 @@ impl Walk {
                     openings: std::mem::take(&mut self.kept),
                     tries: self.tries,
                     evaluated: self.evaluated,
+                    searches: self.searches,
                 });
             }
             let key = position_key(&self.current);
@@ -268,7 +267,7 @@ impl Walk {
                 continue;
             }
             // The final position.
-            if self.kept_keys.contains(&key) || self.taken.contains(&key) {
+            if self.kept_keys.contains(&key) {
                 self.end_walk();
                 continue;
             }
@@ -325,6 +324,7 @@ impl Walk {
     }
 
     fn ask(&mut self, key: String, lines: u32) -> Step {
+        self.searches += 1;
         self.asked = Some((key, lines, self.current.clone()));
         Step::Search(SearchRequest {
             moves: self.moves.clone(),
@@ -381,7 +381,6 @@ mod tests {
             start(spec),
             start_seed(settings.seed, start(spec), 0),
             settings,
-            Arc::default(),
         )
         .unwrap()
     }
@@ -564,30 +563,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn taken_positions_are_not_kept_again() {
-        let (first, _) = run(&mut walk("860", settings()), &spread);
-        let taken: HashSet<String> = first
-            .openings
-            .iter()
-            .map(|o| position_key(&o.position))
-            .collect();
-        let mut w = Walk::new(
-            start("860"),
-            start_seed(1, start("860"), 0),
-            settings(),
-            Arc::new(taken.clone()),
-        )
-        .unwrap();
-        let (second, _) = run(&mut w, &spread);
-        assert!(
-            second
-                .openings
-                .iter()
-                .all(|o| !taken.contains(&position_key(&o.position)))
-        );
     }
 
     #[test]
