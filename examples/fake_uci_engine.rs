@@ -15,7 +15,12 @@
 //!   line and aborts (SIGABRT); otherwise (the restarted engine) answers `bestmove e2e4`.
 //!   Every line it reads goes to stderr as `fake read: LINE`;
 //! - `no-bestmove`: on `go`, one `info ... pv e2e4` line and no `bestmove`, ever (a search
-//!   that ignores `stop` and its clock).
+//!   that ignores `stop` and its clock);
+//! - `relay-crash-once MARKER N PROGRAM...` / `relay-hang-once MARKER N PROGRAM...`: relays
+//!   every line between its input and a real engine (PROGRAM, with its arguments) both
+//!   ways; at the N-th `go` (1-based), when the file MARKER does not exist yet, creates it
+//!   and then aborts (crash) or stops answering and sleeps (hang) — so the engine fails
+//!   once, and its restart (MARKER now there) relays as the real engine does.
 //!
 //! On `uci` it prints `info string pid <pid>` first, so tests can check it was reaped.
 
@@ -66,6 +71,53 @@ fn flood(count: u64, per_line: bool) {
     raw.flush().expect("flush");
 }
 
+/// The `relay-*-once` modes: a real engine behind us, failing once on cue.
+fn relay_failing_once(hang: bool, args: &[String]) {
+    let [marker, n, program, engine_args @ ..] = args else {
+        eprintln!(
+            "usage: fake_uci_engine relay-crash-once|relay-hang-once MARKER N PROGRAM [ARG...]"
+        );
+        std::process::exit(2);
+    };
+    let fail_at: u64 = n.parse().expect("N: a number");
+    let mut child = std::process::Command::new(program)
+        .args(engine_args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the relayed engine starts");
+    let mut to_engine = child.stdin.take().expect("piped");
+    let mut from_engine = child.stdout.take().expect("piped");
+    std::thread::spawn(move || {
+        let _ = io::copy(&mut from_engine, &mut io::stdout().lock());
+    });
+    let mut goes = 0;
+    for line in io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if line.split_whitespace().next() == Some("go") {
+            goes += 1;
+            if goes == fail_at && !std::path::Path::new(marker).exists() {
+                std::fs::write(marker, b"failed once\n").expect("marker written");
+                let _ = child.kill();
+                if hang {
+                    loop {
+                        std::thread::sleep(std::time::Duration::from_secs(60));
+                    }
+                }
+                std::process::abort();
+            }
+        }
+        if writeln!(to_engine, "{line}")
+            .and_then(|()| to_engine.flush())
+            .is_err()
+        {
+            break;
+        }
+    }
+    drop(to_engine);
+    let _ = child.wait();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map(String::as_str).unwrap_or("");
@@ -79,11 +131,15 @@ fn main() {
     if mode == "die-once-on-go" || mode == "no-bestmove" {
         return recovery_modes(mode, args.get(1).map(String::as_str));
     }
+    if mode == "relay-crash-once" || mode == "relay-hang-once" {
+        relay_failing_once(mode == "relay-hang-once", &args[1..]);
+        return;
+    }
     match mode {
         "flood" | "flood-buffered" | "crash-on-go" | "fault-on-go" | "hang-on-quit" | "deaf" => {}
         _ => {
             eprintln!(
-                "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | fault-on-go | hang-on-quit | deaf | args WORD..."
+                "usage: fake_uci_engine flood N | flood-buffered N | crash-on-go | fault-on-go | hang-on-quit | deaf | args WORD... | die-once-on-go FILE | no-bestmove | relay-crash-once MARKER N PROGRAM... | relay-hang-once MARKER N PROGRAM..."
             );
             std::process::exit(2);
         }

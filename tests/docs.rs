@@ -257,6 +257,11 @@ fn tournament_examples_print_what_they_say() {
 }
 
 #[test]
+fn book_examples_print_what_they_say() {
+    assert!(check_page("docs/book.md") >= 6);
+}
+
+#[test]
 fn validate_examples_print_what_they_say() {
     assert!(check_page("docs/validate.md") >= 4);
 }
@@ -271,10 +276,17 @@ fn platforms_examples_print_what_they_say() {
     assert!(check_page("docs/platforms.md") >= 1);
 }
 
+#[test]
+fn book_packaging_examples_print_what_they_say() {
+    assert!(check_page("docs/book-packaging.md") >= 8);
+}
+
 /// The pages checked by the tests above; a new page must get its test.
 const CHECKED: &[&str] = &[
     "README.md",
     "docs/benchmarks.md",
+    "docs/book-packaging.md",
+    "docs/book.md",
     "docs/engine-quirks.md",
     "docs/exit-codes.md",
     "docs/hostile-gui.md",

@@ -289,6 +289,14 @@ impl UciClient {
         None
     }
 
+    /// Forgets the last `position` line: the next [`UciClient::go`] renders its line whole.
+    /// For callers whose lines do not grow like a game's (the book generator's walks go
+    /// back to the start), where the kept line's check (the number of moves and the last
+    /// one) would take another line of the same length and last move for it.
+    pub fn forget_position(&mut self) {
+        self.sent = None;
+    }
+
     /// `position` and `go`.
     pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
         let (engine, line) = if self.chess960_option {

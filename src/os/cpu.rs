@@ -6,8 +6,27 @@ pub fn process_seconds() -> f64 {
     imp::process_seconds()
 }
 
+/// CPU time of this process's children that have ended and been waited for (user +
+/// system), in seconds: the engines' CPU, once they are reaped. `None` where the system
+/// cannot say (Windows: a child's times are not summed for its parent).
+pub fn children_seconds() -> Option<f64> {
+    imp::children_seconds()
+}
+
 #[cfg(unix)]
 mod imp {
+    pub fn children_seconds() -> Option<f64> {
+        // SAFETY: getrusage fills the struct we pass.
+        unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
+                return None;
+            }
+            let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+            Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+        }
+    }
+
     pub fn process_seconds() -> f64 {
         // SAFETY: getrusage fills the struct we pass.
         unsafe {
@@ -25,6 +44,10 @@ mod imp {
 mod imp {
     use windows_sys::Win32::Foundation::FILETIME;
     use windows_sys::Win32::System::Threading::{GetCurrentProcess, GetProcessTimes};
+
+    pub fn children_seconds() -> Option<f64> {
+        None
+    }
 
     pub fn process_seconds() -> f64 {
         let zero = FILETIME {

@@ -11,6 +11,7 @@
 //! | our stdin/stdout unbuffered, bigger pipes ([`stdio`]) | `dup`, `F_SETPIPE_SZ` | `dup` | `DuplicateHandle` (std) |
 //! | CPU time of this process ([`cpu::process_seconds`]) | `getrusage` | same | `GetProcessTimes` |
 //! | replace a file atomically ([`fs::write_atomic`]) | temp + `fsync` + `rename` + directory `fsync` | same | temp + flush + `MoveFileEx` (std) |
+//! | CPU time of its reaped children ([`cpu::children_seconds`]) | `getrusage(RUSAGE_CHILDREN)` | same | not known (`None`) |
 //!
 //! The `portable-io` feature makes Linux take the macOS column (no timer signal, no
 //! parent-death signal, default pipes), so the code macOS runs is tested by the Linux suites

@@ -1,8 +1,12 @@
 //! Books and tournaments: opening books of starts for match runners ([`book`]), and the
 //! cutechess-cli, fastchess or xboard command line that plays them, with each engine
 //! wrapped in `sp960 proxy` where the tool needs it ([`tournament`]), written for the user's
-//! shell ([`shell`]).
+//! shell ([`shell`]); books of openings generated with an engine ([`generate`]); what a book
+//! holds ([`stats`]) and the files that serve it to OpenBench and fishtest ([`package`]).
 
 pub mod book;
+pub mod generate;
+pub mod package;
 pub mod shell;
+pub mod stats;
 pub mod tournament;

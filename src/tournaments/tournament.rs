@@ -138,11 +138,45 @@ pub struct TournamentRequest {
     pub sp960: String,
     /// The shell the command line is written for.
     pub shell: Shell,
+    /// A book the runner plays as it is (`--openings FILE`) instead of one of `starts`.
+    pub given_book: Option<GivenBook>,
+}
+
+/// An existing book the tournament plays (a generated one, say): its path, format and the
+/// root of each opening (read and checked by [`crate::matches::openings::read_openings`]).
+#[derive(Debug, Clone)]
+pub struct GivenBook {
+    /// The file, as the command line names it.
+    pub path: String,
+    /// EPD or PGN.
+    pub format: BookFormat,
+    /// Each opening's label and root position, in file order.
+    pub roots: Vec<(String, Chess)>,
 }
 
 impl TournamentRequest {
     /// Reads the engines, starts and time control; the first error is returned.
     pub fn resolve(self) -> Result<Tournament, TournamentError> {
+        if let Some(given) = self.given_book {
+            return TournamentRequest {
+                book: Some(given.path),
+                book_format: given.format,
+                starts: BookRequest {
+                    specs: vec!["518".to_owned()],
+                    ..BookRequest::default()
+                },
+                given_book: None,
+                ..self
+            }
+            .resolve()
+            .map(|tournament| Tournament {
+                // One round per opening: `-rounds` counts `starts`, whose starts are then
+                // placeholders; the roots decide the proxy's shield as starts would.
+                starts: vec![tournament.starts[0]; given.roots.len()],
+                other_roots: given.roots,
+                ..tournament
+            });
+        }
         let starts = self.starts.starts()?;
         let mut engines = Vec::new();
         for (index, line) in self.engines.iter().enumerate() {
@@ -691,10 +725,19 @@ pub fn write_tournament(
     out: &mut impl std::io::Write,
 ) -> Result<Vec<String>, WriteTournamentError> {
     let request_shell = request.shell;
+    // A given book (`--openings`) is the runner's to read: nothing is written over it.
+    let given_book = request.given_book.is_some();
+    if given_book && request.tool == Tool::Xboard {
+        return Err(TournamentError::EngineCount(
+            "--openings is for cutechess-cli and fastchess (xboard reads one FEN a line: use --sp)"
+                .to_owned(),
+        )
+        .into());
+    }
     let tournament = &request.resolve()?;
     let plan = plan(tournament)?;
     let mut notes = plan.notes.clone();
-    if let Some(book) = &plan.book {
+    if let Some(book) = plan.book.as_ref().filter(|_| !given_book) {
         let path = Path::new(&tournament.book);
         std::fs::write(path, book).map_err(|source| WriteTournamentError::Io {
             path: tournament.book.clone(),

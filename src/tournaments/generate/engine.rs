@@ -1,0 +1,331 @@
+//! The I/O shell around one engine for the generator: the match runner's process driver
+//! ([`EngineProcess`]) and UCI client ([`UciClient`]) for the handshake, `ucinewgame`
+//! and `position`/`go`, plus the MultiPV lines of each search ([`PvCollector`], pure).
+//! Every wait has a deadline: an engine that says nothing in time is [`EngineFailure::Hung`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move};
+use thiserror::Error;
+
+use super::walk::{PvLine, SearchResult};
+use crate::matches::client::{ClientEvent, GoRequest, Limits};
+use crate::matches::process::{EngineProcess, Received};
+use crate::matches::uci_client::UciClient;
+use crate::protocol::game::GameLine;
+use crate::protocol::uci::{EngineScore, OptionDecl, setoption_line};
+use crate::protocol::{first_token, tokens};
+use crate::proxy::io::{EngineCommand, ShellError};
+
+/// How to start and drive the engine: the same for every worker.
+#[derive(Debug, Clone)]
+pub struct EngineSetup {
+    /// The program and its arguments.
+    pub command: EngineCommand,
+    /// The user's `option.NAME=VALUE`, in order.
+    pub options: Vec<(String, String)>,
+    /// `initstr=` lines, sent before `uci`.
+    pub init_strings: Vec<String>,
+    /// Each search's limits.
+    pub limits: Limits,
+    /// How long the engine may be silent past the search's own time before it is taken
+    /// for hung.
+    pub timeout: Duration,
+}
+
+/// Why the engine could not answer.
+#[derive(Debug, Error)]
+pub enum EngineFailure {
+    /// It could not be started at all (a usage error: no such program).
+    #[error(transparent)]
+    Start(#[from] ShellError),
+    /// It exited or crashed.
+    #[error("the engine {0}")]
+    Died(String),
+    /// It said nothing for too long.
+    #[error("the engine did not answer within {0:?}")]
+    Hung(Duration),
+    /// It broke the protocol (an illegal move, no move).
+    #[error("the engine {0}")]
+    Protocol(String),
+    /// Ctrl-C came while waiting.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// One running engine.
+pub struct BookEngine {
+    process: EngineProcess,
+    client: UciClient,
+    setup: Arc<EngineSetup>,
+    has_multipv: bool,
+    /// The MultiPV value last sent.
+    multipv: u32,
+    /// Reused between searches.
+    collector: PvCollector,
+}
+
+impl BookEngine {
+    /// Starts the engine and completes the handshake: the user's options, then
+    /// `Threads 1` (unless the user set Threads) for reproducible searches.
+    pub fn start(setup: Arc<EngineSetup>) -> Result<BookEngine, EngineFailure> {
+        let mut process = EngineProcess::spawn(&setup.command, None)?;
+        let mut out: Vec<String> = setup.init_strings.clone();
+        let client = UciClient::start(setup.options.clone(), &mut out);
+        send(&mut process, &out)?;
+        let mut engine = BookEngine {
+            process,
+            client,
+            has_multipv: false,
+            multipv: 1,
+            collector: PvCollector::default(),
+            setup,
+        };
+        let deadline = Instant::now() + engine.setup.timeout;
+        engine.wait(deadline, |_| {})?;
+        engine.has_multipv = engine.collector.saw_multipv;
+        let has_threads = engine.collector.saw_threads;
+        let user_threads = engine
+            .setup
+            .options
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("threads"));
+        if has_threads && !user_threads {
+            send(&mut engine.process, &[setoption_line("Threads", 1)])?;
+        }
+        Ok(engine)
+    }
+
+    /// A new start: `ucinewgame` (a cleared hash: each start's searches do not depend on
+    /// the starts before it) and `isready`.
+    pub fn new_start(&mut self) -> Result<(), EngineFailure> {
+        let mut out = Vec::new();
+        self.client.new_game(&mut out);
+        send(&mut self.process, &out)?;
+        let deadline = Instant::now() + self.setup.timeout;
+        self.wait(deadline, |_| {})?;
+        Ok(())
+    }
+
+    /// Searches the position after `moves` from `root` with `lines` MultiPV lines.
+    pub fn search(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        lines: u32,
+    ) -> Result<SearchResult, EngineFailure> {
+        let mut out = Vec::new();
+        if self.has_multipv && lines != self.multipv {
+            out.push(setoption_line("MultiPV", lines));
+            self.multipv = lines;
+        }
+        let mut game = GameLine::new(root.clone());
+        for m in moves {
+            game.push(*m);
+        }
+        let limits = self.setup.limits.clone();
+        self.client.forget_position();
+        self.client.go(
+            GoRequest {
+                game: &game,
+                limits: &limits,
+                clocks: None,
+            },
+            &mut out,
+        );
+        send(&mut self.process, &out)?;
+        let allowed = self.setup.timeout + limits.movetime.unwrap_or_default();
+        let deadline = Instant::now() + allowed;
+        self.collector.clear();
+        let mut collector = std::mem::take(&mut self.collector);
+        let event = self.wait(deadline, |line| collector.line(line));
+        let result = collector.result();
+        self.collector = collector;
+        match event? {
+            ClientEvent::Move(_) => Ok(result),
+            ClientEvent::Failed(reason) => Err(EngineFailure::Protocol(reason)),
+            other => Err(EngineFailure::Protocol(format!(
+                "answered a search with {other:?}"
+            ))),
+        }
+    }
+
+    /// Sends `quit` and gives the engine a moment to exit.
+    pub fn stop(self) {
+        self.process
+            .stop(&["quit".to_owned()], Duration::from_millis(500));
+    }
+
+    /// Reads lines until the client reports an event, showing each line to `see`.
+    fn wait(
+        &mut self,
+        deadline: Instant,
+        mut see: impl FnMut(&[u8]),
+    ) -> Result<ClientEvent, EngineFailure> {
+        let mut out = Vec::new();
+        loop {
+            let event = match self.process.receive(deadline) {
+                Received::Line(line) => {
+                    see(line);
+                    if first_token(line) == b"option" {
+                        let decl = OptionDecl::parse(line);
+                        self.collector.saw_multipv |= decl.is("MultiPV");
+                        self.collector.saw_threads |= decl.is("Threads");
+                    }
+                    let text = String::from_utf8_lossy(line).into_owned();
+                    self.client.on_line(&text, &mut out)
+                }
+                Received::Closed => {
+                    return Err(EngineFailure::Died(self.process.exit_description()));
+                }
+                Received::Timeout => {
+                    let waited = self.setup.timeout;
+                    return Err(EngineFailure::Hung(waited));
+                }
+                Received::Interrupted => return Err(EngineFailure::Interrupted),
+            };
+            if !out.is_empty() {
+                send(&mut self.process, &out)?;
+                out.clear();
+            }
+            if let Some(event) = event {
+                return Ok(event);
+            }
+        }
+    }
+}
+
+fn send(process: &mut EngineProcess, lines: &[String]) -> Result<(), EngineFailure> {
+    process
+        .send(lines)
+        .map_err(|err| EngineFailure::Died(format!("closed its input ({err})")))
+}
+
+/// The MultiPV lines of one search, from its `info` lines: for each `multipv` index the
+/// last score and first move, and the last depth and node count.
+#[derive(Debug, Default)]
+pub struct PvCollector {
+    lines: Vec<Option<PvLine>>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    /// The engine declared a MultiPV option (seen in the handshake).
+    saw_multipv: bool,
+    /// The engine declared a Threads option.
+    saw_threads: bool,
+}
+
+impl PvCollector {
+    /// A new search.
+    pub fn clear(&mut self) {
+        self.lines.clear();
+        self.depth = None;
+        self.nodes = None;
+    }
+
+    /// One line from the engine (anything but `info` is ignored).
+    pub fn line(&mut self, line: &[u8]) {
+        if first_token(line) != b"info" {
+            return;
+        }
+        let number =
+            |word: Option<&[u8]>| -> Option<i64> { std::str::from_utf8(word?).ok()?.parse().ok() };
+        let mut words = tokens(line).skip(1);
+        let (mut multipv, mut depth, mut nodes, mut score, mut first) =
+            (1_i64, None, None, None, None);
+        while let Some(word) = words.next() {
+            match word {
+                b"string" => break,
+                b"multipv" => multipv = number(words.next()).unwrap_or(0),
+                b"depth" => depth = number(words.next()),
+                b"nodes" => nodes = number(words.next()),
+                b"score" => {
+                    let kind = words.next();
+                    let value = number(words.next()).and_then(|v| i32::try_from(v).ok());
+                    score = match (kind, value) {
+                        (Some(b"cp"), Some(v)) => Some(EngineScore::Centipawns(v)),
+                        (Some(b"mate"), Some(v)) => Some(EngineScore::Mate(v)),
+                        _ => None,
+                    };
+                }
+                b"pv" => {
+                    first = words.next();
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if let Some(nodes) = nodes.and_then(|n| u64::try_from(n).ok()) {
+            self.nodes = Some(nodes);
+        }
+        let (Some(score), Some(first), Ok(index)) = (score, first, usize::try_from(multipv)) else {
+            return;
+        };
+        if index == 0 || index > 500 {
+            return;
+        }
+        if let Some(depth) = depth.and_then(|d| u32::try_from(d).ok()) {
+            self.depth = Some(depth);
+        }
+        if self.lines.len() < index {
+            self.lines.resize(index, None);
+        }
+        self.lines[index - 1] = Some(PvLine {
+            first_move: String::from_utf8_lossy(first).into_owned(),
+            score,
+        });
+    }
+
+    /// The search's result: its lines in MultiPV order.
+    pub fn result(&self) -> SearchResult {
+        SearchResult {
+            lines: self.lines.iter().flatten().cloned().collect(),
+            depth: self.depth,
+            nodes: self.nodes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_line_of_each_multipv_index_is_kept() {
+        let mut collector = PvCollector::default();
+        for line in [
+            "info string NNUE evaluation using nn.nnue enabled",
+            "info depth 1 seldepth 1 multipv 1 score cp 30 nodes 20 nps 20000 time 1 pv e2e4",
+            "info depth 1 seldepth 1 multipv 2 score cp 10 nodes 40 pv d2d4 d7d5",
+            "info depth 2 seldepth 2 multipv 1 score cp 25 upperbound nodes 90 pv g1f3",
+            "info depth 2 seldepth 3 multipv 2 score mate -3 nodes 120 pv h2h4 e7e5",
+            "info depth 3 currmove e2e4 currmovenumber 1",
+            "info depth 3 multipv 3 score cp 5 nodes 150",
+            "bestmove g1f3 ponder d7d5",
+        ] {
+            collector.line(line.as_bytes());
+        }
+        let result = collector.result();
+        assert_eq!(
+            result.lines,
+            [
+                PvLine {
+                    first_move: "g1f3".into(),
+                    score: EngineScore::Centipawns(25)
+                },
+                PvLine {
+                    first_move: "h2h4".into(),
+                    score: EngineScore::Mate(-3)
+                },
+            ]
+        );
+        assert_eq!((result.depth, result.nodes), (Some(2), Some(150)));
+        collector.clear();
+        // No multipv word: line 1 (engines without MultiPV).
+        collector.line(b"info depth 4 score cp -12 time 3 nodes 77 pv c7c5");
+        let result = collector.result();
+        assert_eq!(result.lines.len(), 1);
+        assert_eq!(result.lines[0].first_move, "c7c5");
+        assert_eq!((result.depth, result.nodes), (Some(4), Some(77)));
+    }
+}

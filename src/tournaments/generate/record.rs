@@ -1,0 +1,316 @@
+//! A generated opening as a book record, and records read back (`--resume`).
+//!
+//! EPD, one line per opening (see docs/book.md):
+//!
+//! ```text
+//! FIELDS hmvc H; fmvn F; ce CP; acd D; acn N; id "SP 860"; c0 "SP 860: e2e4 e7e5";
+//! ```
+//!
+//! the four FEN fields (Shredder castling by default), the move counters, the final
+//! search's score in centipawns from the side to move (EPD's `ce`), its depth and nodes
+//! when the engine said them, the start's label, and the start and the moves from it in
+//! UCI (king takes rook for castling). PGN: one game per opening, the start in its `FEN`
+//! tag and the moves in SAN.
+
+use std::fmt::Write as _;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+use super::walk::{Opening, position_key};
+use crate::starts::castling::{CastlingDialect, move_text};
+use crate::starts::notation::{CastlingNotation, epd_fields, position_fen, start_fen};
+use crate::starts::start::InvalidStart;
+use crate::tournaments::book::BookFormat;
+
+/// The EPD line of an opening (without the line ending).
+pub fn epd_record(opening: &Opening, castling: CastlingNotation) -> String {
+    let setup = opening.position.to_setup(EnPassantMode::Legal);
+    let label = opening.start.label();
+    let mut text = epd_fields(&setup, castling);
+    let _ = write!(
+        text,
+        " hmvc {}; fmvn {}; ce {};",
+        setup.halfmoves, setup.fullmoves, opening.score
+    );
+    if let Some(depth) = opening.depth {
+        let _ = write!(text, " acd {depth};");
+    }
+    if let Some(nodes) = opening.nodes {
+        let _ = write!(text, " acn {nodes};");
+    }
+    let _ = write!(text, " id \"{label}\"; c0 \"{label}:");
+    for m in &opening.moves {
+        text.push(' ');
+        text.push_str(&move_text(m, CastlingDialect::Chess960));
+    }
+    text.push_str("\";");
+    text
+}
+
+/// The PGN game of an opening: the seven tag roster, `[Variant "fischerandom"]`, SetUp and
+/// the start's FEN, then the moves in SAN and `*`. The variant is cutechess-cli's word:
+/// cutechess-cli 1.5.1 plays none of the moves of a game tagged `Chess960` (its games
+/// start at the start position), while fastchess, python-chess and sp960 read both words.
+pub fn pgn_record(opening: &Opening, castling: CastlingNotation) -> Result<String, InvalidStart> {
+    let fen = start_fen(opening.start, castling)?;
+    let mut text = String::new();
+    let tags = [
+        ("Event", opening.start.label()),
+        ("Site", "?".to_owned()),
+        ("Date", "????.??.??".to_owned()),
+        ("Round", "-".to_owned()),
+        ("White", "?".to_owned()),
+        ("Black", "?".to_owned()),
+        ("Result", "*".to_owned()),
+        ("Variant", "fischerandom".to_owned()),
+        ("SetUp", "1".to_owned()),
+        ("FEN", fen),
+    ];
+    for (name, value) in tags {
+        let _ = writeln!(text, "[{name} \"{value}\"]");
+    }
+    text.push('\n');
+    let mut position = opening.start.position()?;
+    let mut movetext = String::new();
+    for (ply, m) in opening.moves.iter().enumerate() {
+        if ply % 2 == 0 {
+            let _ = write!(movetext, "{}. ", ply / 2 + 1);
+        }
+        let san = SanPlus::from_move_and_play_unchecked(&mut position, *m);
+        let _ = write!(movetext, "{san} ");
+    }
+    movetext.push('*');
+    text.push_str(&movetext);
+    text.push('\n');
+    Ok(text)
+}
+
+/// The text of a start's openings in `format` (PGN games separated by blank lines;
+/// `first` says whether anything precedes them in the file).
+pub fn render(
+    openings: &[Opening],
+    format: BookFormat,
+    castling: CastlingNotation,
+    first: bool,
+) -> Result<String, InvalidStart> {
+    let mut text = String::new();
+    for (index, opening) in openings.iter().enumerate() {
+        match format {
+            BookFormat::Pgn => {
+                if !(first && index == 0) {
+                    text.push('\n');
+                }
+                text.push_str(&pgn_record(opening, castling)?);
+            }
+            BookFormat::Epd => {
+                text.push_str(&epd_record(opening, castling));
+                text.push('\n');
+            }
+            BookFormat::Fen => {
+                text.push_str(&position_fen(&opening.position, castling));
+                text.push('\n');
+            }
+        }
+    }
+    Ok(text)
+}
+
+/// A record read back from a book: its start's label and its position's key
+/// ([`position_key`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadBack {
+    /// The `id` (EPD) or `Event` (PGN): `SP 860`, `DFRC 0:959`.
+    pub label: String,
+    /// The final position's key.
+    pub key: String,
+}
+
+/// Why a book could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct ReadBackError {
+    /// The line (1-based).
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Reads the records of a generated book (EPD lines, or PGN games) back.
+pub fn read_back(text: &str, format: BookFormat) -> Result<Vec<ReadBack>, ReadBackError> {
+    match format {
+        BookFormat::Pgn => read_pgn(text),
+        BookFormat::Epd | BookFormat::Fen => read_epd(text),
+    }
+}
+
+fn read_epd(text: &str) -> Result<Vec<ReadBack>, ReadBackError> {
+    let mut records = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let fail = |reason: String| ReadBackError {
+            line: index + 1,
+            reason,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_ascii_whitespace().take(4).collect();
+        if fields.len() < 4 {
+            return Err(fail("fewer than four EPD fields".into()));
+        }
+        let key = key_of(&fields.join(" ")).map_err(fail)?;
+        let label = quoted_after(line, "id \"").ok_or_else(|| fail("no id \"...\"".into()))?;
+        records.push(ReadBack { label, key });
+    }
+    Ok(records)
+}
+
+fn read_pgn(text: &str) -> Result<Vec<ReadBack>, ReadBackError> {
+    let mut records = Vec::new();
+    let (mut label, mut position, mut tag_line) = (None::<String>, None::<Chess>, 0);
+    let lines = text.lines().enumerate();
+    for (index, line) in lines {
+        let fail = |reason: String| ReadBackError {
+            line: index + 1,
+            reason,
+        };
+        let line = line.trim();
+        if let Some(event) = line.strip_prefix("[Event \"") {
+            label = Some(event.trim_end_matches("\"]").to_owned());
+            tag_line = index + 1;
+        } else if let Some(fen) = line.strip_prefix("[FEN \"") {
+            let fen = fen.trim_end_matches("\"]");
+            position = Some(
+                Fen::from_ascii(fen.as_bytes())
+                    .map_err(|err| fail(err.to_string()))?
+                    .into_position(CastlingMode::Chess960)
+                    .map_err(|err| fail(err.to_string()))?,
+            );
+        } else if !line.is_empty() && !line.starts_with('[') {
+            let fail_game = |reason: String| ReadBackError {
+                line: tag_line,
+                reason,
+            };
+            let mut current = position
+                .take()
+                .ok_or_else(|| fail_game("a game without a FEN tag".into()))?;
+            for word in line.split_ascii_whitespace() {
+                if word == "*" || word.ends_with('.') {
+                    continue;
+                }
+                let san: SanPlus = word
+                    .parse()
+                    .map_err(|_| fail(format!("'{word}' is not a SAN move")))?;
+                let m = san
+                    .san
+                    .to_move(&current)
+                    .map_err(|_| fail(format!("illegal move '{word}'")))?;
+                current.play_unchecked(m);
+            }
+            let label = label
+                .take()
+                .ok_or_else(|| fail_game("a game without an Event tag".into()))?;
+            records.push(ReadBack {
+                label,
+                key: position_key(&current),
+            });
+        }
+    }
+    Ok(records)
+}
+
+/// The key of four EPD fields (either castling notation).
+fn key_of(fields: &str) -> Result<String, String> {
+    let position: Chess = Fen::from_ascii(fields.as_bytes())
+        .map_err(|err| format!("{fields}: {err}"))?
+        .into_position(CastlingMode::Chess960)
+        .map_err(|err| format!("{fields}: {err}"))?;
+    Ok(position_key(&position))
+}
+
+fn quoted_after(line: &str, opener: &str) -> Option<String> {
+    let rest = &line[line.find(opener)? + opener.len()..];
+    Some(rest[..rest.find('"')?].to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::starts::start::Start;
+
+    fn opening(spec: &str, moves: &str, score: i32) -> Opening {
+        let start: Start = spec.parse().unwrap();
+        let mut position = start.position().unwrap();
+        let mut played = Vec::new();
+        for text in moves.split_ascii_whitespace() {
+            let m = crate::starts::castling::parse_move(&position, text.as_bytes()).unwrap();
+            position.play_unchecked(m);
+            played.push(m);
+        }
+        Opening {
+            start,
+            moves: played,
+            position,
+            score,
+            depth: Some(9),
+            nodes: Some(10000),
+        }
+    }
+
+    #[test]
+    fn epd_record_has_counters_score_effort_id_and_moves() {
+        let o = opening("860", "e2e4 e7e5", 23);
+        assert_eq!(
+            epd_record(&o, CastlingNotation::Shredder),
+            "rbknrnbq/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RBKNRNBQ w EAea - hmvc 0; fmvn 2; ce 23; acd 9; acn 10000; id \"SP 860\"; c0 \"SP 860: e2e4 e7e5\";"
+        );
+        // En passant only when a capture is legal; castling king takes rook in c0.
+        let o = opening("518", "e2e4 g8f6 e4e5 d7d5", -5);
+        assert!(epd_record(&o, CastlingNotation::Xfen).starts_with(
+            "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 hmvc 0; fmvn 3; ce -5;"
+        ));
+        let o = opening("0:959", "g2g3 b7b6", 0);
+        assert!(epd_record(&o, CastlingNotation::Shredder).ends_with(
+            "w HFca - hmvc 0; fmvn 2; ce 0; acd 9; acn 10000; id \"DFRC 0:959\"; c0 \"DFRC 0:959: g2g3 b7b6\";"
+        ));
+    }
+
+    #[test]
+    fn pgn_record_holds_the_start_and_san_moves() {
+        let o = opening("860", "e2e4 e7e5 f1g3", 0);
+        let text = pgn_record(&o, CastlingNotation::Shredder).unwrap();
+        assert!(text.starts_with("[Event \"SP 860\"]\n"), "{text}");
+        assert!(text.ends_with(
+            "[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. e4 e5 2. Ng3 *\n"
+        ), "{text}");
+    }
+
+    #[test]
+    fn records_read_back_to_their_labels_and_positions() {
+        let openings = [
+            opening("860", "e2e4 e7e5", 1),
+            opening("0:959", "g2g3 b7b6 e1d3", 2),
+        ];
+        for format in [BookFormat::Epd, BookFormat::Pgn] {
+            for castling in [CastlingNotation::Shredder, CastlingNotation::Xfen] {
+                let text = render(&openings[..1], format, castling, true).unwrap()
+                    + &render(&openings[1..], format, castling, false).unwrap();
+                let back = read_back(&text, format).unwrap();
+                assert_eq!(back.len(), 2, "{text}");
+                for (record, opening) in back.iter().zip(&openings) {
+                    assert_eq!(record.label, opening.start.label());
+                    assert_eq!(record.key, position_key(&opening.position));
+                }
+            }
+        }
+        let err = read_back("8/8 w - -\n", BookFormat::Epd).unwrap_err();
+        assert_eq!(err.line, 1);
+        let err = read_back(
+            "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - ce 1;\n",
+            BookFormat::Epd,
+        )
+        .unwrap_err();
+        assert!(err.reason.contains("no id"), "{err}");
+    }
+}

@@ -1,0 +1,696 @@
+//! The long run: one engine per worker thread, each taking the next start; results
+//! committed to the book in start order (so the bytes do not depend on `--concurrency`),
+//! a progress line on a terminal, Ctrl-C ending with the finished starts written, `--resume`
+//! reading a book back and going on, and an engine that crashes or hangs restarted.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use super::engine::{BookEngine, EngineFailure, EngineSetup};
+use super::record::{ReadBackError, read_back, render};
+use super::walk::{StartOpenings, Step, Walk, WalkError, WalkSettings, position_key, start_seed};
+use crate::exit_code;
+use crate::os::{cpu, interrupt};
+use crate::starts::notation::CastlingNotation;
+use crate::starts::start::{InvalidStart, Start};
+use crate::tournaments::book::BookFormat;
+
+/// How often a start is retried after its engine failed, before it is skipped.
+pub const RETRIES: u32 = 2;
+
+/// A whole generation.
+#[derive(Debug, Clone)]
+pub struct GenerateRequest {
+    /// The starts, in book order.
+    pub starts: Vec<Start>,
+    /// How each start's openings are made.
+    pub walk: WalkSettings,
+    /// The engine every worker starts.
+    pub engine: EngineSetup,
+    /// Workers (engines) at once.
+    pub concurrency: usize,
+    /// EPD, PGN or FEN records.
+    pub format: BookFormat,
+    /// The castling field of EPD and FEN records and PGN FEN tags.
+    pub castling: CastlingNotation,
+    /// The book file; stdout when `None`.
+    pub output: Option<PathBuf>,
+    /// Continue the book file: its positions are kept and its starts not made again.
+    pub resume: bool,
+    /// Print the timing summary (time, rate, CPU of sp960 and of the engines).
+    pub timing: bool,
+}
+
+/// What a finished run did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Starts in the request.
+    pub starts: usize,
+    /// Starts taken from the resumed file.
+    pub resumed: usize,
+    /// Positions written by this run.
+    pub positions: usize,
+    /// Final positions searched (evaluated).
+    pub evaluated: u64,
+    /// Searches made, the evaluations included.
+    pub searches: u64,
+    /// Starts that got fewer than `--per-start` openings.
+    pub short: usize,
+    /// Starts skipped after their engine failed.
+    pub skipped: usize,
+}
+
+/// Why the run stopped.
+#[derive(Debug, Error)]
+pub enum GenerateError {
+    /// A bad option or combination: exit 2.
+    #[error("{0}")]
+    Usage(String),
+    /// The engine cannot be used at all.
+    #[error("{message}")]
+    Engine {
+        /// Exit code (127 not found, 126 not executable, 3 unsuitable).
+        code: u8,
+        /// What happened.
+        message: String,
+    },
+    /// The book cannot be written or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// The resumed file is not a generated book.
+    #[error("--resume: {path}: {source}")]
+    ReadBack {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        source: ReadBackError,
+    },
+    /// Ctrl-C: the finished starts are written.
+    #[error("{0}")]
+    Interrupted(String),
+    /// A start shakmaty refused (a bug).
+    #[error(transparent)]
+    Invalid(#[from] InvalidStart),
+}
+
+impl GenerateError {
+    /// The process exit code.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            GenerateError::Usage(_) | GenerateError::Io { .. } => exit_code::USAGE,
+            GenerateError::Engine { code, .. } => *code,
+            GenerateError::ReadBack { .. } | GenerateError::Invalid(_) => exit_code::INVALID_DATA,
+            GenerateError::Interrupted(_) => exit_code::INTERRUPTED,
+        }
+    }
+}
+
+/// One start to make: its place in the request, the start, and its occurrence (the same
+/// start asked for twice gets two random streams).
+#[derive(Debug, Clone, Copy)]
+struct Job {
+    start: Start,
+    occurrence: u32,
+}
+
+/// What a worker made of a job.
+enum Outcome {
+    Done(StartOpenings),
+    Skipped(Start, String),
+    Fatal(GenerateError),
+    Interrupted,
+}
+
+/// Runs the request; book records to the file (or `stdout`), notes to stderr.
+pub fn generate(
+    request: &GenerateRequest,
+    stdout: &mut dyn Write,
+) -> Result<Summary, GenerateError> {
+    let began = Instant::now();
+    let cpu_before = cpu::process_seconds();
+    let settings = &request.walk;
+    // What a resumed book holds already.
+    let (taken, mut done_labels, existing_text) = match (&request.output, request.resume) {
+        (Some(path), true) => read_existing(path, request.format)?,
+        _ => (HashSet::new(), HashMap::new(), false),
+    };
+    let mut occurrences: HashMap<Start, u32> = HashMap::new();
+    let mut jobs = Vec::new();
+    let mut resumed = 0;
+    for &start in &request.starts {
+        let occurrence = occurrences.entry(start).or_default();
+        let job = Job {
+            start,
+            occurrence: *occurrence,
+        };
+        *occurrence += 1;
+        match done_labels.get_mut(&start.label()) {
+            Some(count) if *count > 0 => {
+                *count = count.saturating_sub(settings.per_start as usize);
+                resumed += 1;
+            }
+            _ => jobs.push(job),
+        }
+    }
+    let mut out: Box<dyn Write + '_> = match &request.output {
+        Some(path) => {
+            let file = if request.resume {
+                OpenOptions::new().create(true).append(true).open(path)
+            } else {
+                File::create(path)
+            };
+            Box::new(io::BufWriter::new(file.map_err(|source| {
+                GenerateError::Io {
+                    path: path.display().to_string(),
+                    source,
+                }
+            })?))
+        }
+        None => Box::new(&mut *stdout),
+    };
+    let out_name = request
+        .output
+        .as_ref()
+        .map_or("<stdout>".to_owned(), |p| p.display().to_string());
+    let mut book_keys: HashSet<String> = taken;
+    let mut summary = Summary {
+        starts: request.starts.len(),
+        resumed,
+        ..Summary::default()
+    };
+    let mut first = !existing_text;
+    let progress = io::stderr().is_terminal();
+    let _sigint = interrupt::Guard::install();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let setup = Arc::new(request.engine.clone());
+    let (sender, results) = mpsc::channel::<(usize, Outcome)>();
+    let workers = request.concurrency.clamp(1, jobs.len().max(1));
+    let mut failure: Option<GenerateError> = None;
+    let mut committed = 0;
+    let mut last_skip = None;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (jobs, next, stop, setup) = (&jobs, &next, &stop, &setup);
+            scope.spawn(move || worker(jobs, next, stop, setup, settings, &sender));
+        }
+        drop(sender);
+        let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
+        let mut last_shown = Instant::now();
+        loop {
+            let received = results.recv_timeout(Duration::from_millis(250));
+            match received {
+                Ok((index, outcome)) => {
+                    pending.insert(index, outcome);
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if interrupt::interrupted() {
+                stop.store(true, Ordering::SeqCst);
+            }
+            while failure.is_none()
+                && let Some(outcome) = pending.remove(&committed)
+            {
+                match outcome {
+                    Outcome::Done(done) => {
+                        let result = commit(
+                            done,
+                            &mut book_keys,
+                            &mut summary,
+                            &mut out,
+                            request,
+                            &mut first,
+                        );
+                        if let Err(err) = result {
+                            failure = Some(err);
+                            break;
+                        }
+                    }
+                    Outcome::Skipped(start, reason) => {
+                        note(progress, &format!("{}: skipped: {reason}", start.label()));
+                        summary.skipped += 1;
+                        last_skip = Some(format!("{}: {reason}", start.label()));
+                    }
+                    Outcome::Fatal(err) => {
+                        failure = Some(err);
+                        break;
+                    }
+                    Outcome::Interrupted => {
+                        // Put back: nothing after it is written.
+                        pending.insert(committed, Outcome::Interrupted);
+                        break;
+                    }
+                }
+                committed += 1;
+            }
+            if failure.is_some() {
+                stop.store(true, Ordering::SeqCst);
+            }
+            if progress
+                && (last_shown.elapsed() >= Duration::from_millis(500) || committed == jobs.len())
+            {
+                show_progress(began, committed, jobs.len(), &summary);
+                last_shown = Instant::now();
+            }
+        }
+    });
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    out.flush().map_err(|source| GenerateError::Io {
+        path: out_name.clone(),
+        source,
+    })?;
+    drop(out);
+    if let Some(err) = failure {
+        return Err(err);
+    }
+    if committed < jobs.len() {
+        let resume = match &request.output {
+            Some(_) => format!(
+                "to continue, run the same command with --resume (and --seed {}, if it did not \
+                 give one)",
+                request.walk.seed
+            ),
+            None => "write to a file (-o FILE) to be able to --resume".to_owned(),
+        };
+        return Err(GenerateError::Interrupted(format!(
+            "interrupted: {} of {} starts written to {out_name} ({} positions); {resume}",
+            resumed + committed,
+            request.starts.len(),
+            summary.positions
+        )));
+    }
+    if let Some(reason) = last_skip.filter(|_| summary.skipped == jobs.len() && !jobs.is_empty()) {
+        return Err(GenerateError::Engine {
+            code: exit_code::ENGINE_EXITED,
+            message: format!("--engine: every start was skipped (the last, {reason})"),
+        });
+    }
+    if request.timing {
+        let seconds = began.elapsed().as_secs_f64();
+        let own = cpu::process_seconds() - cpu_before;
+        let engines = cpu::children_seconds().map_or("unknown".to_owned(), |s| format!("{s:.3} s"));
+        eprintln!(
+            "sp960: book: timing: {} positions, {} evaluated, {} searches, in {seconds:.3} s ({:.2} positions/s); CPU: sp960 {own:.3} s, engines {engines}",
+            summary.positions,
+            summary.evaluated,
+            summary.searches,
+            summary.positions as f64 / seconds.max(1e-9)
+        );
+    }
+    Ok(summary)
+}
+
+/// Writes a start's openings: the ones already in the book (from an earlier start, a
+/// transposition) are dropped; a start with none at all, before any position is in the
+/// book, means the window is out of reach.
+fn commit(
+    done: StartOpenings,
+    book_keys: &mut HashSet<String>,
+    summary: &mut Summary,
+    out: &mut Box<dyn Write + '_>,
+    request: &GenerateRequest,
+    first: &mut bool,
+) -> Result<(), GenerateError> {
+    let settings = &request.walk;
+    summary.evaluated += u64::from(done.evaluated);
+    summary.searches += u64::from(done.searches);
+    let openings: Vec<_> = done
+        .openings
+        .into_iter()
+        .filter(|o| book_keys.insert(position_key(&o.position)))
+        .collect();
+    if openings.is_empty() && book_keys.is_empty() {
+        let window = settings
+            .window
+            .map_or("any centipawn score".to_owned(), |w| {
+                format!("--window {},{}", w.low, w.high)
+            });
+        return Err(GenerateError::Usage(format!(
+            "{window}: no position of {} reached it in {} tries (--tries); widen --window, \
+             raise --tries or --margin, or check the engine's limits",
+            done.start.label(),
+            done.tries
+        )));
+    }
+    if (openings.len() as u32) < settings.per_start {
+        summary.short += 1;
+        note(
+            io::stderr().is_terminal(),
+            &format!(
+                "{}: {} of {} positions (--per-start) after {} tries (--tries)",
+                done.start.label(),
+                openings.len(),
+                settings.per_start,
+                done.tries
+            ),
+        );
+    }
+    let text = render(&openings, request.format, request.castling, *first)?;
+    *first &= openings.is_empty();
+    summary.positions += openings.len();
+    let name = || {
+        request
+            .output
+            .as_ref()
+            .map_or("<stdout>".to_owned(), |p| p.display().to_string())
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|source| GenerateError::Io {
+            path: name(),
+            source,
+        })
+}
+
+/// A note on stderr, clearing the progress line first on a terminal.
+fn note(progress: bool, text: &str) {
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    eprintln!("sp960: book: {text}");
+}
+
+fn show_progress(began: Instant, committed: usize, total: usize, summary: &Summary) {
+    let seconds = began.elapsed().as_secs_f64();
+    let rate = summary.positions as f64 / seconds.max(1e-9);
+    let eta = if committed == 0 {
+        "?".to_owned()
+    } else {
+        let left = seconds / committed as f64 * (total - committed) as f64;
+        let left = left.round() as u64;
+        format!("{}m{:02}s", left / 60, left % 60)
+    };
+    eprint!(
+        "\r\x1b[Ksp960: book: {committed}/{total} starts, {} positions, {rate:.2} positions/s, ETA {eta}",
+        summary.positions
+    );
+}
+
+/// The keys and the starts' labels (with their record counts) of a book being resumed;
+/// and whether it has any text.
+#[allow(clippy::type_complexity)]
+fn read_existing(
+    path: &PathBuf,
+    format: BookFormat,
+) -> Result<(HashSet<String>, HashMap<String, usize>, bool), GenerateError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => String::new(),
+        Err(source) => {
+            return Err(GenerateError::Io {
+                path: path.display().to_string(),
+                source,
+            });
+        }
+    };
+    if format == BookFormat::Fen && !text.is_empty() {
+        return Err(GenerateError::Usage(
+            "--resume: a FEN book does not name its starts; generate EPD or PGN to resume".into(),
+        ));
+    }
+    let records = read_back(&text, format).map_err(|source| GenerateError::ReadBack {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let mut labels: HashMap<String, usize> = HashMap::new();
+    let mut keys = HashSet::new();
+    for record in records {
+        *labels.entry(record.label).or_default() += 1;
+        keys.insert(record.key);
+    }
+    Ok((keys, labels, !text.is_empty()))
+}
+
+/// A worker: its own engine, started when first needed and again after a failure.
+fn worker(
+    jobs: &[Job],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    setup: &Arc<EngineSetup>,
+    settings: &WalkSettings,
+    sender: &mpsc::Sender<(usize, Outcome)>,
+) {
+    let mut engine: Option<BookEngine> = None;
+    loop {
+        if stop.load(Ordering::SeqCst) || interrupt::interrupted() {
+            break;
+        }
+        let index = next.fetch_add(1, Ordering::SeqCst);
+        let Some(&job) = jobs.get(index) else {
+            break;
+        };
+        let outcome = run_job(job, &mut engine, setup, settings);
+        let last = matches!(outcome, Outcome::Fatal(_) | Outcome::Interrupted);
+        if sender.send((index, outcome)).is_err() || last {
+            break;
+        }
+    }
+    if let Some(engine) = engine {
+        engine.stop();
+    }
+}
+
+/// Why a start could not be finished on one engine.
+#[derive(Debug, Error)]
+enum StartFailure {
+    #[error(transparent)]
+    Engine(#[from] EngineFailure),
+    #[error("the engine's answer: {0}")]
+    Walk(#[from] WalkError),
+}
+
+/// One start, retried from scratch on a fresh engine after a failure.
+fn run_job(
+    job: Job,
+    engine: &mut Option<BookEngine>,
+    setup: &Arc<EngineSetup>,
+    settings: &WalkSettings,
+) -> Outcome {
+    let label = job.start.label();
+    let mut failures = 0;
+    loop {
+        if interrupt::interrupted() {
+            return Outcome::Interrupted;
+        }
+        let running = match engine {
+            Some(running) => running,
+            None => match BookEngine::start(Arc::clone(setup)) {
+                Ok(started) => engine.insert(started),
+                Err(EngineFailure::Interrupted) => return Outcome::Interrupted,
+                Err(EngineFailure::Start(err)) => {
+                    return Outcome::Fatal(GenerateError::Engine {
+                        code: err.exit_code(),
+                        message: format!(
+                            "--engine: {}",
+                            err.to_string().trim_start_matches("proxy: ")
+                        ),
+                    });
+                }
+                Err(err) => {
+                    return Outcome::Fatal(GenerateError::Engine {
+                        code: exit_code::ENGINE_UNSUITABLE,
+                        message: format!("--engine: the UCI handshake failed: {err}"),
+                    });
+                }
+            },
+        };
+        let seed = start_seed(settings.seed, job.start, job.occurrence);
+        let walk = match Walk::new(job.start, seed, settings.clone()) {
+            Ok(walk) => walk,
+            Err(err) => return Outcome::Fatal(err.into()),
+        };
+        match make_start(running, walk) {
+            Ok(done) => return Outcome::Done(done),
+            Err(StartFailure::Engine(EngineFailure::Interrupted)) => return Outcome::Interrupted,
+            Err(_) if interrupt::interrupted() => {
+                // Ctrl-C from a terminal reaches the engines too: their deaths are not
+                // failures to retry.
+                return Outcome::Interrupted;
+            }
+            Err(failure) => {
+                // The engine is dropped (killed if it still runs) and started afresh.
+                *engine = None;
+                failures += 1;
+                if failures > RETRIES {
+                    return Outcome::Skipped(
+                        job.start,
+                        format!("{failure} ({} attempts)", RETRIES + 1),
+                    );
+                }
+                note(
+                    io::stderr().is_terminal(),
+                    &format!(
+                        "{label}: {failure}; restarting the engine and retrying the start ({failures} of {RETRIES})"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Runs a walk on the engine to the end.
+fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, StartFailure> {
+    engine.new_start()?;
+    loop {
+        match walk.step() {
+            Step::Search(request) => {
+                let result = engine.search(walk.root(), &request.moves, request.lines)?;
+                walk.feed(result)?;
+            }
+            Step::Done(done) => return Ok(done),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::walk::{Opening, Window};
+    use super::*;
+    use crate::matches::client::Limits;
+    use crate::proxy::io::EngineCommand;
+    use crate::starts::castling::parse_move;
+    use shakmaty::Position;
+
+    fn request() -> GenerateRequest {
+        GenerateRequest {
+            starts: Vec::new(),
+            walk: WalkSettings {
+                plies: 2,
+                per_start: 2,
+                window: Some(Window { low: -5, high: 5 }),
+                margin: 50,
+                multipv: 5,
+                tries: 7,
+                seed: 1,
+            },
+            engine: EngineSetup {
+                command: EngineCommand {
+                    program: "engine".into(),
+                    args: Vec::new(),
+                    dir: None,
+                },
+                options: Vec::new(),
+                init_strings: Vec::new(),
+                limits: Limits::default(),
+                timeout: Duration::from_secs(1),
+            },
+            concurrency: 1,
+            format: BookFormat::Epd,
+            castling: CastlingNotation::Shredder,
+            output: None,
+            resume: false,
+            timing: false,
+        }
+    }
+
+    fn opening(spec: &str, moves: &str) -> Opening {
+        let start: Start = spec.parse().unwrap();
+        let mut position = start.position().unwrap();
+        let mut played = Vec::new();
+        for text in moves.split(' ') {
+            let m = parse_move(&position, text.as_bytes()).unwrap();
+            position.play_unchecked(m);
+            played.push(m);
+        }
+        Opening {
+            start,
+            moves: played,
+            position,
+            score: 0,
+            depth: None,
+            nodes: None,
+        }
+    }
+
+    fn done(openings: Vec<Opening>) -> StartOpenings {
+        StartOpenings {
+            start: openings.first().map_or("860".parse().unwrap(), |o| o.start),
+            openings,
+            tries: 7,
+            evaluated: 3,
+            searches: 9,
+        }
+    }
+
+    #[test]
+    fn commits_drop_positions_the_book_holds_and_an_empty_first_start_is_an_error() {
+        let request = request();
+        let (mut keys, mut summary, mut first) = (HashSet::new(), Summary::default(), true);
+        let mut bytes = Vec::new();
+        {
+            let mut out: Box<dyn Write + '_> = Box::new(&mut bytes);
+            // Nothing in the book and nothing found: the window is out of reach.
+            let err = commit(
+                done(Vec::new()),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with("--window -5,5: no position of SP 860 reached it in 7 tries"),
+                "{err}"
+            );
+            let a = opening("860", "e2e4 e7e5");
+            commit(
+                done(vec![a.clone()]),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap();
+            // The same start asked for again: a transposition of the first one's position
+            // is dropped, the other kept.
+            let b = opening("860", "e2e4 e7e5");
+            let c = opening("860", "d2d4 d7d5");
+            commit(
+                done(vec![b, c]),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap();
+            // Empty once the book holds something: the start is short, no error.
+            commit(
+                done(Vec::new()),
+                &mut keys,
+                &mut summary,
+                &mut out,
+                &request,
+                &mut first,
+            )
+            .unwrap();
+        }
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(text.contains("c0 \"SP 860: e2e4 e7e5\""));
+        assert!(text.contains("c0 \"SP 860: d2d4 d7d5\""));
+        assert_eq!(
+            (summary.positions, summary.short, summary.searches),
+            (2, 3, 36)
+        );
+    }
+}

@@ -1,0 +1,597 @@
+//! The openings of one start, as a sans-IO state machine: [`Walk::step`] answers with the
+//! next search to ask the engine for, [`Walk::feed`] takes the engine's answer, until the
+//! start is done ([`Step::Done`]).
+//!
+//! A walk plays `plies` moves from the start, each chosen at random (the walk's own seeded
+//! ChaCha8 stream) among the MultiPV lines whose score is within `margin` centipawns of the
+//! best line; the final position is then searched with one line, and kept when that
+//! score, from White's side, is a centipawn score inside the window (mate scores never
+//! are) and the start has not kept the position already (the book drops a position an
+//! earlier start holds when it writes this one's). Walks are tried until `per_start`
+//! openings are kept or `tries` walks have been made. Searches are remembered by position
+//! within a start (the start position's search is made once, not once per walk).
+
+use std::collections::{HashMap, HashSet};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+use thiserror::Error;
+
+use crate::protocol::uci::EngineScore;
+use crate::starts::castling::parse_move;
+use crate::starts::notation::{CastlingNotation, epd_fields};
+use crate::starts::start::{InvalidStart, Start};
+
+/// An evaluation window, in centipawns from White's side, both ends included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// The lowest score kept.
+    pub low: i32,
+    /// The highest score kept.
+    pub high: i32,
+}
+
+impl Window {
+    /// Whether a score from White's side lies in the window (mate scores never do).
+    pub fn contains(self, white: EngineScore) -> bool {
+        matches!(white, EngineScore::Centipawns(cp) if (self.low..=self.high).contains(&cp))
+    }
+}
+
+/// How the openings of every start are made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkSettings {
+    /// Moves (plies) from the start.
+    pub plies: u32,
+    /// Openings wanted per start.
+    pub per_start: u32,
+    /// Kept evaluations; `None`: every centipawn score (no mate).
+    pub window: Option<Window>,
+    /// A move may be chosen when its line scores at most this many centipawns below the best.
+    pub margin: i32,
+    /// MultiPV lines asked for at each ply.
+    pub multipv: u32,
+    /// Walks tried per start at most.
+    pub tries: u32,
+    /// The seed of every start's random stream.
+    pub seed: u64,
+}
+
+/// A search the walk needs: the position after `moves` from the start, with `lines`
+/// MultiPV lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRequest {
+    /// The moves from the start.
+    pub moves: Vec<Move>,
+    /// MultiPV lines wanted.
+    pub lines: u32,
+}
+
+/// One MultiPV line of a finished search: its first move (as the engine wrote it) and
+/// its score, from the side to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PvLine {
+    /// The line's first move, in the engine's coordinate notation.
+    pub first_move: String,
+    /// The line's score, from the side to move.
+    pub score: EngineScore,
+}
+
+/// What the engine answered: its lines (best first) and the search effort.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The lines, in MultiPV order (best first).
+    pub lines: Vec<PvLine>,
+    /// The depth reached (`info depth`).
+    pub depth: Option<u32>,
+    /// The nodes searched (`info nodes`).
+    pub nodes: Option<u64>,
+}
+
+/// An opening kept for the book.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opening {
+    /// Its start.
+    pub start: Start,
+    /// The moves from the start.
+    pub moves: Vec<Move>,
+    /// The position after them.
+    pub position: Chess,
+    /// The final search's score, from the side to move, in centipawns.
+    pub score: i32,
+    /// The final search's depth.
+    pub depth: Option<u32>,
+    /// The final search's nodes.
+    pub nodes: Option<u64>,
+}
+
+/// A start's openings, and how many walks they took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartOpenings {
+    /// The start.
+    pub start: Start,
+    /// The openings kept, in the order found.
+    pub openings: Vec<Opening>,
+    /// The walks made.
+    pub tries: u32,
+    /// Final positions searched (evaluated).
+    pub evaluated: u32,
+    /// Searches asked of the engine, the evaluations included.
+    pub searches: u32,
+}
+
+/// What the walk wants next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Ask the engine for this search, then [`Walk::feed`] its result.
+    Search(SearchRequest),
+    /// The start is done.
+    Done(StartOpenings),
+}
+
+/// The engine's answer cannot be used: the walk (and the start) cannot go on with it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum WalkError {
+    /// No line with a move and a score, in a position with legal moves.
+    #[error("no line with a move and a score in a position with {0} legal moves")]
+    NoLines(usize),
+    /// A line's first move is not legal.
+    #[error("illegal move '{0}' in a MultiPV line")]
+    IllegalMove(String),
+    /// An answer fed when no search was asked.
+    #[error("an answer to no search")]
+    Unasked,
+}
+
+/// The 4-field EPD of a position in Shredder castling, en passant only when legal: the key
+/// by which positions are told apart (transpositions are one position).
+pub fn position_key(position: &Chess) -> String {
+    epd_fields(
+        &position.to_setup(EnPassantMode::Legal),
+        CastlingNotation::Shredder,
+    )
+}
+
+/// The seed of the `occurrence`-th (0-based) walk set of `start` in the request: the same
+/// start in another request, or at another place in it, gets the same openings.
+pub fn start_seed(seed: u64, start: Start, occurrence: u32) -> u64 {
+    // FNV-1a over the label, then SplitMix64's finaliser over everything.
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    for byte in start.label().bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut z = seed ^ hash ^ u64::from(occurrence).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A search remembered: its legal first moves with their scores (best first), and its
+/// result.
+#[derive(Debug, Clone)]
+struct Known {
+    moves: Vec<(Move, EngineScore)>,
+    result: SearchResult,
+}
+
+/// The openings of one start being made.
+#[derive(Debug)]
+pub struct Walk {
+    start: Start,
+    root: Chess,
+    settings: WalkSettings,
+    rng: ChaCha8Rng,
+    /// Searches made, by position key and lines.
+    known: HashMap<(String, u32), Known>,
+    /// The search asked for and not yet answered.
+    asked: Option<(String, u32, Chess)>,
+    kept: Vec<Opening>,
+    kept_keys: HashSet<String>,
+    tries: u32,
+    evaluated: u32,
+    searches: u32,
+    /// Whether the walk under way had a choice of moves anywhere: a walk without one
+    /// plays the same moves as every walk after it (the searches are remembered), so the
+    /// start is done.
+    branched: bool,
+    /// The walk under way.
+    moves: Vec<Move>,
+    current: Chess,
+}
+
+impl Walk {
+    /// The walk of `start`, its random stream from `seed` ([`start_seed`]). It knows no
+    /// other start's positions: the book drops a position an earlier start (or a resumed
+    /// file) holds when it writes this start's, so a start's openings do not depend on
+    /// what is in the book already, and a resumed run writes what an uninterrupted one does.
+    pub fn new(start: Start, seed: u64, settings: WalkSettings) -> Result<Walk, InvalidStart> {
+        let root = start.position()?;
+        Ok(Walk {
+            start,
+            current: root.clone(),
+            root,
+            settings,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            known: HashMap::new(),
+            asked: None,
+            kept: Vec::new(),
+            kept_keys: HashSet::new(),
+            tries: 0,
+            evaluated: 0,
+            searches: 0,
+            branched: false,
+            moves: Vec::new(),
+        })
+    }
+
+    /// The start's position.
+    pub fn root(&self) -> &Chess {
+        &self.root
+    }
+
+    /// The next search, or the start's openings when it is done.
+    pub fn step(&mut self) -> Step {
+        loop {
+            if self.kept.len() as u32 >= self.settings.per_start
+                || self.tries >= self.settings.tries
+            {
+                return Step::Done(StartOpenings {
+                    start: self.start,
+                    openings: std::mem::take(&mut self.kept),
+                    tries: self.tries,
+                    evaluated: self.evaluated,
+                    searches: self.searches,
+                });
+            }
+            let key = position_key(&self.current);
+            if (self.moves.len() as u32) < self.settings.plies {
+                if self.current.is_game_over() {
+                    self.end_walk();
+                    continue;
+                }
+                let lines = self.settings.multipv;
+                let Some(known) = self.known.get(&(key.clone(), lines)) else {
+                    return self.ask(key, lines);
+                };
+                let best = rank(known.moves[0].1);
+                let close = known
+                    .moves
+                    .iter()
+                    .take_while(|(_, score)| rank(*score) >= best - i64::from(self.settings.margin))
+                    .count();
+                self.branched |= close > 1;
+                let (chosen, _) = known.moves[self.rng.random_range(0..close)];
+                self.current.play_unchecked(chosen);
+                self.moves.push(chosen);
+                continue;
+            }
+            // The final position.
+            if self.kept_keys.contains(&key) {
+                self.end_walk();
+                continue;
+            }
+            let Some(known) = self.known.get(&(key.clone(), 1)) else {
+                self.evaluated += 1;
+                return self.ask(key, 1);
+            };
+            let score = known.moves[0].1;
+            let white = if self.current.turn().is_white() {
+                score
+            } else {
+                match score {
+                    EngineScore::Centipawns(cp) => EngineScore::Centipawns(-cp),
+                    EngineScore::Mate(n) => EngineScore::Mate(-n),
+                }
+            };
+            let inside = match self.settings.window {
+                Some(window) => window.contains(white),
+                None => matches!(white, EngineScore::Centipawns(_)),
+            };
+            if let (true, EngineScore::Centipawns(cp)) = (inside, score) {
+                self.kept.push(Opening {
+                    start: self.start,
+                    moves: self.moves.clone(),
+                    position: self.current.clone(),
+                    score: cp,
+                    depth: known.result.depth,
+                    nodes: known.result.nodes,
+                });
+                self.kept_keys.insert(key);
+            }
+            self.end_walk();
+        }
+    }
+
+    /// The engine's answer to the search last asked for.
+    pub fn feed(&mut self, result: SearchResult) -> Result<(), WalkError> {
+        let (key, lines, position) = self.asked.take().ok_or(WalkError::Unasked)?;
+        let mut moves: Vec<(Move, EngineScore)> = Vec::with_capacity(result.lines.len());
+        for line in &result.lines {
+            let m = parse_move(&position, line.first_move.as_bytes())
+                .map_err(|_| WalkError::IllegalMove(line.first_move.clone()))?;
+            if !moves.iter().any(|(seen, _)| *seen == m) {
+                moves.push((m, line.score));
+            }
+        }
+        if moves.is_empty() {
+            return Err(WalkError::NoLines(position.legal_moves().len()));
+        }
+        // Best first, whatever order the engine printed its lines in; ties keep its order.
+        moves.sort_by_key(|(_, score)| std::cmp::Reverse(rank(*score)));
+        self.known.insert((key, lines), Known { moves, result });
+        Ok(())
+    }
+
+    fn ask(&mut self, key: String, lines: u32) -> Step {
+        self.searches += 1;
+        self.asked = Some((key, lines, self.current.clone()));
+        Step::Search(SearchRequest {
+            moves: self.moves.clone(),
+            lines,
+        })
+    }
+
+    fn end_walk(&mut self) {
+        self.tries += 1;
+        if !self.branched {
+            // Every walk from here on would be this one again.
+            self.tries = self.tries.max(self.settings.tries);
+        }
+        self.branched = false;
+        self.moves.clear();
+        self.current = self.root.clone();
+    }
+}
+
+/// A score as one number to compare: centipawns, or mates beyond any centipawn score
+/// (a quicker mate higher, a quicker mated lower).
+fn rank(score: EngineScore) -> i64 {
+    const MATE: i64 = 1_000_000;
+    match score {
+        EngineScore::Centipawns(cp) => i64::from(cp),
+        EngineScore::Mate(n) if n > 0 => MATE - i64::from(n),
+        EngineScore::Mate(n) => -MATE - i64::from(n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::starts::castling::{CastlingDialect, move_text};
+
+    fn settings() -> WalkSettings {
+        WalkSettings {
+            plies: 2,
+            per_start: 2,
+            window: Some(Window { low: -35, high: 35 }),
+            margin: 50,
+            multipv: 4,
+            tries: 40,
+            seed: 1,
+        }
+    }
+
+    fn start(spec: &str) -> Start {
+        spec.parse().unwrap()
+    }
+
+    fn walk(spec: &str, settings: WalkSettings) -> Walk {
+        Walk::new(
+            start(spec),
+            start_seed(settings.seed, start(spec), 0),
+            settings,
+        )
+        .unwrap()
+    }
+
+    /// A scripted engine: every legal move is a line, scored by `score` of the position
+    /// after it (from the mover's side); the final search scores the position itself.
+    fn answer(
+        walk: &Walk,
+        request: &SearchRequest,
+        score: &dyn Fn(&Chess, &str) -> i32,
+    ) -> SearchResult {
+        let mut position = walk.root().clone();
+        for m in &request.moves {
+            position.play_unchecked(*m);
+        }
+        let mut lines: Vec<PvLine> = position
+            .legal_moves()
+            .iter()
+            .map(|m| {
+                let text = move_text(m, CastlingDialect::Chess960);
+                PvLine {
+                    score: EngineScore::Centipawns(score(&position, &text)),
+                    first_move: text,
+                }
+            })
+            .collect();
+        lines.sort_by_key(|line| std::cmp::Reverse(rank(line.score)));
+        lines.truncate(request.lines as usize);
+        if request.lines == 1 {
+            // The final search: the position's own score.
+            lines[0].score = EngineScore::Centipawns(score(&position, ""));
+        }
+        SearchResult {
+            lines,
+            depth: Some(7),
+            nodes: Some(1000),
+        }
+    }
+
+    /// Runs the walk to the end; returns its openings and how often the start position
+    /// itself was searched.
+    fn run(walk: &mut Walk, score: &dyn Fn(&Chess, &str) -> i32) -> (StartOpenings, usize) {
+        let mut searches = 0;
+        loop {
+            match walk.step() {
+                Step::Search(request) => {
+                    searches += usize::from(request.moves.is_empty());
+                    let result = answer(walk, &request, score);
+                    walk.feed(result).unwrap();
+                }
+                Step::Done(done) => return (done, searches),
+            }
+        }
+    }
+
+    /// A deterministic spread of scores over -60..59: by the move's text, or for the
+    /// final search (no move) by the position's key.
+    fn spread(position: &Chess, text: &str) -> i32 {
+        if text.is_empty() {
+            let key = position_key(position);
+            let sum: usize = key
+                .bytes()
+                .enumerate()
+                .map(|(i, b)| (i + 1) * usize::from(b))
+                .sum();
+            return (sum % 120) as i32 - 60;
+        }
+        let bytes = text.as_bytes();
+        (i32::from(bytes[0]) * 7 + i32::from(bytes[2]) * 13 + i32::from(bytes[3])) % 120 - 60
+    }
+
+    #[test]
+    fn openings_are_distinct_in_the_window_and_reproducible() {
+        let (done, searches) = run(&mut walk("860", settings()), &spread);
+        assert_eq!(done.openings.len(), 2);
+        let keys: HashSet<String> = done
+            .openings
+            .iter()
+            .map(|o| position_key(&o.position))
+            .collect();
+        assert_eq!(keys.len(), 2);
+        for opening in &done.openings {
+            assert_eq!(opening.moves.len(), 2);
+            // White to move after two plies: the score is White's.
+            assert!((-35..=35).contains(&opening.score), "{}", opening.score);
+            assert_eq!((opening.depth, opening.nodes), (Some(7), Some(1000)));
+        }
+        // The start position was searched once for all walks.
+        assert!(done.tries >= 2);
+        assert_eq!(searches, 1);
+        let (again, _) = run(&mut walk("860", settings()), &spread);
+        assert_eq!(again, done);
+        let other = WalkSettings {
+            seed: 2,
+            ..settings()
+        };
+        let (reseeded, _) = run(&mut walk("860", other), &spread);
+        assert_ne!(reseeded.openings, done.openings);
+    }
+
+    #[test]
+    fn moves_are_chosen_within_the_margin_only() {
+        // One move scores 100, the rest -100: with a 50 cp margin only that one is played.
+        let one = |position: &Chess, text: &str| {
+            let best = move_text(&position.legal_moves()[0], CastlingDialect::Chess960);
+            if text == best { 100 } else { -100 }
+        };
+        let wide = WalkSettings {
+            window: None,
+            per_start: 5,
+            tries: 5,
+            ..settings()
+        };
+        let (done, _) = run(&mut walk("518", wide.clone()), &one);
+        // Every walk plays the same two moves: one position, and the start is done after
+        // the first walk (all the others would be the same).
+        assert_eq!(done.openings.len(), 1);
+        assert_eq!(done.tries, 5);
+        assert_eq!(done.evaluated, 1);
+        // A margin of 200 lets every move in: more distinct positions.
+        let (many, _) = run(
+            &mut walk(
+                "518",
+                WalkSettings {
+                    margin: 200,
+                    ..wide
+                },
+            ),
+            &one,
+        );
+        assert!(many.openings.len() > 1);
+    }
+
+    #[test]
+    fn scores_are_judged_from_whites_side_and_mates_are_never_kept() {
+        // After one ply black is to move; the engine says +50 for black = -50 for White.
+        let black_up = |_: &Chess, _: &str| 50;
+        let odd = WalkSettings {
+            plies: 1,
+            window: Some(Window {
+                low: -60,
+                high: -40,
+            }),
+            per_start: 1,
+            ..settings()
+        };
+        let (done, _) = run(&mut walk("0", odd.clone()), &black_up);
+        assert_eq!(done.openings.len(), 1);
+        assert_eq!(done.openings[0].score, 50);
+        let flipped = WalkSettings {
+            window: Some(Window { low: 40, high: 60 }),
+            tries: 3,
+            ..odd
+        };
+        let (none, _) = run(&mut walk("0", flipped), &black_up);
+        assert!(none.openings.is_empty());
+        assert_eq!(none.tries, 3);
+        // A mate score is outside every window, and outside "no window".
+        let mut w = walk(
+            "0",
+            WalkSettings {
+                window: None,
+                tries: 2,
+                ..settings()
+            },
+        );
+        loop {
+            match w.step() {
+                Step::Search(request) => {
+                    let mut result = answer(&w, &request, &spread);
+                    if request.lines == 1 {
+                        result.lines[0].score = EngineScore::Mate(3);
+                    }
+                    w.feed(result).unwrap();
+                }
+                Step::Done(done) => {
+                    assert!(done.openings.is_empty());
+                    assert_eq!(done.evaluated, 2);
+                    break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_answers_are_errors() {
+        let mut w = walk("860", settings());
+        assert_eq!(w.feed(SearchResult::default()), Err(WalkError::Unasked));
+        let Step::Search(_) = w.step() else { panic!() };
+        let bad = SearchResult {
+            lines: vec![PvLine {
+                first_move: "e2e5".into(),
+                score: EngineScore::Centipawns(0),
+            }],
+            ..SearchResult::default()
+        };
+        assert_eq!(w.feed(bad), Err(WalkError::IllegalMove("e2e5".into())));
+        let Step::Search(_) = w.step() else { panic!() };
+        assert_eq!(w.feed(SearchResult::default()), Err(WalkError::NoLines(20)));
+    }
+
+    #[test]
+    fn seeds_differ_by_start_and_occurrence() {
+        let a = start_seed(7, start("860"), 0);
+        assert_eq!(a, start_seed(7, start("860"), 0));
+        assert_ne!(a, start_seed(7, start("860"), 1));
+        assert_ne!(a, start_seed(7, start("861"), 0));
+        assert_ne!(a, start_seed(8, start("860"), 0));
+        assert_ne!(
+            start_seed(7, start("0:959"), 0),
+            start_seed(7, start("959:0"), 0)
+        );
+    }
+}
