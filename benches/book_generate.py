@@ -145,7 +145,7 @@ def report(name, runs):
     engine_cpu = median(runs, "engine_cpu")
     share = 100 * cpu / engine_cpu if engine_cpu else float("nan")
     print(f"| {name} | {wall:.2f} s | {positions:.0f} | {positions / wall:.2f} | "
-          f"{searches:.0f} | {1000 * cpu / searches:.3f} ms | "
+          f"{searches:.0f} | {1000 * wall / searches:.2f} ms | {1000 * cpu / searches:.3f} ms | "
           f"{1000 * engine_cpu / searches:.2f} ms | {share:.2f}% |")
     return positions / wall
 
@@ -161,9 +161,9 @@ def main():
         for _ in range(RUNS):
             sp960_runs.append(run_sp960(1))
             python_runs.append(run_python(fens))
-        print("| generator | wall | positions | positions/s | searches | own CPU/search | "
+        print("| generator | wall | positions | positions/s | searches | wall/search | own CPU/search | "
               "engine CPU/search | own/engine CPU |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|")
         report("sp960 book", sp960_runs)
         report("python-chess", python_runs)
     if ONLY == "python":
@@ -173,9 +173,9 @@ def main():
         one.append(run_sp960(1))
         two.append(run_sp960(2))
     print()
-    print("| generator | wall | positions | positions/s | searches | own CPU/search | "
+    print("| generator | wall | positions | positions/s | searches | wall/search | own CPU/search | "
           "engine CPU/search | own/engine CPU |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     rate1 = report("sp960 book --concurrency 1", one)
     rate2 = report("sp960 book --concurrency 2", two)
     print(f"\n--concurrency 2 / 1: {rate2 / rate1:.2f}x positions per second; "
