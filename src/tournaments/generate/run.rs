@@ -550,6 +550,10 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
     loop {
         match walk.step() {
             Step::Search(request) => {
+                if request.fresh {
+                    // The kept score is what a fresh engine reproduces (book_proof re-evaluates).
+                    engine.new_start()?;
+                }
                 let result = engine.search(walk.root(), &request.moves, request.lines)?;
                 walk.feed(result)?;
             }

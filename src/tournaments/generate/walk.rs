@@ -66,6 +66,9 @@ pub struct SearchRequest {
     pub moves: Vec<Move>,
     /// MultiPV lines wanted.
     pub lines: u32,
+    /// The final position's own evaluation, to be searched in a cleared hash
+    /// (`ucinewgame`), so that a fresh engine at the same settings gives the same score.
+    pub fresh: bool,
 }
 
 /// One MultiPV line of a finished search: its first move (as the engine wrote it) and
@@ -252,7 +255,7 @@ impl Walk {
                 }
                 let lines = self.settings.multipv;
                 let Some(known) = self.known.get(&(key.clone(), lines)) else {
-                    return self.ask(key, lines);
+                    return self.ask(key, lines, false);
                 };
                 let best = rank(known.moves[0].1);
                 let close = known
@@ -273,7 +276,7 @@ impl Walk {
             }
             let Some(known) = self.known.get(&(key.clone(), 1)) else {
                 self.evaluated += 1;
-                return self.ask(key, 1);
+                return self.ask(key, 1, true);
             };
             let score = known.moves[0].1;
             let white = if self.current.turn().is_white() {
@@ -323,12 +326,13 @@ impl Walk {
         Ok(())
     }
 
-    fn ask(&mut self, key: String, lines: u32) -> Step {
+    fn ask(&mut self, key: String, lines: u32, fresh: bool) -> Step {
         self.searches += 1;
         self.asked = Some((key, lines, self.current.clone()));
         Step::Search(SearchRequest {
             moves: self.moves.clone(),
             lines,
+            fresh,
         })
     }
 
