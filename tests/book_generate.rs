@@ -202,6 +202,51 @@ fn the_same_bytes_twice_and_at_any_concurrency_every_record_replaying_into_its_w
     assert_eq!(per.len(), 4, "{per:?}");
 }
 
+/// A start that reaches no position in the window is a note, not the end of the run, even
+/// when it is the first to finish: DFRC 0:959 is White-favoured by 60-185 cp after 4 plies
+/// (Stockfish, 5000 nodes), 100:200 reaches -35,35. Only a book left empty is an error.
+#[test]
+fn a_start_out_of_the_windows_reach_is_a_note_and_only_an_empty_book_an_error() {
+    if !peers::need(&[Peer::Stockfish]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = small("-35,35");
+    args[0] = "0:959".into();
+    let output = sp960(
+        dir.path(),
+        &args
+            .iter()
+            .map(String::as_str)
+            .chain(["-o", "reach-FRC.epd"])
+            .collect::<Vec<_>>(),
+    );
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    assert!(
+        message.contains("DFRC 0:959: 0 of 2 positions (--per-start) after 100 tries"),
+        "{message}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("reach-FRC.epd")).unwrap();
+    let per = check_book(&text, 4, (-35, 35), 2);
+    assert_eq!(per.keys().collect::<Vec<_>>(), ["DFRC 100:200"], "{per:?}");
+    // The pair alone: nothing written, and the error names the window and the start.
+    let alone: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| *a != "100:200")
+        .chain(["-o", "empty-FRC.epd"])
+        .collect();
+    let output = sp960(dir.path(), &alone);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("--window -35,35: no position of DFRC 0:959 reached it in 100 tries"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn pgn_books_hold_the_same_openings_from_the_start_in_san() {
     if !peers::need(&[Peer::Stockfish]) {

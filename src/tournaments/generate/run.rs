@@ -15,7 +15,9 @@ use thiserror::Error;
 
 use super::engine::{BookEngine, EngineFailure, EngineSetup};
 use super::record::{ReadBackError, read_back, render};
-use super::walk::{StartOpenings, Step, Walk, WalkError, WalkSettings, position_key, start_seed};
+use super::walk::{
+    StartOpenings, Step, Walk, WalkError, WalkSettings, Window, position_key, start_seed,
+};
 use crate::exit_code;
 use crate::os::{cpu, interrupt};
 use crate::starts::notation::CastlingNotation;
@@ -65,6 +67,11 @@ pub struct Summary {
     pub short: usize,
     /// Starts skipped after their engine failed.
     pub skipped: usize,
+    /// Starts whose walks reached no position in the window, and the first of them (its
+    /// label and tries), for the error when the whole book stays empty.
+    pub unreached: usize,
+    /// The first start that reached no position: its label and its tries.
+    pub first_unreached: Option<(String, u32)>,
 }
 
 /// Why the run stopped.
@@ -295,6 +302,9 @@ pub fn generate(
             summary.positions
         )));
     }
+    if let Some(err) = out_of_reach(&summary, request.walk.window, book_keys.is_empty()) {
+        return Err(err);
+    }
     if let Some(reason) = last_skip.filter(|_| summary.skipped == jobs.len() && !jobs.is_empty()) {
         return Err(GenerateError::Engine {
             code: exit_code::ENGINE_EXITED,
@@ -317,8 +327,8 @@ pub fn generate(
 }
 
 /// Writes a start's openings: the ones already in the book (from an earlier start, a
-/// transposition) are dropped; a start with none at all, before any position is in the
-/// book, means the window is out of reach.
+/// transposition) are dropped; a start that reached none is counted (a note says it is
+/// short), and [`out_of_reach`] judges the whole run at its end.
 fn commit(
     done: StartOpenings,
     book_keys: &mut HashSet<String>,
@@ -330,24 +340,17 @@ fn commit(
     let settings = &request.walk;
     summary.evaluated += u64::from(done.evaluated);
     summary.searches += u64::from(done.searches);
+    if done.openings.is_empty() {
+        summary.unreached += 1;
+        summary
+            .first_unreached
+            .get_or_insert_with(|| (done.start.label(), done.tries));
+    }
     let openings: Vec<_> = done
         .openings
         .into_iter()
         .filter(|o| book_keys.insert(position_key(&o.position)))
         .collect();
-    if openings.is_empty() && book_keys.is_empty() {
-        let window = settings
-            .window
-            .map_or("any centipawn score".to_owned(), |w| {
-                format!("--window {},{}", w.low, w.high)
-            });
-        return Err(GenerateError::Usage(format!(
-            "{window}: no position of {} reached it in {} tries (--tries); widen --window, \
-             raise --tries or --margin, or check the engine's limits",
-            done.start.label(),
-            done.tries
-        )));
-    }
     if (openings.len() as u32) < settings.per_start {
         summary.short += 1;
         note(
@@ -376,6 +379,35 @@ fn commit(
             path: name(),
             source,
         })
+}
+
+/// The error for a run that wrote nothing because no start reached the window (a book that
+/// already held positions, or a start that reached one, is not out of reach: the starts
+/// that did not are notes). One rule whatever the order the starts finish in.
+fn out_of_reach(
+    summary: &Summary,
+    window: Option<Window>,
+    book_empty: bool,
+) -> Option<GenerateError> {
+    let (label, tries) = summary.first_unreached.as_ref()?;
+    if summary.positions > 0 || !book_empty {
+        return None;
+    }
+    let window = window.map_or("any centipawn score".to_owned(), |w| {
+        format!("--window {},{}", w.low, w.high)
+    });
+    let which = if summary.unreached == 1 {
+        format!("{label} reached it in {tries} tries")
+    } else {
+        format!(
+            "any of {} starts reached it ({label}: {tries} tries)",
+            summary.unreached
+        )
+    };
+    Some(GenerateError::Usage(format!(
+        "{window}: no position of {which} (--tries); widen --window, raise --tries or \
+         --margin, or check the engine's limits"
+    )))
 }
 
 /// A note on stderr, clearing the progress line first on a terminal.
@@ -564,7 +596,7 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
 
 #[cfg(test)]
 mod tests {
-    use super::super::walk::{Opening, Window};
+    use super::super::walk::Opening;
     use super::*;
     use crate::matches::client::Limits;
     use crate::proxy::io::EngineCommand;
@@ -633,14 +665,14 @@ mod tests {
     }
 
     #[test]
-    fn commits_drop_positions_the_book_holds_and_an_empty_first_start_is_an_error() {
+    fn commits_drop_positions_the_book_holds_and_only_an_empty_book_is_out_of_reach() {
         let request = request();
         let (mut keys, mut summary, mut first) = (HashSet::new(), Summary::default(), true);
         let mut bytes = Vec::new();
         {
             let mut out: Box<dyn Write + '_> = Box::new(&mut bytes);
             // Nothing in the book and nothing found: the window is out of reach.
-            let err = commit(
+            commit(
                 done(Vec::new()),
                 &mut keys,
                 &mut summary,
@@ -648,7 +680,9 @@ mod tests {
                 &request,
                 &mut first,
             )
-            .unwrap_err();
+            .unwrap();
+            let window = request.walk.window;
+            let err = out_of_reach(&summary, window, keys.is_empty()).unwrap();
             assert!(
                 err.to_string()
                     .starts_with("--window -5,5: no position of SP 860 reached it in 7 tries"),
@@ -692,9 +726,32 @@ mod tests {
         assert_eq!(text.lines().count(), 2, "{text}");
         assert!(text.contains("c0 \"SP 860: e2e4 e7e5\""));
         assert!(text.contains("c0 \"SP 860: d2d4 d7d5\""));
+        // Every start fell short of --per-start 2 (the two empty ones too); each counted its
+        // 9 searches.
         assert_eq!(
             (summary.positions, summary.short, summary.searches),
-            (2, 3, 36)
+            (2, 4, 36)
+        );
+        // Whatever order the starts finished in: two reached none, one did, no error.
+        assert_eq!(summary.unreached, 2);
+        assert!(out_of_reach(&summary, request.walk.window, keys.is_empty()).is_none());
+        // And a book resumed with positions in it is not out of reach either.
+        let nothing = Summary {
+            unreached: 1,
+            first_unreached: Some(("SP 860".to_owned(), 7)),
+            ..Summary::default()
+        };
+        assert!(out_of_reach(&nothing, request.walk.window, false).is_none());
+        let several = Summary {
+            unreached: 3,
+            ..nothing
+        };
+        let err = out_of_reach(&several, request.walk.window, true).unwrap();
+        assert!(
+            err.to_string().starts_with(
+                "--window -5,5: no position of any of 3 starts reached it (SP 860: 7 tries)"
+            ),
+            "{err}"
         );
     }
 }
