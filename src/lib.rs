@@ -3,7 +3,7 @@
 //! The rooms, one folder each (ARCHITECTURE.md walks through them):
 //! - [`starts`]: SP numbers, arrangements, starts, FENs, castling notation, identify,
 //!   explain and roll;
-//! - [`fixtures`]: FEN/EPD/PGN fixture files, `validate` and `normalize`;
+//! - [`records`]: FEN/EPD/PGN records and fixture files, `validate` and `normalize`;
 //! - [`protocol`]: the UCI and XBoard vocabulary the proxy, the match runner and the
 //!   built-in engine share;
 //! - [`proxy`]: `sp960 proxy`, its sans-IO sessions and the small I/O shell;
@@ -16,11 +16,11 @@
 
 pub mod cli;
 pub mod engine;
-pub mod fixtures;
 pub mod matches;
 pub(crate) mod os;
 pub mod protocol;
 pub mod proxy;
+pub mod records;
 pub mod starts;
 pub mod tournaments;
 

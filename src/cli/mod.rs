@@ -5,7 +5,7 @@
 //!
 //! One file per command group holds its clap arguments (their doc comments are the
 //! help text) and the small functions that turn them into library calls: [`starts`]
-//! (fen, identify, random, explain, roll), [`fixtures`] (validate, normalize),
+//! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match) and [`tournaments`]
 //! (book, tournament).
 
@@ -15,9 +15,9 @@ use clap::{Parser, Subcommand};
 
 use crate::exit_code;
 
-pub mod fixtures;
 pub mod matches;
 pub mod proxy;
+pub mod records;
 pub mod starts;
 pub mod tournaments;
 
@@ -72,8 +72,8 @@ pub enum Command {
     Engine(matches::EngineArgs),
     #[command(name = "match")]
     Match(matches::MatchArgs),
-    Validate(fixtures::ValidateArgs),
-    Normalize(fixtures::NormalizeArgs),
+    Validate(records::ValidateArgs),
+    Normalize(records::NormalizeArgs),
     Proxy(proxy::ProxyArgs),
 }
 
@@ -89,8 +89,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Tournament(args) => tournaments::tournament(args),
         Command::Engine(args) => matches::engine(args),
         Command::Match(args) => matches::play_match(args),
-        Command::Validate(args) => fixtures::validate(args),
-        Command::Normalize(args) => fixtures::normalize(args),
+        Command::Validate(args) => records::validate(args),
+        Command::Normalize(args) => records::normalize(args),
         Command::Proxy(args) => proxy::proxy(args),
     }
 }

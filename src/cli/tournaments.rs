@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::Failure;
 use crate::exit_code;
-use crate::fixtures::record::Syntax;
 use crate::matches::openings::{OpeningFormat, read_openings};
+use crate::records::record::Syntax;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::RandomStarts;
 use crate::tournaments::book::{

@@ -13,8 +13,8 @@ use rand::seq::SliceRandom;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
-use crate::fixtures::record::epd_operand;
 use crate::protocol::game::parse_fen;
+use crate::records::record::epd_operand;
 
 /// One opening: the position the game's PGN starts from and the moves played for the
 /// engines before they take over.

@@ -4,7 +4,7 @@
 //! EPD `ce` evaluations, and the hashes fishtest and OpenBench check the book against.
 //!
 //! Pure: a book's bytes in, a [`BookStats`] and the invalid records (found by the validate
-//! room's record parser, [`crate::fixtures::record`]) out. A PGN book is read game by game
+//! room's record parser, [`crate::records::record`]) out. A PGN book is read game by game
 //! as `sp960 match --openings` reads it ([`crate::matches::openings`]): the position after
 //! the moves from the `[FEN]` tag, plies the FEN's plus the moves; its first bad game is
 //! reported.
@@ -19,10 +19,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 use shakmaty::{Color, EnPassantMode, Position, Setup};
 
-use crate::fixtures::record::{
+use crate::matches::openings::{Opening, OpeningFormat, read_openings};
+use crate::records::record::{
     CheckOptions, Field, Line, Problem, RecordKind, Syntax, ValidRecord, check_line, epd_operand,
 };
-use crate::matches::openings::{Opening, OpeningFormat, read_openings};
 use crate::starts::identify::identify_setup;
 use crate::starts::notation::{CastlingNotation, epd_fields};
 use crate::starts::start::{Start, parse_spec};

@@ -1,5 +1,5 @@
 //! `sp960 validate` and `normalize`: their arguments and help text (the judging rules,
-//! [`CheckArgs`], shared), and the calls into [`crate::fixtures`]. Both report every
+//! [`CheckArgs`], shared), and the calls into [`crate::records`]. Both report every
 //! record, so output closed early is a failure (exit 1), not the quiet success it is for
 //! commands that only print.
 
@@ -7,10 +7,10 @@ use std::io;
 
 use super::{Failure, output_cut_short};
 use crate::exit_code;
-use crate::fixtures::check::{CheckOptions, Mode, Rules};
-use crate::fixtures::inputs::DEFAULT_GLOBS;
-use crate::fixtures::normalize::NormalizeOptions;
-use crate::fixtures::validate::{OutputFormat, ValidateOptions};
+use crate::records::check::{CheckOptions, Mode, Rules};
+use crate::records::inputs::DEFAULT_GLOBS;
+use crate::records::normalize::NormalizeOptions;
+use crate::records::validate::{OutputFormat, ValidateOptions};
 use crate::starts::notation::CastlingNotation;
 
 /// Check every FEN/EPD record of files, directories or stdin; report each invalid one.
@@ -97,7 +97,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<(), Failure> {
         quiet: args.quiet,
         globs: args.globs,
     };
-    exit_with(crate::fixtures::validate::run(
+    exit_with(crate::records::validate::run(
         &args.paths,
         &options,
         &mut io::stdout().lock(),
@@ -112,7 +112,7 @@ pub(super) fn normalize(args: NormalizeArgs) -> Result<(), Failure> {
         castling: args.castling,
         in_place: args.in_place,
     };
-    exit_with(crate::fixtures::normalize::run(
+    exit_with(crate::records::normalize::run(
         &args.paths,
         &options,
         &mut io::BufWriter::new(io::stdout().lock()),

@@ -1,0 +1,13 @@
+//! FEN/EPD/PGN records and the fixture files that hold them: one FEN/EPD record parsed and
+//! checked ([`record`], with [`legality`] saying why a position is illegal), such files
+//! streamed in blocks of lines ([`line_blocks`]), the paths and directories to read ([`inputs`]), and the two commands
+//! over whole files: [`validate`] (compiler-style diagnostics) and [`normalize`]
+//! (rewrite records, byte for byte elsewhere).
+
+pub mod check;
+pub mod inputs;
+pub mod legality;
+pub mod line_blocks;
+pub mod normalize;
+pub mod record;
+pub mod validate;
