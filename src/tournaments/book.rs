@@ -41,24 +41,32 @@ pub use crate::starts::request::{BookError, BookRequest, MAX_RANDOM_STARTS};
 /// One moveless PGN game that starts from `start`.
 pub fn pgn_entry(start: Start, castling: CastlingNotation) -> Result<String, InvalidStart> {
     let fen = start_fen(start, castling)?;
+    let mut text = pgn_tags(start, "Chess960", &fen);
+    text.push_str("\n*\n");
+    Ok(text)
+}
+
+/// The tag section of a book game that starts from `start` (its FEN text `fen`): the seven
+/// roster tags with the start's label as Event, then Variant, SetUp and FEN.
+pub(crate) fn pgn_tags(start: Start, variant: &str, fen: &str) -> String {
     let mut text = String::new();
+    let label = start.label();
     let tags = [
-        ("Event", start.label()),
-        ("Site", "?".to_owned()),
-        ("Date", "????.??.??".to_owned()),
-        ("Round", "-".to_owned()),
-        ("White", "?".to_owned()),
-        ("Black", "?".to_owned()),
-        ("Result", "*".to_owned()),
-        ("Variant", "Chess960".to_owned()),
-        ("SetUp", "1".to_owned()),
+        ("Event", label.as_str()),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", "-"),
+        ("White", "?"),
+        ("Black", "?"),
+        ("Result", "*"),
+        ("Variant", variant),
+        ("SetUp", "1"),
         ("FEN", fen),
     ];
     for (name, value) in tags {
         let _ = writeln!(text, "[{name} \"{value}\"]");
     }
-    text.push_str("\n*\n");
-    Ok(text)
+    text
 }
 
 /// The whole book text for `starts`.

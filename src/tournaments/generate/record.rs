@@ -22,7 +22,7 @@ use super::walk::{Opening, position_key};
 use crate::starts::castling::{CastlingDialect, move_text};
 use crate::starts::notation::{CastlingNotation, epd_fields, position_fen, start_fen};
 use crate::starts::start::InvalidStart;
-use crate::tournaments::book::BookFormat;
+use crate::tournaments::book::{BookFormat, pgn_tags};
 
 /// The EPD line of an opening (without the line ending).
 pub fn epd_record(opening: &Opening, castling: CastlingNotation) -> String {
@@ -55,22 +55,7 @@ pub fn epd_record(opening: &Opening, castling: CastlingNotation) -> String {
 /// start at the start position), while fastchess, python-chess and sp960 read both words.
 pub fn pgn_record(opening: &Opening, castling: CastlingNotation) -> Result<String, InvalidStart> {
     let fen = start_fen(opening.start, castling)?;
-    let mut text = String::new();
-    let tags = [
-        ("Event", opening.start.label()),
-        ("Site", "?".to_owned()),
-        ("Date", "????.??.??".to_owned()),
-        ("Round", "-".to_owned()),
-        ("White", "?".to_owned()),
-        ("Black", "?".to_owned()),
-        ("Result", "*".to_owned()),
-        ("Variant", "fischerandom".to_owned()),
-        ("SetUp", "1".to_owned()),
-        ("FEN", fen),
-    ];
-    for (name, value) in tags {
-        let _ = writeln!(text, "[{name} \"{value}\"]");
-    }
+    let mut text = pgn_tags(opening.start, "fischerandom", &fen);
     text.push('\n');
     let mut position = opening.start.position()?;
     let mut movetext = String::new();
