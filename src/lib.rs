@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod launch;
 pub mod matches;
 pub(crate) mod os;
 pub mod protocol;

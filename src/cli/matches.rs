@@ -6,9 +6,9 @@ use std::io;
 use std::path::PathBuf;
 
 use super::Failure;
-use crate::matches::handoff::{Runner, handoff_command};
 use crate::matches::{MatchRequest, match_command};
 use crate::starts::request::BookRequest;
+use crate::tournaments::handoff::{Runner, handoff_command};
 
 /// Run the built-in reference engine on stdin/stdout, speaking UCI or XBoard.
 ///

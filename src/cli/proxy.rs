@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use super::Failure;
 use crate::exit_code;
-use crate::proxy::detect::{EngineCastlingArg, Protocol, ProxyConfig, run_proxy};
-use crate::proxy::io::{EngineCommand, ShellOptions};
+use crate::launch::command::EngineCommand;
+use crate::protocol::Protocol;
+use crate::proxy::detect::{EngineCastlingArg, ProxyConfig, run_proxy};
+use crate::proxy::io::ShellOptions;
 use crate::proxy::starts::StartChoice;
 use crate::starts::castling::CastlingDialect;
 use crate::starts::start::RandomStarts;

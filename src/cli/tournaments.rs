@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::Failure;
 use crate::exit_code;
-use crate::matches::openings::{OpeningFormat, read_openings};
+use crate::matches::config::openings::{OpeningFormat, read_openings};
 use crate::records::record::Syntax;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::RandomStarts;

@@ -2,46 +2,33 @@
 //! numbered Chess960 starts, each start played twice with colours swapped, saved as PGN
 //! one finished game at a time.
 //!
-//! Layers:
-//! - [`client`] ([`uci_client`], [`xboard_client`]): the GUI side of each protocol as a
-//!   sans-IO state machine (engine lines in; lines to send and [`client::ClientEvent`]s
-//!   out), unit-tested on transcripts of the real engines.
-//! - [`referee`]: the rules (shakmaty) and the clocks; [`pgn`], [`stats`] and [`summary`]:
-//!   the output, with [`results`] the pure tally of finished games; [`config`]: the
-//!   request as typed and the match as played.
-//! - [`process`]: the I/O driver of one engine (blocking reads of its stdout, their
-//!   deadlines from a per-thread timer, `alarm`); [`player`]: one game between two
-//!   engine processes; this module: the schedule, the workers that play games
-//!   concurrently and the PGN file.
-//! - [`openings`] (`--openings` books, checked up front), [`log`] (`--log` files) and
-//!   Ctrl-C ([`crate::os::interrupt`]); [`handoff`]: `--runner fastchess|cutechess`, the same match
-//!   played by a real runner and its PGN read back into the [`results`] tally.
+//! Wings, one folder each (its `mod.rs` says what it owns):
+//! - [`engines`]: the GUI side of each protocol as a sans-IO client (engine lines in;
+//!   lines to send and [`engines::client::ClientEvent`]s out), unit-tested on transcripts
+//!   of the real engines;
+//! - [`game`]: one game: the rules and clocks ([`game::referee`]), the PGN entry
+//!   ([`game::pgn`]) and the two engine processes playing it ([`game::player`]);
+//! - [`tally`]: finished games into scores, statistics, SPRT and the summary;
+//! - [`config`]: the request, `--openings` and `--resume`;
+//! - this module: the schedule, the workers that play games concurrently and the PGN
+//!   file.
+//!
+//! Engine specs, time controls and the engine process are [`crate::launch`]'s (below this
+//! room, shared with `sp960 tournament` and `sp960 book`); `--runner fastchess|cutechess`,
+//! the same match played by a real runner, is [`crate::tournaments::handoff`]'s. Ctrl-C is
+//! [`crate::os::interrupt`].
 //!
 //! Castling, FENs and move checking are the proxies' own ([`crate::starts::castling`],
 //! [`crate::protocol::game`], [`crate::protocol::xboard`]); see README "sp960 match" for why the
 //! runner speaks to engines directly rather than through a proxy session.
 
-pub mod client;
 pub mod config;
-pub mod engine_spec;
-pub mod handoff;
-pub mod log;
-pub mod openings;
-pub mod pgn;
-pub mod player;
-pub mod process;
-pub mod referee;
-pub mod results;
-pub mod resume;
-pub mod sprt;
-pub mod stats;
-pub mod summary;
-pub mod time_control;
-pub mod uci_client;
-pub mod xboard_client;
+pub mod engines;
+pub mod game;
+pub mod tally;
 
-pub use config::{DEFAULT_MOVETIME_MS, MatchConfig, MatchEngine, MatchRequest};
-pub use summary::{GameSummary, Summary, summary_table};
+pub use config::request::{DEFAULT_MOVETIME_MS, MatchConfig, MatchEngine, MatchRequest};
+pub use tally::summary::{GameSummary, Summary, summary_table};
 
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -54,16 +41,16 @@ use std::time::{Instant, SystemTime};
 use shakmaty::Color;
 use thiserror::Error;
 
-use self::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
-use self::results::{GameResult, Tally};
-use self::resume::MatchState;
-use self::sprt::SprtDecision;
-use self::stats::{Counts, Outcome, match_stats};
-use self::summary::Progress;
-use crate::matches::engine_spec::Protocol;
+use crate::launch::log::utc_timestamp;
+use crate::matches::config::resume::MatchState;
+use crate::matches::game::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
+use crate::matches::tally::results::{GameResult, Tally};
+use crate::matches::tally::sprt::SprtDecision;
+use crate::matches::tally::stats::{Counts, Outcome, match_stats};
+use crate::matches::tally::summary::Progress;
 use crate::os::cpu::process_seconds;
 use crate::os::interrupt;
-use crate::proxy::transcript::utc_timestamp;
+use crate::protocol::Protocol;
 
 /// Why a match could not be played.
 #[derive(Debug, Error)]
@@ -106,7 +93,7 @@ pub enum MatchError {
     Usage(String),
     /// An opening of `--openings` is bad (or the file cannot be read): invalid data.
     #[error("--openings: {0}")]
-    Openings(#[from] crate::matches::openings::OpeningError),
+    Openings(#[from] crate::matches::config::openings::OpeningError),
     /// The `--log` directory cannot be made.
     #[error("--log '{path}': {source}")]
     Log {
@@ -128,7 +115,7 @@ pub enum MatchError {
     Output(io::Error),
     /// `--resume` cannot continue the match.
     #[error(transparent)]
-    Resume(#[from] resume::ResumeError),
+    Resume(#[from] config::resume::ResumeError),
 }
 
 impl MatchError {
@@ -253,13 +240,13 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let date = utc_timestamp(SystemTime::now())[..10].replace('-', ".");
     let time_control = config.limits.clock.as_ref().map_or_else(
         || "-".to_owned(),
-        crate::matches::time_control::TimeControl::pgn_tag,
+        crate::launch::time_control::TimeControl::pgn_tag,
     );
     let progress = Progress::new(schedule.len(), config.quiet);
     let mut ledger = Ledger::new(names.len(), config.quiet);
-    let state_path = resume::state_path(&config.pgn);
+    let state_path = config::resume::state_path(&config.pgn);
     let mut state = MatchState {
-        format: resume::STATE_FORMAT.to_owned(),
+        format: config::resume::STATE_FORMAT.to_owned(),
         arguments: config.identity.iter().cloned().collect(),
         seed: config.seed,
         pgn_start: pgn_length(&pgn_file).map_err(pgn_error)?,
@@ -298,7 +285,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let save_state = |state: &mut MatchState, games: usize, end: u64| {
         state.games = games;
         state.pgn_end = end;
-        resume::save_state(&state_path, state).map_err(|source| MatchError::Pgn {
+        config::resume::save_state(&state_path, state).map_err(|source| MatchError::Pgn {
             path: state_path.display().to_string(),
             source,
         })
@@ -337,7 +324,10 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             thread::Builder::new()
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
-                    let log = config.log_dir.as_ref().map(|_| log::GameLog::default());
+                    let log = config
+                        .log_dir
+                        .as_ref()
+                        .map(|_| crate::launch::log::GameLog::default());
                     let mut seats = Seats::new(&config.engines, protocols, names, pool, log);
                     let (ack, acked) = mpsc::channel::<()>();
                     loop {
@@ -370,7 +360,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             let (white, black) = (&names[done.game.white], &names[done.game.black]);
             let result = done.ending.result(done.turn);
             let comment = done.ending.comment(done.turn);
-            let entry = pgn::pgn_entry(&pgn::GameRecord {
+            let entry = game::pgn::pgn_entry(&game::pgn::GameRecord {
                 event: &config.event,
                 site: &config.site,
                 date: &date,
@@ -508,7 +498,7 @@ impl Ledger {
         game: Scheduled,
         white_outcome: Outcome,
         summary: GameSummary,
-    ) -> Option<(u64, stats::MatchStats, bool)> {
+    ) -> Option<(u64, tally::stats::MatchStats, bool)> {
         let completed = self
             .tally
             .add(GameResult {
@@ -538,7 +528,7 @@ impl Ledger {
 /// A match to continue: where its games begin in the PGN, and those finished there.
 struct Resumed {
     pgn_start: u64,
-    games: Vec<resume::PgnGame>,
+    games: Vec<config::resume::PgnGame>,
 }
 
 impl Resumed {
@@ -556,7 +546,7 @@ impl Resumed {
                 ("Black", &game.black, scheduled.black),
             ] {
                 if *found != names[engine] {
-                    return Err(resume::ResumeError::Pgn {
+                    return Err(config::resume::ResumeError::Pgn {
                         path: pgn.display().to_string(),
                         reason: format!(
                             "game {} has {colour} '{found}', but engine {} now calls itself '{}': not the same engines",
@@ -577,8 +567,8 @@ impl Resumed {
 /// PGN read back from the match's start; a partial game at its end (a kill while it was
 /// written) is cut off. `None` without a state file: a new match.
 fn resume_point(config: &MatchConfig) -> Result<Option<Resumed>, MatchError> {
-    let state_path = resume::state_path(&config.pgn);
-    let Some(state) = resume::load_state(&state_path)? else {
+    let state_path = config::resume::state_path(&config.pgn);
+    let Some(state) = config::resume::load_state(&state_path)? else {
         if !config.quiet {
             eprintln!(
                 "sp960: match: --resume: no state file '{}': a new match",
@@ -588,16 +578,16 @@ fn resume_point(config: &MatchConfig) -> Result<Option<Resumed>, MatchError> {
         return Ok(None);
     };
     let differences =
-        resume::differences(&state.arguments, state.seed, &config.identity, config.seed);
+        config::resume::differences(&state.arguments, state.seed, &config.identity, config.seed);
     if !differences.is_empty() {
-        return Err(resume::ResumeError::Different {
+        return Err(config::resume::ResumeError::Different {
             path: state_path.display().to_string(),
             differences,
         }
         .into());
     }
     let pgn_error = |reason: String| -> MatchError {
-        resume::ResumeError::Pgn {
+        config::resume::ResumeError::Pgn {
             path: config.pgn.display().to_string(),
             reason,
         }
@@ -615,7 +605,7 @@ fn resume_point(config: &MatchConfig) -> Result<Option<Resumed>, MatchError> {
             text.len()
         )));
     }
-    let read = resume::read_games(&text[start..]).map_err(pgn_error)?;
+    let read = config::resume::read_games(&text[start..]).map_err(pgn_error)?;
     let total = schedule(config).len();
     let mut seen = HashSet::new();
     for game in &read.games {
@@ -700,5 +690,5 @@ pub(crate) fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
 
 /// The SPRT's outcome in words (`--json`'s `sprt`).
 fn sprt_verdict(decision: Option<SprtDecision>) -> String {
-    summary::verdict(decision.unwrap_or(SprtDecision::Continue)).to_owned()
+    tally::summary::verdict(decision.unwrap_or(SprtDecision::Continue)).to_owned()
 }

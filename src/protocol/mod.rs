@@ -25,11 +25,32 @@
 //! lines cannot be a relay, a referee or an engine front-end here, and what it would
 //! still parse (`go`, `option`) is a few lines of this module.
 
+use std::fmt;
+
 pub mod game;
 pub mod quirks;
 pub mod session;
 pub mod uci;
 pub mod xboard;
+
+/// The protocol an engine speaks, or a GUI (`sp960 proxy --protocol`, `proto=` of an engine
+/// spec).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Protocol {
+    /// UCI: `uci`, `position`, `go`, `bestmove`.
+    Uci,
+    /// XBoard / CECP (Chess Engine Communication Protocol): `xboard`, `protover 2`, `usermove`, `move`.
+    Xboard,
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Protocol::Uci => "uci",
+            Protocol::Xboard => "xboard",
+        })
+    }
+}
 
 /// Splits `line` into whitespace-separated tokens (ASCII whitespace, as UCI and XBoard
 /// define it).

@@ -4,21 +4,14 @@
 
 use std::time::Instant;
 
-use super::io::{self, EngineCommand, ShellError, ShellOptions};
+use super::io::{self, ShellError, ShellOptions};
 use super::{Action, Mark, Peer, ProxyEvent, Relay, Session, Step, first_token};
+use crate::launch::command::EngineCommand;
+use crate::protocol::Protocol;
 use crate::proxy::starts::StartChoice;
 use crate::proxy::uci::{UciConfig, UciSession};
 use crate::proxy::xboard::{EngineCastling, XboardConfig, XboardSession};
 use crate::starts::notation::CastlingNotation;
-
-/// The GUI's protocol (`--protocol`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Protocol {
-    /// UCI: `uci`, `position`, `go`, `bestmove`.
-    Uci,
-    /// XBoard / CECP (Chess Engine Communication Protocol): `xboard`, `protover 2`, `usermove`, `move`.
-    Xboard,
-}
 
 /// `--engine-castling`: how the engine takes castling. The FEN notations apply to UCI
 /// `position fen` and XBoard `setboard`; the move forms to XBoard moves (UCI engines in

@@ -8,12 +8,11 @@
 //! waits for more input, and a flood of output costs one `write` per read, not per line.
 //! The engine's stderr is inherited: it reaches ours untouched.
 
-use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::OnceLock;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -25,22 +24,10 @@ use thiserror::Error;
 use super::transcript::{Entry, Transcript};
 use super::{Action, Peer, ProxyEvent, Relay, Session, Step};
 use crate::exit_code;
-use crate::os::process::{
-    Ending, forward_signals_to, signal_forwarded, spawn_killed_with_us, wait_bounded,
-};
+use crate::launch::command::{EngineCommand, SpawnError, spawn_engine};
+use crate::os::process::{Ending, forward_signals_to, signal_forwarded, wait_bounded};
 use crate::os::stdio::{enlarge_pipe, raw_stdin_stdout};
 use crate::protocol::session::TICK;
-
-/// The engine to start: program and arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineCommand {
-    /// Program path or name (looked up on PATH).
-    pub program: OsString,
-    /// Its arguments.
-    pub args: Vec<OsString>,
-    /// Its working directory (default: ours).
-    pub dir: Option<PathBuf>,
-}
 
 /// How the shell behaves.
 #[derive(Debug, Clone)]
@@ -63,15 +50,9 @@ impl Default for ShellOptions {
 /// Why the proxy could not run at all.
 #[derive(Debug, Error)]
 pub enum ShellError {
-    /// No such program.
-    #[error("proxy: engine '{0}' not found")]
-    NotFound(String),
-    /// The program exists but cannot be executed.
-    #[error("proxy: engine '{0}' is not executable")]
-    NotExecutable(String),
-    /// Any other failure to start it.
-    #[error("proxy: cannot start engine '{0}': {1}")]
-    Spawn(String, io::Error),
+    /// The engine could not be started.
+    #[error("proxy: {0}")]
+    Spawn(#[from] SpawnError),
     /// The transcript file cannot be written.
     #[error("proxy: cannot write log file '{0}': {1}")]
     Log(String, io::Error),
@@ -84,9 +65,7 @@ impl ShellError {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            ShellError::NotFound(_) => exit_code::ENGINE_NOT_FOUND,
-            ShellError::NotExecutable(_) => exit_code::ENGINE_NOT_EXECUTABLE,
-            ShellError::Spawn(..) => exit_code::ENGINE_NOT_EXECUTABLE,
+            ShellError::Spawn(err) => err.exit_code(),
             ShellError::Log(..) | ShellError::Io(_) => exit_code::USAGE,
         }
     }
@@ -118,27 +97,6 @@ struct Shared<S> {
     ticker: OnceLock<Thread>,
     /// The deadline the clock thread sleeps until (`None`: parked for good, or awake).
     clock_wakes_at: Mutex<Option<Instant>>,
-}
-
-/// Starts `command` with piped stdin and stdout and the given `stderr`, tied to us so that a
-/// killed proxy or match runner leaves no engine behind where the OS allows it
-/// ([`spawn_killed_with_us`]). Shared by the proxy and `sp960 match`.
-pub fn spawn_engine(command: &EngineCommand, stderr: Stdio) -> Result<Child, ShellError> {
-    let name = command.program.to_string_lossy().into_owned();
-    let mut process = Command::new(&command.program);
-    process
-        .args(&command.args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(stderr);
-    if let Some(dir) = &command.dir {
-        process.current_dir(dir);
-    }
-    spawn_killed_with_us(&mut process).map_err(|err| match err.kind() {
-        io::ErrorKind::NotFound => ShellError::NotFound(name),
-        io::ErrorKind::PermissionDenied => ShellError::NotExecutable(name),
-        _ => ShellError::Spawn(name, err),
-    })
 }
 
 /// Runs `session` between our stdin/stdout and the engine until the GUI quits or the

@@ -6,6 +6,7 @@
 
 pub mod book;
 pub mod generate;
+pub mod handoff;
 pub mod package;
 pub mod shell;
 pub mod stats;

@@ -138,7 +138,7 @@ mod tests {
         // Read back by the Windows rules sp960 itself reads --engine with.
         let joined = line.replace(" ^\n  ", " ");
         assert_eq!(
-            crate::matches::engine_spec::split_windows(joined.trim_end()).unwrap(),
+            crate::launch::spec::split_windows(joined.trim_end()).unwrap(),
             argv
         );
         assert_eq!(Shell::Cmd.quote(r"C:\Engines\sf.exe"), r"C:\Engines\sf.exe");

@@ -13,8 +13,9 @@ use thiserror::Error;
 
 use super::shell::Shell;
 
-use crate::matches::engine_spec::{EngineSpec, EngineSpecError, Protocol, ProxyChoice, Restart};
-use crate::matches::time_control::{TimeControl, TimeControlError};
+use crate::launch::spec::{EngineSpec, EngineSpecError, ProxyChoice, Restart};
+use crate::launch::time_control::{TimeControl, TimeControlError};
+use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
 use crate::protocol::quirks::{quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
@@ -143,7 +144,7 @@ pub struct TournamentRequest {
 }
 
 /// An existing book the tournament plays (a generated one, say): its path, format and the
-/// root of each opening (read and checked by [`crate::matches::openings::read_openings`]).
+/// root of each opening (read and checked by [`crate::matches::config::openings::read_openings`]).
 #[derive(Debug, Clone)]
 pub struct GivenBook {
     /// The file, as the command line names it.

@@ -10,13 +10,13 @@ use shakmaty::{Chess, Move};
 use thiserror::Error;
 
 use super::walk::{PvLine, SearchResult};
-use crate::matches::client::{ClientEvent, GoRequest, Limits};
-use crate::matches::process::{EngineProcess, Received};
-use crate::matches::uci_client::UciClient;
+use crate::launch::command::{EngineCommand, SpawnError};
+use crate::launch::process::{EngineProcess, Received};
+use crate::matches::engines::client::{ClientEvent, GoRequest, Limits};
+use crate::matches::engines::uci::UciClient;
 use crate::protocol::game::GameLine;
 use crate::protocol::uci::{EngineScore, OptionDecl, setoption_line};
 use crate::protocol::{first_token, tokens};
-use crate::proxy::io::{EngineCommand, ShellError};
 
 /// How to start and drive the engine: the same for every worker.
 #[derive(Debug, Clone)]
@@ -39,7 +39,7 @@ pub struct EngineSetup {
 pub enum EngineFailure {
     /// It could not be started at all (a usage error: no such program).
     #[error(transparent)]
-    Start(#[from] ShellError),
+    Start(#[from] SpawnError),
     /// It exited or crashed.
     #[error("the engine {0}")]
     Died(String),

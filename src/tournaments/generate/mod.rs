@@ -19,9 +19,10 @@ pub mod walk;
 
 use std::time::Duration;
 
-use crate::matches::client::Limits;
-use crate::matches::engine_spec::{EngineSpec, Protocol};
-use crate::proxy::io::EngineCommand;
+use crate::launch::command::EngineCommand;
+use crate::launch::spec::EngineSpec;
+use crate::matches::engines::client::Limits;
+use crate::protocol::Protocol;
 pub use engine::EngineSetup;
 pub use run::{GenerateError, GenerateRequest, Summary, generate};
 pub use walk::{WalkSettings, Window};

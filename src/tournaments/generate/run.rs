@@ -598,8 +598,8 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
 mod tests {
     use super::super::walk::Opening;
     use super::*;
-    use crate::matches::client::Limits;
-    use crate::proxy::io::EngineCommand;
+    use crate::launch::command::EngineCommand;
+    use crate::matches::engines::client::Limits;
     use crate::starts::castling::parse_move;
     use shakmaty::Position;
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-use super::client::{Clocks, slot};
-use crate::matches::time_control::TimeControl;
+use crate::launch::time_control::TimeControl;
+use crate::matches::engines::client::{Clocks, slot};
 use crate::protocol::game::GameLine;
 
 /// Why a side lost without being mated.

@@ -6,7 +6,7 @@
 //!   of the counts: Elo with its 95% error, normalized Elo (nElo) with its error, LOS and
 //!   draw ratio, from the trinomial W/D/L counts of unpaired games ([`trinomial_elo`]) or
 //!   from the pentanomial counts of game pairs ([`pentanomial_elo`]), and the SPRT
-//!   log-likelihood ratio ([`super::sprt`]).
+//!   log-likelihood ratio ([`crate::matches::tally::sprt`]).
 //!
 //! Where fastchess computes a non-finite number (it prints `inf`, `-inf`, `nan` or
 //! `-nan`), these functions return [`Undefined`] with the reason instead; every finite
@@ -29,7 +29,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use super::sprt::{SprtConfig, SprtDecision};
+use crate::matches::tally::sprt::{SprtConfig, SprtDecision};
 
 /// Wins, draws and losses of the first engine.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -491,7 +491,7 @@ fn erf(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::sprt::{SprtConfig, SprtDecision, SprtModel};
+    use crate::matches::tally::sprt::{SprtConfig, SprtDecision, SprtModel};
 
     #[test]
     fn even_and_lopsided_scores() {

@@ -11,7 +11,7 @@
 
 use shakmaty::{Chess, Position};
 
-use super::client::{ClientEvent, GoRequest, Limits, illegal_move};
+use crate::matches::engines::client::{ClientEvent, GoRequest, Limits, illegal_move};
 use crate::protocol::game::EngineChess;
 use crate::protocol::uci::SearchInfo;
 use crate::protocol::xboard::thinking::parse_thinking;
@@ -322,7 +322,7 @@ mod tests {
         let mut client = sjaak();
         let (root, _) =
             parse_fen("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1").unwrap();
-        let tc: crate::matches::time_control::TimeControl = "40/90+0.5".parse().unwrap();
+        let tc: crate::launch::time_control::TimeControl = "40/90+0.5".parse().unwrap();
         let limits = Limits {
             clock: Some(tc),
             ..Limits::default()

@@ -1,6 +1,6 @@
 //! The results of a match, as a pure tally: finished games (engine indices, colours,
 //! outcome, game pair) in; per-engine scores, per-matchup W/D/L and pentanomial counts,
-//! and the statistics of [`super::stats`] out. No I/O: the runner feeds it one game at a
+//! and the statistics of [`crate::matches::tally::stats`] out. No I/O: the runner feeds it one game at a
 //! time ([`Tally::add`]) and the summary reads it at the end.
 //!
 //! A game pair is one opening played with both colours by the same two engines; it counts
@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use super::stats::{
+use crate::matches::tally::stats::{
     Counts, MatchStats, Outcome, PairCounts, Score, Stat, defined_or_null, match_stats,
     pentanomial_elo,
 };

@@ -14,10 +14,10 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::log::{Direction, GameLog};
+use crate::launch::command::{EngineCommand, SpawnError, spawn_engine};
+use crate::launch::log::{Direction, GameLog};
 use crate::os::process::{Ending, wait_bounded};
 use crate::os::reader::{EngineOutput, Filled};
-use crate::proxy::io::{EngineCommand, ShellError, spawn_engine};
 
 /// Bytes asked for by one read (the buffer's first size).
 const READ_SIZE: usize = 64 * 1024;
@@ -71,7 +71,7 @@ impl EngineProcess {
     pub fn spawn(
         command: &EngineCommand,
         log: Option<(GameLog, String)>,
-    ) -> Result<EngineProcess, ShellError> {
+    ) -> Result<EngineProcess, SpawnError> {
         let stderr = if log.is_some() {
             Stdio::piped()
         } else {
@@ -84,7 +84,7 @@ impl EngineProcess {
             Err(err) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(ShellError::Spawn(
+                return Err(SpawnError::Other(
                     command.program.to_string_lossy().into_owned(),
                     err,
                 ));
@@ -102,7 +102,7 @@ impl EngineProcess {
                 if let Err(err) = started {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(ShellError::Spawn(
+                    return Err(SpawnError::Other(
                         command.program.to_string_lossy().into_owned(),
                         err,
                     ));
@@ -393,7 +393,7 @@ mod tests {
         assert_eq!(process.receive(deadline), Received::Closed);
         // What the log holds when the game ends, before the process is dropped.
         log.finish().unwrap();
-        let text = std::fs::read_to_string(crate::matches::log::game_file(dir.path(), 1)).unwrap();
+        let text = std::fs::read_to_string(crate::launch::log::game_file(dir.path(), 1)).unwrap();
         let tails: Vec<&str> = text
             .lines()
             .map(|line| line.split_once(' ').unwrap().1)

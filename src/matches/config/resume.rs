@@ -16,8 +16,8 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::config::MatchRequest;
-use super::stats::Outcome;
+use crate::matches::config::request::MatchRequest;
+use crate::matches::tally::stats::Outcome;
 
 /// The `format` of a state file this version writes and reads.
 pub const STATE_FORMAT: &str = "sp960 match state 1";

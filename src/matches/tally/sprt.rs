@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::stats::{Counts, PairCounts, Score};
+use crate::matches::tally::stats::{Counts, PairCounts, Score};
 
 /// How `elo0` and `elo1` are read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub enum SprtModel {
     /// Normalized Elo (nElo), fastchess's default (and fishtest's).
     #[default]
     Normalized,
-    /// Logistic Elo, the Elo of [`super::stats::EloEstimate::elo`].
+    /// Logistic Elo, the Elo of [`crate::matches::tally::stats::EloEstimate::elo`].
     Logistic,
 }
 

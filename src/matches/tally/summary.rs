@@ -5,9 +5,9 @@ use std::io::{self, IsTerminal};
 
 use serde::Serialize;
 
-use super::results::{EngineStanding, PairStanding};
-use super::sprt::SprtDecision;
-use super::stats::{MatchStats, Score, Stat};
+use crate::matches::tally::results::{EngineStanding, PairStanding};
+use crate::matches::tally::sprt::SprtDecision;
+use crate::matches::tally::stats::{MatchStats, Score, Stat};
 
 /// One game's result, as the summary lists it.
 #[derive(Debug, Clone, Serialize)]
@@ -333,8 +333,8 @@ pub(crate) fn verdict(decision: SprtDecision) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::sprt::parse_sprt;
-    use crate::matches::stats::{Counts, Outcome, PairCounts, match_stats};
+    use crate::matches::tally::sprt::parse_sprt;
+    use crate::matches::tally::stats::{Counts, Outcome, PairCounts, match_stats};
 
     fn summary(pairs: PairCounts, sprt: Option<&str>) -> Summary {
         let config = sprt.map(|words| parse_sprt([words]).unwrap());
@@ -398,7 +398,7 @@ mod tests {
 
     #[test]
     fn three_engines_get_standings_best_first_and_a_line_per_matchup() {
-        use crate::matches::results::{GameResult, Tally};
+        use crate::matches::tally::results::{GameResult, Tally};
         use Outcome::{Draw, Loss, Win};
         let names: Vec<String> = ["A", "Bee", "C"].map(String::from).to_vec();
         let mut tally = Tally::new(3);

@@ -35,25 +35,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::matches::time_control::TimeControl;
-
-/// The protocol an engine speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// Universal Chess Interface.
-    Uci,
-    /// XBoard/CECP.
-    Xboard,
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Protocol::Uci => "uci",
-            Protocol::Xboard => "xboard",
-        })
-    }
-}
+use crate::launch::time_control::TimeControl;
+use crate::protocol::Protocol;
 
 /// Whether a tournament wraps an engine in `sp960 proxy`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -367,7 +350,7 @@ impl EngineSpec {
                     .ok()
                     .filter(|s| {
                         *s > 0.0
-                            && *s <= crate::matches::time_control::MAX_TIME_CONTROL_SECONDS as f64
+                            && *s <= crate::launch::time_control::MAX_TIME_CONTROL_SECONDS as f64
                     })
                     .and_then(|s| Duration::try_from_secs_f64(s).ok())
                     .ok_or_else(|| positive("number of seconds, at most one year"))?;

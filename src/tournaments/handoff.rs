@@ -25,15 +25,17 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use super::config::{MatchConfig, MatchRequest};
-use super::openings::Opening;
-use super::player::launch_all;
-use super::results::{GameResult, Tally};
-use super::sprt::SprtDecision;
-use super::stats::{Counts, Outcome, match_stats};
-use super::summary::{self, GameSummary, Summary, summary_table};
-use super::{MatchError, engine_spec::EngineSpec, engine_spec::Protocol};
+use crate::launch::spec::EngineSpec;
+use crate::matches::MatchError;
+use crate::matches::config::openings::Opening;
+use crate::matches::config::request::{MatchConfig, MatchRequest};
+use crate::matches::game::player::launch_all;
+use crate::matches::tally::results::{GameResult, Tally};
+use crate::matches::tally::sprt::SprtDecision;
+use crate::matches::tally::stats::{Counts, Outcome, match_stats};
+use crate::matches::tally::summary::{self, GameSummary, Summary, summary_table};
 use crate::os::cpu::process_seconds;
+use crate::protocol::Protocol;
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
 use crate::tournaments::book::BookFormat;

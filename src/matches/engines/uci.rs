@@ -13,7 +13,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::client::{ClientEvent, GoRequest, illegal_move, no_move};
+use crate::matches::engines::client::{ClientEvent, GoRequest, illegal_move, no_move};
 use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
 use crate::protocol::quirks::{quirks, sets_threads};

@@ -7,18 +7,18 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Position};
 
-use super::MatchError;
-use super::client::{Client, ClientEvent, GoRequest};
-use super::config::{MatchConfig, MatchEngine};
-use super::log::GameLog;
-use super::pgn;
-use super::process::{EngineProcess, Received};
-use super::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
-use crate::matches::engine_spec::Protocol;
+use crate::launch::command::SpawnError;
+use crate::launch::log::GameLog;
+use crate::launch::process::{EngineProcess, Received};
+use crate::matches::MatchError;
+use crate::matches::config::request::{MatchConfig, MatchEngine};
+use crate::matches::engines::client::{Client, ClientEvent, GoRequest};
+use crate::matches::game::pgn;
+use crate::matches::game::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
+use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
 use crate::protocol::session::{Peer, Session, Step};
 use crate::protocol::uci::EngineScore;
-use crate::proxy::io::ShellError;
 
 /// One game of the schedule.
 #[derive(Debug, Clone, Copy)]
@@ -41,10 +41,10 @@ pub(crate) struct Player {
     client: Client,
 }
 
-fn spawn_failure(err: &ShellError) -> String {
+fn spawn_failure(err: &SpawnError) -> String {
     match err {
-        ShellError::NotFound(name) => format!("'{name}' not found"),
-        ShellError::NotExecutable(name) => format!("'{name}' is not executable"),
+        SpawnError::NotFound(name) => format!("'{name}' not found"),
+        SpawnError::NotExecutable(name) => format!("'{name}' is not executable"),
         other => other.to_string(),
     }
 }
@@ -160,7 +160,10 @@ impl Player {
     /// What the runner gives this engine because the quirks table knows it by its name
     /// ([`crate::protocol::quirks`]), as notes for stderr: a `Threads` value the user did
     /// not set, and the proxy's castling-file shield when an opening needs it.
-    pub(crate) fn quirk_notes(&self, openings: &[super::openings::Opening]) -> Vec<String> {
+    pub(crate) fn quirk_notes(
+        &self,
+        openings: &[crate::matches::config::openings::Opening],
+    ) -> Vec<String> {
         let Some(client) = self.client.uci() else {
             return Vec::new();
         };
@@ -341,7 +344,7 @@ pub(crate) fn play_game(
     {
         eprintln!(
             "sp960: match: --log: cannot write {}: {err}",
-            super::log::game_file(dir, game.number).display()
+            crate::launch::log::game_file(dir, game.number).display()
         );
     }
     seats.prepare(game.white, game.black);
@@ -573,7 +576,7 @@ fn launch_batch(
             (GameLog::default(), name)
         });
         let mut process = EngineProcess::spawn(&engine.command, log).map_err(|err| match err {
-            ShellError::NotFound(program) => MatchError::EngineNotFound {
+            SpawnError::NotFound(program) => MatchError::EngineNotFound {
                 engine: index + 1,
                 program,
             },

@@ -14,8 +14,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::proxy::transcript::utc_timestamp;
-
 /// Which way a line went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -167,9 +165,44 @@ pub fn game_file(dir: &Path, number: usize) -> PathBuf {
     dir.join(format!("game-{number:05}.log"))
 }
 
+/// `YYYY-MM-DDTHH:MM:SS.ffffffZ` for `time` (UTC, microseconds).
+pub fn utc_timestamp(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = since.as_secs();
+    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60,
+        since.subsec_micros()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps_are_utc_calendar_dates() {
+        let at = |secs: u64, micros: u64| {
+            utc_timestamp(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_micros(micros))
+        };
+        assert_eq!(at(0, 0), "1970-01-01T00:00:00.000000Z");
+        assert_eq!(at(951_782_400, 5), "2000-02-29T00:00:00.000005Z");
+        assert_eq!(at(1_795_251_001, 123_456), "2026-11-21T08:50:01.123456Z");
+    }
 
     #[test]
     fn lines_wait_for_the_first_file_and_each_game_gets_its_own() {

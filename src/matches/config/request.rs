@@ -5,13 +5,14 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
-use super::MatchError;
-use super::client::Limits;
-use crate::matches::engine_spec::{EngineLimits, EngineSpec, EngineSpecError, Protocol, Restart};
-use crate::matches::openings::{Opening, OpeningOrder, OpeningsSpec};
-use crate::matches::referee::{DrawRule, ResignRule};
-use crate::matches::sprt::{SprtConfig, parse_sprt};
-use crate::proxy::io::EngineCommand;
+use crate::launch::command::EngineCommand;
+use crate::launch::spec::{EngineLimits, EngineSpec, EngineSpecError, Restart};
+use crate::matches::MatchError;
+use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec};
+use crate::matches::engines::client::Limits;
+use crate::matches::game::referee::{DrawRule, ResignRule};
+use crate::matches::tally::sprt::{SprtConfig, parse_sprt};
+use crate::protocol::Protocol;
 
 /// One engine of the match.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,7 +134,7 @@ pub struct MatchConfig {
     pub event: String,
     /// The PGN `Site` (`--site`, default `?`).
     pub site: String,
-    /// `--resume`: continue the match `PGN.state` describes ([`super::resume`]).
+    /// `--resume`: continue the match `PGN.state` describes ([`crate::matches::config::resume`]).
     pub resume: bool,
     /// The options that decide the games ([`MatchRequest::identity`]), kept in the state.
     pub identity: Vec<(String, String)>,
@@ -209,7 +210,7 @@ pub struct MatchRequest {
 pub const DEFAULT_MOVETIME_MS: u64 = 100;
 
 /// The longest `--timeout` and `--movetime`, in seconds (as for `--tc`: one year).
-pub const MAX_TIMEOUT_SECONDS: u64 = crate::matches::time_control::MAX_TIME_CONTROL_SECONDS;
+pub const MAX_TIMEOUT_SECONDS: u64 = crate::launch::time_control::MAX_TIME_CONTROL_SECONDS;
 
 /// The most games a match may schedule (starts × 2 × rounds): the schedule is made
 /// up front, so a mistyped `--count` or `--rounds` is refused rather than exhausting
@@ -275,8 +276,10 @@ impl MatchRequest {
             .is_some_and(|book| book.order == OpeningOrder::Random);
         if self.resume && self.seed.is_none() {
             // The seed the interrupted match drew.
-            self.seed = super::resume::load_state(&super::resume::state_path(&self.pgn))?
-                .map(|state| state.seed);
+            self.seed = crate::matches::config::resume::load_state(
+                &crate::matches::config::resume::state_path(&self.pgn),
+            )?
+            .map(|state| state.seed);
         }
         let identity = self.identity();
         self.starts.seed = match self.seed {
@@ -301,7 +304,10 @@ impl MatchRequest {
             }
         }
         if let Some(book) = &book {
-            starts.extend(crate::matches::openings::load(book, self.starts.seed)?);
+            starts.extend(crate::matches::config::openings::load(
+                book,
+                self.starts.seed,
+            )?);
         }
         let rounds = self.rounds.max(1);
         let matchups: Vec<(usize, usize)> = if self.gauntlet {
@@ -336,7 +342,7 @@ impl MatchRequest {
         }
         let clock = match &self.tc {
             Some(text) => Some(text.parse().map_err(
-                |err: crate::matches::time_control::TimeControlError| {
+                |err: crate::launch::time_control::TimeControlError| {
                     MatchError::Usage(err.to_string())
                 },
             )?),

@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::uci_client::UciClient;
-use super::xboard_client::XboardClient;
-use crate::matches::engine_spec::Protocol;
-use crate::matches::time_control::TimeControl;
+use crate::launch::time_control::TimeControl;
+use crate::matches::engines::uci::UciClient;
+use crate::matches::engines::xboard::XboardClient;
+use crate::protocol::Protocol;
 use crate::protocol::first_token;
 use crate::protocol::game::GameLine;
 use crate::protocol::session::{Mark, Peer, Session, Step};
