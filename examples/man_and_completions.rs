@@ -1,5 +1,5 @@
 //! Man pages and shell completions for `sp960`, made from the program's own clap
-//! definitions ([`sp960::cli::Cli`]), so they never drift from `--help`:
+//! definitions ([`sp960::Cli`]), so they never drift from `--help`:
 //!
 //! ```sh
 //! cargo run --locked --example man_and_completions -- DIR
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, ValueEnum};
 use clap_complete::Shell;
-use sp960::cli::Cli;
+use sp960::Cli;
 
 fn main() -> ExitCode {
     let Some(dir) = std::env::args_os().nth(1).map(PathBuf::from) else {

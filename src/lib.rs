@@ -25,6 +25,38 @@ pub mod records;
 pub mod starts;
 pub mod tournaments;
 
+// The public face: what the `sp960` binary, the integration tests, the fuzzers and the
+// examples use. The rooms themselves are the crate's own (their items are reached through
+// these names only).
+/// The command line (`main.rs`).
+pub use cli::{Cli, run};
+/// Positions and moves as the protocols carry them.
+pub use protocol::{
+    game::{parse_fen, shared_castling_files},
+    xboard::parse_xboard_move,
+};
+/// The proxy's sessions, fed lines without processes (the proxy fuzzer).
+pub use proxy::{
+    Relay,
+    uci::{UciConfig, UciSession},
+    xboard::{XboardConfig, XboardSession},
+};
+/// FEN/EPD records checked one line at a time (the records fuzzer).
+pub use records::{
+    check::CheckOptions,
+    record::{Line, Verdict, check_line, validate_line},
+};
+/// Starts, their numbers, FENs and castling notation.
+pub use starts::{
+    castling::{CastlingDialect, move_text, parse_move},
+    identify::identify,
+    notation::{CastlingNotation, epd_fields, position_fen, start_fen},
+    numbering::StartPosition,
+    start::{RandomStarts, Start, parse_spec},
+};
+/// A book of starts as `sp960 book` writes it.
+pub use tournaments::book::BookRequest;
+
 /// The peers unit tests run (python3), with the one rule for a missing one.
 #[cfg(test)]
 #[path = "../tests/support/peers.rs"]

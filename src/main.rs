@@ -1,10 +1,10 @@
-//! The `sp960` command: parses the arguments, runs the command ([`sp960::cli`]), and turns
+//! The `sp960` command: parses the arguments, runs the command ([`sp960::run`]), and turns
 //! a failure into its `sp960: ...` line on stderr and its exit code.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use sp960::cli::{Cli, run};
+use sp960::{Cli, run};
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {

@@ -5,7 +5,7 @@ use std::process::Command as Process;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use sp960::tournaments::book::BookRequest;
+use sp960::BookRequest;
 
 #[path = "support/peers.rs"]
 mod peers;

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
-use sp960::starts::castling::parse_move;
-use sp960::starts::notation::{CastlingNotation, epd_fields};
-use sp960::starts::start::Start;
+use sp960::Start;
+use sp960::parse_move;
+use sp960::{CastlingNotation, epd_fields};
 
 #[path = "support/peers.rs"]
 mod peers;

@@ -13,9 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, File, FromSetup, Move, Position};
-use sp960::starts::notation::{CastlingNotation, position_fen};
-use sp960::starts::numbering::StartPosition;
-use sp960::starts::start::Start;
+use sp960::Start;
+use sp960::StartPosition;
+use sp960::{CastlingNotation, position_fen};
 
 /// No single answer may take longer than this (the engine is asked for at most a few
 /// hundred nodes).

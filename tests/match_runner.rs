@@ -11,8 +11,8 @@ use std::process::Command;
 use assert_cmd::cargo::CommandCargoExt;
 
 use peers::{Peer, fixture, python_check_pgn, sp960_match};
-use sp960::starts::identify::identify;
-use sp960::starts::start::Start;
+use sp960::Start;
+use sp960::identify;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const ETHEREAL: &str = "/usr/games/ethereal-chess";
@@ -414,9 +414,7 @@ fn random_starts_rounds_and_max_plies() {
     );
     let games = python_check(&dir.path().join("games.pgn"));
     assert_eq!(games.len(), 8, "2 starts x 2 colours x 2 rounds");
-    let expected: Vec<Start> = sp960::starts::start::RandomStarts::new(7, false)
-        .take(2)
-        .collect();
+    let expected: Vec<Start> = sp960::RandomStarts::new(7, false).take(2).collect();
     for game in &games {
         // Rounds 1-4 and 5-8 repeat the schedule: start, start swapped, next start, ...
         let start = expected[((game.round - 1) / 2) % 2];
@@ -714,7 +712,7 @@ fn resign_and_draw_adjudication_from_the_engines_scores() {
 /// the game's own.
 #[test]
 fn glaurung_plays_dfrc_pairs_with_mixed_castling_files_to_the_end() {
-    use sp960::protocol::game::{parse_fen, shared_castling_files};
+    use sp960::{parse_fen, shared_castling_files};
     if !peers::need(&[Peer::Glaurung, Peer::Stockfish, Peer::PythonChess]) {
         return;
     }

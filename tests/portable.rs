@@ -9,9 +9,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use shakmaty::{CastlingSide, Chess, Color, Move, Position, Rank};
-use sp960::starts::castling::{CastlingDialect, parse_move};
-use sp960::starts::notation::{CastlingNotation, start_fen};
-use sp960::starts::start::{Start, parse_spec};
+use sp960::{CastlingDialect, parse_move};
+use sp960::{CastlingNotation, start_fen};
+use sp960::{Start, parse_spec};
 
 #[path = "support/process.rs"]
 mod process;

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
-use sp960::starts::castling::{CastlingDialect, move_text, parse_move};
-use sp960::starts::start::Start;
+use sp960::Start;
+use sp960::{CastlingDialect, move_text, parse_move};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const ETHEREAL: &str = "/usr/games/ethereal-chess";
@@ -649,7 +649,7 @@ fn glaurung_alone_breaks_on_castling_files_that_differ_between_colours() {
         engine.seen
     );
 
-    let (root, _) = sp960::protocol::game::parse_fen(fen).unwrap();
+    let (root, _) = sp960::parse_fen(fen).unwrap();
     let mut current = root;
     for text in moves {
         let m = parse_move(&current, text.as_bytes()).unwrap();

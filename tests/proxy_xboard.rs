@@ -9,9 +9,9 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 
 use shakmaty::{Chess, Move, Position};
-use sp960::protocol::game::parse_fen;
-use sp960::protocol::xboard::parse_xboard_move;
-use sp960::starts::start::Start;
+use sp960::Start;
+use sp960::parse_fen;
+use sp960::parse_xboard_move;
 
 const SJAAK: &str = "/usr/games/sjaakii";
 const FAIRY: &str = "/usr/games/fairy-stockfish";
@@ -502,10 +502,9 @@ fn crashing_xboard_commands_are_answered_and_the_engines_stay_alive() {
         );
         gui.send("go");
         let reply = gui.engine_move();
-        let (mut position, _) = sp960::protocol::game::parse_fen(
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-        )
-        .unwrap();
+        let (mut position, _) =
+            sp960::parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+                .unwrap();
         position.play_unchecked(legal(&position, &reply));
         // Outside force mode: undo is refused, the engine does not play again.
         gui.send("undo");

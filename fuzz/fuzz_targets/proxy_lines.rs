@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sp960::proxy::Relay;
-use sp960::proxy::uci::{UciConfig, UciSession};
-use sp960::proxy::xboard::{XboardConfig, XboardSession};
+use sp960::Relay;
+use sp960::{UciConfig, UciSession};
+use sp960::{XboardConfig, XboardSession};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sp960::records::check::CheckOptions;
-use sp960::records::record::{Line, Verdict, check_line, validate_line};
+use sp960::CheckOptions;
+use sp960::{Line, Verdict, check_line, validate_line};
 
 fuzz_target!(|data: &[u8]| {
     let options = CheckOptions::default();

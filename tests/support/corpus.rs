@@ -4,8 +4,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
-use sp960::starts::notation::{CastlingNotation, position_fen};
-use sp960::starts::start::RandomStarts;
+use sp960::RandomStarts;
+use sp960::{CastlingNotation, position_fen};
 
 /// `count` FENs (Shredder castling, en passant only when legal) of the positions met in
 /// random games from random starts (one in four double-FRC), every ply of every game, at
