@@ -35,7 +35,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::launch::time_control::TimeControl;
+use crate::launch::key_value::one_of;
+use crate::launch::time_control::{MAX_TIME_CONTROL_SECONDS, TimeControl, TimeControlError};
 use crate::protocol::Protocol;
 
 /// Whether a tournament wraps an engine in `sp960 proxy`.
@@ -136,6 +137,39 @@ pub struct EngineSpecError {
     pub reason: String,
 }
 
+/// Why one setting of an `--engine` cannot be read: the reason of an [`EngineSpecError`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+enum SettingError {
+    /// `cmd=` with nothing after it.
+    #[error("cmd= is empty")]
+    EmptyCmd,
+    /// A value the key does not take.
+    #[error("{key}={value}: expected {expected}")]
+    Expected {
+        /// The key.
+        key: &'static str,
+        /// The value as given.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
+    /// `tc=` that is not a time control.
+    #[error("tc=: {0}")]
+    Tc(TimeControlError),
+    /// A key this reader does not know.
+    #[error(
+        "unknown key '{key}' (keys: {}; option.NAME=VALUE; for an engine argument write \
+         arg={key}={value})",
+        KEYS.iter().filter(|k| **k != "option").copied().collect::<Vec<_>>().join(", ")
+    )]
+    Unknown {
+        /// The key as given.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+}
+
 /// Every key, as written.
 const KEYS: [&str; 15] = [
     "cmd", "arg", "dir", "name", "proto", "option", "initstr", "restart", "tc", "st", "depth",
@@ -152,7 +186,7 @@ const CUTECHESS_FLAGS: [(&str, &str); 4] = [
 
 /// The setting in `word`, when it is one: (key, value).
 fn setting(word: &str) -> Option<(&str, &str)> {
-    let (key, value) = word.split_once('=')?;
+    let (key, value) = crate::launch::key_value::split(word)?;
     let is_name = key.starts_with(|c: char| c.is_ascii_alphabetic())
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     (is_name || key.starts_with("option.")).then_some((key, value))
@@ -259,7 +293,9 @@ impl EngineSpec {
                 command_words.push(word);
                 continue;
             };
-            let key = spec.read_key(key, value).map_err(fail)?;
+            let key = spec
+                .read_key(key, value)
+                .map_err(|err| fail(err.to_string()))?;
             if !spec.given.contains(&key) {
                 spec.given.push(key);
             }
@@ -297,115 +333,85 @@ impl EngineSpec {
     }
 
     /// Stores one setting; returns its key as listed in [`KEYS`].
-    fn read_key(&mut self, key: &str, value: &str) -> Result<&'static str, String> {
-        let positive = |what: &str| format!("{key}={value}: expected a positive {what}");
-        let known = match key {
-            "cmd" if value.is_empty() => return Err("cmd= is empty".into()),
-            "cmd" => {
-                self.cmd = value.to_owned();
-                "cmd"
+    fn read_key(&mut self, key: &str, value: &str) -> Result<&'static str, SettingError> {
+        let option = key.strip_prefix("option.").filter(|name| !name.is_empty());
+        let known = KEYS
+            .into_iter()
+            .find(|known| *known == key && *known != "option")
+            .or(option.map(|_| "option"))
+            .ok_or_else(|| SettingError::Unknown {
+                key: key.to_owned(),
+                value: value.to_owned(),
+            })?;
+        let expected = |expected: &'static str| SettingError::Expected {
+            key: known,
+            value: value.to_owned(),
+            expected,
+        };
+        let owned = || Some(value.to_owned());
+        match (known, option) {
+            ("cmd", _) if value.is_empty() => return Err(SettingError::EmptyCmd),
+            ("cmd", _) => self.cmd = value.to_owned(),
+            ("arg", _) => self.args.push(value.to_owned()),
+            ("dir", _) => self.dir = owned(),
+            ("name", _) => self.name = owned(),
+            ("castling", _) => self.castling = owned(),
+            ("option", Some(name)) => self.options.push((name.to_owned(), value.to_owned())),
+            // As cutechess-cli: `\n` in the value separates lines.
+            ("initstr", _) => self
+                .init_strings
+                .extend(value.split("\\n").map(str::to_owned)),
+            ("proto", _) => {
+                let protocols = [("uci", Protocol::Uci), ("xboard", Protocol::Xboard)];
+                self.protocol = Some(one_of(value, &protocols).ok_or(expected("uci or xboard"))?);
             }
-            "arg" => {
-                self.args.push(value.to_owned());
-                "arg"
+            ("restart", _) => {
+                let choices = [
+                    ("auto", Restart::Auto),
+                    ("on", Restart::On),
+                    ("off", Restart::Off),
+                ];
+                self.restart = Some(one_of(value, &choices).ok_or(expected("auto, on or off"))?);
             }
-            "dir" => {
-                self.dir = Some(value.to_owned());
-                "dir"
+            ("chess960", _) => {
+                let choices = [
+                    ("yes", true),
+                    ("true", true),
+                    ("no", false),
+                    ("false", false),
+                ];
+                self.chess960 = Some(one_of(value, &choices).ok_or(expected("yes or no"))?);
             }
-            "name" => {
-                self.name = Some(value.to_owned());
-                "name"
+            ("proxy", _) => {
+                let choices = [
+                    ("auto", ProxyChoice::Auto),
+                    ("yes", ProxyChoice::Always),
+                    ("always", ProxyChoice::Always),
+                    ("no", ProxyChoice::Never),
+                    ("never", ProxyChoice::Never),
+                ];
+                self.proxy = one_of(value, &choices).ok_or(expected("auto, yes or no"))?;
             }
-            "proto" => {
-                self.protocol = Some(match value {
-                    "uci" => Protocol::Uci,
-                    "xboard" => Protocol::Xboard,
-                    _ => return Err(format!("proto={value}: expected uci or xboard")),
-                });
-                "proto"
-            }
-            "initstr" => {
-                // As cutechess-cli: `\n` in the value separates lines.
-                self.init_strings
-                    .extend(value.split("\\n").map(str::to_owned));
-                "initstr"
-            }
-            "restart" => {
-                self.restart = Some(match value {
-                    "auto" => Restart::Auto,
-                    "on" => Restart::On,
-                    "off" => Restart::Off,
-                    _ => return Err(format!("restart={value}: expected auto, on or off")),
-                });
-                "restart"
-            }
-            "tc" => {
-                self.limits.tc = Some(value.parse().map_err(|err| format!("tc=: {err}"))?);
-                "tc"
-            }
-            "st" => {
+            ("tc", _) => self.limits.tc = Some(value.parse().map_err(SettingError::Tc)?),
+            ("st", _) => {
                 let seconds = value
                     .parse::<f64>()
                     .ok()
-                    .filter(|s| {
-                        *s > 0.0
-                            && *s <= crate::launch::time_control::MAX_TIME_CONTROL_SECONDS as f64
-                    })
+                    .filter(|s| *s > 0.0 && *s <= MAX_TIME_CONTROL_SECONDS as f64)
                     .and_then(|s| Duration::try_from_secs_f64(s).ok())
-                    .ok_or_else(|| positive("number of seconds, at most one year"))?;
+                    .ok_or(expected("a positive number of seconds, at most one year"))?;
                 self.limits.st = Some((value.to_owned(), seconds));
-                "st"
             }
-            "depth" => {
+            ("depth", _) => {
                 let depth = value.parse::<u32>().ok().filter(|d| *d > 0);
-                self.limits.depth = Some(depth.ok_or_else(|| positive("whole number"))?);
-                "depth"
+                self.limits.depth = Some(depth.ok_or(expected("a positive whole number"))?);
             }
-            "nodes" => {
+            ("nodes", _) => {
                 let nodes = value.parse::<u64>().ok().filter(|n| *n > 0);
-                self.limits.nodes = Some(nodes.ok_or_else(|| positive("whole number"))?);
-                "nodes"
+                self.limits.nodes = Some(nodes.ok_or(expected("a positive whole number"))?);
             }
-            "castling" => {
-                self.castling = Some(value.to_owned());
-                "castling"
-            }
-            "chess960" => {
-                self.chess960 = Some(match value {
-                    "yes" | "true" => true,
-                    "no" | "false" => false,
-                    _ => return Err(format!("chess960={value}: expected yes or no")),
-                });
-                "chess960"
-            }
-            "proxy" => {
-                self.proxy = match value {
-                    "auto" => ProxyChoice::Auto,
-                    "yes" | "always" => ProxyChoice::Always,
-                    "no" | "never" => ProxyChoice::Never,
-                    _ => return Err(format!("proxy={value}: expected auto, yes or no")),
-                };
-                "proxy"
-            }
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    self.options.push((name.to_owned(), value.to_owned()));
-                    "option"
-                }
-                _ => {
-                    return Err(format!(
-                        "unknown key '{key}' (keys: {}; option.NAME=VALUE; for an engine \
-                         argument write arg={key}={value})",
-                        KEYS.iter()
-                            .filter(|k| **k != "option")
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                }
-            },
-        };
+            _ => unreachable!("every key of KEYS has an arm, and option.NAME a name"),
+        }
         Ok(known)
     }
 

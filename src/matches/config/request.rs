@@ -264,7 +264,10 @@ impl MatchRequest {
         let book = if self.openings.is_empty() {
             None
         } else {
-            Some(OpeningsSpec::parse(&self.openings).map_err(MatchError::Usage)?)
+            Some(
+                OpeningsSpec::parse(&self.openings)
+                    .map_err(|err| MatchError::Usage(err.to_string()))?,
+            )
         };
         if self.starts.specs.is_empty() && book.is_none() {
             return Err(MatchError::Usage(
@@ -387,12 +390,15 @@ impl MatchRequest {
         let resign = if self.resign.is_empty() {
             None
         } else {
-            Some(ResignRule::parse(&self.resign).map_err(MatchError::Usage)?)
+            Some(
+                ResignRule::parse(&self.resign)
+                    .map_err(|err| MatchError::Usage(err.to_string()))?,
+            )
         };
         let draw = if self.draw.is_empty() {
             None
         } else {
-            Some(DrawRule::parse(&self.draw).map_err(MatchError::Usage)?)
+            Some(DrawRule::parse(&self.draw).map_err(|err| MatchError::Usage(err.to_string()))?)
         };
         Ok(MatchConfig {
             engines,

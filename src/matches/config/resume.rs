@@ -18,6 +18,7 @@ use thiserror::Error;
 
 use crate::matches::config::request::MatchRequest;
 use crate::matches::tally::stats::Outcome;
+use crate::records::pgn_tag::tag_pair;
 
 /// The `format` of a state file this version writes and reads.
 pub const STATE_FORMAT: &str = "sp960 match state 1";
@@ -273,11 +274,10 @@ fn read_entry(text: &[u8]) -> Option<(PgnGame, usize)> {
     let moves = std::str::from_utf8(&text[header_end..moves_end]).ok()?;
     let mut tags = std::collections::HashMap::new();
     for line in header.lines().filter(|line| !line.is_empty()) {
-        let inner = line.strip_prefix('[')?.strip_suffix("\"]")?;
-        let (name, value) = inner.split_once(" \"")?;
-        tags.insert(name, value.replace("\\\"", "\"").replace("\\\\", "\\"));
+        let (name, value) = tag_pair(line)?;
+        tags.insert(name, value);
     }
-    let tag = |name: &str| tags.get(name).cloned();
+    let tag = |name: &str| tags.get(name).map(|value| value.to_string());
     let result = tag("Result")?;
     let rest = moves.trim_end().strip_suffix(result.as_str())?.trim_end();
     let body = rest.strip_suffix('}')?;
