@@ -248,13 +248,7 @@ impl MatchRequest {
             engines.push(MatchEngine::builtin(self.builtin.clone()));
         }
         // Checked before the starts are drawn: `random` allocates `--count` of them.
-        let random_specs = self
-            .starts
-            .specs
-            .iter()
-            .filter(|spec| spec.trim().eq_ignore_ascii_case("random"))
-            .count() as u64;
-        if random_specs.saturating_mul(self.starts.count) > MAX_GAMES / 2 {
+        if self.starts.random_specs().saturating_mul(self.starts.count) > MAX_GAMES / 2 {
             return Err(MatchError::Usage(format!(
                 "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
                 self.starts.count,
