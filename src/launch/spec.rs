@@ -176,6 +176,27 @@ const KEYS: [&str; 15] = [
     "nodes", "castling", "chess960", "proxy",
 ];
 
+/// The values of `proto=`, `restart=`, `chess960=` and `proxy=`.
+const PROTOCOLS: [(&str, Protocol); 2] = [("uci", Protocol::Uci), ("xboard", Protocol::Xboard)];
+const RESTARTS: [(&str, Restart); 3] = [
+    ("auto", Restart::Auto),
+    ("on", Restart::On),
+    ("off", Restart::Off),
+];
+const YES_NO: [(&str, bool); 4] = [
+    ("yes", true),
+    ("true", true),
+    ("no", false),
+    ("false", false),
+];
+const PROXY_CHOICES: [(&str, ProxyChoice); 5] = [
+    ("auto", ProxyChoice::Auto),
+    ("yes", ProxyChoice::Always),
+    ("always", ProxyChoice::Always),
+    ("no", ProxyChoice::Never),
+    ("never", ProxyChoice::Never),
+];
+
 /// cutechess-cli's `-engine` words without a value; sp960 supports none of them.
 const CUTECHESS_FLAGS: [(&str, &str); 4] = [
     ("ponder", "pondering"),
@@ -362,35 +383,16 @@ impl EngineSpec {
                 .init_strings
                 .extend(value.split("\\n").map(str::to_owned)),
             ("proto", _) => {
-                let protocols = [("uci", Protocol::Uci), ("xboard", Protocol::Xboard)];
-                self.protocol = Some(one_of(value, &protocols).ok_or(expected("uci or xboard"))?);
+                self.protocol = Some(one_of(value, &PROTOCOLS).ok_or(expected("uci or xboard"))?);
             }
             ("restart", _) => {
-                let choices = [
-                    ("auto", Restart::Auto),
-                    ("on", Restart::On),
-                    ("off", Restart::Off),
-                ];
-                self.restart = Some(one_of(value, &choices).ok_or(expected("auto, on or off"))?);
+                self.restart = Some(one_of(value, &RESTARTS).ok_or(expected("auto, on or off"))?);
             }
             ("chess960", _) => {
-                let choices = [
-                    ("yes", true),
-                    ("true", true),
-                    ("no", false),
-                    ("false", false),
-                ];
-                self.chess960 = Some(one_of(value, &choices).ok_or(expected("yes or no"))?);
+                self.chess960 = Some(one_of(value, &YES_NO).ok_or(expected("yes or no"))?);
             }
             ("proxy", _) => {
-                let choices = [
-                    ("auto", ProxyChoice::Auto),
-                    ("yes", ProxyChoice::Always),
-                    ("always", ProxyChoice::Always),
-                    ("no", ProxyChoice::Never),
-                    ("never", ProxyChoice::Never),
-                ];
-                self.proxy = one_of(value, &choices).ok_or(expected("auto, yes or no"))?;
+                self.proxy = one_of(value, &PROXY_CHOICES).ok_or(expected("auto, yes or no"))?;
             }
             ("tc", _) => self.limits.tc = Some(value.parse().map_err(SettingError::Tc)?),
             ("st", _) => {

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::{EngineLimits, EngineSpec, EngineSpecError, Restart};
+use crate::launch::time_control::TimeControl;
 use crate::matches::MatchError;
-use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec};
+use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
+use crate::matches::config::resume::{load_state, state_path};
 use crate::matches::engines::client::Limits;
 use crate::matches::game::referee::{DrawRule, ResignRule};
 use crate::matches::tally::sprt::{SprtConfig, parse_sprt};
@@ -223,149 +225,28 @@ pub const MAX_ENGINES: usize = 64;
 impl MatchRequest {
     /// Checks the arguments and builds the match.
     pub fn resolve(mut self) -> Result<MatchConfig, MatchError> {
-        if self.engines.len() > MAX_ENGINES {
-            return Err(MatchError::Usage(format!(
-                "{} engines given: at most {MAX_ENGINES}",
-                self.engines.len()
-            )));
-        }
-        if self.gauntlet && self.engines.len() < 3 {
-            return Err(MatchError::Usage(
-                "--gauntlet needs three engines or more (the first against each of the others)"
-                    .to_owned(),
-            ));
-        }
-        if !self.sprt.is_empty() && self.engines.len() > 2 {
-            return Err(MatchError::Usage(
-                "--sprt needs exactly two engines (it tests one against the other)".to_owned(),
-            ));
-        }
-        let mut engines = Vec::new();
-        for (index, text) in self.engines.iter().enumerate() {
-            engines.push(MatchEngine::parse(index + 1, text)?);
-        }
-        while engines.len() < 2 {
-            engines.push(MatchEngine::builtin(self.builtin.clone()));
-        }
-        // Checked before the starts are drawn: `random` allocates `--count` of them.
-        if self.starts.random_specs().saturating_mul(self.starts.count) > MAX_GAMES / 2 {
-            return Err(MatchError::Usage(format!(
-                "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
-                self.starts.count,
-                MAX_GAMES / 2
-            )));
-        }
-        let book = if self.openings.is_empty() {
-            None
-        } else {
-            Some(
-                OpeningsSpec::parse(&self.openings)
-                    .map_err(|err| MatchError::Usage(err.to_string()))?,
-            )
-        };
-        if self.starts.specs.is_empty() && book.is_none() {
-            return Err(MatchError::Usage(
-                "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
-            ));
-        }
-        let random_book = book
-            .as_ref()
-            .is_some_and(|book| book.order == OpeningOrder::Random);
-        if self.resume && self.seed.is_none() {
-            // The seed the interrupted match drew.
-            self.seed = crate::matches::config::resume::load_state(
-                &crate::matches::config::resume::state_path(&self.pgn),
-            )?
-            .map(|state| state.seed);
-        }
+        self.check_engine_count()?;
+        let engines = self
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(index, text)| MatchEngine::parse(index + 1, text))
+            .chain(std::iter::repeat_with(|| {
+                Ok(MatchEngine::builtin(self.builtin.clone()))
+            }))
+            .take(self.engines.len().max(2))
+            .collect::<Result<Vec<_>, _>>()?;
+        let book = self.book()?;
         let identity = self.identity();
-        self.starts.seed = match self.seed {
-            Some(seed) => seed,
-            None if self.starts.is_random() || random_book => {
-                let seed = crate::starts::start::RandomStarts::fresh_seed();
-                eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
-                seed
-            }
-            None => 0,
-        };
-        let mut starts = Vec::new();
-        if !self.starts.specs.is_empty() {
-            for start in self.starts.starts()? {
-                starts.push(Opening {
-                    label: start.to_string(),
-                    root: start
-                        .position()
-                        .map_err(|err| MatchError::Usage(err.to_string()))?,
-                    moves: Vec::new(),
-                });
-            }
-        }
-        if let Some(book) = &book {
-            starts.extend(crate::matches::config::openings::load(
-                book,
-                self.starts.seed,
-            )?);
-        }
+        self.draw_seed(book.as_ref())?;
+        let openings = self.openings(book.as_ref())?;
         let rounds = self.rounds.max(1);
-        let matchups: Vec<(usize, usize)> = if self.gauntlet {
-            (1..engines.len()).map(|other| (0, other)).collect()
-        } else {
-            (0..engines.len())
-                .flat_map(|a| (a + 1..engines.len()).map(move |b| (a, b)))
-                .collect()
-        };
-        let games = (starts.len() as u64)
-            .saturating_mul(2)
-            .saturating_mul(u64::from(rounds))
-            .saturating_mul(matchups.len() as u64);
-        if games > MAX_GAMES {
-            let pairings = if matchups.len() == 1 {
-                String::new()
-            } else {
-                format!(" × {} pairings", matchups.len())
-            };
-            return Err(MatchError::Usage(format!(
-                "{} starts × 2 colours × {rounds} rounds{pairings} = {games} games: too many (at most {MAX_GAMES})",
-                starts.len()
-            )));
-        }
-        if let Some(ms) = self.movetime
-            && ms / 1000 >= MAX_TIMEOUT_SECONDS
-        {
-            return Err(MatchError::Usage(format!(
-                "--movetime {ms}: too long (below {} ms, one year)",
-                MAX_TIMEOUT_SECONDS * 1000
-            )));
-        }
-        let clock = match &self.tc {
-            Some(text) => Some(text.parse().map_err(
-                |err: crate::launch::time_control::TimeControlError| {
-                    MatchError::Usage(err.to_string())
-                },
-            )?),
-            None => None,
-        };
-        let limits = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime: self.movetime.map(Duration::from_millis),
-            clock,
-        };
+        let matchups = matchups(self.gauntlet, engines.len());
+        check_games(openings.len(), rounds, matchups.len())?;
+        let limits = self.limits()?;
         let engine_limits = engines
             .iter()
-            .map(|engine| {
-                let own = &engine.limits;
-                let mut merged = Limits {
-                    depth: own.depth.or(limits.depth),
-                    nodes: own.nodes.or(limits.nodes),
-                    movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
-                    clock: limits.clock.clone(),
-                };
-                if merged == Limits::default() {
-                    merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
-                }
-                merged
-            })
+            .map(|engine| engine_limits(&engine.limits, &limits))
             .collect();
         let move_timeout = Duration::try_from_secs_f64(self.move_timeout)
             .ok()
@@ -376,28 +257,10 @@ impl MatchRequest {
                     self.move_timeout
                 ))
             })?;
-        let sprt = if self.sprt.is_empty() {
-            None
-        } else {
-            Some(parse_sprt(&self.sprt).map_err(|err| MatchError::Usage(err.to_string()))?)
-        };
-        let resign = if self.resign.is_empty() {
-            None
-        } else {
-            Some(
-                ResignRule::parse(&self.resign)
-                    .map_err(|err| MatchError::Usage(err.to_string()))?,
-            )
-        };
-        let draw = if self.draw.is_empty() {
-            None
-        } else {
-            Some(DrawRule::parse(&self.draw).map_err(|err| MatchError::Usage(err.to_string()))?)
-        };
         Ok(MatchConfig {
             engines,
             matchups,
-            openings: starts,
+            openings,
             rounds,
             limits,
             engine_limits,
@@ -405,7 +268,6 @@ impl MatchRequest {
                 thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),
             max_plies: self.max_plies,
-            pgn: self.pgn,
             move_timeout,
             event: self.event.unwrap_or_else(|| "sp960 match".to_owned()),
             site: self.site.unwrap_or_else(|| "?".to_owned()),
@@ -413,12 +275,210 @@ impl MatchRequest {
             identity,
             seed: self.starts.seed,
             quiet: self.json,
-            sprt,
-            resign,
-            draw,
+            sprt: words(&self.sprt, |words| parse_sprt(words))?,
+            resign: words(&self.resign, ResignRule::parse)?,
+            draw: words(&self.draw, DrawRule::parse)?,
+            pgn: self.pgn,
             log_dir: self.log,
         })
     }
+
+    /// How many engines, for a gauntlet and for `--sprt`.
+    fn check_engine_count(&self) -> Result<(), MatchError> {
+        let count = self.engines.len();
+        let refused = if count > MAX_ENGINES {
+            format!("{count} engines given: at most {MAX_ENGINES}")
+        } else if self.gauntlet && count < 3 {
+            "--gauntlet needs three engines or more (the first against each of the others)"
+                .to_owned()
+        } else if !self.sprt.is_empty() && count > 2 {
+            "--sprt needs exactly two engines (it tests one against the other)".to_owned()
+        } else {
+            return Ok(());
+        };
+        Err(MatchError::Usage(refused))
+    }
+
+    /// `--openings` read (not the file yet), after the starts are checked for size: some
+    /// starts there must be.
+    fn book(&self) -> Result<Option<OpeningsSpec>, MatchError> {
+        // Checked before the starts are drawn: `random` allocates `--count` of them.
+        if self.starts.random_specs().saturating_mul(self.starts.count) > MAX_GAMES / 2 {
+            return Err(MatchError::Usage(format!(
+                "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
+                self.starts.count,
+                MAX_GAMES / 2
+            )));
+        }
+        let book = words(&self.openings, OpeningsSpec::parse)?;
+        if self.starts.specs.is_empty() && book.is_none() {
+            return Err(MatchError::Usage(
+                "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
+            ));
+        }
+        Ok(book)
+    }
+
+    /// The seed of random starts and a random opening order: `--seed`, the interrupted
+    /// match's with `--resume`, or drawn (and told) when something is random.
+    fn draw_seed(&mut self, book: Option<&OpeningsSpec>) -> Result<(), MatchError> {
+        if self.resume && self.seed.is_none() {
+            self.seed = load_state(&state_path(&self.pgn))?.map(|state| state.seed);
+        }
+        let random_book = book.is_some_and(|book| book.order == OpeningOrder::Random);
+        self.starts.seed = match self.seed {
+            Some(seed) => seed,
+            None if self.starts.is_random() || random_book => {
+                let seed = crate::starts::start::RandomStarts::fresh_seed();
+                eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
+                seed
+            }
+            None => 0,
+        };
+        Ok(())
+    }
+
+    /// The openings: the `--sp` starts, then the book's.
+    fn openings(&self, book: Option<&OpeningsSpec>) -> Result<Vec<Opening>, MatchError> {
+        let mut openings = Vec::new();
+        if !self.starts.specs.is_empty() {
+            for start in self.starts.starts()? {
+                openings.push(Opening {
+                    label: start.to_string(),
+                    root: start
+                        .position()
+                        .map_err(|err| MatchError::Usage(err.to_string()))?,
+                    moves: Vec::new(),
+                });
+            }
+        }
+        if let Some(book) = book {
+            openings.extend(load(book, self.starts.seed)?);
+        }
+        Ok(openings)
+    }
+
+    /// The match's limits: `--depth`, `--nodes`, `--movetime`, `--tc`.
+    fn limits(&self) -> Result<Limits, MatchError> {
+        if let Some(ms) = self.movetime
+            && ms / 1000 >= MAX_TIMEOUT_SECONDS
+        {
+            return Err(MatchError::Usage(format!(
+                "--movetime {ms}: too long (below {} ms, one year)",
+                MAX_TIMEOUT_SECONDS * 1000
+            )));
+        }
+        let clock = match &self.tc {
+            Some(text) => Some(
+                text.parse::<TimeControl>()
+                    .map_err(|err| MatchError::Usage(err.to_string()))?,
+            ),
+            None => None,
+        };
+        Ok(Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            clock,
+        })
+    }
+
+    /// The options that decide the games (who plays whom, from where, how long, how they
+    /// are adjudicated, the PGN tags), as `(option, value as given)`: what `--resume`
+    /// compares. `--concurrency`, `--json`, `--log` and `--pgn` are not in it: a match may be
+    /// resumed with others.
+    pub fn identity(&self) -> Vec<(String, String)> {
+        let opt = |value: Option<String>| value.unwrap_or_default();
+        let mut arguments = Vec::new();
+        for (index, engine) in self.engines.iter().enumerate() {
+            arguments.push((format!("--engine #{}", index + 1), engine.clone()));
+        }
+        arguments.extend([
+            ("--engines".to_owned(), self.engines.len().to_string()),
+            ("--gauntlet".to_owned(), self.gauntlet.to_string()),
+            ("--sp".to_owned(), self.starts.specs.join(" ")),
+            ("--count".to_owned(), self.starts.count.to_string()),
+            ("--openings".to_owned(), self.openings.join(" ")),
+            ("--depth".to_owned(), opt(self.depth.map(|d| d.to_string()))),
+            ("--nodes".to_owned(), opt(self.nodes.map(|n| n.to_string()))),
+            (
+                "--movetime".to_owned(),
+                opt(self.movetime.map(|m| m.to_string())),
+            ),
+            ("--tc".to_owned(), opt(self.tc.clone())),
+            ("--rounds".to_owned(), self.rounds.to_string()),
+            (
+                "--max-plies".to_owned(),
+                opt(self.max_plies.map(|m| m.to_string())),
+            ),
+            ("--timeout".to_owned(), self.move_timeout.to_string()),
+            ("--sprt".to_owned(), self.sprt.join(" ")),
+            ("--resign".to_owned(), self.resign.join(" ")),
+            ("--draw".to_owned(), self.draw.join(" ")),
+            ("--event".to_owned(), opt(self.event.clone())),
+            ("--site".to_owned(), opt(self.site.clone())),
+        ]);
+        arguments
+    }
+}
+
+/// An option of `KEY=VALUE` words read by `parse`: `None` when not given, a usage error
+/// when bad.
+fn words<T, E: std::fmt::Display>(
+    words: &[String],
+    parse: impl FnOnce(&[String]) -> Result<T, E>,
+) -> Result<Option<T>, MatchError> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    parse(words)
+        .map(Some)
+        .map_err(|err| MatchError::Usage(err.to_string()))
+}
+
+/// Which engines meet: every two (round-robin), or the first against each other one.
+fn matchups(gauntlet: bool, engines: usize) -> Vec<(usize, usize)> {
+    if gauntlet {
+        (1..engines).map(|other| (0, other)).collect()
+    } else {
+        (0..engines)
+            .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+            .collect()
+    }
+}
+
+/// The schedule's size, refused above [`MAX_GAMES`].
+fn check_games(openings: usize, rounds: u32, matchups: usize) -> Result<(), MatchError> {
+    let games = (openings as u64)
+        .saturating_mul(2)
+        .saturating_mul(u64::from(rounds))
+        .saturating_mul(matchups as u64);
+    if games <= MAX_GAMES {
+        return Ok(());
+    }
+    let pairings = if matchups == 1 {
+        String::new()
+    } else {
+        format!(" × {matchups} pairings")
+    };
+    Err(MatchError::Usage(format!(
+        "{openings} starts × 2 colours × {rounds} rounds{pairings} = {games} games: too many (at most {MAX_GAMES})"
+    )))
+}
+
+/// One engine's limits: its own (`st=`, `depth=`, `nodes=`) over the match's, and
+/// `--movetime 100` where neither gives any.
+fn engine_limits(own: &EngineLimits, limits: &Limits) -> Limits {
+    let mut merged = Limits {
+        depth: own.depth.or(limits.depth),
+        nodes: own.nodes.or(limits.nodes),
+        movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
+        clock: limits.clock.clone(),
+    };
+    if merged == Limits::default() {
+        merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
+    }
+    merged
 }
 
 #[cfg(test)]
@@ -462,6 +522,7 @@ impl MatchRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::config::resume::differences;
 
     #[test]
     fn engine_words_and_settings() {
@@ -594,5 +655,31 @@ mod tests {
             config.engine_limits[1].movetime,
             Some(Duration::from_millis(DEFAULT_MOVETIME_MS))
         );
+    }
+
+    #[test]
+    fn differences_name_the_option_and_both_values() {
+        let mut old = MatchRequest::for_tests(&["a", "b"]);
+        old.depth = Some(4);
+        let mut new = old.clone();
+        new.depth = Some(5);
+        new.engines[1] = "c".into();
+        new.site = Some("Lab".into());
+        new.concurrency = Some(8);
+        let map = |request: &MatchRequest| request.identity().into_iter().collect();
+        let found = differences(&map(&old), 7, &new.identity(), 7);
+        assert_eq!(
+            found,
+            [
+                "--engine #2 was 'b', now 'c'",
+                "--depth was '4', now '5'",
+                "--site was not given, now 'Lab'"
+            ]
+        );
+        assert!(differences(&map(&old), 7, &old.identity(), 7).is_empty());
+        let three = MatchRequest::for_tests(&["a", "b", "c"]);
+        let found = differences(&map(&old), 1, &three.identity(), 2);
+        assert!(found.contains(&"--engine #3 was not given, now 'c'".to_owned()));
+        assert!(found.contains(&"--seed was 1, now 2".to_owned()));
     }
 }
