@@ -7,7 +7,8 @@
 //! an argument may hold several words separated by whitespace, each must be `KEY=VALUE`,
 //! its key one of the option's keys, and no key may come twice. The errors are typed
 //! ([`KeyValueError`]); their messages name the option, the word and the keys, and an
-//! option with messages of its own maps them.
+//! option with messages of its own maps them. [`value`] finds a key's value among the
+//! settings read, [`one_of`] a value among the words a key takes.
 
 use thiserror::Error;
 
