@@ -1,16 +1,19 @@
 //! Engines as users name them and as processes: what an `--engine` text means (`spec`:
 //! cutechess-cli's keys, `proto=`, `option.NAME=`, `tc=`), time controls in cutechess-cli's
-//! syntax (`time_control`), the program started with piped stdin and stdout (`command`),
-//! one engine's lines in and out with deadlines (`process`), and the `--log` files of
-//! what each engine was told and said (`log`).
+//! syntax (`time_control`), the one reader of `KEY=VALUE` words (`key_value`: engine
+//! settings, `--openings`, `--sprt`, `--resign`, `--draw`), the program started with piped
+//! stdin and stdout (`command`), one engine's lines in and out with deadlines (`process`),
+//! and the `--log` files of what each engine was told and said (`log`).
 //!
 //! Shared by the proxy (`command`), the match runner and the book generator (all of it)
-//! and `sp960 tournament` (specs, time controls).
+//! and `sp960 tournament` (specs, time controls); `key_value` also by the match runner's
+//! options.
 //!
 //! Must not import: `proxy`, `matches`, `engine`, `tournaments`, `cli` (they stand above
 //! it). It imports `protocol` (the one [`crate::protocol::Protocol`]), `os` and std.
 
 pub mod command;
+pub(crate) mod key_value;
 pub mod log;
 pub mod process;
 pub mod spec;

@@ -35,7 +35,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::launch::time_control::TimeControl;
+use crate::launch::key_value::one_of;
+use crate::launch::time_control::{MAX_TIME_CONTROL_SECONDS, TimeControl, TimeControlError};
 use crate::protocol::Protocol;
 
 /// Whether a tournament wraps an engine in `sp960 proxy`.
@@ -136,10 +137,64 @@ pub struct EngineSpecError {
     pub reason: String,
 }
 
+/// Why one setting of an `--engine` cannot be read: the reason of an [`EngineSpecError`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+enum SettingError {
+    /// `cmd=` with nothing after it.
+    #[error("cmd= is empty")]
+    EmptyCmd,
+    /// A value the key does not take.
+    #[error("{key}={value}: expected {expected}")]
+    Expected {
+        /// The key.
+        key: &'static str,
+        /// The value as given.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
+    /// `tc=` that is not a time control.
+    #[error("tc=: {0}")]
+    Tc(TimeControlError),
+    /// A key this reader does not know.
+    #[error(
+        "unknown key '{key}' (keys: {}; option.NAME=VALUE; for an engine argument write \
+         arg={key}={value})",
+        KEYS.iter().filter(|k| **k != "option").copied().collect::<Vec<_>>().join(", ")
+    )]
+    Unknown {
+        /// The key as given.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+}
+
 /// Every key, as written.
 const KEYS: [&str; 15] = [
     "cmd", "arg", "dir", "name", "proto", "option", "initstr", "restart", "tc", "st", "depth",
     "nodes", "castling", "chess960", "proxy",
+];
+
+/// The values of `proto=`, `restart=`, `chess960=` and `proxy=`.
+const PROTOCOLS: [(&str, Protocol); 2] = [("uci", Protocol::Uci), ("xboard", Protocol::Xboard)];
+const RESTARTS: [(&str, Restart); 3] = [
+    ("auto", Restart::Auto),
+    ("on", Restart::On),
+    ("off", Restart::Off),
+];
+const YES_NO: [(&str, bool); 4] = [
+    ("yes", true),
+    ("true", true),
+    ("no", false),
+    ("false", false),
+];
+const PROXY_CHOICES: [(&str, ProxyChoice); 5] = [
+    ("auto", ProxyChoice::Auto),
+    ("yes", ProxyChoice::Always),
+    ("always", ProxyChoice::Always),
+    ("no", ProxyChoice::Never),
+    ("never", ProxyChoice::Never),
 ];
 
 /// cutechess-cli's `-engine` words without a value; sp960 supports none of them.
@@ -152,7 +207,7 @@ const CUTECHESS_FLAGS: [(&str, &str); 4] = [
 
 /// The setting in `word`, when it is one: (key, value).
 fn setting(word: &str) -> Option<(&str, &str)> {
-    let (key, value) = word.split_once('=')?;
+    let (key, value) = crate::launch::key_value::split(word)?;
     let is_name = key.starts_with(|c: char| c.is_ascii_alphabetic())
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     (is_name || key.starts_with("option.")).then_some((key, value))
@@ -259,7 +314,9 @@ impl EngineSpec {
                 command_words.push(word);
                 continue;
             };
-            let key = spec.read_key(key, value).map_err(fail)?;
+            let key = spec
+                .read_key(key, value)
+                .map_err(|err| fail(err.to_string()))?;
             if !spec.given.contains(&key) {
                 spec.given.push(key);
             }
@@ -297,115 +354,66 @@ impl EngineSpec {
     }
 
     /// Stores one setting; returns its key as listed in [`KEYS`].
-    fn read_key(&mut self, key: &str, value: &str) -> Result<&'static str, String> {
-        let positive = |what: &str| format!("{key}={value}: expected a positive {what}");
-        let known = match key {
-            "cmd" if value.is_empty() => return Err("cmd= is empty".into()),
-            "cmd" => {
-                self.cmd = value.to_owned();
-                "cmd"
+    fn read_key(&mut self, key: &str, value: &str) -> Result<&'static str, SettingError> {
+        let option = key.strip_prefix("option.").filter(|name| !name.is_empty());
+        let known = KEYS
+            .into_iter()
+            .find(|known| *known == key && *known != "option")
+            .or(option.map(|_| "option"))
+            .ok_or_else(|| SettingError::Unknown {
+                key: key.to_owned(),
+                value: value.to_owned(),
+            })?;
+        let expected = |expected: &'static str| SettingError::Expected {
+            key: known,
+            value: value.to_owned(),
+            expected,
+        };
+        let owned = || Some(value.to_owned());
+        match (known, option) {
+            ("cmd", _) if value.is_empty() => return Err(SettingError::EmptyCmd),
+            ("cmd", _) => self.cmd = value.to_owned(),
+            ("arg", _) => self.args.push(value.to_owned()),
+            ("dir", _) => self.dir = owned(),
+            ("name", _) => self.name = owned(),
+            ("castling", _) => self.castling = owned(),
+            ("option", Some(name)) => self.options.push((name.to_owned(), value.to_owned())),
+            // As cutechess-cli: `\n` in the value separates lines.
+            ("initstr", _) => self
+                .init_strings
+                .extend(value.split("\\n").map(str::to_owned)),
+            ("proto", _) => {
+                self.protocol = Some(one_of(value, &PROTOCOLS).ok_or(expected("uci or xboard"))?);
             }
-            "arg" => {
-                self.args.push(value.to_owned());
-                "arg"
+            ("restart", _) => {
+                self.restart = Some(one_of(value, &RESTARTS).ok_or(expected("auto, on or off"))?);
             }
-            "dir" => {
-                self.dir = Some(value.to_owned());
-                "dir"
+            ("chess960", _) => {
+                self.chess960 = Some(one_of(value, &YES_NO).ok_or(expected("yes or no"))?);
             }
-            "name" => {
-                self.name = Some(value.to_owned());
-                "name"
+            ("proxy", _) => {
+                self.proxy = one_of(value, &PROXY_CHOICES).ok_or(expected("auto, yes or no"))?;
             }
-            "proto" => {
-                self.protocol = Some(match value {
-                    "uci" => Protocol::Uci,
-                    "xboard" => Protocol::Xboard,
-                    _ => return Err(format!("proto={value}: expected uci or xboard")),
-                });
-                "proto"
-            }
-            "initstr" => {
-                // As cutechess-cli: `\n` in the value separates lines.
-                self.init_strings
-                    .extend(value.split("\\n").map(str::to_owned));
-                "initstr"
-            }
-            "restart" => {
-                self.restart = Some(match value {
-                    "auto" => Restart::Auto,
-                    "on" => Restart::On,
-                    "off" => Restart::Off,
-                    _ => return Err(format!("restart={value}: expected auto, on or off")),
-                });
-                "restart"
-            }
-            "tc" => {
-                self.limits.tc = Some(value.parse().map_err(|err| format!("tc=: {err}"))?);
-                "tc"
-            }
-            "st" => {
+            ("tc", _) => self.limits.tc = Some(value.parse().map_err(SettingError::Tc)?),
+            ("st", _) => {
                 let seconds = value
                     .parse::<f64>()
                     .ok()
-                    .filter(|s| {
-                        *s > 0.0
-                            && *s <= crate::launch::time_control::MAX_TIME_CONTROL_SECONDS as f64
-                    })
+                    .filter(|s| *s > 0.0 && *s <= MAX_TIME_CONTROL_SECONDS as f64)
                     .and_then(|s| Duration::try_from_secs_f64(s).ok())
-                    .ok_or_else(|| positive("number of seconds, at most one year"))?;
+                    .ok_or(expected("a positive number of seconds, at most one year"))?;
                 self.limits.st = Some((value.to_owned(), seconds));
-                "st"
             }
-            "depth" => {
+            ("depth", _) => {
                 let depth = value.parse::<u32>().ok().filter(|d| *d > 0);
-                self.limits.depth = Some(depth.ok_or_else(|| positive("whole number"))?);
-                "depth"
+                self.limits.depth = Some(depth.ok_or(expected("a positive whole number"))?);
             }
-            "nodes" => {
+            ("nodes", _) => {
                 let nodes = value.parse::<u64>().ok().filter(|n| *n > 0);
-                self.limits.nodes = Some(nodes.ok_or_else(|| positive("whole number"))?);
-                "nodes"
+                self.limits.nodes = Some(nodes.ok_or(expected("a positive whole number"))?);
             }
-            "castling" => {
-                self.castling = Some(value.to_owned());
-                "castling"
-            }
-            "chess960" => {
-                self.chess960 = Some(match value {
-                    "yes" | "true" => true,
-                    "no" | "false" => false,
-                    _ => return Err(format!("chess960={value}: expected yes or no")),
-                });
-                "chess960"
-            }
-            "proxy" => {
-                self.proxy = match value {
-                    "auto" => ProxyChoice::Auto,
-                    "yes" | "always" => ProxyChoice::Always,
-                    "no" | "never" => ProxyChoice::Never,
-                    _ => return Err(format!("proxy={value}: expected auto, yes or no")),
-                };
-                "proxy"
-            }
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    self.options.push((name.to_owned(), value.to_owned()));
-                    "option"
-                }
-                _ => {
-                    return Err(format!(
-                        "unknown key '{key}' (keys: {}; option.NAME=VALUE; for an engine \
-                         argument write arg={key}={value})",
-                        KEYS.iter()
-                            .filter(|k| **k != "option")
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                }
-            },
-        };
+            _ => unreachable!("every key of KEYS has an arm, and option.NAME a name"),
+        }
         Ok(known)
     }
 
@@ -439,117 +447,5 @@ impl EngineSpec {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> EngineSpec {
-        EngineSpec::parse(1, text).unwrap()
-    }
-
-    fn error(text: &str) -> String {
-        EngineSpec::parse(2, text).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn a_bare_command_and_cmd_are_the_same_engine() {
-        let bare = parse("/usr/games/stockfish --threads=2 arg=-x");
-        let keyed = parse("cmd=/usr/games/stockfish arg=--threads=2 arg=-x");
-        assert_eq!(bare.cmd, keyed.cmd);
-        assert_eq!(bare.args, ["--threads=2", "-x"]);
-        assert_eq!(bare.args, keyed.args);
-        assert_eq!(bare.program(), "stockfish");
-    }
-
-    #[test]
-    fn cutechess_keys_mean_what_they_mean_there() {
-        let spec = parse(
-            "cmd=sjaakii dir=/tmp proto=xboard 'name=Sjaak II' option.Hash=16 \
-             'initstr=memory 16\\nnew' restart=on tc=40/60+0.6 st=0.5 depth=7 nodes=5000",
-        );
-        assert_eq!(spec.dir.as_deref(), Some("/tmp"));
-        assert_eq!(spec.args, Vec::<String>::new());
-        assert_eq!(spec.protocol, Some(Protocol::Xboard));
-        assert_eq!(spec.name.as_deref(), Some("Sjaak II"));
-        assert_eq!(spec.options, [("Hash".to_owned(), "16".to_owned())]);
-        assert_eq!(spec.init_strings, ["memory 16", "new"]);
-        assert_eq!(spec.restart, Some(Restart::On));
-        assert_eq!(spec.limits.tc.as_ref().unwrap().to_string(), "40/60+0.6");
-        assert_eq!(
-            spec.limits.st,
-            Some(("0.5".to_owned(), Duration::from_millis(500)))
-        );
-        assert_eq!(
-            (spec.limits.depth, spec.limits.nodes),
-            (Some(7), Some(5000))
-        );
-        assert!(spec.limits.has_time());
-    }
-
-    #[test]
-    fn unknown_keys_and_cutechess_switches_are_errors_never_arguments() {
-        assert!(
-            error("stockfish hash=16").starts_with("engine 2: unknown key 'hash' (keys: cmd, arg,"),
-            "{}",
-            error("stockfish hash=16")
-        );
-        assert!(error("stockfish hash=16").contains("write arg=hash=16"));
-        assert!(error("stockfish ponder").contains("'ponder' is cutechess-cli's switch"));
-        assert!(error("cmd=stockfish extra").contains("'extra' is not KEY=VALUE"));
-        assert_eq!(error("name=x"), "engine 2: cmd=PROGRAM is missing");
-        assert!(error("cmd= name=x").contains("cmd= is empty"));
-        assert!(error("cmd='x").contains("unbalanced quotes"));
-        assert!(error("x proto=cecp").contains("proto=cecp: expected uci or xboard"));
-        assert!(error("x restart=yes").contains("restart=yes: expected auto, on or off"));
-        assert!(error("x tc=1+").contains("tc=: time control '1+'"));
-        assert!(error("x tc=1e300").contains("out of range"));
-        assert!(error("x st=0").contains("st=0: expected a positive number"));
-        assert!(error("x st=1e300").contains("st=1e300"));
-        assert!(error("x depth=-1").contains("depth=-1: expected a positive whole number"));
-        assert!(error("x nodes=0").contains("nodes=0"));
-        assert!(error("x castling=kxr proto=uci").contains("a uci engine takes shredder or xfen"));
-        assert!(error("x chess960=maybe").contains("chess960=maybe"));
-        assert!(error("x proxy=sometimes").contains("proxy=sometimes"));
-    }
-
-    #[test]
-    fn commands_refuse_the_keys_they_do_not_support() {
-        let spec = parse("x tc=1+0.1 castling=xfen");
-        assert_eq!(spec.refuse(&[("initstr", "here")]), Ok(()));
-        let err = spec
-            .refuse(&[("castling", "by sp960 match (it drives the engine itself)")])
-            .unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "engine 1: castling= is not supported by sp960 match (it drives the engine itself)"
-        );
-    }
-
-    #[test]
-    fn windows_command_lines_keep_paths_and_group_with_double_quotes() {
-        let split = |text: &str| split_windows(text).unwrap();
-        assert_eq!(
-            split(r"cmd=C:\Engines\sf.exe name=SF"),
-            [r"cmd=C:\Engines\sf.exe", "name=SF"]
-        );
-        assert_eq!(
-            split(r#""cmd=C:\Program Files\sf.exe" arg=-x"#),
-            [r"cmd=C:\Program Files\sf.exe", "arg=-x"]
-        );
-        assert_eq!(
-            split(r#"cmd="C:\Program Files\Stockfish 17\sf.exe"  "name=Stock fish""#),
-            [
-                r"cmd=C:\Program Files\Stockfish 17\sf.exe",
-                "name=Stock fish"
-            ]
-        );
-        // Backslashes before a quote: pairs halve, an odd one makes the quote literal.
-        assert_eq!(
-            split(r#"a\\"b c"  d\"e  f\\\"g"#),
-            [r"a\b c", "d\"e", r#"f\"g"#]
-        );
-        assert_eq!(split(r"dir=\\server\share\ "), [r"dir=\\server\share\"]);
-        assert_eq!(split("\"\""), [""]);
-        assert_eq!(split("  "), Vec::<String>::new());
-        assert_eq!(split_windows(r#"cmd="C:\x"#), None);
-    }
-}
+#[path = "spec_tests.rs"]
+mod tests;

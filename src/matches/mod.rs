@@ -267,9 +267,12 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 reason: game.reason.clone(),
                 plies: game.plies,
             };
-            if let Some((_, _, true)) =
-                ledger.count(config, scheduled, game.white_outcome(), summary)
-            {
+            if let Some((_, _, true)) = ledger.count(
+                config,
+                scheduled,
+                config::resume::white_outcome(game),
+                summary,
+            ) {
                 progress.sprt_stop(ledger.decision.unwrap_or(SprtDecision::Continue));
             }
         }
@@ -605,7 +608,8 @@ fn resume_point(config: &MatchConfig) -> Result<Option<Resumed>, MatchError> {
             text.len()
         )));
     }
-    let read = config::resume::read_games(&text[start..]).map_err(pgn_error)?;
+    let read =
+        config::resume::read_games(&text[start..]).map_err(|err| pgn_error(err.to_string()))?;
     let total = schedule(config).len();
     let mut seen = HashSet::new();
     for game in &read.games {

@@ -17,7 +17,7 @@
 use thiserror::Error;
 
 use crate::starts::numbering::StartPosition;
-use crate::starts::start::{RandomStarts, SpecError, Start};
+use crate::starts::start::{RandomStarts, SpecError, SpecItem, Start, spec_items};
 
 /// Name of the option for the start position (white's, and black's too unless
 /// [`BLACK_START_OPTION`] is set): -2 = random, -1 = off, 0..=959 = that SP; its default is
@@ -105,18 +105,25 @@ impl StartChoice {
     ) -> Result<StartChoice, SpecError> {
         match spec {
             None => Ok(StartChoice::Off),
-            Some(text) if text.trim().eq_ignore_ascii_case("random") => {
-                Ok(StartChoice::Random { seed, dfrc })
-            }
-            Some(text) => text
-                .parse::<Start>()
-                .map(StartChoice::Fixed)
-                .map_err(|err| match err {
-                    SpecError::Malformed(text) => SpecError::NotOneStart(text),
-                    other => other,
-                }),
+            Some(text) => match spec_items(text).as_deref() {
+                Ok([SpecItem::Random]) => Ok(StartChoice::Random { seed, dfrc }),
+                Ok([SpecItem::Number(sp)]) => Ok(StartChoice::Fixed(Start::symmetric(*sp))),
+                Ok([SpecItem::Pair(start)]) => Ok(StartChoice::Fixed(*start)),
+                // A list, a range, `all` or no SPEC: the one-start reader says why.
+                _ => one_start(text),
+            },
         }
     }
+}
+
+/// `text` as exactly one start, or why not.
+fn one_start(text: &str) -> Result<StartChoice, SpecError> {
+    text.parse::<Start>()
+        .map(StartChoice::Fixed)
+        .map_err(|err| match err {
+            SpecError::Malformed(text) => SpecError::NotOneStart(text),
+            other => other,
+        })
 }
 
 /// A GUI's value for the start option: -2 random, -1 off, 0..=959 that SP.

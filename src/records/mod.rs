@@ -1,5 +1,6 @@
 //! FEN/EPD/PGN records and the fixture files that hold them: one FEN/EPD record parsed and
-//! checked ([`record`], with [`legality`] saying why a position is illegal), such files
+//! checked ([`record`], with [`legality`] saying why a position is illegal), the one PGN
+//! tag pair reader ([`pgn_tag`], also read by the match runner and tournaments), such files
 //! streamed in blocks of lines ([`line_blocks`]), the paths and directories to read ([`inputs`]), and the two commands
 //! over whole files: [`validate`] (compiler-style diagnostics) and [`normalize`]
 //! (rewrite records, byte for byte elsewhere).
@@ -9,5 +10,6 @@ pub mod inputs;
 pub mod legality;
 pub mod line_blocks;
 pub mod normalize;
+pub(crate) mod pgn_tag;
 pub mod record;
 pub mod validate;

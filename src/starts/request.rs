@@ -5,7 +5,7 @@
 
 use thiserror::Error;
 
-use super::start::{InvalidStart, RandomStarts, SpecError, Start, parse_spec};
+use super::start::{InvalidStart, RandomStarts, SpecError, SpecItem, Start, spec_items};
 
 /// Which starts go into a book, in the order written: each SPEC as `sp960 fen` takes it,
 /// the word `random` standing for `count` uniformly random classic starts; then a sample
@@ -54,11 +54,9 @@ pub enum BookError {
 impl BookRequest {
     /// Expands the request into starts, every SPEC checked before anything is produced.
     pub fn starts(&self) -> Result<Vec<Start>, BookError> {
-        let randoms = self
-            .specs
-            .iter()
-            .filter(|spec| spec.trim().eq_ignore_ascii_case("random"))
-            .count() as u64;
+        let specs: Vec<Result<Vec<SpecItem>, SpecError>> =
+            self.specs.iter().map(|spec| spec_items(spec)).collect();
+        let randoms = specs.iter().filter(|items| is_random(items)).count() as u64;
         let requested = self
             .count
             .saturating_mul(randoms)
@@ -68,15 +66,17 @@ impl BookRequest {
         }
         let mut starts = Vec::new();
         let mut random = RandomStarts::new(self.seed, false);
-        for spec in &self.specs {
-            if spec.trim().eq_ignore_ascii_case("random") {
-                starts.extend(random.by_ref().take(self.count as usize));
-                continue;
-            }
-            starts.extend(parse_spec(spec).map_err(|source| BookError::Spec {
+        for (spec, items) in self.specs.iter().zip(specs) {
+            let items = items.map_err(|source| BookError::Spec {
                 spec: spec.clone(),
                 source,
-            })?);
+            })?;
+            for item in items {
+                match item {
+                    SpecItem::Random => starts.extend(random.by_ref().take(self.count as usize)),
+                    listed => listed.extend(&mut starts),
+                }
+            }
         }
         // A stream of its own, so the sample does not change with the `random` count.
         starts.extend(
@@ -88,14 +88,23 @@ impl BookRequest {
         Ok(starts)
     }
 
+    /// How many SPECs are the word `random` (each stands for `count` random starts).
+    pub fn random_specs(&self) -> u64 {
+        self.specs
+            .iter()
+            .filter(|spec| is_random(&spec_items(spec)))
+            .count() as u64
+    }
+
     /// True when the request draws random starts (and so depends on the seed).
     pub fn is_random(&self) -> bool {
-        self.dfrc_sample > 0
-            || self
-                .specs
-                .iter()
-                .any(|spec| spec.trim().eq_ignore_ascii_case("random"))
+        self.dfrc_sample > 0 || self.random_specs() > 0
     }
+}
+
+/// Whether a SPEC read into items is the word `random`.
+fn is_random(items: &Result<Vec<SpecItem>, SpecError>) -> bool {
+    matches!(items.as_deref(), Ok([SpecItem::Random]))
 }
 
 /// The most random starts a book is made of: far more than any match plays (there are
@@ -104,3 +113,65 @@ pub const MAX_RANDOM_STARTS: u64 = 1_000_000;
 
 /// Distinguishes the DFRC sample's random stream from the classic one for the same seed.
 const DFRC_STREAM: u64 = 0x0dfc_0dfc_0dfc_0dfc;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::starts::numbering::StartPosition;
+
+    fn sp(n: u64) -> StartPosition {
+        StartPosition::new(n).unwrap()
+    }
+
+    #[test]
+    fn a_spec_is_read_once_into_items() {
+        assert_eq!(
+            spec_items(" 860, 0-2 ,all,3:4").unwrap(),
+            [
+                SpecItem::Number(sp(860)),
+                SpecItem::Range(sp(0), sp(2)),
+                SpecItem::All,
+                SpecItem::Pair(Start {
+                    white: sp(3),
+                    black: sp(4)
+                })
+            ]
+        );
+        assert_eq!(spec_items(" Random ").unwrap(), [SpecItem::Random]);
+        // `random` is a whole SPEC, not an item of a list.
+        assert_eq!(
+            spec_items("1,random"),
+            Err(SpecError::Malformed("random".into()))
+        );
+        assert_eq!(spec_items("5-3"), Err(SpecError::Backwards(5, 3)));
+    }
+
+    #[test]
+    fn each_random_spec_stands_for_count_starts() {
+        let request = BookRequest {
+            specs: vec!["RANDOM".into(), "1-2".into(), "random".into()],
+            count: 3,
+            seed: 5,
+            ..BookRequest::default()
+        };
+        assert_eq!(request.random_specs(), 2);
+        assert!(request.is_random());
+        let starts = request.starts().unwrap();
+        assert_eq!(starts.len(), 3 + 2 + 3);
+        assert_eq!(
+            starts[3..5],
+            [Start::symmetric(sp(1)), Start::symmetric(sp(2))]
+        );
+        let fixed = BookRequest {
+            specs: vec!["1,random".into()],
+            count: 3,
+            ..BookRequest::default()
+        };
+        assert!(!fixed.is_random());
+        assert_eq!(
+            fixed.starts().unwrap_err().to_string(),
+            "SPEC '1,random': 'random' is not a start-position spec (expected N, A-B, all, W:B \
+             or a comma-separated list)"
+        );
+    }
+}

@@ -186,25 +186,76 @@ fn parse_number(text: &str, whole: &str) -> Result<StartPosition, SpecError> {
     Ok(StartPosition::new(n)?)
 }
 
-/// Expands one SPEC into starts, in the order written: `N`, `A-B`, `all`, `W:B`, or a
-/// comma-separated list of those.
-pub fn parse_spec(spec: &str) -> Result<Vec<Start>, SpecError> {
-    let mut starts = Vec::new();
-    for item in spec.split(',') {
+/// One item of a SPEC, read once: what the user's words mean before any start is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecItem {
+    /// `N`: one classic start.
+    Number(StartPosition),
+    /// `A-B`: the classic starts from A to B, A not above B.
+    Range(StartPosition, StartPosition),
+    /// `W:B`: a double-FRC pair.
+    Pair(Start),
+    /// `all`: the 960 classic starts.
+    All,
+    /// `random`, a whole SPEC: starts drawn from a seed, where a command takes them.
+    Random,
+}
+
+impl SpecItem {
+    /// Reads one item of a list (`random` is no item: it is a whole SPEC, [`spec_items`]).
+    fn parse(item: &str) -> Result<SpecItem, SpecError> {
         let item = item.trim();
         if item.eq_ignore_ascii_case("all") {
-            starts.extend(StartPosition::all().map(Start::symmetric));
-        } else if let Some((from, to)) = item.split_once('-') {
+            return Ok(SpecItem::All);
+        }
+        if let Some((from, to)) = item.split_once('-') {
             let (from, to) = (parse_number(from, item)?, parse_number(to, item)?);
             if from > to {
                 return Err(SpecError::Backwards(from.number(), to.number()));
             }
-            starts.extend((from.number()..=to.number()).map(|n| {
-                Start::symmetric(StartPosition::new(n.into()).expect("within a valid range"))
-            }));
-        } else {
-            starts.push(item.parse()?);
+            return Ok(SpecItem::Range(from, to));
         }
+        let start: Start = item.parse()?;
+        Ok(if item.contains(':') {
+            SpecItem::Pair(start)
+        } else {
+            SpecItem::Number(start.white)
+        })
+    }
+
+    /// Appends the starts the item stands for, in order (none for `random`, whose starts
+    /// are drawn by the command).
+    pub fn extend(self, starts: &mut Vec<Start>) {
+        match self {
+            SpecItem::Number(sp) => starts.push(Start::symmetric(sp)),
+            SpecItem::Range(from, to) => starts.extend((from.number()..=to.number()).map(|n| {
+                Start::symmetric(StartPosition::new(n.into()).expect("within a valid range"))
+            })),
+            SpecItem::Pair(start) => starts.push(start),
+            SpecItem::All => starts.extend(StartPosition::all().map(Start::symmetric)),
+            SpecItem::Random => {}
+        }
+    }
+}
+
+/// Reads one SPEC into its items, in the order written: `N`, `A-B`, `all`, `W:B`, a
+/// comma-separated list of those, or the word `random` alone (any case, blanks around).
+pub fn spec_items(spec: &str) -> Result<Vec<SpecItem>, SpecError> {
+    if spec.trim().eq_ignore_ascii_case("random") {
+        return Ok(vec![SpecItem::Random]);
+    }
+    spec.split(',').map(SpecItem::parse).collect()
+}
+
+/// Expands one SPEC into starts, in the order written: `N`, `A-B`, `all`, `W:B`, or a
+/// comma-separated list of those (`random` is not one here).
+pub fn parse_spec(spec: &str) -> Result<Vec<Start>, SpecError> {
+    let mut starts = Vec::new();
+    for item in spec_items(spec)? {
+        if item == SpecItem::Random {
+            return Err(SpecError::Malformed(spec.trim().to_owned()));
+        }
+        item.extend(&mut starts);
     }
     Ok(starts)
 }

@@ -568,15 +568,11 @@ pub fn read_games(text: &str) -> Result<Vec<RunnerGame>, String> {
     Ok(games)
 }
 
-/// `[Key "value"]` with `\"` and `\\` unescaped.
+/// `[Key "value"]` with `\"` and `\\` unescaped ([`crate::records::pgn_tag`], the one
+/// PGN tag reader).
 fn tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (key, value) = inner.split_once(' ')?;
-    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
-    Some((
-        key.to_owned(),
-        value.replace("\\\"", "\"").replace("\\\\", "\\"),
-    ))
+    let (key, value) = crate::records::pgn_tag::tag_pair(line)?;
+    Some((key.to_owned(), value.into_owned()))
 }
 
 fn game(line: usize, tags: &[(String, String)], movetext: &str) -> Result<RunnerGame, String> {

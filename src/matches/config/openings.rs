@@ -13,7 +13,9 @@ use rand::seq::SliceRandom;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
-use crate::protocol::game::parse_fen;
+use crate::launch::key_value::{self, KeyValueError, one_of};
+use crate::protocol::game::{PositionError, parse_fen};
+use crate::records::pgn_tag::tag_pair;
 use crate::records::record::epd_operand;
 
 /// One opening: the position the game's PGN starts from and the moves played for the
@@ -31,12 +33,17 @@ pub struct Opening {
 impl Opening {
     /// The position the engines start thinking in.
     pub fn position(&self) -> Chess {
-        let mut position = self.root.clone();
-        for m in &self.moves {
-            position.play_unchecked(*m);
-        }
-        position
+        played(&self.root, &self.moves)
     }
+}
+
+/// The position after `moves` (legal ones) from `root`.
+fn played(root: &Chess, moves: &[Move]) -> Chess {
+    let mut position = root.clone();
+    for m in moves {
+        position.play_unchecked(*m);
+    }
+    position
 }
 
 /// The file's format.
@@ -74,88 +81,105 @@ pub struct OpeningsSpec {
     pub count: Option<usize>,
 }
 
+/// Why `--openings` cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsSpecError {
+    /// A word without `=`.
+    #[error("--openings: '{0}': expected KEY=VALUE")]
+    NotKeyValue(String),
+    /// A key `--openings` does not have.
+    #[error("--openings: unknown key '{0}' (file, format, order, plies, start, count)")]
+    UnknownKey(String),
+    /// A key given twice.
+    #[error("--openings: {0}= given twice (one book per match)")]
+    Duplicate(&'static str),
+    /// A value the key does not take.
+    #[error("--openings {key}={value}: expected {expected}")]
+    Expected {
+        /// The key.
+        key: &'static str,
+        /// The value as given.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
+    /// `start=0`.
+    #[error("--openings start=0: openings are counted from 1")]
+    StartZero,
+    /// No `file=`.
+    #[error("--openings: file=FILE is missing")]
+    NoFile,
+    /// No `format=`, and the file's extension does not say.
+    #[error("--openings file={0}: say format=epd or format=pgn")]
+    NoFormat(String),
+}
+
+impl From<KeyValueError> for OpeningsSpecError {
+    fn from(err: KeyValueError) -> OpeningsSpecError {
+        match err {
+            KeyValueError::NotKeyValue { word, .. } => OpeningsSpecError::NotKeyValue(word),
+            KeyValueError::UnknownKey { key, .. } => OpeningsSpecError::UnknownKey(key),
+            KeyValueError::Duplicate { key, .. } => OpeningsSpecError::Duplicate(key),
+        }
+    }
+}
+
 impl OpeningsSpec {
     /// Reads `key=value` words (several per argument allowed).
-    pub fn parse(words: &[String]) -> Result<OpeningsSpec, String> {
-        let mut file = None;
-        let mut format = None;
-        let mut order = OpeningOrder::Sequential;
-        let mut plies = None;
-        let mut start = 1;
-        let mut count = None;
-        let number = |key: &str, value: &str| -> Result<usize, String> {
-            value
-                .parse::<usize>()
-                .map_err(|_| format!("--openings {key}={value}: expected a whole number"))
+    pub fn parse(words: &[String]) -> Result<OpeningsSpec, OpeningsSpecError> {
+        const KEYS: &[&str] = &["file", "format", "order", "plies", "start", "count"];
+        let mut spec = OpeningsSpec {
+            file: PathBuf::new(),
+            format: OpeningFormat::Epd,
+            order: OpeningOrder::Sequential,
+            plies: None,
+            start: 1,
+            count: None,
         };
-        let mut seen = Vec::new();
-        for word in words.iter().flat_map(|w| w.split_whitespace()) {
-            let Some((key, value)) = word.split_once('=') else {
-                return Err(format!("--openings: '{word}': expected KEY=VALUE"));
+        let (mut file, mut format) = (None, None);
+        for (key, value) in key_value::read("--openings", KEYS, words)? {
+            let expected = |expected| OpeningsSpecError::Expected {
+                key,
+                value: value.to_owned(),
+                expected,
             };
-            if seen.contains(&key) {
-                return Err(format!(
-                    "--openings: {key}= given twice (one book per match)"
-                ));
-            }
-            seen.push(key);
+            let number = || {
+                value
+                    .parse::<usize>()
+                    .map_err(|_| expected("a whole number"))
+            };
             match key {
                 "file" => file = Some(PathBuf::from(value)),
                 "format" => {
-                    format = Some(match value {
-                        "epd" => OpeningFormat::Epd,
-                        "pgn" => OpeningFormat::Pgn,
-                        _ => return Err(format!("--openings format={value}: expected epd or pgn")),
-                    });
+                    let formats = [("epd", OpeningFormat::Epd), ("pgn", OpeningFormat::Pgn)];
+                    format = Some(one_of(value, &formats).ok_or(expected("epd or pgn"))?);
                 }
                 "order" => {
-                    order = match value {
-                        "sequential" => OpeningOrder::Sequential,
-                        "random" => OpeningOrder::Random,
-                        _ => {
-                            return Err(format!(
-                                "--openings order={value}: expected sequential or random"
-                            ));
-                        }
-                    };
+                    let orders = [
+                        ("sequential", OpeningOrder::Sequential),
+                        ("random", OpeningOrder::Random),
+                    ];
+                    spec.order = one_of(value, &orders).ok_or(expected("sequential or random"))?;
                 }
-                "plies" => plies = Some(number(key, value)?),
-                "start" => {
-                    start = number(key, value)?;
-                    if start == 0 {
-                        return Err("--openings start=0: openings are counted from 1".to_owned());
-                    }
-                }
-                "count" => count = Some(number(key, value)?),
-                _ => {
-                    return Err(format!(
-                        "--openings: unknown key '{key}' (file, format, order, plies, start, count)"
-                    ));
-                }
+                "plies" => spec.plies = Some(number()?),
+                "start" if number()? == 0 => return Err(OpeningsSpecError::StartZero),
+                "start" => spec.start = number()?,
+                "count" => spec.count = Some(number()?),
+                _ => unreachable!("key_value::read keeps to KEYS"),
             }
         }
-        let file = file.ok_or("--openings: file=FILE is missing")?;
-        let format = match format {
+        spec.file = file.ok_or(OpeningsSpecError::NoFile)?;
+        spec.format = match format {
             Some(format) => format,
-            None => match file.extension().and_then(|e| e.to_str()) {
+            None => match spec.file.extension().and_then(|e| e.to_str()) {
                 Some(ext) if ext.eq_ignore_ascii_case("epd") => OpeningFormat::Epd,
                 Some(ext) if ext.eq_ignore_ascii_case("pgn") => OpeningFormat::Pgn,
                 _ => {
-                    return Err(format!(
-                        "--openings file={}: say format=epd or format=pgn",
-                        file.display()
-                    ));
+                    return Err(OpeningsSpecError::NoFormat(spec.file.display().to_string()));
                 }
             },
         };
-        Ok(OpeningsSpec {
-            file,
-            format,
-            order,
-            plies,
-            start,
-            count,
-        })
+        Ok(spec)
     }
 }
 
@@ -249,29 +273,50 @@ pub fn read_openings(
         OpeningFormat::Pgn => read_pgn(text, file, plies)?,
     };
     if openings.is_empty() {
-        return Err(OpeningError {
-            file: file.to_owned(),
-            line: 0,
-            reason: "no openings in the file".to_owned(),
-        });
+        return Err(error(file, 0, "no openings in the file"));
     }
     Ok(openings)
 }
 
-fn error(file: &str, line: usize, reason: impl Into<String>) -> OpeningError {
+fn error(file: &str, line: usize, reason: impl std::fmt::Display) -> OpeningError {
     OpeningError {
         file: file.to_owned(),
         line,
-        reason: reason.into(),
+        reason: reason.to_string(),
     }
+}
+
+/// Why a position cannot be an opening's root.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum RootError {
+    /// A FEN that does not parse or is not a legal position.
+    #[error(transparent)]
+    Fen(#[from] PositionError),
+    /// A FEN with castling rights or an en-passant square the position cannot have.
+    #[error("FEN '{fen}': {note}")]
+    Dropped {
+        /// The FEN.
+        fen: String,
+        /// What would be dropped.
+        note: String,
+    },
+    /// A `Variant` other than chess or Chess960.
+    #[error("[Variant \"{0}\"]: not chess or Chess960")]
+    Variant(String),
+    /// A root where the game is already over.
+    #[error("the root position: {0}")]
+    GameOver(&'static str),
 }
 
 /// A position from a FEN, strictly: castling rights or en-passant squares the position
 /// cannot have are errors here (a book must say what it means).
-fn strict_position(fen: &str) -> Result<Chess, String> {
-    let (position, notes) = parse_fen(fen).map_err(|err| err.to_string())?;
+fn strict_position(fen: &str) -> Result<Chess, RootError> {
+    let (position, notes) = parse_fen(fen)?;
     if let Some(note) = notes.first() {
-        return Err(format!("FEN '{fen}': {note}"));
+        return Err(RootError::Dropped {
+            fen: fen.to_owned(),
+            note: note.clone(),
+        });
     }
     Ok(position)
 }
@@ -365,166 +410,225 @@ struct PgnGame {
     variation: usize,
 }
 
+impl PgnGame {
+    /// A game from `root`, its tags (or first moves) on `line`.
+    fn new(line: usize, root: Chess) -> PgnGame {
+        PgnGame {
+            line,
+            root,
+            moves: Vec::new(),
+            full: false,
+            variation: 0,
+        }
+    }
+
+    /// The position after the moves read so far.
+    fn position(&self) -> Chess {
+        played(&self.root, &self.moves)
+    }
+}
+
+/// A PGN book being read, line by line: the tags of the next game, the game whose moves are
+/// being read, and whether a `{...}` comment is open.
+struct PgnReader<'a> {
+    file: &'a str,
+    plies: Option<usize>,
+    openings: Vec<Opening>,
+    tags: Vec<(String, String)>,
+    tags_line: usize,
+    game: Option<PgnGame>,
+    in_comment: bool,
+}
+
 fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
-    let mut openings = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut tags_line = 0;
-    let mut game: Option<PgnGame> = None;
-    let mut in_comment = false;
-    let finish = |game: PgnGame, openings: &mut Vec<Opening>| -> Result<(), OpeningError> {
-        let mut position = game.root.clone();
-        for m in &game.moves {
-            position.play_unchecked(*m);
-        }
-        if let Some(reason) = game_over_reason(&position) {
-            return Err(error(
-                file,
-                game.line,
-                format!("after the opening's moves {reason}"),
-            ));
-        }
-        openings.push(Opening {
-            label: format!("{file}:{}", game.line),
-            root: game.root,
-            moves: game.moves,
-        });
-        Ok(())
+    let mut reader = PgnReader {
+        file,
+        plies,
+        openings: Vec::new(),
+        tags: Vec::new(),
+        tags_line: 0,
+        game: None,
+        in_comment: false,
     };
     for (index, raw) in text.lines().enumerate() {
-        let number = index + 1;
-        let mut rest = raw.trim();
-        if !in_comment
-            && rest.starts_with('[')
-            && let Some(open) = game.take_if(|g| g.variation == 0)
-        {
-            // A game without a result: the next one's tags end it.
-            finish(open, &mut openings)?;
-        }
-        if !in_comment && game.is_none() && rest.starts_with('[') {
-            let (name, value) = tag_pair(rest).ok_or_else(|| {
-                error(
-                    file,
-                    number,
-                    format!("'{rest}': not a tag pair [Name \"value\"]"),
-                )
-            })?;
-            if tags.is_empty() {
-                tags_line = number;
+        reader.line(index + 1, raw.trim())?;
+    }
+    reader.end()
+}
+
+impl PgnReader<'_> {
+    /// Reads one line (trimmed), `number` 1-based.
+    fn line(&mut self, number: usize, mut rest: &str) -> Result<(), OpeningError> {
+        if !self.in_comment && rest.starts_with('[') {
+            if let Some(open) = self.game.take_if(|g| g.variation == 0) {
+                // A game without a result: the next one's tags end it.
+                self.finish(open)?;
             }
-            tags.push((name, value));
-            continue;
+            if self.game.is_none() {
+                return self.tag(number, rest);
+            }
         }
-        if !in_comment && rest.starts_with('%') {
-            continue;
+        if !self.in_comment && rest.starts_with('%') {
+            return Ok(());
         }
         while !rest.is_empty() {
-            if in_comment {
-                match rest.find('}') {
-                    Some(end) => {
-                        in_comment = false;
-                        rest = rest[end + 1..].trim_start();
-                        continue;
-                    }
-                    None => break,
-                }
+            if self.in_comment {
+                let Some(end) = rest.find('}') else { break };
+                self.in_comment = false;
+                rest = rest[end + 1..].trim_start();
+                continue;
             }
             if let Some(after) = rest.strip_prefix('{') {
-                in_comment = true;
+                self.in_comment = true;
                 rest = after;
                 continue;
             }
             if rest.starts_with(';') {
                 break;
             }
-            if game.is_none() {
+            if self.game.is_none() {
                 if rest.starts_with('[') {
-                    return Err(error(file, number, "a tag pair inside the moves"));
+                    return Err(error(self.file, number, "a tag pair inside the moves"));
                 }
-                let root = root_from_tags(&tags).map_err(|reason| {
-                    error(
-                        file,
-                        if tags.is_empty() { number } else { tags_line },
-                        reason,
-                    )
-                })?;
-                game = Some(PgnGame {
-                    line: if tags.is_empty() { number } else { tags_line },
-                    root,
-                    moves: Vec::new(),
-                    full: false,
-                    variation: 0,
-                });
-                tags.clear();
+                self.begin(number)?;
             }
-            let state = game.as_mut().expect("just set");
             let end = rest
                 .find(|c: char| c.is_whitespace() || matches!(c, '{' | '(' | ')' | ';'))
                 .map_or(rest.len(), |end| end.max(1));
-            let token = &rest[..end];
+            self.token(number, &rest[..end])?;
             rest = rest[end..].trim_start();
-            match token {
-                "(" => state.variation += 1,
-                ")" => state.variation = state.variation.saturating_sub(1),
-                "1-0" | "0-1" | "1/2-1/2" | "*" if state.variation == 0 => {
-                    finish(game.take().expect("a game"), &mut openings)?;
+        }
+        Ok(())
+    }
+
+    /// A tag pair of the next game.
+    fn tag(&mut self, number: usize, line: &str) -> Result<(), OpeningError> {
+        let (name, value) = tag_pair(line).ok_or_else(|| {
+            error(
+                self.file,
+                number,
+                format!("'{line}': not a tag pair [Name \"value\"]"),
+            )
+        })?;
+        if self.tags.is_empty() {
+            self.tags_line = number;
+        }
+        self.tags.push((name.to_owned(), value.into_owned()));
+        Ok(())
+    }
+
+    /// The game whose tags were read (or that has none) begins: its moves are on `number`.
+    fn begin(&mut self, number: usize) -> Result<(), OpeningError> {
+        let line = if self.tags.is_empty() {
+            number
+        } else {
+            self.tags_line
+        };
+        let root = root_from_tags(&self.tags).map_err(|reason| error(self.file, line, reason))?;
+        self.game = Some(PgnGame::new(line, root));
+        self.tags.clear();
+        Ok(())
+    }
+
+    /// One token of the moves: a move (with or without its number), a variation's
+    /// parenthesis, a NAG or the result.
+    fn token(&mut self, number: usize, token: &str) -> Result<(), OpeningError> {
+        let Some(state) = self.game.as_mut() else {
+            return Ok(());
+        };
+        match token {
+            "(" => state.variation += 1,
+            ")" => state.variation = state.variation.saturating_sub(1),
+            "1-0" | "0-1" | "1/2-1/2" | "*" if state.variation == 0 => {
+                let game = self.game.take().expect("a game");
+                self.finish(game)?;
+            }
+            _ if state.variation > 0 || state.full || token.starts_with('$') => {}
+            _ => {
+                // Move numbers, alone (`12.`, `12...`) or glued to the move (`12.e4`).
+                let mut word = token_move(token);
+                if word.is_empty() {
+                    return Ok(());
                 }
-                _ if state.variation > 0 || state.full => {}
-                _ if token.starts_with('$') => {}
-                _ => {
-                    // Move numbers, alone (`12.`, `12...`) or glued to the move (`12.e4`).
-                    let mut word = token_move(token);
-                    if word.is_empty() {
-                        continue;
-                    }
-                    if plies.is_some_and(|limit| state.moves.len() >= limit) {
-                        state.full = true;
-                        continue;
-                    }
-                    if word.starts_with("0-0") {
-                        word = word.replace('0', "O");
-                    }
-                    let mut position = state.root.clone();
-                    for m in &state.moves {
-                        position.play_unchecked(*m);
-                    }
-                    let m = word
-                        .parse::<SanPlus>()
-                        .map_err(|_| format!("'{token}' is not a SAN move"))
-                        .and_then(|san| {
-                            san.san.to_move(&position).map_err(|err| {
-                                let what = match err {
-                                    shakmaty::san::SanError::AmbiguousSan => "is ambiguous",
-                                    shakmaty::san::SanError::IllegalSan => "is not legal",
-                                };
-                                format!(
-                                    "'{token}' {what} after {} moves of the opening",
-                                    state.moves.len()
-                                )
-                            })
-                        })
-                        .map_err(|reason| error(file, number, reason))?;
-                    state.moves.push(m);
+                if self.plies.is_some_and(|limit| state.moves.len() >= limit) {
+                    state.full = true;
+                    return Ok(());
                 }
+                if word.starts_with("0-0") {
+                    word = word.replace('0', "O");
+                }
+                let m = san_move(&state.position(), &word, token, state.moves.len())
+                    .map_err(|reason| error(self.file, number, reason))?;
+                state.moves.push(m);
             }
         }
+        Ok(())
     }
-    if let Some(game) = game {
-        // A last game without a result.
-        finish(game, &mut openings)?;
-    } else if !tags.is_empty() {
-        let root = root_from_tags(&tags).map_err(|reason| error(file, tags_line, reason))?;
-        finish(
-            PgnGame {
-                line: tags_line,
-                root,
-                moves: Vec::new(),
-                full: false,
-                variation: 0,
+
+    /// A game read to its end: an opening, unless the game is over after its moves.
+    fn finish(&mut self, game: PgnGame) -> Result<(), OpeningError> {
+        if let Some(reason) = game_over_reason(&game.position()) {
+            return Err(error(
+                self.file,
+                game.line,
+                format!("after the opening's moves {reason}"),
+            ));
+        }
+        self.openings.push(Opening {
+            label: format!("{}:{}", self.file, game.line),
+            root: game.root,
+            moves: game.moves,
+        });
+        Ok(())
+    }
+
+    /// The end of the text: a last game without a result, or tags without moves.
+    fn end(mut self) -> Result<Vec<Opening>, OpeningError> {
+        if let Some(game) = self.game.take() {
+            self.finish(game)?;
+        } else if !self.tags.is_empty() {
+            let root = root_from_tags(&self.tags)
+                .map_err(|reason| error(self.file, self.tags_line, reason))?;
+            self.finish(PgnGame::new(self.tags_line, root))?;
+        }
+        Ok(self.openings)
+    }
+}
+
+/// Why a move of a PGN opening is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum MoveProblem {
+    /// Not SAN at all.
+    #[error("'{0}' is not a SAN move")]
+    NotSan(String),
+    /// SAN that is ambiguous or illegal where it is played.
+    #[error("'{token}' {what} after {played} moves of the opening")]
+    Refused {
+        /// The move as written.
+        token: String,
+        /// `is ambiguous` or `is not legal`.
+        what: &'static str,
+        /// The opening's moves before it.
+        played: usize,
+    },
+}
+
+/// `word` (the move of `token`) as a move in `position`, after `played` moves of the
+/// opening.
+fn san_move(position: &Chess, word: &str, token: &str, played: usize) -> Result<Move, MoveProblem> {
+    let san = word
+        .parse::<SanPlus>()
+        .map_err(|_| MoveProblem::NotSan(token.to_owned()))?;
+    san.san
+        .to_move(position)
+        .map_err(|err| MoveProblem::Refused {
+            token: token.to_owned(),
+            what: match err {
+                shakmaty::san::SanError::AmbiguousSan => "is ambiguous",
+                shakmaty::san::SanError::IllegalSan => "is not legal",
             },
-            &mut openings,
-        )?;
-    }
-    Ok(openings)
+            played,
+        })
 }
 
 /// A move token without its move number and annotation marks (`12.Nf3!?` → `Nf3`).
@@ -535,20 +639,9 @@ fn token_move(token: &str) -> String {
         .to_owned()
 }
 
-/// `[Name "value"]` (backslash escapes in the value).
-fn tag_pair(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.trim_end().strip_suffix(']')?;
-    let (name, value) = inner.trim().split_once(char::is_whitespace)?;
-    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
-    Some((
-        name.to_owned(),
-        value.replace("\\\"", "\"").replace("\\\\", "\\"),
-    ))
-}
-
 /// The game's root: its `FEN` tag, or the standard start; a `Variant` other than chess or
 /// Chess960 is refused.
-fn root_from_tags(tags: &[(String, String)]) -> Result<Chess, String> {
+fn root_from_tags(tags: &[(String, String)]) -> Result<Chess, RootError> {
     let tag = |name: &str| {
         tags.iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -565,7 +658,7 @@ fn root_from_tags(tags: &[(String, String)]) -> Result<Chess, String> {
             "normal",
         ];
         if !known.iter().any(|k| variant.eq_ignore_ascii_case(k)) {
-            return Err(format!("[Variant \"{variant}\"]: not chess or Chess960"));
+            return Err(RootError::Variant(variant.to_owned()));
         }
     }
     let root = match tag("FEN") {
@@ -573,235 +666,11 @@ fn root_from_tags(tags: &[(String, String)]) -> Result<Chess, String> {
         None => Chess::default(),
     };
     if let Some(reason) = game_over_reason(&root) {
-        return Err(format!("the root position: {reason}"));
+        return Err(RootError::GameOver(reason));
     }
     Ok(root)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::starts::notation::{CastlingNotation, position_fen};
-
-    #[test]
-    fn epd_lines_with_operations_and_counters() {
-        let text = "\
-bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - hmvc 3; fmvn 7; id \"sp 0\";
-
-# a comment line
-rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1
-";
-        let openings = read_openings(text, "book.epd", OpeningFormat::Epd, None).unwrap();
-        assert_eq!(openings.len(), 2);
-        assert_eq!(openings[0].label, "book.epd:1");
-        assert_eq!(openings[1].label, "book.epd:4");
-        assert_eq!(
-            position_fen(&openings[0].root, CastlingNotation::Shredder),
-            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 3 7"
-        );
-        assert!(openings[1].moves.is_empty());
-    }
-
-    #[test]
-    fn bad_epd_lines_name_file_line_and_reason() {
-        for (text, message) in [
-            (
-                "8/8/8 w -\n",
-                "book.epd:1: '8/8/8 w -': an EPD line needs 4 FEN fields",
-            ),
-            (
-                "\nrbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w Hh - 0 1\n",
-                "book.epd:2: FEN 'rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w Hh - 0 1': invalid castling rights dropped",
-            ),
-            ("7k/8/8/8/8/8/8/K7 w - -\n", "insufficient material"),
-            (
-                "7k/6Q1/6K1/8/8/8/8/8 b - -\n",
-                "book.epd:1: '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1': the position is checkmate",
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -\n",
-                "book.epd:1: bad FEN",
-            ),
-            ("", "book.epd:0: no openings in the file"),
-        ] {
-            let err = read_openings(text, "book.epd", OpeningFormat::Epd, None).unwrap_err();
-            assert!(err.to_string().contains(message), "{text:?}: {err}");
-        }
-    }
-
-    #[test]
-    fn pgn_games_with_fen_tags_chess960_castling_comments_and_variations() {
-        let text = r#"[Event "book"]
-[Variant "Chess960"]
-[FEN "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"]
-
-1. O-O {a comment
-over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
-
-[Event "standard"]
-
-1.e4 e5 2.Nf3 Nc6 1-0
-1. d4 d5
-[Event "no result above"]
-1. c4 ; a rest-of-line comment
-*
-"#;
-        let openings = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap();
-        assert_eq!(openings.len(), 4);
-        assert_eq!(openings[3].label, "book.pgn:12");
-        assert_eq!(openings[3].moves.len(), 1);
-        assert_eq!(openings[2].moves.len(), 2);
-        assert_eq!(openings[0].label, "book.pgn:1");
-        assert_eq!(openings[0].moves.len(), 5);
-        assert!(openings[0].moves[0].is_castle() && openings[0].moves[1].is_castle());
-        // python-chess's FEN after the same moves.
-        assert_eq!(
-            position_fen(&openings[0].position(), CastlingNotation::Shredder),
-            "2kr2r1/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/1R3RK1 b - - 0 3"
-        );
-        assert_eq!(openings[1].label, "book.pgn:8");
-        assert_eq!(openings[1].root, Chess::default());
-        assert_eq!(openings[1].moves.len(), 4);
-        assert_eq!(openings[2].label, "book.pgn:11");
-        // plies=N keeps the first N moves.
-        let short = read_openings(text, "book.pgn", OpeningFormat::Pgn, Some(2)).unwrap();
-        assert_eq!(
-            short.iter().map(|o| o.moves.len()).collect::<Vec<_>>(),
-            [2, 2, 2, 1]
-        );
-    }
-
-    #[test]
-    fn bad_pgn_games_name_file_line_and_reason() {
-        for (text, message) in [
-            (
-                "1. e4 e5 2. Ke3 *\n",
-                "book.pgn:1: 'Ke3' is not legal after 2 moves of the opening",
-            ),
-            (
-                "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
-                "book.pgn:1: bad FEN",
-            ),
-            (
-                "[Variant \"Atomic\"]\n1. e4 *\n",
-                "book.pgn:1: [Variant \"Atomic\"]: not chess or Chess960",
-            ),
-            (
-                "[Event \"x\"\n",
-                "book.pgn:1: '[Event \"x\"': not a tag pair",
-            ),
-            (
-                "\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
-                "book.pgn:3: after the opening's moves the position is checkmate",
-            ),
-            ("1. e4 xyz *\n", "book.pgn:1: 'xyz' is not a SAN move"),
-            (
-                "[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. d4 d5 2. Ne3 *\n",
-                "book.pgn:3: 'Ne3' is ambiguous after 2 moves of the opening",
-            ),
-        ] {
-            let err = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap_err();
-            assert!(err.to_string().contains(message), "{text:?}: {err}");
-        }
-    }
-
-    #[test]
-    fn start_count_and_a_seeded_random_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("book.pgn");
-        let games: String = ["e4", "d4", "c4", "Nf3", "g3", "b3"]
-            .iter()
-            .map(|m| format!("1. {m} *\n\n"))
-            .collect();
-        std::fs::write(&file, games).unwrap();
-        let words = |extra: &str| vec![format!("file={} {extra}", file.display())];
-        let lines = |openings: &[Opening]| -> Vec<String> {
-            openings
-                .iter()
-                .map(|o| o.label.rsplit(':').next().unwrap().to_owned())
-                .collect()
-        };
-        let spec = OpeningsSpec::parse(&words("start=2 count=3")).unwrap();
-        assert_eq!(lines(&load(&spec, 0).unwrap()), ["3", "5", "7"]);
-        // Random: drawn from the whole file (from start), then count of them.
-        let some = OpeningsSpec::parse(&words("order=random count=2")).unwrap();
-        assert_eq!(load(&some, 3).unwrap().len(), 2);
-        let random = OpeningsSpec::parse(&words("order=random")).unwrap();
-        let first = lines(&load(&random, 7).unwrap());
-        assert_eq!(
-            first,
-            lines(&load(&random, 7).unwrap()),
-            "same seed, same order"
-        );
-        let mut sorted = first.clone();
-        sorted.sort_by_key(|n| n.parse::<u32>().unwrap());
-        assert_eq!(sorted, ["1", "3", "5", "7", "9", "11"]);
-        assert!(
-            (0..20).any(|seed| lines(&load(&random, seed).unwrap()) != first),
-            "seeds change the order"
-        );
-        let past = OpeningsSpec::parse(&words("start=7")).unwrap();
-        assert!(
-            load(&past, 0)
-                .unwrap_err()
-                .to_string()
-                .ends_with(":0: start=7: the file has 6 openings")
-        );
-    }
-
-    #[test]
-    fn a_large_epd_book_reports_its_first_bad_line_and_keeps_only_what_is_played() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("big.epd");
-        let good = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea -";
-        let mut lines = vec![good; 1000];
-        lines[699] = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w Hh -";
-        lines[899] = "8/8 w - -";
-        std::fs::write(&file, lines.join("\n")).unwrap();
-        let spec = OpeningsSpec::parse(&[format!("file={} count=5", file.display())]).unwrap();
-        let err = load(&spec, 0).unwrap_err();
-        assert_eq!(
-            (err.line, err.file.ends_with("big.epd")),
-            (700, true),
-            "{err}"
-        );
-        lines[699] = good;
-        lines[899] = good;
-        std::fs::write(&file, lines.join("\n")).unwrap();
-        let openings = load(&spec, 0).unwrap();
-        assert_eq!(openings.len(), 5);
-        assert!(openings[4].label.ends_with("big.epd:5"));
-    }
-
-    #[test]
-    fn the_spec_words_and_their_errors() {
-        let words = |text: &str| vec![text.to_owned()];
-        let spec = OpeningsSpec::parse(&words("file=a.pgn order=random plies=8 start=3 count=10"))
-            .unwrap();
-        assert_eq!(spec.format, OpeningFormat::Pgn);
-        assert_eq!(spec.order, OpeningOrder::Random);
-        assert_eq!((spec.plies, spec.start, spec.count), (Some(8), 3, Some(10)));
-        assert_eq!(
-            OpeningsSpec::parse(&words("file=b.txt format=epd"))
-                .unwrap()
-                .format,
-            OpeningFormat::Epd
-        );
-        for (text, message) in [
-            ("format=epd", "file=FILE is missing"),
-            ("file=b.txt", "say format=epd or format=pgn"),
-            (
-                "file=a.epd order=shuffle",
-                "order=shuffle: expected sequential or random",
-            ),
-            ("file=a.epd plies=x", "plies=x: expected a whole number"),
-            ("file=a.epd start=0", "start=0"),
-            ("file=a.epd depth=3", "unknown key 'depth'"),
-            ("file=a.epd stray", "'stray': expected KEY=VALUE"),
-            ("file=a.epd file=b.epd", "file= given twice"),
-        ] {
-            let err = OpeningsSpec::parse(&words(text)).unwrap_err();
-            assert!(err.contains(message), "{text}: {err}");
-        }
-    }
-}
+#[path = "openings_tests.rs"]
+mod tests;

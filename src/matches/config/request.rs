@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::{EngineLimits, EngineSpec, EngineSpecError, Restart};
+use crate::launch::time_control::TimeControl;
 use crate::matches::MatchError;
-use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec};
+use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
+use crate::matches::config::resume::{load_state, state_path};
 use crate::matches::engines::client::Limits;
 use crate::matches::game::referee::{DrawRule, ResignRule};
 use crate::matches::tally::sprt::{SprtConfig, parse_sprt};
@@ -223,152 +225,28 @@ pub const MAX_ENGINES: usize = 64;
 impl MatchRequest {
     /// Checks the arguments and builds the match.
     pub fn resolve(mut self) -> Result<MatchConfig, MatchError> {
-        if self.engines.len() > MAX_ENGINES {
-            return Err(MatchError::Usage(format!(
-                "{} engines given: at most {MAX_ENGINES}",
-                self.engines.len()
-            )));
-        }
-        if self.gauntlet && self.engines.len() < 3 {
-            return Err(MatchError::Usage(
-                "--gauntlet needs three engines or more (the first against each of the others)"
-                    .to_owned(),
-            ));
-        }
-        if !self.sprt.is_empty() && self.engines.len() > 2 {
-            return Err(MatchError::Usage(
-                "--sprt needs exactly two engines (it tests one against the other)".to_owned(),
-            ));
-        }
-        let mut engines = Vec::new();
-        for (index, text) in self.engines.iter().enumerate() {
-            engines.push(MatchEngine::parse(index + 1, text)?);
-        }
-        while engines.len() < 2 {
-            engines.push(MatchEngine::builtin(self.builtin.clone()));
-        }
-        // Checked before the starts are drawn: `random` allocates `--count` of them.
-        let random_specs = self
-            .starts
-            .specs
+        self.check_engine_count()?;
+        let engines = self
+            .engines
             .iter()
-            .filter(|spec| spec.trim().eq_ignore_ascii_case("random"))
-            .count() as u64;
-        if random_specs.saturating_mul(self.starts.count) > MAX_GAMES / 2 {
-            return Err(MatchError::Usage(format!(
-                "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
-                self.starts.count,
-                MAX_GAMES / 2
-            )));
-        }
-        let book = if self.openings.is_empty() {
-            None
-        } else {
-            Some(OpeningsSpec::parse(&self.openings).map_err(MatchError::Usage)?)
-        };
-        if self.starts.specs.is_empty() && book.is_none() {
-            return Err(MatchError::Usage(
-                "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
-            ));
-        }
-        let random_book = book
-            .as_ref()
-            .is_some_and(|book| book.order == OpeningOrder::Random);
-        if self.resume && self.seed.is_none() {
-            // The seed the interrupted match drew.
-            self.seed = crate::matches::config::resume::load_state(
-                &crate::matches::config::resume::state_path(&self.pgn),
-            )?
-            .map(|state| state.seed);
-        }
+            .enumerate()
+            .map(|(index, text)| MatchEngine::parse(index + 1, text))
+            .chain(std::iter::repeat_with(|| {
+                Ok(MatchEngine::builtin(self.builtin.clone()))
+            }))
+            .take(self.engines.len().max(2))
+            .collect::<Result<Vec<_>, _>>()?;
+        let book = self.book()?;
         let identity = self.identity();
-        self.starts.seed = match self.seed {
-            Some(seed) => seed,
-            None if self.starts.is_random() || random_book => {
-                let seed = crate::starts::start::RandomStarts::fresh_seed();
-                eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
-                seed
-            }
-            None => 0,
-        };
-        let mut starts = Vec::new();
-        if !self.starts.specs.is_empty() {
-            for start in self.starts.starts()? {
-                starts.push(Opening {
-                    label: start.to_string(),
-                    root: start
-                        .position()
-                        .map_err(|err| MatchError::Usage(err.to_string()))?,
-                    moves: Vec::new(),
-                });
-            }
-        }
-        if let Some(book) = &book {
-            starts.extend(crate::matches::config::openings::load(
-                book,
-                self.starts.seed,
-            )?);
-        }
+        self.draw_seed(book.as_ref())?;
+        let openings = self.openings(book.as_ref())?;
         let rounds = self.rounds.max(1);
-        let matchups: Vec<(usize, usize)> = if self.gauntlet {
-            (1..engines.len()).map(|other| (0, other)).collect()
-        } else {
-            (0..engines.len())
-                .flat_map(|a| (a + 1..engines.len()).map(move |b| (a, b)))
-                .collect()
-        };
-        let games = (starts.len() as u64)
-            .saturating_mul(2)
-            .saturating_mul(u64::from(rounds))
-            .saturating_mul(matchups.len() as u64);
-        if games > MAX_GAMES {
-            let pairings = if matchups.len() == 1 {
-                String::new()
-            } else {
-                format!(" × {} pairings", matchups.len())
-            };
-            return Err(MatchError::Usage(format!(
-                "{} starts × 2 colours × {rounds} rounds{pairings} = {games} games: too many (at most {MAX_GAMES})",
-                starts.len()
-            )));
-        }
-        if let Some(ms) = self.movetime
-            && ms / 1000 >= MAX_TIMEOUT_SECONDS
-        {
-            return Err(MatchError::Usage(format!(
-                "--movetime {ms}: too long (below {} ms, one year)",
-                MAX_TIMEOUT_SECONDS * 1000
-            )));
-        }
-        let clock = match &self.tc {
-            Some(text) => Some(text.parse().map_err(
-                |err: crate::launch::time_control::TimeControlError| {
-                    MatchError::Usage(err.to_string())
-                },
-            )?),
-            None => None,
-        };
-        let limits = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime: self.movetime.map(Duration::from_millis),
-            clock,
-        };
+        let matchups = matchups(self.gauntlet, engines.len());
+        check_games(openings.len(), rounds, matchups.len())?;
+        let limits = self.limits()?;
         let engine_limits = engines
             .iter()
-            .map(|engine| {
-                let own = &engine.limits;
-                let mut merged = Limits {
-                    depth: own.depth.or(limits.depth),
-                    nodes: own.nodes.or(limits.nodes),
-                    movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
-                    clock: limits.clock.clone(),
-                };
-                if merged == Limits::default() {
-                    merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
-                }
-                merged
-            })
+            .map(|engine| engine_limits(&engine.limits, &limits))
             .collect();
         let move_timeout = Duration::try_from_secs_f64(self.move_timeout)
             .ok()
@@ -379,25 +257,10 @@ impl MatchRequest {
                     self.move_timeout
                 ))
             })?;
-        let sprt = if self.sprt.is_empty() {
-            None
-        } else {
-            Some(parse_sprt(&self.sprt).map_err(|err| MatchError::Usage(err.to_string()))?)
-        };
-        let resign = if self.resign.is_empty() {
-            None
-        } else {
-            Some(ResignRule::parse(&self.resign).map_err(MatchError::Usage)?)
-        };
-        let draw = if self.draw.is_empty() {
-            None
-        } else {
-            Some(DrawRule::parse(&self.draw).map_err(MatchError::Usage)?)
-        };
         Ok(MatchConfig {
             engines,
             matchups,
-            openings: starts,
+            openings,
             rounds,
             limits,
             engine_limits,
@@ -405,7 +268,6 @@ impl MatchRequest {
                 thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),
             max_plies: self.max_plies,
-            pgn: self.pgn,
             move_timeout,
             event: self.event.unwrap_or_else(|| "sp960 match".to_owned()),
             site: self.site.unwrap_or_else(|| "?".to_owned()),
@@ -413,12 +275,210 @@ impl MatchRequest {
             identity,
             seed: self.starts.seed,
             quiet: self.json,
-            sprt,
-            resign,
-            draw,
+            sprt: words(&self.sprt, |words| parse_sprt(words))?,
+            resign: words(&self.resign, ResignRule::parse)?,
+            draw: words(&self.draw, DrawRule::parse)?,
+            pgn: self.pgn,
             log_dir: self.log,
         })
     }
+
+    /// How many engines, for a gauntlet and for `--sprt`.
+    fn check_engine_count(&self) -> Result<(), MatchError> {
+        let count = self.engines.len();
+        let refused = if count > MAX_ENGINES {
+            format!("{count} engines given: at most {MAX_ENGINES}")
+        } else if self.gauntlet && count < 3 {
+            "--gauntlet needs three engines or more (the first against each of the others)"
+                .to_owned()
+        } else if !self.sprt.is_empty() && count > 2 {
+            "--sprt needs exactly two engines (it tests one against the other)".to_owned()
+        } else {
+            return Ok(());
+        };
+        Err(MatchError::Usage(refused))
+    }
+
+    /// `--openings` read (not the file yet), after the starts are checked for size: some
+    /// starts there must be.
+    fn book(&self) -> Result<Option<OpeningsSpec>, MatchError> {
+        // Checked before the starts are drawn: `random` allocates `--count` of them.
+        if self.starts.random_specs().saturating_mul(self.starts.count) > MAX_GAMES / 2 {
+            return Err(MatchError::Usage(format!(
+                "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
+                self.starts.count,
+                MAX_GAMES / 2
+            )));
+        }
+        let book = words(&self.openings, OpeningsSpec::parse)?;
+        if self.starts.specs.is_empty() && book.is_none() {
+            return Err(MatchError::Usage(
+                "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
+            ));
+        }
+        Ok(book)
+    }
+
+    /// The seed of random starts and a random opening order: `--seed`, the interrupted
+    /// match's with `--resume`, or drawn (and told) when something is random.
+    fn draw_seed(&mut self, book: Option<&OpeningsSpec>) -> Result<(), MatchError> {
+        if self.resume && self.seed.is_none() {
+            self.seed = load_state(&state_path(&self.pgn))?.map(|state| state.seed);
+        }
+        let random_book = book.is_some_and(|book| book.order == OpeningOrder::Random);
+        self.starts.seed = match self.seed {
+            Some(seed) => seed,
+            None if self.starts.is_random() || random_book => {
+                let seed = crate::starts::start::RandomStarts::fresh_seed();
+                eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
+                seed
+            }
+            None => 0,
+        };
+        Ok(())
+    }
+
+    /// The openings: the `--sp` starts, then the book's.
+    fn openings(&self, book: Option<&OpeningsSpec>) -> Result<Vec<Opening>, MatchError> {
+        let mut openings = Vec::new();
+        if !self.starts.specs.is_empty() {
+            for start in self.starts.starts()? {
+                openings.push(Opening {
+                    label: start.to_string(),
+                    root: start
+                        .position()
+                        .map_err(|err| MatchError::Usage(err.to_string()))?,
+                    moves: Vec::new(),
+                });
+            }
+        }
+        if let Some(book) = book {
+            openings.extend(load(book, self.starts.seed)?);
+        }
+        Ok(openings)
+    }
+
+    /// The match's limits: `--depth`, `--nodes`, `--movetime`, `--tc`.
+    fn limits(&self) -> Result<Limits, MatchError> {
+        if let Some(ms) = self.movetime
+            && ms / 1000 >= MAX_TIMEOUT_SECONDS
+        {
+            return Err(MatchError::Usage(format!(
+                "--movetime {ms}: too long (below {} ms, one year)",
+                MAX_TIMEOUT_SECONDS * 1000
+            )));
+        }
+        let clock = match &self.tc {
+            Some(text) => Some(
+                text.parse::<TimeControl>()
+                    .map_err(|err| MatchError::Usage(err.to_string()))?,
+            ),
+            None => None,
+        };
+        Ok(Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+            clock,
+        })
+    }
+
+    /// The options that decide the games (who plays whom, from where, how long, how they
+    /// are adjudicated, the PGN tags), as `(option, value as given)`: what `--resume`
+    /// compares. `--concurrency`, `--json`, `--log` and `--pgn` are not in it: a match may be
+    /// resumed with others.
+    pub fn identity(&self) -> Vec<(String, String)> {
+        let opt = |value: Option<String>| value.unwrap_or_default();
+        let mut arguments = Vec::new();
+        for (index, engine) in self.engines.iter().enumerate() {
+            arguments.push((format!("--engine #{}", index + 1), engine.clone()));
+        }
+        arguments.extend([
+            ("--engines".to_owned(), self.engines.len().to_string()),
+            ("--gauntlet".to_owned(), self.gauntlet.to_string()),
+            ("--sp".to_owned(), self.starts.specs.join(" ")),
+            ("--count".to_owned(), self.starts.count.to_string()),
+            ("--openings".to_owned(), self.openings.join(" ")),
+            ("--depth".to_owned(), opt(self.depth.map(|d| d.to_string()))),
+            ("--nodes".to_owned(), opt(self.nodes.map(|n| n.to_string()))),
+            (
+                "--movetime".to_owned(),
+                opt(self.movetime.map(|m| m.to_string())),
+            ),
+            ("--tc".to_owned(), opt(self.tc.clone())),
+            ("--rounds".to_owned(), self.rounds.to_string()),
+            (
+                "--max-plies".to_owned(),
+                opt(self.max_plies.map(|m| m.to_string())),
+            ),
+            ("--timeout".to_owned(), self.move_timeout.to_string()),
+            ("--sprt".to_owned(), self.sprt.join(" ")),
+            ("--resign".to_owned(), self.resign.join(" ")),
+            ("--draw".to_owned(), self.draw.join(" ")),
+            ("--event".to_owned(), opt(self.event.clone())),
+            ("--site".to_owned(), opt(self.site.clone())),
+        ]);
+        arguments
+    }
+}
+
+/// An option of `KEY=VALUE` words read by `parse`: `None` when not given, a usage error
+/// when bad.
+fn words<T, E: std::fmt::Display>(
+    words: &[String],
+    parse: impl FnOnce(&[String]) -> Result<T, E>,
+) -> Result<Option<T>, MatchError> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    parse(words)
+        .map(Some)
+        .map_err(|err| MatchError::Usage(err.to_string()))
+}
+
+/// Which engines meet: every two (round-robin), or the first against each other one.
+fn matchups(gauntlet: bool, engines: usize) -> Vec<(usize, usize)> {
+    if gauntlet {
+        (1..engines).map(|other| (0, other)).collect()
+    } else {
+        (0..engines)
+            .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+            .collect()
+    }
+}
+
+/// The schedule's size, refused above [`MAX_GAMES`].
+fn check_games(openings: usize, rounds: u32, matchups: usize) -> Result<(), MatchError> {
+    let games = (openings as u64)
+        .saturating_mul(2)
+        .saturating_mul(u64::from(rounds))
+        .saturating_mul(matchups as u64);
+    if games <= MAX_GAMES {
+        return Ok(());
+    }
+    let pairings = if matchups == 1 {
+        String::new()
+    } else {
+        format!(" × {matchups} pairings")
+    };
+    Err(MatchError::Usage(format!(
+        "{openings} starts × 2 colours × {rounds} rounds{pairings} = {games} games: too many (at most {MAX_GAMES})"
+    )))
+}
+
+/// One engine's limits: its own (`st=`, `depth=`, `nodes=`) over the match's, and
+/// `--movetime 100` where neither gives any.
+fn engine_limits(own: &EngineLimits, limits: &Limits) -> Limits {
+    let mut merged = Limits {
+        depth: own.depth.or(limits.depth),
+        nodes: own.nodes.or(limits.nodes),
+        movetime: own.st.as_ref().map(|(_, time)| *time).or(limits.movetime),
+        clock: limits.clock.clone(),
+    };
+    if merged == Limits::default() {
+        merged.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
+    }
+    merged
 }
 
 #[cfg(test)]
@@ -460,139 +520,5 @@ impl MatchRequest {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn engine_words_and_settings() {
-        let engine = MatchEngine::parse(
-            1,
-            "proto=xboard '/usr/games/sjaakii' -x 'name=Sjaak II' option.Hash=16",
-        )
-        .unwrap();
-        assert_eq!(engine.command.program, "/usr/games/sjaakii");
-        assert_eq!(engine.command.args, ["-x"]);
-        assert_eq!(engine.name.as_deref(), Some("Sjaak II"));
-        assert_eq!(engine.protocol, Some(Protocol::Xboard));
-        assert_eq!(engine.options, [("Hash".to_owned(), "16".to_owned())]);
-        // Without proto= the protocol is detected; an argument with '=' is an argument.
-        let engine = MatchEngine::parse(2, "stockfish --threads=2").unwrap();
-        assert_eq!(engine.protocol, None);
-        assert_eq!(engine.command.args, ["--threads=2"]);
-        let err = MatchEngine::parse(2, "proto=cecp stockfish").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "engine 2: proto=cecp: expected uci or xboard"
-        );
-        let err = MatchEngine::parse(1, "name=x").unwrap_err();
-        assert_eq!(err.to_string(), "engine 1: cmd=PROGRAM is missing");
-        assert!(MatchEngine::parse(1, "'unbalanced").is_err());
-    }
-
-    #[test]
-    fn cutechess_keys_are_settings_not_arguments() {
-        let engine = MatchEngine::parse(
-            1,
-            "cmd=/usr/games/stockfish dir=/tmp st=0.25 depth=3 nodes=500 restart=on \
-             initstr=debug",
-        )
-        .unwrap();
-        assert_eq!(engine.command.program, "/usr/games/stockfish");
-        assert_eq!(engine.command.args, Vec::<std::ffi::OsString>::new());
-        assert_eq!(engine.command.dir, Some(PathBuf::from("/tmp")));
-        assert_eq!(engine.limits.depth, Some(3));
-        assert_eq!(engine.limits.nodes, Some(500));
-        assert!(engine.restart_every_game);
-        assert_eq!(engine.init_strings, ["debug"]);
-        for (text, message) in [
-            ("stockfish tc=1+0.1", "tc= is not supported by sp960 match"),
-            ("stockfish ponder", "'ponder' is cutechess-cli's switch"),
-            (
-                "stockfish castling=xfen",
-                "castling= is not supported by sp960 match",
-            ),
-            ("stockfish hash=1", "unknown key 'hash'"),
-        ] {
-            let err = MatchEngine::parse(1, text).unwrap_err().to_string();
-            assert!(err.contains(message), "{text}: {err}");
-        }
-    }
-
-    #[test]
-    fn sprt_words_are_read_and_a_bad_one_is_a_usage_error() {
-        let mut good = MatchRequest::for_tests(&["a", "b"]);
-        good.sprt = vec![
-            "elo0=0".into(),
-            "elo1=10 alpha=0.05".into(),
-            "beta=0.1".into(),
-        ];
-        let sprt = good.resolve().unwrap().sprt.unwrap();
-        assert_eq!((sprt.elo1(), sprt.beta()), (10.0, 0.1));
-        assert!(
-            MatchRequest::for_tests(&["a", "b"])
-                .resolve()
-                .unwrap()
-                .sprt
-                .is_none()
-        );
-        let mut bad = MatchRequest::for_tests(&["a", "b"]);
-        bad.sprt = vec!["elo0=0 elo1=x alpha=0.05 beta=0.05".into()];
-        let err = bad.resolve().unwrap_err();
-        assert_eq!(err.exit_code(), crate::exit_code::USAGE);
-        assert!(err.to_string().contains("elo1=x"), "{err}");
-    }
-
-    #[test]
-    fn more_engines_meet_round_robin_or_in_a_gauntlet() {
-        let config = MatchRequest::for_tests(&["a", "b", "c", "d"])
-            .resolve()
-            .unwrap();
-        assert_eq!(
-            config.matchups,
-            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
-        );
-        assert_eq!(config.engine_limits.len(), 4);
-        let schedule = crate::matches::schedule(&config);
-        assert_eq!(schedule.len(), 12);
-        for (index, game) in schedule.iter().enumerate() {
-            assert_eq!(game.number, index + 1);
-            assert_eq!(game.pair, index / 2);
-        }
-        // A pair is one matchup with colours swapped.
-        assert_eq!((schedule[2].white, schedule[2].black), (0, 2));
-        assert_eq!((schedule[3].white, schedule[3].black), (2, 0));
-        let mut gauntlet = MatchRequest::for_tests(&["a", "b", "c", "d"]);
-        gauntlet.gauntlet = true;
-        let config = gauntlet.resolve().unwrap();
-        assert_eq!(config.matchups, [(0, 1), (0, 2), (0, 3)]);
-        let two = MatchRequest::for_tests(&["a"]).resolve().unwrap();
-        assert_eq!(two.matchups, [(0, 1)]);
-        let many: Vec<String> = (0..65).map(|i| format!("e{i}")).collect();
-        let many: Vec<&str> = many.iter().map(String::as_str).collect();
-        let err = MatchRequest::for_tests(&many).resolve().unwrap_err();
-        assert_eq!(err.to_string(), "65 engines given: at most 64");
-    }
-
-    #[test]
-    fn an_engines_own_limits_replace_the_matchs() {
-        let config = MatchRequest::for_tests(&["a depth=4 st=0.5", "b"])
-            .resolve()
-            .unwrap();
-        assert_eq!(config.engine_limits[0].depth, Some(4));
-        assert_eq!(config.engine_limits[0].nodes, Some(100));
-        assert_eq!(
-            config.engine_limits[0].movetime,
-            Some(Duration::from_millis(500))
-        );
-        assert_eq!(config.engine_limits[1], config.limits);
-        let mut bare = MatchRequest::for_tests(&["a nodes=7", "b"]);
-        bare.nodes = None;
-        let config = bare.resolve().unwrap();
-        assert_eq!(config.engine_limits[0].nodes, Some(7));
-        assert_eq!(config.engine_limits[0].movetime, None);
-        assert_eq!(
-            config.engine_limits[1].movetime,
-            Some(Duration::from_millis(DEFAULT_MOVETIME_MS))
-        );
-    }
-}
+#[path = "request_tests.rs"]
+mod tests;

@@ -2,7 +2,8 @@
 //!
 //! Every match writes `PGN.state` (JSON, replaced atomically by
 //! [`crate::os::fs::write_atomic`]) when it starts and after each finished game: the
-//! arguments that decide which games are played and how ([`identity`]), the seed, and
+//! arguments that decide which games are played and how (`MatchRequest::identity`), the
+//! seed, and
 //! where in the PGN this match's games begin (`pgn_start`; a PGN may hold earlier matches).
 //!
 //! The PGN itself is the record of the finished games: on resume, the complete entries
@@ -16,8 +17,9 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::matches::config::request::MatchRequest;
 use crate::matches::tally::stats::Outcome;
+use crate::matches::tally::summary::GameSummary;
+use crate::records::pgn_tag::tag_pair;
 
 /// The `format` of a state file this version writes and reads.
 pub const STATE_FORMAT: &str = "sp960 match state 1";
@@ -34,7 +36,7 @@ pub fn state_path(pgn: &std::path::Path) -> std::path::PathBuf {
 pub struct MatchState {
     /// [`STATE_FORMAT`].
     pub format: String,
-    /// The options that make the match ([`MatchRequest::identity`]), each with its value as
+    /// The options that make the match (`MatchRequest::identity`), each with its value as
     /// given (`""` when not given).
     pub arguments: std::collections::BTreeMap<String, String>,
     /// The seed the match was played with (drawn or `--seed`).
@@ -108,45 +110,6 @@ pub enum ResumeError {
     },
 }
 
-impl MatchRequest {
-    /// The options that decide the games (who plays whom, from where, how long, how they
-    /// are adjudicated, the PGN tags), as `(option, value as given)`. `--concurrency`,
-    /// `--json`, `--log` and `--pgn` are not in it: a match may be resumed with others.
-    pub fn identity(&self) -> Vec<(String, String)> {
-        let opt = |value: Option<String>| value.unwrap_or_default();
-        let mut arguments = Vec::new();
-        for (index, engine) in self.engines.iter().enumerate() {
-            arguments.push((format!("--engine #{}", index + 1), engine.clone()));
-        }
-        arguments.extend([
-            ("--engines".to_owned(), self.engines.len().to_string()),
-            ("--gauntlet".to_owned(), self.gauntlet.to_string()),
-            ("--sp".to_owned(), self.starts.specs.join(" ")),
-            ("--count".to_owned(), self.starts.count.to_string()),
-            ("--openings".to_owned(), self.openings.join(" ")),
-            ("--depth".to_owned(), opt(self.depth.map(|d| d.to_string()))),
-            ("--nodes".to_owned(), opt(self.nodes.map(|n| n.to_string()))),
-            (
-                "--movetime".to_owned(),
-                opt(self.movetime.map(|m| m.to_string())),
-            ),
-            ("--tc".to_owned(), opt(self.tc.clone())),
-            ("--rounds".to_owned(), self.rounds.to_string()),
-            (
-                "--max-plies".to_owned(),
-                opt(self.max_plies.map(|m| m.to_string())),
-            ),
-            ("--timeout".to_owned(), self.move_timeout.to_string()),
-            ("--sprt".to_owned(), self.sprt.join(" ")),
-            ("--resign".to_owned(), self.resign.join(" ")),
-            ("--draw".to_owned(), self.draw.join(" ")),
-            ("--event".to_owned(), opt(self.event.clone())),
-            ("--site".to_owned(), opt(self.site.clone())),
-        ]);
-        arguments
-    }
-}
-
 /// The options whose values differ, in words: `--depth was 4, now 5`.
 pub fn differences(
     old: &std::collections::BTreeMap<String, String>,
@@ -187,38 +150,31 @@ pub fn differences(
     differences
 }
 
-/// A finished game read back from the PGN.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PgnGame {
-    /// `Round`: the schedule number.
-    pub round: usize,
-    /// `White`.
-    pub white: String,
-    /// `Black`.
-    pub black: String,
-    /// `Result`.
-    pub result: String,
-    /// `Termination`.
-    pub termination: String,
-    /// The final comment.
-    pub reason: String,
-    /// `PlyCount`.
-    pub plies: usize,
-}
+/// A finished game read back from the PGN: the summary's row of it, whose `start` is left
+/// empty (the PGN's `FEN` does not name the start: the schedule does, by `round`).
+pub type PgnGame = GameSummary;
 
-impl PgnGame {
-    /// The result from white's view.
-    pub fn white_outcome(&self) -> Outcome {
-        match self.result.as_str() {
-            "1-0" => Outcome::Win,
-            "0-1" => Outcome::Loss,
-            _ => Outcome::Draw,
-        }
+/// The result of a game read back, from white's view.
+pub fn white_outcome(game: &PgnGame) -> Outcome {
+    match game.result.as_str() {
+        "1-0" => Outcome::Win,
+        "0-1" => Outcome::Loss,
+        _ => Outcome::Draw,
     }
 }
 
+/// The PGN after the match's start holds a damaged game with others after it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "the game at byte {at} after the match's start is not one sp960 match wrote, and games follow it"
+)]
+pub struct DamagedPgn {
+    /// Where the damaged game begins, from the match's start.
+    pub at: usize,
+}
+
 /// The games read back from the text after `pgn_start`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ReadBack {
     /// The complete entries, in file order.
     pub games: Vec<PgnGame>,
@@ -230,7 +186,7 @@ pub struct ReadBack {
 /// result and a blank line) from `text`, up to the first that is not complete. Bytes after
 /// it are a partial entry (a kill while it was written), or an error when another entry
 /// follows them (the file was damaged in the middle: nothing is cut).
-pub fn read_games(text: &[u8]) -> Result<ReadBack, String> {
+pub fn read_games(text: &[u8]) -> Result<ReadBack, DamagedPgn> {
     let mut games = Vec::new();
     let mut at = 0;
     while at < text.len() {
@@ -242,9 +198,7 @@ pub fn read_games(text: &[u8]) -> Result<ReadBack, String> {
             None => {
                 let rest = &text[at..];
                 if rest.len() > 1 && find(&rest[1..], b"\n[Event ").is_some() {
-                    return Err(format!(
-                        "the game at byte {at} after the match's start is not one sp960 match wrote, and games follow it"
-                    ));
+                    return Err(DamagedPgn { at });
                 }
                 break;
             }
@@ -273,11 +227,10 @@ fn read_entry(text: &[u8]) -> Option<(PgnGame, usize)> {
     let moves = std::str::from_utf8(&text[header_end..moves_end]).ok()?;
     let mut tags = std::collections::HashMap::new();
     for line in header.lines().filter(|line| !line.is_empty()) {
-        let inner = line.strip_prefix('[')?.strip_suffix("\"]")?;
-        let (name, value) = inner.split_once(" \"")?;
-        tags.insert(name, value.replace("\\\"", "\"").replace("\\\\", "\\"));
+        let (name, value) = tag_pair(line)?;
+        tags.insert(name, value);
     }
-    let tag = |name: &str| tags.get(name).cloned();
+    let tag = |name: &str| tags.get(name).map(|value| value.to_string());
     let result = tag("Result")?;
     let rest = moves.trim_end().strip_suffix(result.as_str())?.trim_end();
     let body = rest.strip_suffix('}')?;
@@ -286,6 +239,7 @@ fn read_entry(text: &[u8]) -> Option<(PgnGame, usize)> {
     Some((
         PgnGame {
             round: tag("Round")?.parse().ok()?,
+            start: String::new(),
             white: tag("White")?,
             black: tag("Black")?,
             result,
@@ -312,7 +266,7 @@ mod tests {
         assert_eq!(read.games[0].round, 2);
         assert_eq!(read.games[0].white, "A \"x\"");
         assert_eq!(read.games[0].reason, "Black mates");
-        assert_eq!(read.games[0].white_outcome(), Outcome::Loss);
+        assert_eq!(white_outcome(&read.games[0]), Outcome::Loss);
         assert_eq!(read.games[1].plies, 0);
         assert_eq!(
             read.games[1].reason,
@@ -334,35 +288,9 @@ mod tests {
     #[test]
     fn damage_before_another_game_is_an_error_not_a_cut() {
         let damaged = TWO.replacen("[Result \"0-1\"]", "[Result \"0-1\"", 1);
-        let err = read_games(damaged.as_bytes()).unwrap_err();
+        let err = read_games(damaged.as_bytes()).unwrap_err().to_string();
         assert!(err.contains("byte 0"), "{err}");
         let zeros = [TWO.as_bytes(), &[0; 100]].concat();
         assert_eq!(read_games(&zeros).unwrap().complete, TWO.len());
-    }
-
-    #[test]
-    fn differences_name_the_option_and_both_values() {
-        let mut old = MatchRequest::for_tests(&["a", "b"]);
-        old.depth = Some(4);
-        let mut new = old.clone();
-        new.depth = Some(5);
-        new.engines[1] = "c".into();
-        new.site = Some("Lab".into());
-        new.concurrency = Some(8);
-        let map = |request: &MatchRequest| request.identity().into_iter().collect();
-        let found = differences(&map(&old), 7, &new.identity(), 7);
-        assert_eq!(
-            found,
-            [
-                "--engine #2 was 'b', now 'c'",
-                "--depth was '4', now '5'",
-                "--site was not given, now 'Lab'"
-            ]
-        );
-        assert!(differences(&map(&old), 7, &old.identity(), 7).is_empty());
-        let three = MatchRequest::for_tests(&["a", "b", "c"]);
-        let found = differences(&map(&old), 1, &three.identity(), 2);
-        assert!(found.contains(&"--engine #3 was not given, now 'c'".to_owned()));
-        assert!(found.contains(&"--seed was 1, now 2".to_owned()));
     }
 }

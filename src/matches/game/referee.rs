@@ -7,6 +7,7 @@ use std::time::Duration;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
+use crate::launch::key_value::{self, KeyValueError};
 use crate::launch::time_control::TimeControl;
 use crate::matches::engines::client::{Clocks, slot};
 use crate::protocol::game::GameLine;
@@ -243,57 +244,64 @@ pub struct DrawRule {
     pub score: i64,
 }
 
-/// Reads `KEY=VALUE` words (several may share a word) for `flag`, with `keys` allowed.
-fn key_values(
-    flag: &str,
-    words: &[String],
-    keys: &[&str],
-) -> Result<Vec<(String, String)>, String> {
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    for word in words.iter().flat_map(|w| w.split_whitespace()) {
-        let Some((key, value)) = word.split_once('=') else {
-            return Err(format!(
-                "{flag}: '{word}' is not KEY=VALUE (keys: {})",
-                keys.join(", ")
-            ));
-        };
-        if !keys.contains(&key) {
-            return Err(format!(
-                "{flag}: unknown key '{key}' (keys: {})",
-                keys.join(", ")
-            ));
-        }
-        if pairs.iter().any(|(k, _)| k == key) {
-            return Err(format!("{flag}: {key} is given twice"));
-        }
-        pairs.push((key.to_owned(), value.to_owned()));
-    }
-    Ok(pairs)
+/// Why `--resign` or `--draw` cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AdjudicationError {
+    /// Not `KEY=VALUE` words with the option's keys.
+    #[error(transparent)]
+    Words(#[from] KeyValueError),
+    /// A key the rule needs is not given.
+    #[error("{flag}: {key}= is missing")]
+    Missing {
+        /// `--resign` or `--draw`.
+        flag: &'static str,
+        /// The key.
+        key: &'static str,
+    },
+    /// A value the key does not take.
+    #[error("{flag}: {key}={value}: not {what}")]
+    BadValue {
+        /// `--resign` or `--draw`.
+        flag: &'static str,
+        /// The key.
+        key: &'static str,
+        /// The value as given.
+        value: String,
+        /// What the key takes.
+        what: &'static str,
+    },
 }
 
+/// The value of `key` among `pairs`, read as `what` (for the message).
 fn number<T: std::str::FromStr>(
-    flag: &str,
-    pairs: &[(String, String)],
-    key: &str,
-    what: &str,
-) -> Result<T, String> {
-    let (_, value) = pairs
-        .iter()
-        .find(|(k, _)| k == key)
-        .ok_or_else(|| format!("{flag}: {key}= is missing"))?;
-    value
-        .parse()
-        .map_err(|_| format!("{flag}: {key}={value}: not {what}"))
+    flag: &'static str,
+    pairs: &[(&'static str, &str)],
+    key: &'static str,
+    what: &'static str,
+) -> Result<T, AdjudicationError> {
+    let value = key_value::value(pairs, key).ok_or(AdjudicationError::Missing { flag, key })?;
+    value.parse().map_err(|_| AdjudicationError::BadValue {
+        flag,
+        key,
+        value: value.to_owned(),
+        what,
+    })
 }
 
 impl ResignRule {
     /// Reads `--resign`'s words.
-    pub fn parse(words: &[String]) -> Result<ResignRule, String> {
+    pub fn parse(words: &[String]) -> Result<ResignRule, AdjudicationError> {
         const FLAG: &str = "--resign";
-        let pairs = key_values(FLAG, words, &["movecount", "score", "twosided"])?;
-        let move_count = number(FLAG, &pairs, "movecount", "a positive whole number")?;
+        let pairs = key_value::read(FLAG, &["movecount", "score", "twosided"], words)?;
+        let positive = "a positive whole number";
+        let move_count = number(FLAG, &pairs, "movecount", positive)?;
         if move_count == 0 {
-            return Err(format!("{FLAG}: movecount=0: not a positive whole number"));
+            return Err(AdjudicationError::BadValue {
+                flag: FLAG,
+                key: "movecount",
+                value: "0".to_owned(),
+                what: positive,
+            });
         }
         let score = number::<u32>(
             FLAG,
@@ -301,13 +309,15 @@ impl ResignRule {
             "score",
             "a whole number of centipawns, 0 or more",
         )?;
-        let two_sided = match pairs.iter().find(|(k, _)| k == "twosided") {
+        let two_sided = match key_value::value(&pairs, "twosided") {
             None => false,
-            Some((_, value)) => match value.as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(format!("{FLAG}: twosided={value}: not true or false")),
-            },
+            Some(value) => key_value::one_of(value, &[("true", true), ("false", false)])
+                .ok_or_else(|| AdjudicationError::BadValue {
+                    flag: FLAG,
+                    key: "twosided",
+                    value: value.to_owned(),
+                    what: "true or false",
+                })?,
         };
         Ok(ResignRule {
             move_count,
@@ -319,9 +329,9 @@ impl ResignRule {
 
 impl DrawRule {
     /// Reads `--draw`'s words.
-    pub fn parse(words: &[String]) -> Result<DrawRule, String> {
+    pub fn parse(words: &[String]) -> Result<DrawRule, AdjudicationError> {
         const FLAG: &str = "--draw";
-        let pairs = key_values(FLAG, words, &["movenumber", "movecount", "score"])?;
+        let pairs = key_value::read(FLAG, &["movenumber", "movecount", "score"], words)?;
         let move_number = number(FLAG, &pairs, "movenumber", "a whole number, 0 or more")?;
         let move_count = number(FLAG, &pairs, "movecount", "a whole number, 0 or more")?;
         let score = number::<u32>(
@@ -618,10 +628,12 @@ mod tests {
             ("movecount=3 score=-5", "score=-5"),
             ("movecount", "'movecount' is not KEY=VALUE"),
         ] {
-            let err = ResignRule::parse(&words(text)).unwrap_err();
+            let err = ResignRule::parse(&words(text)).unwrap_err().to_string();
             assert!(err.contains(message), "{text}: {err}");
         }
-        let err = DrawRule::parse(&words("movenumber=1 movecount=2")).unwrap_err();
+        let err = DrawRule::parse(&words("movenumber=1 movecount=2"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("score= is missing"), "{err}");
     }
 

@@ -14,6 +14,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::launch::key_value::{self, KeyValueError};
 use crate::matches::tally::stats::{Counts, PairCounts, Score};
 
 /// How `elo0` and `elo1` are read.
@@ -291,33 +292,29 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    const KEYS: [&str; 5] = ["elo0", "elo1", "alpha", "beta", "model"];
+    const KEYS: &[&str] = &["elo0", "elo1", "alpha", "beta", "model"];
+    let words: Vec<S> = words.into_iter().collect();
+    let pairs = key_value::read("--sprt", KEYS, &words).map_err(|err| match err {
+        KeyValueError::NotKeyValue { word, .. } => SprtError::NotKeyValue(word),
+        KeyValueError::UnknownKey { key, .. } => SprtError::UnknownKey(key),
+        KeyValueError::Duplicate { key, .. } => SprtError::Duplicate(key.to_owned()),
+    })?;
     let mut numbers: [Option<f64>; 4] = [None; 4];
-    let mut model = None;
-    for word in words {
-        for pair in word.as_ref().split_whitespace() {
-            let Some((key, value)) = pair.split_once('=') else {
-                return Err(SprtError::NotKeyValue(pair.to_owned()));
-            };
-            let Some(index) = KEYS.iter().position(|known| *known == key) else {
-                return Err(SprtError::UnknownKey(key.to_owned()));
-            };
-            let taken = if index == 4 {
-                model.replace(value.parse::<SprtModel>()?).is_some()
-            } else {
+    let mut model = SprtModel::default();
+    for (key, value) in pairs {
+        match KEYS.iter().position(|known| *known == key) {
+            Some(index @ 0..4) => {
                 let number = value
                     .parse::<f64>()
                     .ok()
-                    .filter(|number| number.is_finite())
-                    .ok_or_else(|| SprtError::BadNumber {
-                        key: KEYS[index],
-                        value: value.to_owned(),
-                    })?;
-                numbers[index].replace(number).is_some()
-            };
-            if taken {
-                return Err(SprtError::Duplicate(key.to_owned()));
+                    .filter(|number| number.is_finite());
+                numbers[index] = Some(number.ok_or_else(|| SprtError::BadNumber {
+                    key,
+                    value: value.to_owned(),
+                })?);
             }
+            // `model`, the last key.
+            _ => model = value.parse::<SprtModel>()?,
         }
     }
     let [elo0, elo1, alpha, beta] = [0, 1, 2, 3].map(|index| numbers[index].ok_or(KEYS[index]));
@@ -326,7 +323,7 @@ where
         elo1.map_err(SprtError::Missing)?,
         alpha.map_err(SprtError::Missing)?,
         beta.map_err(SprtError::Missing)?,
-        model.unwrap_or_default(),
+        model,
     )
 }
 
