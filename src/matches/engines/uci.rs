@@ -13,7 +13,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::matches::engines::client::{ClientEvent, GoRequest, illegal_move, no_move};
+use crate::matches::engines::client::{ClientEvent, GoRequest, Lines, illegal_move, no_move};
 use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
 use crate::protocol::quirks::{quirks, sets_threads};
@@ -160,8 +160,8 @@ impl SentPosition {
 
 impl UciClient {
     /// A client that sends `uci` now.
-    pub fn start(options: Vec<(String, String)>, out: &mut Vec<String>) -> UciClient {
-        out.push("uci".to_owned());
+    pub fn start(options: Vec<(String, String)>, out: &mut Lines) -> UciClient {
+        out.push(b"uci".to_vec());
         UciClient::after_uci(options)
     }
 
@@ -207,18 +207,21 @@ impl UciClient {
     }
 
     /// One line from the engine.
-    pub fn on_line(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {
-        let first = first_token(line.as_bytes());
+    pub fn on_line(&mut self, line: &[u8], out: &mut Lines) -> Option<ClientEvent> {
+        let first = first_token(line);
         match (self.phase, first) {
             (Phase::Handshake, b"id") => {
-                let rest = line.trim_start().strip_prefix("id")?.trim_start();
-                if let Some(name) = rest.strip_prefix("name") {
-                    self.name = Some(name.trim().to_owned());
+                let rest = line
+                    .trim_ascii_start()
+                    .strip_prefix(b"id")?
+                    .trim_ascii_start();
+                if let Some(name) = rest.strip_prefix(b"name") {
+                    self.name = Some(String::from_utf8_lossy(name.trim_ascii()).into_owned());
                 }
                 None
             }
             (Phase::Handshake, b"option") => {
-                if OptionDecl::parse(line.as_bytes()).is("UCI_Chess960") {
+                if OptionDecl::parse(line).is("UCI_Chess960") {
                     self.chess960_option = true;
                 }
                 None
@@ -227,18 +230,18 @@ impl UciClient {
                 let known = quirks(self.name.as_deref().unwrap_or_default());
                 self.shared_castling_files = known.shared_castling_files;
                 for (name, value) in &self.options {
-                    out.push(setoption_line(name, value));
+                    out.push(setoption_line(name, value).into_bytes());
                 }
                 if let Some(threads) = known.threads
                     && !sets_threads(self.options.iter().map(|(name, _)| name.as_str()))
                 {
-                    out.push(setoption_line("Threads", threads));
+                    out.push(setoption_line("Threads", threads).into_bytes());
                     self.threads_added = true;
                 }
                 if self.chess960_option {
-                    out.push(setoption_line("UCI_Chess960", true));
+                    out.push(setoption_line("UCI_Chess960", true).into_bytes());
                 }
-                out.push("isready".to_owned());
+                out.push(b"isready".to_vec());
                 self.phase = Phase::Syncing;
                 None
             }
@@ -247,7 +250,7 @@ impl UciClient {
                 Some(ClientEvent::Ready)
             }
             (Phase::Thinking, b"info") => {
-                self.infos.push(line.as_bytes());
+                self.infos.push(line);
                 None
             }
             (Phase::Thinking, b"bestmove") => {
@@ -255,7 +258,7 @@ impl UciClient {
                 // Read once, not at each question about the search.
                 self.infos.settle();
                 let position = self.asked.take()?;
-                let best = BestMove::parse(line.as_bytes());
+                let best = BestMove::parse(line);
                 let text = String::from_utf8_lossy(best.best);
                 if best.is_null() {
                     return Some(no_move(&text, &position));
@@ -281,10 +284,10 @@ impl UciClient {
     }
 
     /// `ucinewgame` and `isready`; [`ClientEvent::Ready`] follows.
-    pub fn new_game(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {
+    pub fn new_game(&mut self, out: &mut Lines) -> Option<ClientEvent> {
         self.sent = None;
-        out.push("ucinewgame".to_owned());
-        out.push("isready".to_owned());
+        out.push(b"ucinewgame".to_vec());
+        out.push(b"isready".to_vec());
         self.phase = Phase::Syncing;
         None
     }
@@ -298,7 +301,7 @@ impl UciClient {
     }
 
     /// `position` and `go`.
-    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
+    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Lines) {
         let (engine, line) = if self.chess960_option {
             let engine = EngineChess::Chess960(CastlingNotation::Shredder);
             if self.shared_castling_files {
@@ -331,7 +334,7 @@ impl UciClient {
             }
         }
         sent.moves.extend_from_slice(new);
-        out.push(String::from_utf8(sent.line.clone()).expect("FEN and moves are ASCII"));
+        out.push(sent.line.clone());
         let millis = |time: std::time::Duration| Some(time.as_millis() as i64);
         let limits = request.limits;
         let mut go = Go {
@@ -345,7 +348,7 @@ impl UciClient {
             go.increment = [millis(clocks.increment); 2];
             go.moves_to_go = clocks.moves_to_go.map(i64::from);
         }
-        out.push(go.to_string());
+        out.push(go.to_string().into_bytes());
         self.asked = Some(request.game.current.clone());
         self.infos.clear();
         self.phase = Phase::Thinking;
@@ -356,24 +359,30 @@ impl UciClient {
 mod tests {
     use std::time::Duration;
 
-    use super::super::client::{Clocks, Limits};
+    use super::super::client::{Clocks, Limits, Lines};
     use super::*;
     use crate::protocol::game::parse_fen;
+
+    /// The lines as text, as the transcripts show them.
+    fn text(lines: &[Vec<u8>]) -> Vec<String> {
+        let text = |line: &Vec<u8>| String::from_utf8(line.clone()).expect("ASCII");
+        lines.iter().map(text).collect()
+    }
 
     fn handshake(client: &mut UciClient, engine: &[&str]) -> (Vec<String>, Vec<ClientEvent>) {
         let mut out = Vec::new();
         let events = engine
             .iter()
-            .filter_map(|line| client.on_line(line, &mut out))
+            .filter_map(|line| client.on_line(line.as_bytes(), &mut out))
             .collect();
-        (out, events)
+        (text(&out), events)
     }
 
     #[test]
     fn stockfish_handshake_turns_chess960_on_after_the_users_options() {
         let mut out = Vec::new();
         let mut client = UciClient::start(vec![("Hash".into(), "16".into())], &mut out);
-        assert_eq!(out, ["uci"]);
+        assert_eq!(text(&out), ["uci"]);
         let (out, events) = handshake(
             &mut client,
             &[
@@ -444,7 +453,7 @@ mod tests {
         };
         client.go(request, &mut out);
         assert_eq!(
-            out[0],
+            text(&out)[0],
             "position fen bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EA - 0 1"
         );
         // Stockfish, not in the table, gets the rights as they are, and no Threads.
@@ -462,7 +471,7 @@ mod tests {
         let mut out = Vec::new();
         stockfish.go(request, &mut out);
         assert_eq!(
-            out[0],
+            text(&out)[0],
             "position fen bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAhf - 0 1"
         );
     }
@@ -504,14 +513,14 @@ mod tests {
             &mut out,
         );
         assert_eq!(
-            out,
+            text(&out),
             [
                 "position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c1e1",
                 "go wtime 900 btime 1500 winc 100 binc 100 movestogo 7 depth 3"
             ]
         );
         // Black castles O-O: c8e8 (Ethereal's trailing space included).
-        let event = client.on_line("bestmove c8e8 ", &mut out);
+        let event = client.on_line(b"bestmove c8e8 ", &mut out);
         let Some(ClientEvent::Move(m)) = event else {
             panic!("{event:?}")
         };
@@ -538,7 +547,7 @@ mod tests {
                 clocks: None,
             };
             client.go(request, &mut out);
-            out.swap_remove(0)
+            text(&out).swap_remove(0)
         };
         let fen = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
         let (root, _) = parse_fen(fen).unwrap();
@@ -562,22 +571,19 @@ mod tests {
             position_line(&mut client, &next),
             format!("position fen {fen} moves g2g3")
         );
-        // Another start: the same moves, another FEN.
-        let other = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
-        let mut game = GameLine::new(parse_fen(other).unwrap().0);
-        game.push_text(b"g2g3").unwrap();
-        assert_eq!(
-            position_line(&mut client, &game),
-            format!("position fen {other} moves g2g3")
-        );
-        // The same position with other move counters is another FEN.
-        let later = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 4 9";
-        let mut game = GameLine::new(parse_fen(later).unwrap().0);
-        game.push_text(b"g2g3").unwrap();
-        assert_eq!(
-            position_line(&mut client, &game),
-            format!("position fen {later} moves g2g3")
-        );
+        // Another start: the same moves, another FEN; and the same position with other
+        // move counters is another FEN.
+        for start in [
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 4 9",
+        ] {
+            let mut game = GameLine::new(parse_fen(start).unwrap().0);
+            game.push_text(b"g2g3").unwrap();
+            assert_eq!(
+                position_line(&mut client, &game),
+                format!("position fen {start} moves g2g3")
+            );
+        }
     }
 
     /// The reading of each line in turn, as the client did before it kept the lines.
@@ -646,20 +652,27 @@ mod tests {
             };
             client.go(request, &mut out);
             for line in &lines {
-                client.on_line(line, &mut out);
+                client.on_line(line.as_bytes(), &mut out);
             }
             let expected = read_forward(&lines);
             assert_eq!(client.last_search(), expected.0, "{lines:?}");
             assert_eq!(client.latest_eval(), expected.1, "{lines:?}");
-            client.on_line("bestmove e2e4", &mut out);
+            client.on_line(b"bestmove e2e4", &mut out);
             assert_eq!(client.last_search(), expected.0, "{lines:?}");
         }
     }
 
-    #[test]
-    fn illegal_and_missing_moves_fail_with_the_text() {
+    /// A client past its handshake (no `UCI_Chess960`) and asked for a move from the
+    /// standard start: the client and what it sent.
+    fn asked_at_the_start() -> (UciClient, Lines) {
         let mut client = UciClient::after_uci(Vec::new());
         handshake(&mut client, &["uciok", "readyok"]);
+        let mut out = Vec::new();
+        go_at_the_start(&mut client, &mut out);
+        (client, out)
+    }
+
+    fn go_at_the_start(client: &mut UciClient, out: &mut Lines) {
         let game = GameLine::new(Chess::default());
         let limits = Limits::default();
         let request = GoRequest {
@@ -667,19 +680,23 @@ mod tests {
             limits: &limits,
             clocks: None,
         };
-        let mut out = Vec::new();
-        client.go(request, &mut out);
+        client.go(request, out);
+    }
+
+    #[test]
+    fn illegal_and_missing_moves_fail_with_the_text() {
+        let (mut client, mut out) = asked_at_the_start();
         // No UCI_Chess960: X-FEN castling field.
         assert_eq!(
-            out[0],
+            text(&out)[0],
             "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         );
-        let Some(ClientEvent::Failed(reason)) = client.on_line("bestmove e2e5", &mut out) else {
+        let Some(ClientEvent::Failed(reason)) = client.on_line(b"bestmove e2e5", &mut out) else {
             panic!()
         };
         assert!(reason.contains("illegal move 'e2e5'"), "{reason}");
-        client.go(request, &mut out);
-        let Some(ClientEvent::Failed(reason)) = client.on_line("bestmove a1a1 ", &mut out) else {
+        go_at_the_start(&mut client, &mut out);
+        let Some(ClientEvent::Failed(reason)) = client.on_line(b"bestmove a1a1 ", &mut out) else {
             panic!()
         };
         assert!(
@@ -687,26 +704,16 @@ mod tests {
             "{reason}"
         );
         // A stray bestmove when nothing was asked is no event.
-        assert_eq!(client.on_line("bestmove e2e4", &mut out), None);
+        assert_eq!(client.on_line(b"bestmove e2e4", &mut out), None);
     }
 
     #[test]
     fn the_last_info_of_a_search_is_kept_until_the_next_go() {
-        let mut client = UciClient::after_uci(Vec::new());
-        handshake(&mut client, &["uciok", "readyok"]);
-        let game = GameLine::new(Chess::default());
-        let limits = Limits::default();
-        let request = GoRequest {
-            game: &game,
-            limits: &limits,
-            clocks: None,
-        };
-        let mut out = Vec::new();
-        client.go(request, &mut out);
-        client.on_line("info depth 5 score cp 20 time 7 pv e2e4", &mut out);
-        client.on_line("info depth 6 score cp 35 upperbound", &mut out);
-        client.on_line("info depth 6 time 9 nodes 500", &mut out);
-        client.on_line("bestmove e2e4", &mut out);
+        let (mut client, mut out) = asked_at_the_start();
+        client.on_line(b"info depth 5 score cp 20 time 7 pv e2e4", &mut out);
+        client.on_line(b"info depth 6 score cp 35 upperbound", &mut out);
+        client.on_line(b"info depth 6 time 9 nodes 500", &mut out);
+        client.on_line(b"bestmove e2e4", &mut out);
         let search = client.last_search();
         assert_eq!(search.depth, Some(5));
         assert_eq!(
@@ -720,7 +727,7 @@ mod tests {
             latest.score,
             Some(crate::protocol::uci::EngineScore::Centipawns(35))
         );
-        client.go(request, &mut out);
+        go_at_the_start(&mut client, &mut out);
         assert_eq!(client.last_search(), SearchInfo::default());
         assert_eq!(client.latest_eval(), SearchInfo::default());
     }

@@ -74,6 +74,17 @@ impl Ending {
         }
     }
 
+    /// The side whose engine broke down (crashed, timed out, broke the rules, failed to
+    /// start, or lost on time): it is started afresh for its next game. A resignation or a
+    /// game decided on the board names none.
+    pub fn culprit(&self) -> Option<Color> {
+        match self {
+            Ending::Forfeit { loser, kind, .. } if *kind != Forfeit::Resign => Some(*loser),
+            Ending::TimeoutVsInsufficient(color) => Some(*color),
+            _ => None,
+        }
+    }
+
     /// The PGN result (`1-0`, `0-1`, `1/2-1/2`).
     pub fn result(&self, turn: Color) -> &'static str {
         match self.winner(turn) {
@@ -164,6 +175,11 @@ impl Referee {
     /// The game so far.
     pub fn line(&self) -> &GameLine {
         &self.line
+    }
+
+    /// The game so far, given up (at its end).
+    pub fn into_line(self) -> GameLine {
+        self.line
     }
 
     /// Plays a legal move.
