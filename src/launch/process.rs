@@ -194,7 +194,7 @@ impl EngineProcess {
     }
 
     /// Writes `lines` (each with `\n`) and flushes once.
-    pub fn send(&mut self, lines: &[String]) -> io::Result<()> {
+    pub fn send<L: AsRef<[u8]>>(&mut self, lines: &[L]) -> io::Result<()> {
         if lines.is_empty() {
             return Ok(());
         }
@@ -203,12 +203,12 @@ impl EngineProcess {
             .as_mut()
             .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
         for line in lines {
-            stdin.write_all(line.as_bytes())?;
+            stdin.write_all(line.as_ref())?;
             stdin.write_all(b"\n")?;
         }
         let flushed = stdin.flush();
         for line in lines {
-            self.tap(Direction::ToEngine, line.as_bytes());
+            self.tap(Direction::ToEngine, line.as_ref());
         }
         flushed
     }
@@ -221,7 +221,7 @@ impl EngineProcess {
 
     /// Sends `quit_lines`, closes stdin and gives the engine `grace` to exit before it is
     /// killed.
-    pub fn stop(mut self, quit_lines: &[String], grace: Duration) {
+    pub fn stop<L: AsRef<[u8]>>(mut self, quit_lines: &[L], grace: Duration) {
         let _ = self.send(quit_lines);
         drop(self.stdin.take());
         wait_bounded(&mut self.child, grace);

@@ -21,6 +21,10 @@ use crate::protocol::first_token;
 use crate::protocol::game::GameLine;
 use crate::protocol::session::{Mark, Peer, Session, Step};
 
+/// Lines for the engine, as the clients write them and the shell sends them: bytes
+/// without a line ending (the shape of [`Step::Send`]), never converted on the way.
+pub type Lines = Vec<Vec<u8>>;
+
 /// What each search is limited by (several may be combined).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Limits {
@@ -69,6 +73,27 @@ pub struct GoRequest<'a> {
     pub clocks: Option<Clocks>,
 }
 
+/// Why an XBoard engine cannot play Chess960 at all (its features, read in the handshake).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Unsupported {
+    /// No `feature setboard=1`.
+    #[error("no feature setboard=1: cannot set up a Chess960 start")]
+    NoSetboard,
+    /// `fischerandom` is not in `feature variants`.
+    #[error("variant fischerandom is not among the engine's variants")]
+    NoFischerandom,
+}
+
+/// Everything an engine is told when a game starts (XBoard engines: the start and the
+/// limits; UCI engines get them with each `go`).
+#[derive(Debug, Clone, Copy)]
+pub struct NewGame<'a> {
+    /// The start position.
+    pub root: &'a Chess,
+    /// The search limits.
+    pub limits: &'a Limits,
+}
+
 /// What the engine's lines amount to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientEvent {
@@ -96,10 +121,7 @@ pub enum Client {
 
 impl Client {
     /// A client for `protocol` (or one that detects it), and the first lines to send.
-    pub fn start(
-        protocol: Option<Protocol>,
-        options: &[(String, String)],
-    ) -> (Client, Vec<String>) {
+    pub fn start(protocol: Option<Protocol>, options: &[(String, String)]) -> (Client, Lines) {
         let mut out = Vec::new();
         let client = match protocol {
             Some(Protocol::Uci) => Client::Uci(UciClient::start(options.to_vec(), &mut out)),
@@ -107,7 +129,7 @@ impl Client {
                 Client::Xboard(XboardClient::start(options.to_vec(), &mut out))
             }
             None => {
-                out.push("uci".to_owned());
+                out.push(b"uci".to_vec());
                 Client::Detecting(options.to_vec())
             }
         };
@@ -142,9 +164,9 @@ impl Client {
 
     /// One line from the engine (no line ending). The user's options are applied once the
     /// protocol is detected.
-    pub fn on_line(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {
+    pub fn on_line(&mut self, line: &[u8], out: &mut Lines) -> Option<ClientEvent> {
         match self {
-            Client::Detecting(options) => match first_token(line.as_bytes()) {
+            Client::Detecting(options) => match first_token(line) {
                 b"id" | b"option" | b"uciok" => {
                     *self = Client::Uci(UciClient::after_uci(std::mem::take(options)));
                     self.on_line(line, out)
@@ -181,7 +203,7 @@ impl Client {
 
     /// Nothing came for a while: detection settles on XBoard; an XBoard handshake
     /// without `feature done=0` is over.
-    pub fn on_timeout(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {
+    pub fn on_timeout(&mut self, out: &mut Lines) -> Option<ClientEvent> {
         match self {
             Client::Detecting(_) => {
                 self.switch_to_xboard(out);
@@ -192,7 +214,7 @@ impl Client {
         }
     }
 
-    fn switch_to_xboard(&mut self, out: &mut Vec<String>) {
+    fn switch_to_xboard(&mut self, out: &mut Lines) {
         let options = match self {
             Client::Detecting(options) => std::mem::take(options),
             _ => Vec::new(),
@@ -200,25 +222,20 @@ impl Client {
         *self = Client::Xboard(XboardClient::start(options, out));
     }
 
-    /// Sets up a new game from `root`; [`ClientEvent::Ready`] follows (or is returned at
+    /// Sets up a new game; [`ClientEvent::Ready`] follows (or is returned at
     /// once when the protocol has nothing to wait for).
-    pub fn new_game(
-        &mut self,
-        root: &Chess,
-        limits: &Limits,
-        out: &mut Vec<String>,
-    ) -> Option<ClientEvent> {
+    pub fn new_game(&mut self, game: NewGame<'_>, out: &mut Lines) -> Option<ClientEvent> {
         match self {
             Client::Detecting(_) => {
                 Some(ClientEvent::Failed("protocol not detected yet".to_owned()))
             }
             Client::Uci(client) => client.new_game(out),
-            Client::Xboard(client) => client.new_game(root, limits, out),
+            Client::Xboard(client) => client.new_game(game, out),
         }
     }
 
     /// Asks for a move in `request.game.current`.
-    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
+    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Lines) {
         match self {
             Client::Detecting(_) => {}
             Client::Uci(client) => client.go(request, out),
@@ -228,7 +245,7 @@ impl Client {
 
     /// Why this engine cannot play Chess960 at all, if it cannot (checked once after the
     /// handshake, before any game).
-    pub fn chess960_support(&self) -> Result<(), String> {
+    pub fn chess960_support(&self) -> Result<(), Unsupported> {
         match self {
             Client::Xboard(client) => client.chess960_support(),
             Client::Detecting(_) | Client::Uci(_) => Ok(()),
@@ -236,8 +253,8 @@ impl Client {
     }
 
     /// The lines that end the conversation.
-    pub fn quit(&self, out: &mut Vec<String>) {
-        out.push("quit".to_owned());
+    pub fn quit(&self, out: &mut Lines) {
+        out.push(b"quit".to_vec());
     }
 }
 
@@ -265,13 +282,7 @@ impl Session for Client {
 
     fn on_line(&mut self, _from: Peer, line: &[u8], out: &mut Vec<Step<ClientEvent>>) {
         let mut lines = Vec::new();
-        // The fast check first: engines' lines are valid UTF-8 (ASCII) and the lossy
-        // conversion walks every byte more slowly (11% of the runner's instructions).
-        let text = match std::str::from_utf8(line) {
-            Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(line),
-        };
-        let event = Client::on_line(self, &text, &mut lines);
+        let event = Client::on_line(self, line, &mut lines);
         out.extend(
             lines
                 .into_iter()
@@ -294,28 +305,28 @@ mod tests {
     #[test]
     fn detection_reads_uci_answers_and_xboard_errors() {
         let (mut client, out) = Client::start(None, &[]);
-        assert_eq!(out, ["uci"]);
+        assert_eq!(out, [b"uci"]);
         let mut out = Vec::new();
         // A banner decides nothing.
         assert_eq!(
-            client.on_line("Stockfish 15.1 by the Stockfish developers", &mut out),
+            client.on_line(b"Stockfish 15.1 by the Stockfish developers", &mut out),
             None
         );
         assert!(client.protocol().is_none());
-        client.on_line("id name Stockfish 15.1", &mut out);
+        client.on_line(b"id name Stockfish 15.1", &mut out);
         assert_eq!(client.protocol(), Some(Protocol::Uci));
         assert_eq!(client.name(), Some("Stockfish 15.1"));
 
         let (mut client, _) = Client::start(None, &[]);
         let mut out = Vec::new();
-        client.on_line("Error (Illegal move or unknown command): uci", &mut out);
+        client.on_line(b"Error (Illegal move or unknown command): uci", &mut out);
         assert_eq!(client.protocol(), Some(Protocol::Xboard));
-        assert_eq!(out, ["xboard", "protover 2"]);
+        assert_eq!(out, [b"xboard".to_vec(), b"protover 2".to_vec()]);
 
         let (mut client, _) = Client::start(None, &[]);
         let mut out = Vec::new();
         client.on_timeout(&mut out);
         assert_eq!(client.protocol(), Some(Protocol::Xboard));
-        assert_eq!(out, ["xboard", "protover 2"]);
+        assert_eq!(out, [b"xboard".to_vec(), b"protover 2".to_vec()]);
     }
 }

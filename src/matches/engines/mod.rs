@@ -5,6 +5,12 @@
 //! - [`client`]: the protocol detection and the one [`client::Client`] shape over
 //!   [`uci`] ([`uci::UciClient`]) and [`xboard`] ([`xboard::XboardClient`]).
 //!
+//! Lines are bytes both ways, as the [`crate::protocol::session::Session`] shape has them:
+//! an engine's line is read as `&[u8]` (no UTF-8 check, no copy) and the lines for it are
+//! [`client::Lines`] (`Vec<Vec<u8>>`), which go to the process as they are. A [`client::Client`] is
+//! a `Session` whose events are `ClientEvent`s; the game ([`crate::matches::game`]) drives
+//! it through that shape.
+//!
 //! Must not import the other wings of `matches` (game, tally, config), `proxy`,
 //! `tournaments` or `cli`.
 

@@ -11,7 +11,9 @@
 
 use shakmaty::{Chess, Position};
 
-use crate::matches::engines::client::{ClientEvent, GoRequest, Limits, illegal_move};
+use crate::matches::engines::client::{
+    ClientEvent, GoRequest, Lines, NewGame, Unsupported, illegal_move,
+};
 use crate::protocol::game::EngineChess;
 use crate::protocol::uci::SearchInfo;
 use crate::protocol::xboard::thinking::parse_thinking;
@@ -67,9 +69,9 @@ pub struct XboardClient {
 
 impl XboardClient {
     /// A client that sends `xboard` and `protover 2` now.
-    pub fn start(options: Vec<(String, String)>, out: &mut Vec<String>) -> XboardClient {
-        out.push("xboard".to_owned());
-        out.push("protover 2".to_owned());
+    pub fn start(options: Vec<(String, String)>, out: &mut Lines) -> XboardClient {
+        out.push(b"xboard".to_vec());
+        out.push(b"protover 2".to_vec());
         XboardClient {
             phase: Phase::Features,
             features: Features::default(),
@@ -94,12 +96,12 @@ impl XboardClient {
     }
 
     /// One line from the engine.
-    pub fn on_line(&mut self, line: &str, out: &mut Vec<String>) -> Option<ClientEvent> {
-        let first = first_token(line.as_bytes());
+    pub fn on_line(&mut self, line: &[u8], out: &mut Lines) -> Option<ClientEvent> {
+        let first = first_token(line);
         match (self.phase, first) {
             (Phase::Features, b"feature") => {
                 let mut done = None;
-                for (key, value) in feature_pairs(line.as_bytes()) {
+                for (key, value) in feature_pairs(line) {
                     let text = || String::from_utf8_lossy(value).into_owned();
                     let on = value == b"1";
                     match key {
@@ -112,7 +114,7 @@ impl XboardClient {
                         _ => {}
                     }
                     if key != b"done" {
-                        out.push(format!("accepted {}", String::from_utf8_lossy(key)));
+                        out.push([b"accepted ", key].concat());
                     }
                 }
                 match done {
@@ -123,7 +125,7 @@ impl XboardClient {
                 None
             }
             (Phase::Syncing(n), b"pong") => {
-                let answer = std::str::from_utf8(argument(line.as_bytes()))
+                let answer = std::str::from_utf8(argument(line))
                     .ok()
                     .and_then(|n| n.parse().ok());
                 (answer == Some(n)).then(|| {
@@ -134,7 +136,7 @@ impl XboardClient {
             (Phase::Thinking, b"move") => {
                 self.phase = Phase::Idle;
                 let position = self.asked.take()?;
-                let text = String::from_utf8_lossy(argument(line.as_bytes())).into_owned();
+                let text = String::from_utf8_lossy(argument(line)).into_owned();
                 Some(match parse_xboard_move(&position, text.as_bytes()) {
                     Ok(m) => {
                         self.synced += 1;
@@ -144,7 +146,7 @@ impl XboardClient {
                 })
             }
             (Phase::Thinking, [b'0'..=b'9', ..]) => {
-                if let Some(info) = parse_thinking(line.as_bytes()) {
+                if let Some(info) = parse_thinking(line) {
                     self.search = info;
                 }
                 None
@@ -158,7 +160,7 @@ impl XboardClient {
                 Some(ClientEvent::Failed(format!(
                     "refused the legal move '{}': {}",
                     self.last_sent.as_deref().unwrap_or_default(),
-                    line.trim()
+                    String::from_utf8_lossy(line.trim_ascii())
                 )))
             }
             _ => None,
@@ -166,7 +168,7 @@ impl XboardClient {
     }
 
     /// No `feature done=1` came in time: without `done=0` the handshake is over.
-    pub fn on_timeout(&mut self, out: &mut Vec<String>) -> Option<ClientEvent> {
+    pub fn on_timeout(&mut self, out: &mut Lines) -> Option<ClientEvent> {
         match self.phase {
             Phase::Features if !self.features.done_zero => Some(self.handshake_done(out)),
             Phase::Features => Some(ClientEvent::Failed(
@@ -176,19 +178,19 @@ impl XboardClient {
         }
     }
 
-    fn handshake_done(&mut self, out: &mut Vec<String>) -> ClientEvent {
+    fn handshake_done(&mut self, out: &mut Lines) -> ClientEvent {
         self.phase = Phase::Idle;
         for (name, value) in &self.options {
-            out.push(format!("option {name}={value}"));
+            out.push(format!("option {name}={value}").into_bytes());
         }
         ClientEvent::Ready
     }
 
     /// Whether the engine's features allow Chess960 games: `setboard=1` and
     /// `fischerandom` among its variants.
-    pub fn chess960_support(&self) -> Result<(), String> {
+    pub fn chess960_support(&self) -> Result<(), Unsupported> {
         if !self.features.setboard {
-            return Err("no feature setboard=1: cannot set up a Chess960 start".to_owned());
+            return Err(Unsupported::NoSetboard);
         }
         let fischerandom = self
             .features
@@ -196,21 +198,17 @@ impl XboardClient {
             .as_deref()
             .is_some_and(|v| v.split(',').any(|v| v.trim() == "fischerandom"));
         if !fischerandom {
-            return Err("variant fischerandom is not among the engine's variants".to_owned());
+            return Err(Unsupported::NoFischerandom);
         }
         Ok(())
     }
 
-    /// Sets up a game from `root` with `limits`; [`ClientEvent::Ready`] follows a `ping`
+    /// Sets up a game from its start with its limits; [`ClientEvent::Ready`] follows a `ping`
     /// or is returned at once.
-    pub fn new_game(
-        &mut self,
-        root: &Chess,
-        limits: &Limits,
-        out: &mut Vec<String>,
-    ) -> Option<ClientEvent> {
+    pub fn new_game(&mut self, game: NewGame<'_>, out: &mut Lines) -> Option<ClientEvent> {
+        let NewGame { root, limits } = game;
         if let Err(reason) = self.chess960_support() {
-            return Some(ClientEvent::Failed(reason));
+            return Some(ClientEvent::Failed(reason.to_string()));
         }
         if limits.nodes.is_some() {
             return Some(ClientEvent::Failed(
@@ -218,31 +216,31 @@ impl XboardClient {
             ));
         }
         // `easy`: no pondering on the opponent's time.
-        out.extend(["new", "variant fischerandom", "force", "easy"].map(String::from));
+        out.extend([&b"new"[..], b"variant fischerandom", b"force", b"easy"].map(<[u8]>::to_vec));
         let fen = EngineChess::Chess960(CastlingNotation::Shredder).fen(root);
-        out.push(format!("setboard {fen}"));
+        out.push(format!("setboard {fen}").into_bytes());
         // Thinking output: the scores for adjudication and the PGN comments.
-        out.push("post".to_owned());
+        out.push(b"post".to_vec());
         if let Some(tc) = &limits.clock {
             let level = Level {
                 moves_per_session: tc.moves().unwrap_or(0),
                 base: tc.base(),
                 increment: tc.increment(),
             };
-            out.push(level.to_string());
+            out.push(level.to_string().into_bytes());
         }
         if let Some(depth) = limits.depth {
-            out.push(format!("sd {depth}"));
+            out.push(format!("sd {depth}").into_bytes());
         }
         if let Some(movetime) = limits.movetime {
-            out.push(format!("st {}", seconds_text(movetime)));
+            out.push(format!("st {}", seconds_text(movetime)).into_bytes());
         }
         self.synced = 0;
         self.playing = false;
         self.asked = None;
         if self.features.ping {
             self.pings += 1;
-            out.push(format!("ping {}", self.pings));
+            out.push(format!("ping {}", self.pings).into_bytes());
             self.phase = Phase::Syncing(self.pings);
             None
         } else {
@@ -252,25 +250,25 @@ impl XboardClient {
     }
 
     /// `time`/`otim` with a clock, the moves the engine has not seen, `go` the first time.
-    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Vec<String>) {
+    pub fn go(&mut self, request: GoRequest<'_>, out: &mut Lines) {
         let game = request.game;
         let turn = game.current.turn();
         if let Some(clocks) = request.clocks {
-            out.push(clock_line("time", clocks.of(turn)));
-            out.push(clock_line("otim", clocks.of(!turn)));
+            out.push(clock_line("time", clocks.of(turn)).into_bytes());
+            out.push(clock_line("otim", clocks.of(!turn)).into_bytes());
         }
         for m in game.moves.iter().skip(self.synced) {
             let text = xboard_move_text(m, CastlingForm::Coordinate(CastlingDialect::Chess960));
             out.push(if self.features.usermove {
-                format!("usermove {text}")
+                format!("usermove {text}").into_bytes()
             } else {
-                text.clone()
+                text.clone().into_bytes()
             });
             self.last_sent = Some(text);
         }
         self.synced = game.moves.len();
         if !self.playing {
-            out.push("go".to_owned());
+            out.push(b"go".to_vec());
             self.playing = true;
         }
         self.asked = Some(game.current.clone());
@@ -280,197 +278,11 @@ impl XboardClient {
 }
 
 /// `Illegal move...` or `Error (...): X` naming the move we sent last.
-fn is_refusal(line: &str, last_sent: Option<&str>) -> bool {
-    line.trim_start().starts_with("Illegal move")
-        || last_sent.is_some_and(|sent| rejected_command(line.as_bytes()) == Some(sent.as_bytes()))
+fn is_refusal(line: &[u8], last_sent: Option<&str>) -> bool {
+    line.trim_ascii_start().starts_with(b"Illegal move")
+        || last_sent.is_some_and(|sent| rejected_command(line) == Some(sent.as_bytes()))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::client::Clocks;
-    use super::*;
-    use crate::protocol::game::{GameLine, parse_fen};
-    use std::time::Duration;
-
-    const SJAAK_FEATURES: &str = "feature setboard=1 time=1 sigint=0 colors=0 highlight=1 ping=1 memory=1 analyze=1 pause=1 nps=1 sjef=1 myname=\"Sjaak II 1.4.1\" myversion=\"[1.4.1 (x86_64)]\" variants=\"fide_chess,chess960,fischerandom,normal\"";
-
-    fn sjaak() -> XboardClient {
-        let mut out = Vec::new();
-        let mut client = XboardClient::start(Vec::new(), &mut out);
-        assert_eq!(out, ["xboard", "protover 2"]);
-        out.clear();
-        assert_eq!(client.on_line("#[Chess] 0w>", &mut out), None);
-        assert_eq!(client.on_line(SJAAK_FEATURES, &mut out), None);
-        assert!(out.contains(&"accepted myname".to_owned()));
-        assert_eq!(
-            client.on_line(
-                "feature option=\"Send O-O/O-O-O for castling -check 1\"",
-                &mut out
-            ),
-            None
-        );
-        assert_eq!(
-            client.on_line("feature done=1", &mut out),
-            Some(ClientEvent::Ready)
-        );
-        assert_eq!(client.name(), Some("Sjaak II 1.4.1"));
-        client
-    }
-
-    #[test]
-    fn sjaak_game_from_sp_860_bare_moves_and_o_o() {
-        let mut client = sjaak();
-        let (root, _) =
-            parse_fen("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1").unwrap();
-        let tc: crate::launch::time_control::TimeControl = "40/90+0.5".parse().unwrap();
-        let limits = Limits {
-            clock: Some(tc),
-            ..Limits::default()
-        };
-        let mut out = Vec::new();
-        assert_eq!(client.new_game(&root, &limits, &mut out), None);
-        assert_eq!(
-            out,
-            [
-                "new",
-                "variant fischerandom",
-                "force",
-                "easy",
-                "setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
-                "post",
-                "level 40 1:30 0.5",
-                "ping 1"
-            ]
-        );
-        assert_eq!(client.on_line("pong 1", &mut out), Some(ClientEvent::Ready));
-        // Sjaak plays black: white's first move, then go.
-        let mut game = GameLine::new(root);
-        for m in "d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7".split(' ') {
-            game.push_text(m.as_bytes()).unwrap();
-        }
-        let clocks = Clocks {
-            remaining: [Duration::from_millis(80_000), Duration::from_millis(85_500)],
-            increment: Duration::from_millis(500),
-            moves_to_go: Some(36),
-        };
-        let mut out = Vec::new();
-        // White castles c1e1, sent king takes rook; the engine is black.
-        game.push_text(b"c1e1").unwrap();
-        let go = |client: &mut XboardClient, game: &GameLine, out: &mut Vec<String>| {
-            client.go(
-                GoRequest {
-                    game,
-                    limits: &limits,
-                    clocks: Some(clocks),
-                },
-                out,
-            )
-        };
-        go(&mut client, &game, &mut out);
-        assert_eq!(out[..2], ["time 8550", "otim 8000"]);
-        assert_eq!(out.last().map(String::as_str), Some("go"));
-        assert_eq!(out[out.len() - 2], "c1e1");
-        // Thinking output (`post`): the last line is the search's depth and score.
-        assert_eq!(
-            client.on_line("  1     12      0        21  1. Nc6", &mut out),
-            None
-        );
-        assert_eq!(
-            client.on_line("  2    -40      3       160  1. O-O", &mut out),
-            None
-        );
-        let search = client.last_search();
-        assert_eq!(search.depth, Some(2));
-        assert_eq!(
-            search.score,
-            Some(crate::protocol::uci::EngineScore::Centipawns(-40))
-        );
-        assert_eq!(search.time_ms, Some(30));
-        let Some(ClientEvent::Move(m)) = client.on_line("move O-O", &mut out) else {
-            panic!()
-        };
-        assert_eq!(client.last_search().depth, Some(2), "kept after the move");
-        assert!(m.is_castle());
-        game.push(m);
-        // Next request: only white's new move, no second go.
-        game.push_text(b"c2c3").unwrap();
-        out.clear();
-        go(&mut client, &game, &mut out);
-        assert_eq!(out, ["time 8550", "otim 8000", "c2c3"]);
-        assert_eq!(client.last_search(), SearchInfo::default(), "a new search");
-        // Sjaak's own result line is not a move.
-        assert_eq!(client.on_line("1-0 {White mates}", &mut out), None);
-        let Some(ClientEvent::Failed(reason)) =
-            client.on_line("Error (Illegal move or unknown command): c2c3", &mut out)
-        else {
-            panic!()
-        };
-        assert!(reason.contains("refused the legal move 'c2c3'"), "{reason}");
-    }
-
-    #[test]
-    fn the_built_in_engines_features_with_done_0() {
-        let mut out = Vec::new();
-        let mut client = XboardClient::start(Vec::new(), &mut out);
-        let mut events = Vec::new();
-        for line in crate::engine::xboard::feature_lines() {
-            events.extend(client.on_line(&line, &mut out));
-        }
-        assert_eq!(events, [ClientEvent::Ready]);
-        assert_eq!(client.name(), Some(crate::engine::ENGINE_NAME));
-        assert_eq!(client.chess960_support(), Ok(()));
-        // Before done=1 a time-out would not have ended the handshake.
-        let mut waiting = XboardClient::start(Vec::new(), &mut out);
-        waiting.on_line("feature done=0", &mut out);
-        assert!(matches!(
-            waiting.on_timeout(&mut out),
-            Some(ClientEvent::Failed(_))
-        ));
-    }
-
-    #[test]
-    fn usermove_prefix_ping_less_engines_and_missing_features() {
-        let mut out = Vec::new();
-        let mut client = XboardClient::start(Vec::new(), &mut out);
-        client.on_line(
-            "feature setboard=1 usermove=1 myname=Fairy-Stockfish variants=\"chess,fischerandom\"",
-            &mut out,
-        );
-        assert_eq!(client.on_timeout(&mut out), Some(ClientEvent::Ready));
-        let root = Chess::default();
-        let limits = Limits {
-            depth: Some(4),
-            movetime: Some(Duration::from_millis(1500)),
-            ..Limits::default()
-        };
-        out.clear();
-        assert_eq!(
-            client.new_game(&root, &limits, &mut out),
-            Some(ClientEvent::Ready)
-        );
-        assert_eq!(out[out.len() - 2..], ["sd 4", "st 1.5"]);
-        let mut game = GameLine::new(root.clone());
-        game.push_text(b"e2e4").unwrap();
-        out.clear();
-        client.go(
-            GoRequest {
-                game: &game,
-                limits: &limits,
-                clocks: None,
-            },
-            &mut out,
-        );
-        assert_eq!(out, ["usermove e2e4", "go"]);
-        let Some(ClientEvent::Failed(reason)) = client.on_line("move e7e3", &mut out) else {
-            panic!()
-        };
-        assert!(reason.starts_with("illegal move 'e7e3'"), "{reason}");
-
-        let mut client = XboardClient::start(Vec::new(), &mut out);
-        client.on_line("feature setboard=1 variants=\"normal\" done=1", &mut out);
-        let Some(ClientEvent::Failed(reason)) = client.new_game(&root, &limits, &mut out) else {
-            panic!()
-        };
-        assert!(reason.contains("fischerandom"), "{reason}");
-    }
-}
+#[path = "xboard_tests.rs"]
+mod tests;

@@ -1,24 +1,27 @@
-//! Playing one game: the two engine processes of a worker (`Seats`), their handshakes
-//! and new-game setup, the move loop with clocks and time-outs, and the verdict
-//! ([`Ending`]). A side that broke down is killed and started afresh for its next game.
+//! The I/O shell of a game: the two engine processes of a worker (`Seats`: taken from
+//! the first handshake's pool, started, restarted after a breakdown, quit), their
+//! handshakes, and [`play_game`], which runs the sans-IO [`Game`] between them: it carries
+//! out the game's steps (lines to an engine, an engine to seat), reads the engine the game
+//! waits for until its deadline, and tells the game what it read, when, and what went
+//! wrong (an engine closed, Ctrl-C). A side that broke down is killed and started afresh
+//! for its next game.
 
 use std::thread;
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color};
+use thiserror::Error;
 
 use crate::launch::command::SpawnError;
 use crate::launch::log::GameLog;
 use crate::launch::process::{EngineProcess, Received};
 use crate::matches::MatchError;
 use crate::matches::config::request::{MatchConfig, MatchEngine};
-use crate::matches::engines::client::{Client, ClientEvent, GoRequest};
-use crate::matches::game::pgn;
-use crate::matches::game::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
+use crate::matches::engines::client::{Client, ClientEvent, Lines, Unsupported, slot};
+use crate::matches::game::referee::{Ending, Forfeit};
+use crate::matches::game::state::{Game, GameSetup, GameStep, HANDSHAKE_TIMEOUT, Played};
 use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
-use crate::protocol::session::{Peer, Session, Step};
-use crate::protocol::uci::EngineScore;
 
 /// One game of the schedule.
 #[derive(Debug, Clone, Copy)]
@@ -41,27 +44,51 @@ pub(crate) struct Player {
     client: Client,
 }
 
-fn spawn_failure(err: &SpawnError) -> String {
-    match err {
-        SpawnError::NotFound(name) => format!("'{name}' not found"),
-        SpawnError::NotExecutable(name) => format!("'{name}' is not executable"),
-        other => other.to_string(),
+/// Why an engine could not be started or handshaken (the detail of a
+/// [`Forfeit::Start`], or of [`MatchError::Engine`] before the match).
+#[derive(Debug, Error)]
+pub(crate) enum StartError {
+    /// No such program.
+    #[error("'{0}' not found")]
+    NotFound(String),
+    /// The program cannot be executed.
+    #[error("'{0}' is not executable")]
+    NotExecutable(String),
+    /// Any other failure to start it.
+    #[error(transparent)]
+    Spawn(SpawnError),
+    /// It closed its input (`how` it ended).
+    #[error("the engine {0}")]
+    Closed(String),
+    /// It ended before the handshake was over.
+    #[error("the engine {0} during the handshake")]
+    ClosedInHandshake(String),
+    /// Ctrl-C came during the handshake.
+    #[error("interrupted")]
+    Interrupted,
+    /// It said nothing in time.
+    #[error("no answer to the handshake in {} s", HANDSHAKE_TIMEOUT.as_secs())]
+    Silent,
+    /// It broke the protocol in the handshake.
+    #[error("{0}")]
+    Refused(String),
+    /// Its features rule out Chess960.
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+}
+
+impl From<SpawnError> for StartError {
+    fn from(err: SpawnError) -> StartError {
+        match err {
+            SpawnError::NotFound(name) => StartError::NotFound(name),
+            SpawnError::NotExecutable(name) => StartError::NotExecutable(name),
+            other => StartError::Spawn(other),
+        }
     }
 }
 
-/// How an exchange with an engine went wrong.
-enum Trouble {
-    Closed(String),
-    Timeout,
-    /// Ctrl-C: the game is abandoned.
-    Interrupted,
-}
-
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long detection waits for a UCI answer, and an XBoard handshake for `done=1`.
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
-/// Past a clock's last millisecond: the flag has surely fallen.
-const FLAG_GRACE: Duration = Duration::from_millis(100);
 
 impl Player {
     /// Starts `engine` (logging to `log` under a name, with `--log`) and completes the
@@ -70,13 +97,10 @@ impl Player {
         engine: &MatchEngine,
         protocol: Option<Protocol>,
         log: Option<(GameLog, String)>,
-    ) -> Result<Player, String> {
-        let mut process =
-            EngineProcess::spawn(&engine.command, log).map_err(|err| spawn_failure(&err))?;
-        if !engine.init_strings.is_empty() {
-            process
-                .send(&engine.init_strings)
-                .map_err(|_| format!("the engine {}", process.exit_description()))?;
+    ) -> Result<Player, StartError> {
+        let mut process = EngineProcess::spawn(&engine.command, log)?;
+        if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
+            return Err(StartError::Closed(process.exit_description()));
         }
         Player::handshake(process, engine, protocol)
     }
@@ -86,30 +110,23 @@ impl Player {
         process: EngineProcess,
         engine: &MatchEngine,
         protocol: Option<Protocol>,
-    ) -> Result<Player, String> {
+    ) -> Result<Player, StartError> {
         let (client, first) = Client::start(protocol, &engine.options);
         let mut player = Player { process, client };
         player.send(&first)?;
         let overall = Instant::now() + HANDSHAKE_TIMEOUT;
         let mut short = Some(Instant::now() + FEATURE_WAIT);
+        let mut out = Vec::new();
         loop {
             let deadline = short.map_or(overall, |s| s.min(overall));
-            let mut out = Vec::new();
             let event = match player.process.receive(deadline) {
-                Received::Line(line) => read(&mut player.client, line, &mut out),
+                Received::Line(line) => player.client.on_line(line, &mut out),
                 Received::Closed => {
-                    return Err(format!(
-                        "the engine {} during the handshake",
-                        player.process.exit_description()
-                    ));
+                    let how = player.process.exit_description();
+                    return Err(StartError::ClosedInHandshake(how));
                 }
-                Received::Interrupted => return Err("interrupted".to_owned()),
-                Received::Timeout if Instant::now() >= overall => {
-                    return Err(format!(
-                        "no answer to the handshake in {} s",
-                        HANDSHAKE_TIMEOUT.as_secs()
-                    ));
-                }
+                Received::Interrupted => return Err(StartError::Interrupted),
+                Received::Timeout if Instant::now() >= overall => return Err(StartError::Silent),
                 Received::Timeout => {
                     let detecting = player.client.protocol().is_none();
                     let event = player.client.on_timeout(&mut out);
@@ -119,42 +136,19 @@ impl Player {
                 }
             };
             player.send(&out)?;
+            out.clear();
             match event {
                 Some(ClientEvent::Ready) => return Ok(player),
-                Some(ClientEvent::Failed(reason)) => return Err(reason),
+                Some(ClientEvent::Failed(reason)) => return Err(StartError::Refused(reason)),
                 _ => {}
             }
         }
     }
 
-    fn send(&mut self, lines: &[String]) -> Result<(), String> {
+    fn send(&mut self, lines: &Lines) -> Result<(), StartError> {
         self.process
             .send(lines)
-            .map_err(|_| format!("the engine {}", self.process.exit_description()))
-    }
-
-    /// Reads until the client reports an event other than `Ready` (or `Ready` when
-    /// `want_ready`).
-    fn wait(&mut self, deadline: Instant, want_ready: bool) -> Result<ClientEvent, Trouble> {
-        loop {
-            match self.process.receive(deadline) {
-                Received::Line(line) => {
-                    let mut out = Vec::new();
-                    let event = read(&mut self.client, line, &mut out);
-                    if self.process.send(&out).is_err() {
-                        return Err(Trouble::Closed(self.process.exit_description()));
-                    }
-                    match event {
-                        Some(ClientEvent::Ready) if !want_ready => {}
-                        Some(event) => return Ok(event),
-                        None => {}
-                    }
-                }
-                Received::Closed => return Err(Trouble::Closed(self.process.exit_description())),
-                Received::Timeout => return Err(Trouble::Timeout),
-                Received::Interrupted => return Err(Trouble::Interrupted),
-            }
-        }
+            .map_err(|_| StartError::Closed(self.process.exit_description()))
     }
 
     /// What the runner gives this engine because the quirks table knows it by its name
@@ -195,22 +189,6 @@ impl Player {
         self.client.quit(&mut out);
         self.process.stop(&out, Duration::from_millis(500));
     }
-}
-
-/// One line from the engine through the client's [`Session`]: the lines to send go to
-/// `out`, the event (if any) is returned.
-fn read(client: &mut Client, line: &[u8], out: &mut Vec<String>) -> Option<ClientEvent> {
-    let mut steps = Vec::new();
-    Session::on_line(client, Peer::Engine, line, &mut steps);
-    let mut event = None;
-    for step in steps {
-        match step {
-            Step::Send { line, .. } => out.push(String::from_utf8_lossy(&line).into_owned()),
-            Step::Event(e) => event = Some(e),
-            Step::Forward => {}
-        }
-    }
-    event
 }
 
 /// A finished game, from a worker to the writer.
@@ -284,40 +262,52 @@ impl Seats<'_> {
         }
     }
 
-    fn player(&mut self, index: usize) -> Result<&mut Player, String> {
-        if self.players[index].is_none() {
-            let pooled = self
-                .pool
-                .lock()
-                .ok()
-                .and_then(|mut pool| pool.get_mut(index).and_then(Option::take));
-            let log = self
-                .log
-                .as_ref()
-                .map(|log| (log.clone(), self.names[index].clone()));
-            let player = match pooled {
-                Some(mut player) => {
-                    if let Some((log, name)) = log {
-                        // The first handshake's lines go to this worker's log.
-                        if let Some(first) = player.process.set_log(log.clone(), name) {
-                            log.adopt(&first);
-                        }
-                    }
-                    player
-                }
-                None => Player::launch(&self.engines[index], Some(self.protocols[index]), log)?,
-            };
-            self.players[index] = Some(player);
+    /// Engine `index` for a game: seated, from the pool, or started now. It is given back
+    /// with [`Seats::put`] unless it broke down.
+    fn take(&mut self, index: usize) -> Result<Player, StartError> {
+        if let Some(player) = self.players[index].take() {
+            return Ok(player);
         }
-        Ok(self.players[index].as_mut().expect("just launched"))
+        let pooled = self
+            .pool
+            .lock()
+            .ok()
+            .and_then(|mut pool| pool.get_mut(index).and_then(Option::take));
+        let log = self
+            .log
+            .as_ref()
+            .map(|log| (log.clone(), self.names[index].clone()));
+        match pooled {
+            Some(mut player) => {
+                if let Some((log, name)) = log {
+                    // The first handshake's lines go to this worker's log.
+                    if let Some(first) = player.process.set_log(log.clone(), name) {
+                        log.adopt(&first);
+                    }
+                }
+                Ok(player)
+            }
+            None => Player::launch(&self.engines[index], Some(self.protocols[index]), log),
+        }
+    }
+
+    fn put(&mut self, index: usize, player: Player) {
+        self.players[index] = Some(player);
     }
 }
 
-fn forfeit(loser: Color, kind: Forfeit, detail: String) -> Ending {
-    Ending::Forfeit {
-        loser,
-        kind,
-        detail,
+/// The game's settings from the match's, for the game `game`.
+fn setup(config: &MatchConfig, game: Scheduled) -> GameSetup {
+    let opening = &config.openings[game.opening];
+    GameSetup {
+        root: opening.root.clone(),
+        opening: opening.moves.clone(),
+        max_plies: config.max_plies,
+        resign: config.resign,
+        draw: config.draw,
+        clock: config.limits.clock.clone(),
+        limits: [game.white, game.black].map(|index| config.engine_limits[index].clone()),
+        move_timeout: config.move_timeout,
     }
 }
 
@@ -329,16 +319,6 @@ pub(crate) fn play_game(
     game: Scheduled,
     config: &MatchConfig,
 ) -> Option<Finished> {
-    let opening = &config.openings[game.opening];
-    let root = opening.root.clone();
-    let mut referee = Referee::new(root.clone(), config.max_plies);
-    // The opening's moves are played for the engines (checked when the file was read).
-    let mut move_comments = Vec::with_capacity(opening.moves.len() + 80);
-    for m in &opening.moves {
-        referee.play(*m);
-        move_comments.push("book".to_owned());
-    }
-    let mut adjudicator = Adjudicator::new(config.resign, config.draw);
     if let (Some(log), Some(dir)) = (&seats.log, &config.log_dir)
         && let Err(err) = log.start(dir, game.number)
     {
@@ -348,181 +328,104 @@ pub(crate) fn play_game(
         );
     }
     seats.prepare(game.white, game.black);
-    let index = |color: Color| {
-        if color.is_white() {
-            game.white
-        } else {
-            game.black
+    let indices = [game.white, game.black];
+    let mut play = Game::new(setup(config, game), Instant::now());
+    let mut processes: [Option<EngineProcess>; 2] = [None, None];
+    loop {
+        while let Some(step) = play.poll() {
+            carry_out(step, &mut play, seats, indices, &mut processes);
         }
-    };
-    let ending = 'game: {
-        for color in Color::ALL {
-            let player = match seats.player(index(color)) {
-                Ok(player) => player,
-                Err(reason) => break 'game forfeit(color, Forfeit::Start, reason),
-            };
-            let mut out = Vec::new();
-            let limits = &config.engine_limits[index(color)];
-            let event = player.client.new_game(&root, limits, &mut out);
-            if let Err(reason) = player.send(&out) {
-                break 'game forfeit(color, Forfeit::Crash, reason);
+        let Some(side) = play.awaiting() else { break };
+        let (Some(process), Some(deadline)) = (&mut processes[slot(side)], play.poll_timeout())
+        else {
+            unreachable!("the engine awaited is seated, with a deadline")
+        };
+        match process.receive(deadline) {
+            Received::Line(line) => {
+                play.set_now(Instant::now());
+                play.handle_line(side, line);
             }
-            let event = match event {
-                Some(event) => Ok(event),
-                None => player.wait(Instant::now() + HANDSHAKE_TIMEOUT, true),
-            };
-            match event {
-                Ok(ClientEvent::Ready) => {}
-                Ok(ClientEvent::Failed(reason)) => {
-                    break 'game forfeit(color, Forfeit::Start, reason);
-                }
-                Ok(other) => {
-                    break 'game forfeit(color, Forfeit::Start, format!("unexpected {other:?}"));
-                }
-                Err(Trouble::Closed(how)) => {
-                    break 'game forfeit(color, Forfeit::Crash, format!("the engine {how}"));
-                }
-                Err(Trouble::Interrupted) => {
-                    break 'game forfeit(color, Forfeit::Crash, "interrupted".into());
-                }
-                Err(Trouble::Timeout) => {
-                    break 'game forfeit(
-                        color,
-                        Forfeit::Timeout,
-                        "not ready for a new game".into(),
-                    );
-                }
-            }
+            Received::Closed => play.handle_closed(side, &process.exit_description()),
+            Received::Timeout => play.handle_timeout(Instant::now()),
+            Received::Interrupted => play.handle_interrupt(),
         }
-        let mut clock = config.limits.clock.clone().map(GameClock::new);
-        loop {
-            if let Some(ending) = referee.ending() {
-                break 'game ending;
-            }
-            let turn = referee.line().current.turn();
-            let player = seats.players[index(turn)]
-                .as_mut()
-                .expect("both players set up");
-            let limits = &config.engine_limits[index(turn)];
-            let request = GoRequest {
-                game: referee.line(),
-                limits,
-                clocks: clock.as_ref().map(|c| c.clocks(turn)),
-            };
-            let mut out = Vec::new();
-            player.client.go(request, &mut out);
-            if let Err(reason) = player.send(&out) {
-                break 'game forfeit(turn, Forfeit::Crash, reason);
-            }
-            let started = Instant::now();
-            let allowed = match &clock {
-                Some(clock) => clock.remaining(turn) + FLAG_GRACE,
-                None => limits.movetime.unwrap_or_default() + config.move_timeout,
-            };
-            match player.wait(started + allowed, false) {
-                Ok(ClientEvent::Move(m)) => {
-                    let used = started.elapsed();
-                    if let Some(clock) = &mut clock {
-                        let left = clock.remaining(turn);
-                        if !clock.record(turn, used) {
-                            break 'game referee.flag_fall(
-                                turn,
-                                format!(
-                                    "{:.3} s used, {:.3} s left",
-                                    used.as_secs_f64(),
-                                    left.as_secs_f64()
-                                ),
-                            );
-                        }
-                    }
-                    referee.play(m);
-                    let search = player.client.last_search();
-                    move_comments.push(pgn::move_comment(search.score, search.depth, used));
-                    let eval = player.client.latest_eval();
-                    if referee.ending().is_none()
-                        && let Some(ending) = adjudicator.add_eval(
-                            &referee.line().current,
-                            referee.line().moves.len(),
-                            turn,
-                            eval.depth,
-                            eval.score.map(EngineScore::cutechess_value),
-                        )
-                    {
-                        break 'game ending;
-                    }
-                }
-                Ok(ClientEvent::Resign) => {
-                    break 'game forfeit(turn, Forfeit::Resign, String::new());
-                }
-                Ok(ClientEvent::Failed(reason)) => {
-                    break 'game forfeit(turn, Forfeit::IllegalMove, reason);
-                }
-                Ok(ClientEvent::Ready) => unreachable!("wait() skips Ready"),
-                Err(Trouble::Closed(how)) => {
-                    break 'game forfeit(turn, Forfeit::Crash, format!("the engine {how}"));
-                }
-                Err(Trouble::Interrupted) => {
-                    break 'game forfeit(turn, Forfeit::Crash, "interrupted".into());
-                }
-                Err(Trouble::Timeout) => match clock {
-                    Some(_) => {
-                        break 'game referee.flag_fall(
-                            turn,
-                            format!("no move within {:.3} s", allowed.as_secs_f64()),
-                        );
-                    }
-                    None => {
-                        break 'game forfeit(
-                            turn,
-                            Forfeit::Timeout,
-                            format!("no move within {:.1} s", allowed.as_secs_f64()),
-                        );
-                    }
-                },
-            }
-        }
-    };
-    // A side that broke down is restarted for its next game.
-    let culprit = match &ending {
-        Ending::Forfeit { loser, kind, .. } if *kind != Forfeit::Resign => Some(*loser),
-        Ending::TimeoutVsInsufficient(color) => Some(*color),
-        _ => None,
-    };
-    if matches!(
-        &ending,
+    }
+    let (played, clients) = play.finish();
+    let played = played.expect("a game no engine is awaited in is over");
+    let crashed = matches!(
+        &played.ending,
         Ending::Forfeit {
             kind: Forfeit::Crash,
             ..
         }
-    ) && !crate::os::interrupt::interrupted()
-    {
+    );
+    if crashed && !crate::os::interrupt::interrupted() {
         // A terminal's Ctrl-C reaches the engines too: their death may be seen a moment
         // before our own SIGINT handler has run.
         thread::sleep(Duration::from_millis(20));
     }
+    // A side that broke down is restarted for its next game.
+    let culprit = played.ending.culprit();
     if culprit.is_some() && crate::os::interrupt::interrupted() {
         // Ctrl-C (which a terminal also sends the engines): the game is abandoned, not
-        // lost, and its engines are killed.
-        seats.players[game.white] = None;
-        seats.players[game.black] = None;
+        // lost, and its engines are killed (dropped here).
         return None;
     }
-    if let Some(color) = culprit {
-        seats.players[index(color)] = None;
+    for (side, (process, client)) in Color::ALL
+        .into_iter()
+        .zip(processes.into_iter().zip(clients))
+    {
+        if let (Some(process), Some(client)) = (process, client)
+            && culprit != Some(side)
+        {
+            seats.put(indices[slot(side)], Player { process, client });
+        }
     }
     if let Some(log) = &seats.log
         && let Err(err) = log.finish()
     {
         eprintln!("sp960: match: --log: game {}: {err}", game.number);
     }
-    Some(Finished {
+    Some(finished(game, played))
+}
+
+/// One step of the game: lines sent (a failed write is the engine's end), or an engine
+/// seated.
+fn carry_out(
+    step: GameStep,
+    play: &mut Game,
+    seats: &mut Seats<'_>,
+    indices: [usize; 2],
+    processes: &mut [Option<EngineProcess>; 2],
+) {
+    match step {
+        GameStep::Send { to, lines } => {
+            if let Some(process) = &mut processes[slot(to)]
+                && process.send(&lines).is_err()
+            {
+                play.handle_closed(to, &process.exit_description());
+            }
+        }
+        GameStep::Seat(side) => match seats.take(indices[slot(side)]) {
+            Ok(Player { process, client }) => {
+                processes[slot(side)] = Some(process);
+                play.set_now(Instant::now());
+                play.seat(side, client);
+            }
+            Err(err) => play.seat_failed(side, err.to_string()),
+        },
+    }
+}
+
+fn finished(game: Scheduled, played: Played) -> Finished {
+    Finished {
         game,
-        turn: referee.line().current.turn(),
-        root,
-        moves: referee.line().moves.clone(),
-        move_comments,
-        ending,
-    })
+        root: played.root,
+        moves: played.moves,
+        move_comments: played.comments,
+        ending: played.ending,
+        turn: played.turn,
+    }
 }
 
 /// Starts every engine (at once, a thread each) and completes its handshake: the protocol
@@ -580,22 +483,23 @@ fn launch_batch(
                 engine: index + 1,
                 program,
             },
-            other => fail(index, spawn_failure(&other)),
+            other => fail(index, StartError::from(other).to_string()),
         })?;
         if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
-            return Err(fail(
-                index,
-                format!("the engine {}", process.exit_description()),
-            ));
+            let how = process.exit_description();
+            return Err(fail(index, StartError::Closed(how).to_string()));
         }
         processes.push((index, process));
     }
     let handshake =
         |index: usize, process: EngineProcess| -> Result<(Player, Protocol, String), MatchError> {
             let engine = &engines[index];
-            let fail = |reason| fail(index, reason);
+            let fail = |reason: StartError| fail(index, reason.to_string());
             let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
-            player.client.chess960_support().map_err(fail)?;
+            player
+                .client
+                .chess960_support()
+                .map_err(|err| fail(err.into()))?;
             let protocol = player.client.protocol().expect("known after the handshake");
             let name = engine
                 .name

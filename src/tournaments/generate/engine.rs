@@ -71,7 +71,11 @@ impl BookEngine {
     /// `Threads 1` (unless the user set Threads) for reproducible searches.
     pub fn start(setup: Arc<EngineSetup>) -> Result<BookEngine, EngineFailure> {
         let mut process = EngineProcess::spawn(&setup.command, None)?;
-        let mut out: Vec<String> = setup.init_strings.clone();
+        let mut out: Vec<Vec<u8>> = setup
+            .init_strings
+            .iter()
+            .map(|s| s.clone().into())
+            .collect();
         let client = UciClient::start(setup.options.clone(), &mut out);
         send(&mut process, &out)?;
         let mut engine = BookEngine {
@@ -117,7 +121,7 @@ impl BookEngine {
     ) -> Result<SearchResult, EngineFailure> {
         let mut out = Vec::new();
         if self.has_multipv && lines != self.multipv {
-            out.push(setoption_line("MultiPV", lines));
+            out.push(setoption_line("MultiPV", lines).into_bytes());
             self.multipv = lines;
         }
         let mut game = GameLine::new(root.clone());
@@ -173,8 +177,7 @@ impl BookEngine {
                         self.collector.saw_multipv |= decl.is("MultiPV");
                         self.collector.saw_threads |= decl.is("Threads");
                     }
-                    let text = String::from_utf8_lossy(line).into_owned();
-                    self.client.on_line(&text, &mut out)
+                    self.client.on_line(line, &mut out)
                 }
                 Received::Closed => {
                     return Err(EngineFailure::Died(self.process.exit_description()));
@@ -196,7 +199,7 @@ impl BookEngine {
     }
 }
 
-fn send(process: &mut EngineProcess, lines: &[String]) -> Result<(), EngineFailure> {
+fn send(process: &mut EngineProcess, lines: &[impl AsRef<[u8]>]) -> Result<(), EngineFailure> {
     process
         .send(lines)
         .map_err(|err| EngineFailure::Died(format!("closed its input ({err})")))
