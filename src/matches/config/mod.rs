@@ -1,14 +1,15 @@
 //! The match as the user asks for it and as it is played: the request and its resolution
 //! into engines, starts and limits ([`request`]), `--openings` books ([`openings`], checked
-//! up front) and `--resume` ([`resume`]: the state file and the PGN read back). Every
+//! up front), `--resign`/`--draw` ([`adjudication`]) and `--resume` ([`resume`]: the state file and the PGN read back). Every
 //! `KEY=VALUE` option is read by `launch::key_value`, every PGN tag by `records::pgn_tag`,
 //! every SPEC by `starts::start::spec_items`.
 //!
 //! Must not import the engines or game wings' machinery, `proxy`, `tournaments` or `cli`.
-//! It imports only the types its settings are made of: the engines' `Limits`, the game's
-//! `ResignRule`/`DrawRule`, the tally's `SprtConfig` and `GameSummary` (a game read back).
+//! It imports only the types its settings are made of: the engines' `Limits` and the
+//! tally's `SprtConfig` and `GameSummary` (a game read back).
 //! `resume` does not import `request` (the request reads the state file).
 
+pub mod adjudication;
 pub mod openings;
 pub mod request;
 pub mod resume;

@@ -9,10 +9,10 @@ use crate::launch::command::EngineCommand;
 use crate::launch::spec::{EngineLimits, EngineSpec, EngineSpecError, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::MatchError;
+use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
 use crate::matches::engines::client::Limits;
-use crate::matches::game::referee::{DrawRule, ResignRule};
 use crate::matches::tally::sprt::{SprtConfig, parse_sprt};
 use crate::protocol::Protocol;
 

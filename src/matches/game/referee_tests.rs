@@ -85,46 +85,6 @@ fn clocks_add_increments_and_periods_and_flags_fall() {
     assert_eq!(clock.remaining(Color::Black), Duration::ZERO);
 }
 
-fn words(text: &str) -> Vec<String> {
-    vec![text.to_owned()]
-}
-
-#[test]
-fn resign_and_draw_rules_are_read_and_bad_values_named() {
-    assert_eq!(
-        ResignRule::parse(&words("movecount=3 score=500 twosided=true")).unwrap(),
-        ResignRule {
-            move_count: 3,
-            score: 500,
-            two_sided: true
-        }
-    );
-    assert_eq!(
-        DrawRule::parse(&words("movenumber=40 movecount=8 score=10")).unwrap(),
-        DrawRule {
-            move_number: 40,
-            move_count: 8,
-            score: 10
-        }
-    );
-    for (text, message) in [
-        ("movecount=x score=5", "movecount=x"),
-        ("movecount=3", "score= is missing"),
-        ("movecount=3 score=5 twosided=yes", "twosided=yes"),
-        ("movecount=3 score=5 foo=1", "unknown key 'foo'"),
-        ("movecount=0 score=5", "movecount=0"),
-        ("movecount=3 score=-5", "score=-5"),
-        ("movecount", "'movecount' is not KEY=VALUE"),
-    ] {
-        let err = ResignRule::parse(&words(text)).unwrap_err().to_string();
-        assert!(err.contains(message), "{text}: {err}");
-    }
-    let err = DrawRule::parse(&words("movenumber=1 movecount=2"))
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("score= is missing"), "{err}");
-}
-
 /// Plays `moves` from the standard start, each with the mover's score from `scores`.
 fn adjudicate(adjudicator: &mut Adjudicator, moves: &str, scores: &[i64]) -> Option<Ending> {
     let mut referee = Referee::new(Chess::default(), None);
