@@ -111,8 +111,9 @@ impl<T: Relay> Session for T {
         Relay::on_tick(self, out);
     }
 
+    /// Ticks, or a deadline ([`Relay::poll_timeout`]): the session waits for the clock.
     fn wants_tick(&self) -> bool {
-        Relay::wants_tick(self)
+        Relay::wants_tick(self) || Relay::poll_timeout(self).is_some()
     }
 }
 

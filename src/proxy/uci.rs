@@ -15,7 +15,7 @@
 //! | GUI | `go` | answered `bestmove 0000` after a refused position and for a `go` an engine may never answer; `searchmoves` translated and put last; the position sent again after `ucinewgame` |
 //! | GUI | `position`, `go`, `setoption`, `ucinewgame` during a search | held: `stop` to the engine, sent after its `bestmove` |
 //! | GUI | `isready` during a search | answered `readyok` |
-//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself; right after `go`, held until the search's first `info` (at most [`EARLY_TICKS`] ticks) |
+//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself; right after `go`, held until the search's first `info` (at most [`EARLY_WAIT`], a deadline) |
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 //! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 
@@ -85,11 +85,11 @@ struct PendingGo {
     at: Instant,
     /// White to move in the searched position.
     white: bool,
-    /// The time the search may take by its clock (the mover's `wtime`/`btime`, or
-    /// `movetime` if smaller); `None` for one without a clock.
-    clock: Option<Duration>,
-    /// `go ponder` before its `ponderhit`, or `go infinite`: never cut.
-    unbounded: bool,
+    /// The time the search may take by its clock; `go ponder` is unbounded until its
+    /// `ponderhit`.
+    clock: SearchClock,
+    /// A `go ponder`.
+    ponder: bool,
 }
 
 /// Where the clock guard stands in the current search.
@@ -101,6 +101,129 @@ enum Guard {
     StopAt(Instant),
     /// `stop` went; the proxy answers the GUI itself at this instant.
     AnswerAt(Instant),
+}
+
+/// `stop` / `ponderhit` lines read right after `go`, before the engine was heard, and
+/// when they go anyway ([`EARLY_WAIT`] after the first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Early {
+    lines: Vec<Vec<u8>>,
+    release_at: Instant,
+}
+
+impl Early {
+    fn holds_stop(&self) -> bool {
+        self.lines.iter().any(|line| first_token(line) == b"stop")
+    }
+}
+
+/// What the engine has been told to end its search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stop {
+    /// The engine has not been heard since the `go` (no `info` but `info string` yet):
+    /// `stop` and `ponderhit` are held (Ethereal 12.75 loses a `stop` that comes at
+    /// once) until its first `info`, or until their deadline.
+    Unheard(Option<Early>),
+    /// The search has begun: `stop` and `ponderhit` go through.
+    Heard,
+    /// The engine was told `stop`: another is dropped.
+    Sent,
+}
+
+/// A search the engine runs, from the `go` it got to its `bestmove` (or the clock
+/// guard's answer).
+#[derive(Debug, Clone)]
+struct Running {
+    go: PendingGo,
+    stop: Stop,
+    guard: Guard,
+    /// The first move of the engine's last principal variation in this search, in the
+    /// engine's notation (tracked only with the clock guard on).
+    last_pv_move: Option<Vec<u8>>,
+    /// GUI lines read during the search (`position`, `go`, `setoption`, `ucinewgame` and
+    /// everything after the first of them), handled once its `bestmove` is passed on.
+    after: Vec<Vec<u8>>,
+}
+
+impl Running {
+    /// A search of `go`, its guard armed from `go.at`.
+    fn new(go: PendingGo, config: &UciConfig) -> Running {
+        let mut run = Running {
+            stop: Stop::Unheard(None),
+            guard: Guard::Off,
+            last_pv_move: None,
+            after: Vec::new(),
+            go,
+        };
+        run.arm_guard(run.go.at, config);
+        run
+    }
+
+    /// The guard's `stop` deadline, the search's clock counted from `from`.
+    fn arm_guard(&mut self, from: Instant, config: &UciConfig) {
+        self.guard = match self.go.clock.limit(config.max_overrun, config.max_search) {
+            Some(limit) => Guard::StopAt(from + limit),
+            None => Guard::Off,
+        };
+    }
+
+    /// A `stop` is on its way: sent, or held to be sent.
+    fn stop_pending(&self) -> bool {
+        match &self.stop {
+            Stop::Sent => true,
+            Stop::Unheard(Some(early)) => early.holds_stop(),
+            Stop::Unheard(None) | Stop::Heard => false,
+        }
+    }
+
+    /// The instant the held `stop` / `ponderhit` lines go anyway.
+    fn early_deadline(&self) -> Option<Instant> {
+        match &self.stop {
+            Stop::Unheard(Some(early)) => Some(early.release_at),
+            _ => None,
+        }
+    }
+
+    fn guard_deadline(&self) -> Option<Instant> {
+        match self.guard {
+            Guard::StopAt(at) | Guard::AnswerAt(at) => Some(at),
+            Guard::Off => None,
+        }
+    }
+
+    /// Sends the lines held since the `go`, up to the first `stop`; `heard`: the
+    /// engine's first `info` came (else their deadline did).
+    fn release_early(&mut self, heard: bool, actions: &mut Vec<Action>) {
+        let Stop::Unheard(early) = &mut self.stop else {
+            return;
+        };
+        let lines = early.take().map(|early| early.lines).unwrap_or_default();
+        self.stop = if heard {
+            Stop::Heard
+        } else {
+            Stop::Unheard(None)
+        };
+        for line in lines {
+            let stop = first_token(&line) == b"stop";
+            actions.push(Action::send(Peer::Engine, line, Mark::Held));
+            if stop {
+                self.stop = Stop::Sent;
+                break;
+            }
+        }
+    }
+}
+
+/// The engine's search, as the GUI's `go`s and the engine's `bestmove`s move it.
+#[derive(Debug, Clone)]
+enum Search {
+    /// No search: a `stop` or `ponderhit` is forwarded as any line.
+    Idle,
+    /// The proxy answered the GUI's last `go` itself (`bestmove 0000`): its `stop` and
+    /// `ponderhit` are swallowed.
+    AnsweredByProxy,
+    /// A `go` went to the engine and its `bestmove` has not come back.
+    Running(Box<Running>),
 }
 
 /// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
@@ -127,26 +250,13 @@ pub struct UciSession {
     search_root: Option<Chess>,
     /// Finds castling texts of `search_root` in engine output.
     castling_filter: Option<CastlingFilter>,
-    /// The proxy answered the last `go` itself: `stop`/`ponderhit` are not forwarded.
-    answered_go: bool,
     /// What the GUI was told about the start in this game (once per game).
     told: StartNotices,
     /// The engine's own options, as it declared them (for checking the GUI's values).
     engine_options: Vec<OptionDecl>,
-    /// A `go` went to the engine and its `bestmove` has not come back.
-    searching: bool,
-    /// The engine has sent `info` since that `go`: its search has begun.
-    search_heard: bool,
-    /// The engine was told `stop` during this search.
-    stop_sent: bool,
-    /// `stop` / `ponderhit` read before the engine was heard (Ethereal loses a `stop`
-    /// that comes at once), sent when it is heard or after [`EARLY_TICKS`] ticks.
-    early: Vec<Vec<u8>>,
-    /// Ticks `early` has waited.
-    early_ticks: u32,
-    /// GUI lines read during a search (`position`, `go`, `setoption`, `ucinewgame` and
-    /// everything after the first of them), sent once its `bestmove` is passed on.
-    after_search: Vec<Vec<u8>>,
+    /// The engine's search: none, answered by the proxy, or running (its `go`, what it
+    /// was told to stop it, the clock guard, the GUI lines held for after it).
+    search: Search,
     /// The `position` line the engine got last.
     last_position: Option<Vec<u8>>,
     /// A `ucinewgame` came after `last_position`: it is sent again before the next `go`
@@ -160,15 +270,8 @@ pub struct UciSession {
     shared_castling_files: bool,
     /// The shell's clock at the last line read or timeout.
     now: Option<Instant>,
-    /// The `go` the engine is searching (or last searched).
-    pending_go: Option<PendingGo>,
-    /// The clock guard's deadline for the current search.
-    guard: Guard,
     /// `bestmove`s still to come for searches the proxy answered itself (dropped).
     stale_bestmoves: u32,
-    /// The first move of the engine's last principal variation in this search, in the
-    /// engine's notation (tracked only with the clock guard on).
-    last_pv_move: Option<Vec<u8>>,
     /// The `setoption` lines the engine got, the last per option name (lowercase), in
     /// order: replayed to a restarted engine.
     options_sent: Vec<(Vec<u8>, Vec<u8>)>,
@@ -180,11 +283,15 @@ pub struct UciSession {
     restarting: bool,
 }
 
-/// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
-/// after `go` waits for the search's first `info` before it is sent anyway: 180 to 200 ms
-/// (Ethereal 12.75 loses a `stop` sent at once, and answers `bestmove a1a1` to one that
-/// comes before its first iteration ends).
-pub const EARLY_TICKS: u32 = 10;
+/// How long a `stop` or `ponderhit` that came right after `go` waits for the search's
+/// first `info` before it is sent anyway (Ethereal 12.75 loses a `stop` sent at once, and
+/// answers `bestmove a1a1` to one that comes before its first iteration ends): a deadline
+/// ([`Relay::poll_timeout`]).
+pub const EARLY_WAIT: Duration = Duration::from_millis(200);
+
+/// [`EARLY_WAIT`] in ticks of the shell's clock ([`crate::protocol::session::TICK`]).
+pub const EARLY_TICKS: u32 =
+    (EARLY_WAIT.as_millis() / crate::protocol::session::TICK.as_millis()) as u32;
 
 /// Move lists longer than this reach the engine as the FEN after the last irreversible
 /// move and the moves since ([`GameLine::rebased`]): Ethereal cuts lists beyond about
@@ -222,23 +329,14 @@ impl UciSession {
             position: None,
             search_root: None,
             castling_filter: None,
-            answered_go: false,
             told: StartNotices::default(),
             engine_options: Vec::new(),
-            searching: false,
-            search_heard: false,
-            stop_sent: false,
-            early: Vec::new(),
-            early_ticks: 0,
-            after_search: Vec::new(),
+            search: Search::Idle,
             last_position: None,
             renew_position: false,
             shared_castling_files: false,
             now: None,
-            pending_go: None,
-            guard: Guard::Off,
             stale_bestmoves: 0,
-            last_pv_move: None,
             options_sent: Vec::new(),
             handshake_done: false,
             restarts: 0,
@@ -274,7 +372,7 @@ impl UciSession {
 
     /// True while a `go` the engine got has not been answered.
     pub fn searching(&self) -> bool {
-        self.searching
+        matches!(self.search, Search::Running(_))
     }
 
     /// The castling dialect the GUI speaks now.
@@ -436,22 +534,19 @@ impl UciSession {
                 String::from_utf8_lossy(line.trim_ascii())
             ))));
         }
-        let guarded = matches!(self.guard, Guard::AnswerAt(_));
-        self.guard = Guard::Off;
-        if !std::mem::take(&mut self.searching) {
+        let Some(run) = self.end_search() else {
             // Every `go` gets one `bestmove`: one without a search is not passed on.
             return actions.push(Step::Event(ProxyEvent::Warn(format!(
                 "proxy: the engine's '{}' answers no go; not passed on",
                 String::from_utf8_lossy(line.trim_ascii())
             ))));
-        }
-        self.stop_sent = false;
-        self.early.clear();
+        };
+        let guarded = matches!(run.guard, Guard::AnswerAt(_));
         if let Some(reason) = self.illegal_bestmove(line) {
             // The GUI is not misled: the protocol's null move (or, after the clock guard's
             // stop, the engine's best so far), and why.
             let mut answer = b"bestmove ".to_vec();
-            match self.best_so_far().filter(|_| guarded) {
+            match self.best_so_far(&run).filter(|_| guarded) {
                 Some(best) => {
                     Self::info_to_gui(
                         actions,
@@ -480,13 +575,25 @@ impl UciSession {
         } else {
             self.pass_bestmove(line, actions);
         }
-        self.release_after_search(actions);
+        self.release_after_search(run.after, actions);
+    }
+
+    /// The search ends (its `bestmove` came, or the clock guard answered): the session is
+    /// idle, and the search is returned; `None` (and nothing changes) without one.
+    fn end_search(&mut self) -> Option<Box<Running>> {
+        match std::mem::replace(&mut self.search, Search::Idle) {
+            Search::Running(run) => Some(run),
+            other => {
+                self.search = other;
+                None
+            }
+        }
     }
 
     /// The GUI's lines held during the search go now (in the same batch, and the shell
     /// flushes the engine's side first).
-    fn release_after_search(&mut self, actions: &mut Vec<Action>) {
-        for held in std::mem::take(&mut self.after_search) {
+    fn release_after_search(&mut self, after: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
+        for held in after {
             let mut replies = Vec::new();
             self.gui_line(&held, &mut replies);
             actions.extend(replies.into_iter().map(|action| match action {
@@ -564,8 +671,11 @@ impl UciSession {
     }
 
     fn engine_info(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.searching && self.guard_on() {
-            self.note_pv(line);
+        if self.guard_on()
+            && let Search::Running(run) = &mut self.search
+            && let Some(first) = first_pv_move(line)
+        {
+            run.last_pv_move = Some(first);
         }
         // Cheapest test first: with both sides in one dialect, no line needs a look.
         let root = match &self.search_root {
@@ -660,7 +770,10 @@ impl UciSession {
     }
 
     fn gui_position(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        self.answered_go = false;
+        // A `stop` after a new position goes to the engine.
+        if let Search::AnsweredByProxy = self.search {
+            self.search = Search::Idle;
+        }
         match self.read_position(line) {
             Ok((game, from_startpos, notes)) => {
                 for note in notes {
@@ -784,9 +897,7 @@ impl UciSession {
 
     fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         if self.refused.is_some() {
-            self.answered_go = true;
-            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
-            return;
+            return self.answer_go(actions);
         }
         // The shield: a parameter UCI does not define, a known one without its number, or a
         // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
@@ -795,31 +906,24 @@ impl UciSession {
             .position
             .as_ref()
             .is_none_or(|p| p.turn() == shakmaty::Color::White);
-        let refusal = match Go::parse(line) {
-            Err(GoError::Number(reason) | GoError::Unknown(reason)) => Some(reason),
-            Ok(go) => go
-                .impossible_limit()
-                .or_else(|| go.never_ending(white))
-                .or_else(|| self.illegal_searchmove(line, &go)),
+        let go = match Go::parse(line) {
+            Ok(go) => go,
+            Err(GoError::Number(reason) | GoError::Unknown(reason)) => {
+                return self.refuse_go(&reason, actions);
+            }
         };
-        if let Some(reason) = refusal {
-            Self::info_to_gui(
-                actions,
-                &format!("refused go ({reason}); not sent to the engine"),
-            );
-            self.answered_go = true;
-            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
-            return;
+        if let Some(reason) = go
+            .impossible_limit()
+            .or_else(|| go.never_ending(white))
+            .or_else(|| self.illegal_searchmove(line, &go))
+        {
+            return self.refuse_go(&reason, actions);
         }
-        self.answered_go = false;
         if std::mem::take(&mut self.renew_position)
             && let Some(position) = &self.last_position
         {
             actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
         }
-        self.searching = true;
-        self.search_heard = false;
-        self.stop_sent = false;
         self.search_root = self.position.clone();
         self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
         let first = actions.len();
@@ -836,7 +940,29 @@ impl UciSession {
                 _ => None,
             })
             .unwrap_or_else(|| line.trim_ascii().to_vec());
-        self.start_guard(sent, white);
+        let go = PendingGo {
+            line: sent,
+            at: self.now(),
+            white,
+            clock: SearchClock::of(&go, white),
+            ponder: go.ponder,
+        };
+        self.search = Search::Running(Box::new(Running::new(go, &self.config)));
+    }
+
+    /// A `go` the engine never gets: why, and the proxy's answer.
+    fn refuse_go(&mut self, reason: &str, actions: &mut Vec<Action>) {
+        Self::info_to_gui(
+            actions,
+            &format!("refused go ({reason}); not sent to the engine"),
+        );
+        self.answer_go(actions);
+    }
+
+    /// The proxy answers the GUI's `go` itself, with the null move.
+    fn answer_go(&mut self, actions: &mut Vec<Action>) {
+        self.search = Search::AnsweredByProxy;
+        actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
     }
 
     /// Sends the `go` (`searchmoves` translated) to the engine.
@@ -892,10 +1018,10 @@ impl UciSession {
     /// A GUI line once the engine's options are known.
     fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
-        if first != b"quit" && !self.after_search.is_empty() {
-            return self.after_search.push(line.to_vec());
-        }
-        if self.searching {
+        if let Search::Running(run) = &mut self.search {
+            if first != b"quit" && !run.after.is_empty() {
+                return run.after.push(line.to_vec());
+            }
             return self.gui_line_during_search(first, line, actions);
         }
         match first {
@@ -909,7 +1035,7 @@ impl UciSession {
             }
             b"position" => self.gui_position(line, actions),
             b"go" => self.gui_go(line, actions),
-            b"stop" | b"ponderhit" if self.answered_go => {}
+            b"stop" | b"ponderhit" if matches!(self.search, Search::AnsweredByProxy) => {}
             b"quit" => {
                 actions.push(Action::Forward);
                 actions.push(Step::Event(ProxyEvent::Shutdown));
@@ -919,6 +1045,7 @@ impl UciSession {
     }
 }
 
+/// The running search: the GUI's lines during it, `stop` and `ponderhit`.
 impl UciSession {
     /// A GUI line while the engine searches. `position`, `go`, `setoption` and
     /// `ucinewgame` never reach a searching engine (Stockfish 15.1 dies on some, and the
@@ -930,8 +1057,11 @@ impl UciSession {
             b"stop" | b"ponderhit" => self.gui_stop(first, line, actions),
             b"isready" => actions.push(Action::send(Peer::Gui, "readyok", Mark::Answered)),
             b"position" | b"go" | b"setoption" | b"ucinewgame" => {
-                self.after_search.push(line.to_vec());
-                if !self.stop_sent && !self.early.iter().any(|l| first_token(l) == b"stop") {
+                let Search::Running(run) = &mut self.search else {
+                    return;
+                };
+                run.after.push(line.to_vec());
+                if !run.stop_pending() {
                     let before = actions.len();
                     self.gui_stop(b"stop", b"stop", actions);
                     // Sent now (not held): our own line, not the one read.
@@ -950,33 +1080,44 @@ impl UciSession {
     }
 
     /// `stop` or `ponderhit` during a search: forwarded once the engine has been heard
-    /// since its `go` (else held a moment, see [`EARLY_TICKS`]); a second `stop` is dropped.
+    /// since its `go` (else held until it is, at most [`EARLY_WAIT`]); a second `stop` is
+    /// dropped. `ponderhit` puts the pondering search on its clock.
     fn gui_stop(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
+        let now = self.now();
+        let Search::Running(run) = &mut self.search else {
+            return;
+        };
         let stop = first == b"stop";
-        if self.stop_sent || (stop && self.early.iter().any(|l| first_token(l) == b"stop")) {
+        if run.stop == Stop::Sent || (stop && run.stop_pending()) {
             return;
         }
-        if !stop {
-            self.guard_ponderhit();
+        if !stop && run.go.ponder && run.go.clock.unbounded {
+            run.go.clock.unbounded = false;
+            run.arm_guard(now, &self.config);
         }
-        if !self.search_heard {
-            if self.early.is_empty() {
-                self.early_ticks = 0;
+        match &mut run.stop {
+            Stop::Unheard(early) => early
+                .get_or_insert_with(|| Early {
+                    lines: Vec::new(),
+                    release_at: now + EARLY_WAIT,
+                })
+                .lines
+                .push(line.to_vec()),
+            Stop::Heard | Stop::Sent => {
+                if stop {
+                    run.stop = Stop::Sent;
+                }
+                actions.push(Action::Forward);
             }
-            return self.early.push(line.to_vec());
         }
-        self.stop_sent = stop;
-        actions.push(Action::Forward);
     }
 
-    /// Sends the `stop` / `ponderhit` lines held since the `go`.
-    fn release_early(&mut self, actions: &mut Vec<Action>) {
-        for line in std::mem::take(&mut self.early) {
-            if self.stop_sent {
-                break;
-            }
-            self.stop_sent = first_token(&line) == b"stop";
-            actions.push(Action::send(Peer::Engine, line, Mark::Held));
+    /// The held `stop` / `ponderhit` lines go when their deadline has come.
+    fn release_early_at(&mut self, now: Instant, actions: &mut Vec<Action>) {
+        if let Search::Running(run) = &mut self.search
+            && run.early_deadline().is_some_and(|at| at <= now)
+        {
+            run.release_early(false, actions);
         }
     }
 }
@@ -988,97 +1129,24 @@ impl UciSession {
         self.config.max_overrun.is_some() || self.config.max_search.is_some()
     }
 
-    /// Notes the `go` the engine got (`sent`) and sets the guard's deadline.
-    fn start_guard(&mut self, sent: Vec<u8>, white: bool) {
-        self.last_pv_move = None;
-        self.guard = Guard::Off;
-        if !self.guard_on() && self.config.restart_engine == 0 {
-            return;
-        }
-        let clock = Go::parse(&sent)
-            .map(|go| SearchClock::of(&go, white))
-            .unwrap_or(SearchClock {
-                clock: None,
-                unbounded: true,
-            });
-        let at = self.now();
-        self.pending_go = Some(PendingGo {
-            line: sent,
-            at,
-            white,
-            clock: clock.clock,
-            unbounded: clock.unbounded,
-        });
-        self.arm_guard(at);
-    }
-
-    /// The guard's `stop` deadline for the pending `go`, its clock counted from `from`.
-    fn arm_guard(&mut self, from: Instant) {
-        let Some(go) = &self.pending_go else { return };
-        let clock = SearchClock {
-            clock: go.clock,
-            unbounded: go.unbounded,
-        };
-        self.guard = match clock.limit(self.config.max_overrun, self.config.max_search) {
-            Some(limit) => Guard::StopAt(from + limit),
-            None => Guard::Off,
-        };
-    }
-
-    /// `ponderhit`: the pondering search now runs on the clock of its `go`.
-    fn guard_ponderhit(&mut self) {
-        let now = self.now();
-        if let Some(go) = &mut self.pending_go
-            && go.unbounded
-            && first_token(&go.line) == b"go"
-            && tokens(&go.line).any(|word| word == b"ponder")
-        {
-            go.unbounded = false;
-            self.arm_guard(now);
-        }
-    }
-
-    /// An `info` line of the current search: the first move of its principal variation
-    /// (of `multipv 1`) is the engine's best so far.
-    fn note_pv(&mut self, line: &[u8]) {
-        if memmem::find(line, b" pv ").is_none() {
-            return;
-        }
-        let mut words = tokens(line);
-        if words.any(|word| word == b"multipv")
-            && tokens(line).skip_while(|w| *w != b"multipv").nth(1) != Some(b"1")
-        {
-            return;
-        }
-        if let Some(list) = info_move_lists(line)
-            .into_iter()
-            .find(|list| list.field == "pv")
-            && let Some(first) = list.moves.first()
-        {
-            self.last_pv_move = Some(line[first.clone()].to_vec());
-        }
-    }
-
-    /// The engine's best move so far, legal in the searched position, as the GUI writes
-    /// it.
-    fn best_so_far(&self) -> Option<Vec<u8>> {
+    /// The engine's best move so far in `run`, legal in the searched position, as the GUI
+    /// writes it.
+    fn best_so_far(&self, run: &Running) -> Option<Vec<u8>> {
         let root = self.search_root.as_ref()?;
-        let best = parse_move(root, self.last_pv_move.as_deref()?).ok()?;
+        let best = parse_move(root, run.last_pv_move.as_deref()?).ok()?;
         let mut out = Vec::new();
         write_move(&best, self.gui_dialect(), &mut out);
         Some(out)
     }
 
     fn guard_timeout(&mut self, now: Instant, actions: &mut Vec<Action>) {
-        if !self.searching {
-            self.guard = Guard::Off;
+        let Search::Running(run) = &mut self.search else {
             return;
-        }
-        match self.guard {
-            Guard::Off => {}
+        };
+        match run.guard {
             Guard::StopAt(at) if now >= at => {
                 let limit = match (
-                    self.pending_go.as_ref().and_then(|go| go.clock),
+                    run.go.clock.clock,
                     self.config.max_overrun,
                     self.config.max_search,
                 ) {
@@ -1094,42 +1162,44 @@ impl UciSession {
                     format!("clock guard: no bestmove within {limit}; stop sent to the engine");
                 Self::info_to_gui(actions, &message);
                 actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
-                if !self.stop_sent {
-                    self.early.clear();
-                    self.stop_sent = true;
+                if run.stop != Stop::Sent {
+                    run.stop = Stop::Sent;
                     actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
                 }
-                self.guard = Guard::AnswerAt(now + STOP_GRACE);
+                run.guard = Guard::AnswerAt(now + STOP_GRACE);
             }
-            Guard::AnswerAt(at) if now >= at => {
-                self.guard = Guard::Off;
-                let (best, what) = match self.best_so_far() {
-                    Some(best) => {
-                        let text = String::from_utf8_lossy(&best).into_owned();
-                        (best, format!("the first move of its last pv, {text}"))
-                    }
-                    None => (
-                        b"0000".to_vec(),
-                        "bestmove 0000 (no legal pv move)".to_owned(),
-                    ),
-                };
-                let message = format!(
-                    "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
-                    STOP_GRACE.as_millis()
-                );
-                Self::info_to_gui(actions, &message);
-                actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
-                let mut line = b"bestmove ".to_vec();
-                line.extend_from_slice(&best);
-                actions.push(Action::send(Peer::Gui, line, Mark::Answered));
-                self.searching = false;
-                self.stop_sent = false;
-                self.early.clear();
-                self.stale_bestmoves += 1;
-                self.release_after_search(actions);
-            }
-            Guard::StopAt(_) | Guard::AnswerAt(_) => {}
+            Guard::AnswerAt(at) if now >= at => self.guard_answers(actions),
+            Guard::Off | Guard::StopAt(_) | Guard::AnswerAt(_) => {}
         }
+    }
+
+    /// No `bestmove` [`STOP_GRACE`] after the guard's `stop`: the GUI gets the engine's
+    /// best so far, and the search ends.
+    fn guard_answers(&mut self, actions: &mut Vec<Action>) {
+        let Some(run) = self.end_search() else {
+            return;
+        };
+        let (best, what) = match self.best_so_far(&run) {
+            Some(best) => {
+                let text = String::from_utf8_lossy(&best).into_owned();
+                (best, format!("the first move of its last pv, {text}"))
+            }
+            None => (
+                b"0000".to_vec(),
+                "bestmove 0000 (no legal pv move)".to_owned(),
+            ),
+        };
+        let message = format!(
+            "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
+            STOP_GRACE.as_millis()
+        );
+        Self::info_to_gui(actions, &message);
+        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+        let mut line = b"bestmove ".to_vec();
+        line.extend_from_slice(&best);
+        actions.push(Action::send(Peer::Gui, line, Mark::Answered));
+        self.stale_bestmoves += 1;
+        self.release_after_search(run.after, actions);
     }
 
     /// The engine exited unasked: restarted within the budget, else told.
@@ -1149,7 +1219,7 @@ impl UciSession {
         let message = format!(
             "the engine {how}; restarting it ({} of {budget} in this game), then its options, the position{}",
             self.restarts,
-            if self.searching { " and the go" } else { "" }
+            if self.searching() { " and the go" } else { "" }
         );
         Self::info_to_gui(actions, &message);
         actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
@@ -1162,7 +1232,8 @@ impl UciSession {
     }
 
     /// The restarted engine's `uciok`: the options the engine had, the position and the
-    /// pending `go` with the time spent taken off its clocks, then the GUI's held lines.
+    /// running search's `go` with the time spent taken off its clocks (a `stop` it had
+    /// is held again until the new engine is heard), then the GUI's held lines.
     fn replay(&mut self, actions: &mut Vec<Action>) {
         self.restarting = false;
         for (_, line) in &self.options_sent {
@@ -1171,10 +1242,10 @@ impl UciSession {
         if let Some(position) = &self.last_position {
             actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
         }
-        if self.searching
-            && let Some(go) = &self.pending_go
-        {
-            let spent = self.now().saturating_duration_since(go.at);
+        let now = self.now();
+        if let Search::Running(run) = &mut self.search {
+            let go = &run.go;
+            let spent = now.saturating_duration_since(go.at);
             let line = recovery::reduce_clocks(&go.line, go.white, spent);
             let spent = if line == go.line.trim_ascii() {
                 String::new()
@@ -1188,14 +1259,33 @@ impl UciSession {
             Self::info_to_gui(actions, &message);
             actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
-            self.search_heard = false;
-            if std::mem::take(&mut self.stop_sent) {
-                self.early = vec![b"stop".to_vec()];
-                self.early_ticks = 0;
-            }
+            run.stop = match std::mem::replace(&mut run.stop, Stop::Heard) {
+                Stop::Sent => Stop::Unheard(Some(Early {
+                    lines: vec![b"stop".to_vec()],
+                    release_at: now + EARLY_WAIT,
+                })),
+                Stop::Heard => Stop::Unheard(None),
+                unheard @ Stop::Unheard(_) => unheard,
+            };
         }
         self.release_held(actions);
     }
+}
+
+/// The first move of the principal variation of an `info` line (of `multipv 1`): the
+/// engine's best so far.
+fn first_pv_move(line: &[u8]) -> Option<Vec<u8>> {
+    memmem::find(line, b" pv ")?;
+    if tokens(line).any(|word| word == b"multipv")
+        && tokens(line).skip_while(|w| *w != b"multipv").nth(1) != Some(b"1")
+    {
+        return None;
+    }
+    let list = info_move_lists(line)
+        .into_iter()
+        .find(|list| list.field == "pv")?;
+    let first = list.moves.first()?;
+    Some(line[first.clone()].to_vec())
 }
 
 /// `line` (its trailing whitespace dropped) with the bytes of `spans` (in order, not
@@ -1265,13 +1355,12 @@ impl Relay for UciSession {
         // The search's first `info` says it has begun (a `readyok` may answer an
         // `isready` read before the `go`, and Ethereal answers `setoption` with an
         // `info string`).
-        if self.searching
-            && !self.search_heard
+        if let Search::Running(run) = &mut self.search
+            && let Stop::Unheard(_) = run.stop
             && first == b"info"
             && tokens(line).nth(1) != Some(b"string")
         {
-            self.search_heard = true;
-            self.release_early(actions);
+            run.release_early(true, actions);
         }
         match first {
             b"info" => self.engine_info(line, actions),
@@ -1321,30 +1410,33 @@ impl Relay for UciSession {
         self.now = Some(now);
     }
 
+    /// The first of the running search's deadlines: the held `stop` / `ponderhit`
+    /// ([`EARLY_WAIT`]) and the clock guard's.
     fn poll_timeout(&self) -> Option<Instant> {
-        match self.guard {
-            Guard::StopAt(at) | Guard::AnswerAt(at) if self.searching => Some(at),
-            _ => None,
+        let Search::Running(run) = &self.search else {
+            return None;
+        };
+        match (run.early_deadline(), run.guard_deadline()) {
+            (Some(early), Some(guard)) => Some(early.min(guard)),
+            (early, guard) => early.or(guard),
         }
     }
 
+    /// The deadlines that have come, the earlier first.
     fn handle_timeout(&mut self, now: Instant, actions: &mut Vec<Action>) {
         self.now = Some(now);
+        let guard_first = match &self.search {
+            Search::Running(run) => run
+                .guard_deadline()
+                .zip(run.early_deadline())
+                .is_some_and(|(guard, early)| guard < early),
+            _ => false,
+        };
+        if !guard_first {
+            self.release_early_at(now, actions);
+        }
         self.guard_timeout(now, actions);
-    }
-
-    fn on_tick(&mut self, actions: &mut Vec<Action>) {
-        if self.early.is_empty() {
-            return;
-        }
-        self.early_ticks += 1;
-        if self.early_ticks >= EARLY_TICKS {
-            self.release_early(actions);
-        }
-    }
-
-    fn wants_tick(&self) -> bool {
-        !self.early.is_empty()
+        self.release_early_at(now, actions);
     }
 }
 

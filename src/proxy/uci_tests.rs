@@ -138,6 +138,10 @@ fn play_timed(session: &mut UciSession, base: Instant, script: &[&str]) -> Vec<S
     out
 }
 
+fn ms(millis: u64) -> Duration {
+    Duration::from_millis(millis)
+}
+
 fn actions_text(actions: Vec<Action>) -> Vec<String> {
     actions
         .into_iter()
@@ -809,9 +813,9 @@ fn a_command_right_after_go_in_one_batch_keeps_the_go() {
         [Action::Forward, Action::Forward],
         "the go is sent"
     );
-    for _ in 0..EARLY_TICKS {
-        session.on_tick(&mut actions);
-    }
+    // The stop the ucinewgame needs waits for the engine, or for its deadline.
+    let deadline = session.poll_timeout().expect("the held stop's deadline");
+    session.handle_timeout(deadline, &mut actions);
     assert_eq!(actions[2], Action::send(Peer::Engine, "stop", Mark::Held));
 }
 
@@ -873,17 +877,22 @@ fn an_engines_illegal_bestmove_reaches_the_gui_as_0000_with_the_reason() {
 fn a_stop_right_after_go_waits_for_the_engine_or_the_clock() {
     let mut session = UciSession::new(UciConfig::default());
     play(&mut session, &HANDSHAKE);
-    // Ethereal loses a stop that follows `go infinite` at once.
-    let script: Vec<&str> = [
+    // Ethereal loses a stop that follows `go infinite` at once: held until the engine is
+    // heard, or EARLY_WAIT after it was read.
+    let base = Instant::now();
+    let held = [
+        "at 0",
         "gui: position startpos",
         "gui: go infinite",
+        "at 5",
         "gui: stop",
         "gui: stop",
-    ]
-    .into_iter()
-    .chain(["tick"; EARLY_TICKS as usize])
-    .collect();
-    let out = play(&mut session, &script);
+        "at 204",
+        "timeout",
+    ];
+    let mut out = play_timed(&mut session, base, &held);
+    assert_eq!(session.poll_timeout(), Some(base + ms(5) + EARLY_WAIT));
+    out.extend(play_timed(&mut session, base, &["at 205", "timeout"]));
     assert_eq!(
         out,
         [
@@ -898,18 +907,19 @@ fn a_stop_right_after_go_waits_for_the_engine_or_the_clock() {
     );
     assert_eq!(out, ["gui< bestmove e2e4"]);
     // Heard before the clock runs out: sent then; ponderhit and stop keep their order.
-    let out = play(
+    let out = play_timed(
         &mut session,
+        base,
         &[
+            "at 1000",
             "gui: go ponder",
             "gui: ponderhit",
             "gui: stop",
-            "tick",
+            "at 1100",
+            "timeout",
             "engine: info depth 1",
-            "tick",
-            "tick",
-            "tick",
-            "tick",
+            "at 1300",
+            "timeout",
             "engine: bestmove e2e4",
         ],
     );
@@ -1333,4 +1343,258 @@ fn info_lines_translate_every_move_field() {
         String::from_utf8(translate_info(&root, line, CastlingDialect::Standard)).unwrap(),
         "info depth 3 currmove c1g1 currmovenumber 1 refutation c1a1 g6f4 currline 1 c1g1 g6f4 pv c1g1 g6f4 string c1e1"
     );
+}
+
+/// Runs `script` (see `play_timed`) on a session past the handshake that has the
+/// start position, from `base`.
+fn searching(config: UciConfig, base: Instant, script: &[&str]) -> (UciSession, Vec<String>) {
+    let mut session = UciSession::new(config);
+    play_timed(&mut session, base, &["at 0"]);
+    play(&mut session, &HANDSHAKE);
+    play(&mut session, &["gui: position startpos"]);
+    let out = play_timed(&mut session, base, script);
+    (session, out)
+}
+
+#[test]
+fn held_stop_and_ponderhit_share_one_deadline_counted_from_the_first() {
+    let base = Instant::now();
+    let (mut session, out) = searching(
+        UciConfig::default(),
+        base,
+        &[
+            "gui: go ponder",
+            "at 50",
+            "gui: ponderhit",
+            "at 120",
+            "gui: stop",
+            "at 249",
+            "timeout",
+        ],
+    );
+    assert_eq!(out, ["engine< go ponder"]);
+    assert!(session.searching());
+    assert_eq!(session.poll_timeout(), Some(base + ms(50) + EARLY_WAIT));
+    let out = play_timed(
+        &mut session,
+        base,
+        &["at 250", "timeout", "gui: stop", "gui: ponderhit"],
+    );
+    assert_eq!(out, ["engine< ponderhit [Held]", "engine< stop [Held]"]);
+    assert_eq!(session.poll_timeout(), None);
+    // The engine heard after the deadline: nothing more goes.
+    let out = play(
+        &mut session,
+        &["engine: info depth 1 pv e2e4", "engine: bestmove e2e4"],
+    );
+    assert_eq!(out, ["gui< info depth 1 pv e2e4", "gui< bestmove e2e4"]);
+    assert!(!session.searching());
+}
+
+#[test]
+fn a_ponderhit_released_alone_leaves_a_later_stop_to_be_held_again() {
+    let base = Instant::now();
+    let (mut session, out) = searching(
+        UciConfig::default(),
+        base,
+        &["gui: go ponder", "gui: ponderhit", "at 200", "timeout"],
+    );
+    assert_eq!(out, ["engine< go ponder", "engine< ponderhit [Held]"]);
+    // Still not heard: the stop waits again, with a deadline of its own.
+    let out = play_timed(&mut session, base, &["at 300", "gui: stop"]);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(session.poll_timeout(), Some(base + ms(300) + EARLY_WAIT));
+    let out = play(&mut session, &["engine: info depth 1", "gui: stop"]);
+    assert_eq!(out, ["engine< stop [Held]", "gui< info depth 1"]);
+}
+
+#[test]
+fn a_stop_while_stopping_is_dropped_and_commands_wait_for_the_bestmove() {
+    let base = Instant::now();
+    let (mut session, out) = searching(
+        UciConfig::default(),
+        base,
+        &[
+            "gui: go infinite",
+            "engine: info depth 1 pv e2e4",
+            "gui: stop",
+            "gui: stop",
+            // Stopping already: no second stop for the commands, they wait.
+            "gui: position startpos moves e2e4",
+            "gui: isready",
+            "gui: stop",
+            "gui: go depth 3",
+            "engine: bestmove e2e4",
+        ],
+    );
+    assert_eq!(
+        out,
+        [
+            "engine< go infinite",
+            "gui< info depth 1 pv e2e4",
+            "engine< stop",
+            "gui< bestmove e2e4",
+            // Everything after the first held command waits with it, in order: the
+            // `stop` finds no search.
+            "engine< position startpos moves e2e4 [Held]",
+            "engine< isready [Held]",
+            "engine< stop [Held]",
+            "engine< go depth 3 [Held]",
+        ]
+    );
+    // The held go is a new search, not heard yet: its stop is held.
+    assert!(session.searching());
+    let out = play(&mut session, &["gui: stop"]);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(session.poll_timeout().is_some());
+}
+
+#[test]
+fn a_go_while_searching_stops_the_search_and_goes_after_its_bestmove() {
+    let base = Instant::now();
+    let (session, out) = searching(
+        UciConfig::default(),
+        base,
+        &[
+            "gui: go infinite",
+            "engine: info depth 1 pv e2e4",
+            "gui: go depth 2",
+            "gui: isready",
+            "engine: info depth 2 pv d2d4",
+            "engine: bestmove d2d4",
+            "engine: info depth 1 pv e2e4",
+            "engine: bestmove e2e4",
+        ],
+    );
+    assert_eq!(
+        out,
+        [
+            "engine< go infinite",
+            "gui< info depth 1 pv e2e4",
+            "engine< stop [Injected]",
+            "gui< info depth 2 pv d2d4",
+            "gui< bestmove d2d4",
+            "engine< go depth 2 [Held]",
+            // Held behind the go, then answered during its search.
+            "gui< readyok [Answered]",
+            "gui< info depth 1 pv e2e4",
+            "gui< bestmove e2e4",
+        ]
+    );
+    assert!(!session.searching());
+    // Before the engine is heard, the injected stop is held like the GUI's.
+    let (mut session, out) = searching(
+        UciConfig::default(),
+        base,
+        &["gui: go infinite", "gui: go depth 2", "at 200", "timeout"],
+    );
+    assert_eq!(out, ["engine< go infinite", "engine< stop [Held]"]);
+    let out = play(&mut session, &["engine: bestmove e2e4"]);
+    assert_eq!(out, ["gui< bestmove e2e4", "engine< go depth 2 [Held]"]);
+}
+
+#[test]
+fn a_restart_mid_search_holds_the_stop_again_until_the_new_engine_is_heard() {
+    let base = Instant::now();
+    let restart = UciConfig {
+        restart_engine: 1,
+        ..UciConfig::default()
+    };
+    let (mut session, out) = searching(
+        restart,
+        base,
+        &[
+            "gui: go infinite",
+            "engine: info depth 1 pv e2e4",
+            "gui: stop",
+            "at 1000",
+            "exit",
+            "engine: uciok",
+        ],
+    );
+    let sent: Vec<&String> = out.iter().filter(|l| l.starts_with("engine<")).collect();
+    assert_eq!(
+        sent,
+        [
+            "engine< go infinite",
+            "engine< stop",
+            "engine< uci [Injected]",
+            "engine< position startpos [Injected]",
+            "engine< go infinite [Injected]",
+        ]
+    );
+    // The new engine gets the stop once it is heard, or at the deadline.
+    assert_eq!(session.poll_timeout(), Some(base + ms(1000) + EARLY_WAIT));
+    let out = play(
+        &mut session,
+        &["engine: info depth 1 pv d2d4", "engine: bestmove d2d4"],
+    );
+    assert_eq!(
+        out,
+        [
+            "engine< stop [Held]",
+            "gui< info depth 1 pv d2d4",
+            "gui< bestmove d2d4"
+        ]
+    );
+}
+
+#[test]
+fn the_guards_stop_replaces_the_held_lines_and_its_answer_ends_the_search() {
+    let base = Instant::now();
+    let guarded = UciConfig {
+        max_search: Some(ms(100)),
+        ..UciConfig::default()
+    };
+    let (mut session, out) = searching(
+        guarded,
+        base,
+        &["gui: go depth 30", "at 50", "gui: stop", "at 100"],
+    );
+    assert_eq!(out, ["engine< go depth 30"]);
+    // The guard's deadline comes before the held stop's.
+    assert_eq!(session.poll_timeout(), Some(base + ms(100)));
+    let out = play_timed(&mut session, base, &["timeout", "at 250", "timeout"]);
+    let sent: Vec<&String> = out.iter().filter(|l| l.starts_with("engine<")).collect();
+    assert_eq!(sent, ["engine< stop [Injected]"]);
+    assert_eq!(session.poll_timeout(), Some(base + ms(100) + STOP_GRACE));
+    // No bestmove: the proxy answers, the search is over, the late bestmove is dropped.
+    let out = play_timed(
+        &mut session,
+        base,
+        &["at 1100", "timeout", "gui: stop", "engine: bestmove e2e4"],
+    );
+    assert!(
+        out.contains(&"gui< bestmove 0000 [Answered]".to_owned()),
+        "{out:?}"
+    );
+    assert!(out.contains(&"engine< stop".to_owned()), "{out:?}");
+    assert!(!session.searching());
+    assert_eq!(session.poll_timeout(), None);
+    // Both deadlines at once: the earlier (the held stop) first, then the guard sends none.
+    let both = UciConfig {
+        max_search: Some(EARLY_WAIT + ms(50)),
+        ..UciConfig::default()
+    };
+    let (_, out) = searching(
+        both,
+        base,
+        &["gui: go depth 30", "gui: stop", "at 400", "timeout"],
+    );
+    let sent: Vec<&String> = out.iter().filter(|l| l.starts_with("engine<")).collect();
+    assert_eq!(sent, ["engine< go depth 30", "engine< stop [Held]"]);
+}
+
+#[test]
+fn a_go_the_proxy_answered_swallows_its_stop_until_the_next_position() {
+    let base = Instant::now();
+    let (mut session, out) = searching(
+        UciConfig::default(),
+        base,
+        &["gui: go depth 0", "gui: stop", "gui: ponderhit"],
+    );
+    assert_eq!(out.last().unwrap(), "gui< bestmove 0000 [Answered]");
+    assert!(!session.searching());
+    let out = play(&mut session, &["gui: position startpos", "gui: stop"]);
+    assert_eq!(out, ["engine< position startpos", "engine< stop"]);
 }
