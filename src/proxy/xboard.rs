@@ -153,17 +153,52 @@ enum Board {
     Refused(String),
 }
 
-/// The XBoard proxy session.
+/// What the engine does between moves, as the GUI's commands (and the proxy's own
+/// `force` for a `remove`) left it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Force mode (the GUI's `force`): the engine plays neither side.
+    Force,
+    /// The engine plays a side: Black after `new`, the side to move at the GUI's last
+    /// `go` (`playother`: the other); `None` when the board is not known.
+    Playing(Option<Color>),
+    /// The GUI's `remove` outside force mode went to the engine as `force`, `undo`,
+    /// `undo`: it plays its side again (`go`) after the GUI's next move that leaves that
+    /// side to move.
+    Resuming(Option<Color>),
+}
+
+impl Mode {
+    /// The side the engine plays outside force mode.
+    fn side(self) -> Option<Color> {
+        match self {
+            Mode::Force => None,
+            Mode::Playing(side) | Mode::Resuming(side) => side,
+        }
+    }
+}
+
+/// The GUI's last `time` and `otim` lines the engine got, and when the `time` came.
+#[derive(Debug, Clone, Default)]
+struct Clocks {
+    time: Option<Vec<u8>>,
+    otim: Option<Vec<u8>>,
+    time_at: Option<Instant>,
+}
+
+/// The XBoard proxy session. Its bools are independent facts: each is set and cleared
+/// by its own commands.
 pub struct XboardSession {
     config: XboardConfig,
     starts: StartSelector,
     features: EngineFeatures,
+    /// Our option lines went to the GUI (at the engine's first `done=1`).
     options_sent: bool,
     option_replies_to_drop: usize,
+    /// The GUI accepted the engine's `san=1`.
     gui_accepts_san: bool,
-    /// The engine's form: given, or learned (and whether it was given).
+    /// The engine's form: given (`XboardConfig::engine_castling`), or learned.
     engine_castling: EngineCastling,
-    engine_castling_fixed: bool,
     /// The form the GUI wrote its last castling move in.
     gui_castling: Option<CastlingForm>,
     /// The engine was last told a Chess960 variant.
@@ -173,16 +208,13 @@ pub struct XboardSession {
     board: Board,
     /// The text of the GUI's last move as the engine got it (to notice its rejection).
     last_gui_move: Option<Vec<u8>>,
-    force: bool,
-    /// The GUI's `remove` outside force mode went to the engine as `force`, `undo`,
-    /// `undo`: the GUI's next move is followed by `go` (the engine plays on).
-    go_after_move: bool,
-    /// The side the engine plays outside force mode: Black after `new`, the side to move
-    /// at the GUI's last `go` (`playother`: the other); None when the board is not known.
-    engine_side: Option<Color>,
+    /// Force mode, the side the engine plays, or its return to play after a `remove`.
+    mode: Mode,
+    /// The GUI is in edit mode (until its `.`).
     in_edit: bool,
     /// Ignorable commands the GUI has sent.
     ignorable_sent: [bool; IGNORABLE.len()],
+    /// The GUI was told the engine cannot play Chess960 (once).
     warned_no_chess960: bool,
     /// The engine's board is the proxy's start (set up at the GUI's last `new`).
     on_our_start: bool,
@@ -196,14 +228,13 @@ pub struct XboardSession {
     now: Option<Instant>,
     /// The [`SETTINGS`] lines the engine got, the last of each (key, line), in order.
     settings: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The GUI's last `time` and `otim` lines the engine got, and when.
-    clocks: (Option<Vec<u8>>, Option<Vec<u8>>, Option<Instant>),
+    clocks: Clocks,
     /// Restarts in this game (since `new`).
     restarts: u32,
-    /// A restarted engine's handshake: its lines are consumed until `feature done=1`.
-    restarting: bool,
-    /// GUI lines read while the engine restarts, handled after the replay.
-    held: Vec<Vec<u8>>,
+    /// `Some` while the engine restarts (its output ended, or the new engine's handshake
+    /// runs, whose lines are consumed until `feature done=1`): the GUI lines read
+    /// meanwhile, handled after the replay.
+    restart_held: Option<Vec<Vec<u8>>>,
     /// The names of the engine's `feature option="NAME -type ..."` options.
     engine_option_names: Vec<Vec<u8>>,
 }
@@ -218,15 +249,12 @@ impl XboardSession {
             option_replies_to_drop: 0,
             gui_accepts_san: false,
             engine_castling: config.engine_castling.unwrap_or(EngineCastling::OO),
-            engine_castling_fixed: config.engine_castling.is_some(),
             gui_castling: None,
             engine_chess960: false,
             injected_variant: false,
             board: Board::Tracked(Box::new(GameLine::new(Chess::default()))),
             last_gui_move: None,
-            force: false,
-            go_after_move: false,
-            engine_side: Some(Color::Black),
+            mode: Mode::Playing(Some(Color::Black)),
             in_edit: false,
             ignorable_sent: [false; IGNORABLE.len()],
             warned_no_chess960: false,
@@ -236,10 +264,9 @@ impl XboardSession {
             told_cores: false,
             now: None,
             settings: Vec::new(),
-            clocks: (None, None, None),
+            clocks: Clocks::default(),
             restarts: 0,
-            restarting: false,
-            held: Vec::new(),
+            restart_held: None,
             engine_option_names: Vec::new(),
             config,
         }
@@ -286,6 +313,11 @@ impl XboardSession {
                 option.min()
             )
         })
+    }
+
+    /// The engine's castling form was given on the command line, not learned.
+    fn engine_castling_fixed(&self) -> bool {
+        self.config.engine_castling.is_some()
     }
 
     fn to_engine(actions: &mut Vec<Action>, line: impl Into<Vec<u8>>, mark: Mark) {
@@ -433,7 +465,7 @@ impl XboardSession {
                 }
                 b"myname" => {
                     let name = String::from_utf8_lossy(value).into_owned();
-                    if !self.engine_castling_fixed
+                    if !self.engine_castling_fixed()
                         && name.to_ascii_lowercase().contains("fairy-stockfish")
                     {
                         self.engine_castling = EngineCastling::KingTakesRook;
@@ -494,7 +526,7 @@ impl XboardSession {
         let Some(engine_form) = castling_form_of(&m, text) else {
             return actions.push(Action::Forward);
         };
-        if !self.engine_castling_fixed {
+        if !self.engine_castling_fixed() {
             match engine_form {
                 CastlingForm::OO => self.engine_castling = EngineCastling::OO,
                 CastlingForm::Coordinate(CastlingDialect::Chess960) => {
@@ -548,10 +580,8 @@ impl XboardSession {
     fn gui_new(&mut self, actions: &mut Vec<Action>) {
         actions.push(Action::Forward);
         self.restarts = 0;
-        self.clocks = (None, None, None);
-        self.force = false;
-        self.go_after_move = false;
-        self.engine_side = Some(Color::Black);
+        self.clocks = Clocks::default();
+        self.mode = Mode::Playing(Some(Color::Black));
         self.in_edit = false;
         self.last_gui_move = None;
         self.injected_variant = false;
@@ -713,9 +743,10 @@ impl XboardSession {
         // After a `remove` outside force mode the engine plays on once it is its turn
         // (the GUI may move the engine's side first: Fairy-Stockfish XBoard seed 4242,
         // command 84,321, then played the GUI's side).
-        let engine_to_move = self
-            .engine_side
-            .is_none_or(|side| game.current.turn() == side);
+        let resume = match self.mode {
+            Mode::Resuming(side) => side.is_none_or(|side| game.current.turn() == side),
+            Mode::Force | Mode::Playing(_) => false,
+        };
         // The form the engine asked for: `usermove MOVE` with usermove=1, the bare move
         // otherwise (Sjaak II refuses `usermove f2e2`, and the `go` after a `remove` would
         // then play the GUI's side).
@@ -744,8 +775,8 @@ impl XboardSession {
         }
         self.last_gui_move = Some(out[usize::from(prefixed) * b"usermove ".len()..].to_vec());
         forward_unless_changed(actions, Peer::Engine, line, out);
-        if self.go_after_move && engine_to_move {
-            self.go_after_move = false;
+        if resume {
+            self.mode = Mode::Playing(self.mode.side());
             Self::to_engine(actions, "go", Mark::Injected);
         }
     }
@@ -758,7 +789,7 @@ impl XboardSession {
     /// `remove` means.
     fn gui_take_back(&mut self, plies: usize, line: &[u8], actions: &mut Vec<Action>) {
         self.last_gui_move = None;
-        if plies == 1 && !self.force {
+        if plies == 1 && self.mode != Mode::Force {
             // XBoard sends `undo` in force mode only; outside it Fairy-Stockfish 11.1
             // takes its move back and plays again, into the GUI's next game.
             return Self::to_gui(
@@ -801,9 +832,9 @@ impl XboardSession {
         if plies == 1 {
             return actions.push(Action::Forward);
         }
-        if !self.force {
+        if self.mode != Mode::Force {
             Self::to_engine(actions, "force", Mark::Injected);
-            self.go_after_move = true;
+            self.mode = Mode::Resuming(self.mode.side());
         }
         Self::to_engine(actions, "undo", Mark::Rewritten);
         Self::to_engine(actions, "undo", Mark::Rewritten);
@@ -821,13 +852,11 @@ impl XboardSession {
             );
         }
         self.tell_if_the_gui_plays_standard(actions);
-        self.force = false;
-        self.go_after_move = false;
-        self.engine_side = match &self.board {
+        self.mode = Mode::Playing(match &self.board {
             Board::Tracked(game) if first_token(line) == b"playother" => Some(!game.current.turn()),
             Board::Tracked(game) => Some(game.current.turn()),
             _ => None,
-        };
+        });
         actions.push(Action::Forward);
     }
 
@@ -969,10 +998,10 @@ impl XboardSession {
         let first = first_token(line);
         match first {
             b"time" => {
-                self.clocks.0 = Some(line.trim_ascii().to_vec());
-                self.clocks.2 = self.now;
+                self.clocks.time = Some(line.trim_ascii().to_vec());
+                self.clocks.time_at = self.now;
             }
-            b"otim" => self.clocks.1 = Some(line.trim_ascii().to_vec()),
+            b"otim" => self.clocks.otim = Some(line.trim_ascii().to_vec()),
             _ if SETTINGS.contains(&first) => {
                 let key = match first {
                     b"option" => {
@@ -1023,7 +1052,7 @@ impl XboardSession {
                 .find(|(key, _)| key == b"protover")
                 .map_or(b"protover 2".to_vec(), |(_, line)| line.clone());
             Self::to_engine(actions, protover, Mark::Injected);
-            self.restarting = true;
+            self.restart_held.get_or_insert_with(Vec::new);
             self.options_sent = true;
             return;
         }
@@ -1070,7 +1099,7 @@ impl XboardSession {
     /// (the time spent since the GUI's `time` taken off when the engine was to move), and
     /// `go` if the engine was to move; then the GUI's held lines.
     fn replay(&mut self, actions: &mut Vec<Action>) {
-        self.restarting = false;
+        let held = self.restart_held.take().unwrap_or_default();
         for (key, line) in &self.settings {
             if key != b"xboard" && key != b"protover" {
                 Self::to_engine(actions, line.clone(), Mark::Injected);
@@ -1082,7 +1111,8 @@ impl XboardSession {
         }
         Self::to_engine(actions, "force", Mark::Injected);
         let Board::Tracked(game) = &self.board else {
-            return;
+            // (Not reached: a restart needs the game, and GUI lines wait for the replay.)
+            return self.release_held(held, actions);
         };
         let game = game.clone();
         let notation = if self.engine_chess960 {
@@ -1106,12 +1136,12 @@ impl XboardSession {
             write_xboard_move(m, self.engine_castling_form(), &mut out);
             Self::to_engine(actions, out, Mark::Injected);
         }
-        let engine_to_move = !self.force && self.engine_side == Some(game.current.turn());
-        let spent = match (self.clocks.2, self.now) {
+        let engine_to_move = self.mode.side() == Some(game.current.turn());
+        let spent = match (self.clocks.time_at, self.now) {
             (Some(at), Some(now)) if engine_to_move => now.saturating_duration_since(at),
             _ => Duration::ZERO,
         };
-        if let Some(time) = &self.clocks.0 {
+        if let Some(time) = &self.clocks.time {
             let centiseconds = tokens(time)
                 .nth(1)
                 .and_then(|v| std::str::from_utf8(v).ok()?.parse::<i64>().ok());
@@ -1124,14 +1154,14 @@ impl XboardSession {
             };
             Self::to_engine(actions, line, Mark::Injected);
         }
-        if let Some(otim) = &self.clocks.1 {
+        if let Some(otim) = &self.clocks.otim {
             Self::to_engine(actions, otim.clone(), Mark::Injected);
         }
         if engine_to_move {
             Self::to_engine(actions, "go", Mark::Injected);
-        } else if !self.force {
+        } else if self.mode != Mode::Force {
             // The engine plays on after the GUI's next move.
-            self.go_after_move = true;
+            self.mode = Mode::Resuming(self.mode.side());
         }
         Self::notice(
             actions,
@@ -1148,7 +1178,12 @@ impl XboardSession {
                 }
             )),
         );
-        for line in std::mem::take(&mut self.held) {
+        self.release_held(held, actions);
+    }
+
+    /// The GUI lines held during the restart, handled now.
+    fn release_held(&mut self, held: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
+        for line in held {
             let mut replies = Vec::new();
             self.on_gui_line(&line, &mut replies);
             actions.extend(replies.into_iter().map(|action| match action {
@@ -1161,8 +1196,8 @@ impl XboardSession {
 
 impl Relay for XboardSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.restarting {
-            return self.held.push(line.to_vec());
+        if let Some(held) = &mut self.restart_held {
+            return held.push(line.to_vec());
         }
         let first = actions.len();
         self.gui_line(line, actions);
@@ -1172,7 +1207,7 @@ impl Relay for XboardSession {
     }
 
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.restarting {
+        if self.restart_held.is_some() {
             // The restarted engine's handshake: the GUI had it once.
             if first_token(line) == b"feature" {
                 self.restarted_feature(line, actions);
@@ -1197,13 +1232,17 @@ impl Relay for XboardSession {
             && self.features.done
             && self.restarts < self.config.restart_engine
         {
-            self.restarting = true;
+            self.restart_held.get_or_insert_with(Vec::new);
         }
     }
 
     fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
-        self.restarting = false;
+        // Lines held since the engine's output ended wait for the new engine, if any.
+        let held = self.restart_held.take();
         self.engine_exit(how, restartable, actions);
+        if let (Some(restarting), Some(held)) = (&mut self.restart_held, held) {
+            *restarting = held;
+        }
     }
 
     fn set_now(&mut self, now: Instant) {
@@ -1244,8 +1283,7 @@ impl XboardSession {
             b"undo" => self.gui_take_back(1, line, actions),
             b"remove" => self.gui_take_back(2, line, actions),
             b"force" => {
-                self.force = true;
-                self.go_after_move = false;
+                self.mode = Mode::Force;
                 actions.push(Action::Forward);
             }
             b"go" | b"playother" => self.gui_go(line, actions),

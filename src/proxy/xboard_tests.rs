@@ -1079,3 +1079,79 @@ fn helpers_read_feature_lines_and_errors() {
     assert_eq!(rejected_command(b"Illegal move: b1h1"), Some(&b"b1h1"[..]));
     assert_eq!(rejected_command(b"Errors are fine"), None);
 }
+
+#[test]
+fn force_cancels_the_return_to_play_after_a_remove_and_go_resumes_it() {
+    let mut session = XboardSession::new(config(None));
+    play(&mut session, &FAIRY);
+    let game = [
+        "gui: new",
+        "gui: usermove e2e4",
+        "engine: move e7e5",
+        "gui: usermove g1f3",
+        "engine: move b8c6",
+        "gui: remove",
+    ];
+    play(&mut session, &game);
+    assert_eq!(session.mode, Mode::Resuming(Some(Color::Black)));
+    // The GUI's force: the engine plays no side, no go after the GUI's move.
+    let out = play(&mut session, &["gui: force", "gui: usermove g1f3"]);
+    assert_eq!(out, ["engine< force", "engine< usermove g1f3"]);
+    assert_eq!(session.mode, Mode::Force);
+    // undo is allowed in force mode; go makes the engine play the side to move.
+    let out = play(&mut session, &["gui: undo", "gui: go"]);
+    assert_eq!(out, ["engine< undo", "engine< go"]);
+    assert_eq!(session.mode, Mode::Playing(Some(Color::White)));
+    // playother: the other side.
+    play(&mut session, &["gui: force", "gui: playother"]);
+    assert_eq!(session.mode, Mode::Playing(Some(Color::Black)));
+}
+
+#[test]
+fn a_restart_after_a_remove_replays_the_game_and_goes_after_the_guis_move() {
+    let mut session = XboardSession::new(XboardConfig {
+        restart_engine: 1,
+        ..config(None)
+    });
+    play(&mut session, &SJAAK);
+    play(
+        &mut session,
+        &[
+            "gui: accepted setboard",
+            "gui: new",
+            "gui: e2e4",
+            "engine: move e7e5",
+            "gui: g1f3",
+            "engine: move b8c6",
+            "gui: remove",
+        ],
+    );
+    let mut actions = Vec::new();
+    session.on_engine_eof();
+    session.on_gui_line(b"g1f3", &mut actions);
+    assert!(actions.is_empty(), "held while the engine restarts");
+    session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+    assert!(actions.contains(&Step::Event(ProxyEvent::Restart)));
+    let out = play(
+        &mut session,
+        &[
+            "engine: feature setboard=1 ping=1",
+            "engine: feature done=1",
+        ],
+    );
+    let sent: Vec<&String> = out.iter().filter(|l| l.starts_with("engine<")).collect();
+    // The game as the proxy knows it (e4 e5: White, the GUI's side, to move), then the
+    // held move, then go: the engine plays Black on.
+    assert_eq!(
+        sent[sent.len() - 6..],
+        [
+            "engine< force [Injected]",
+            "engine< setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [Injected]",
+            "engine< e2e4 [Injected]",
+            "engine< e7e5 [Injected]",
+            "engine< g1f3 [Held]",
+            "engine< go [Injected]",
+        ]
+    );
+    assert_eq!(session.mode, Mode::Playing(Some(Color::Black)));
+}
