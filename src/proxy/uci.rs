@@ -229,21 +229,47 @@ enum Search {
 /// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
 pub const NO_CHESS960_EXIT: u8 = exit_code::ENGINE_UNSUITABLE;
 
-/// The UCI proxy session.
+/// The engine's handshake, as it decides what becomes of the GUI's lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Handshake {
+    /// GUI lines are handled as they come (before the GUI's `uci`, and after `uciok`).
+    Open,
+    /// The GUI sent `uci` (or the engine's output ended, and a restart may follow): its
+    /// lines are held until the engine's `uciok`, then handled with the engine's options
+    /// known.
+    AwaitingUciok(Vec<Vec<u8>>),
+    /// A restarted engine's handshake: its lines are consumed until its `uciok`, then the
+    /// replay; the GUI's lines are held until after it.
+    Restarting(Vec<Vec<u8>>),
+}
+
+/// The engine's `UCI_Chess960` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Chess960Option {
+    /// The engine declared none (so far).
+    Missing,
+    /// Declared; the engine is in standard mode.
+    Off,
+    /// Declared, and set to true: the engine is in Chess960 mode.
+    On,
+}
+
+/// The UCI proxy session. Its bools are independent facts, each set by its own lines.
 pub struct UciSession {
     config: UciConfig,
     /// The start of the games (command line and `SP960_Start` / `SP960_BlackStart`).
     starts: StartSelector,
-    engine_has_chess960: bool,
-    engine_chess960_on: bool,
+    /// The engine's `UCI_Chess960`: missing, off or on.
+    engine_chess960: Chess960Option,
+    /// The GUI was told the engine has no `UCI_Chess960` (once).
     warned_no_chess960: bool,
+    /// The GUI enabled Chess960 (`UCI_Chess960`, or `UCI_Variant chess960`): its castling
+    /// dialect unless `--gui-castling` says.
     gui_chess960: bool,
     /// The reason the last `position` was refused; `go` is answered while set.
     refused: Option<String>,
-    /// The GUI sent `uci`, the engine has not answered `uciok` yet.
-    awaiting_uciok: bool,
-    /// GUI lines read while `awaiting_uciok`, handled at `uciok`.
-    held: Vec<Vec<u8>>,
+    /// The engine's handshake: the GUI's lines held until `uciok`, or a restart's.
+    handshake: Handshake,
     /// The GUI's current position, once a `position` was accepted.
     position: Option<Chess>,
     /// Root of the engine's current or last search, for translating its output.
@@ -279,8 +305,6 @@ pub struct UciSession {
     handshake_done: bool,
     /// Restarts in this game (since `ucinewgame`).
     restarts: u32,
-    /// A restarted engine's handshake: its lines are consumed until its `uciok`.
-    restarting: bool,
 }
 
 /// How long a `stop` or `ponderhit` that came right after `go` waits for the search's
@@ -319,13 +343,11 @@ impl UciSession {
         UciSession {
             starts: StartSelector::new(config.start, config.random_seed),
             config,
-            engine_has_chess960: false,
-            engine_chess960_on: false,
+            engine_chess960: Chess960Option::Missing,
             warned_no_chess960: false,
             gui_chess960: false,
             refused: None,
-            awaiting_uciok: false,
-            held: Vec::new(),
+            handshake: Handshake::Open,
             position: None,
             search_root: None,
             castling_filter: None,
@@ -340,7 +362,6 @@ impl UciSession {
             options_sent: Vec::new(),
             handshake_done: false,
             restarts: 0,
-            restarting: false,
         }
     }
 
@@ -386,7 +407,7 @@ impl UciSession {
 
     /// How the engine takes positions now.
     pub fn engine_chess(&self) -> EngineChess {
-        if self.engine_chess960_on {
+        if self.engine_chess960 == Chess960Option::On {
             EngineChess::Chess960(self.config.engine_castling)
         } else {
             EngineChess::Standard
@@ -412,11 +433,11 @@ impl UciSession {
 
     /// Puts the engine into Chess960 mode if it can be and is not.
     fn enable_engine_chess960(&mut self, actions: &mut Vec<Action>) {
-        if self.engine_has_chess960 && !self.engine_chess960_on {
+        if self.engine_chess960 == Chess960Option::Off {
             let line = setoption_line("UCI_Chess960", true);
             self.remember_option(line.as_bytes());
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
-            self.engine_chess960_on = true;
+            self.engine_chess960 = Chess960Option::On;
         }
     }
 
@@ -426,7 +447,7 @@ impl UciSession {
         if !self.start_active() {
             return;
         }
-        if self.engine_has_chess960 {
+        if self.engine_chess960 != Chess960Option::Missing {
             self.enable_engine_chess960(actions);
             return;
         }
@@ -462,7 +483,9 @@ impl UciSession {
         let option = OptionDecl::parse(line);
         self.engine_options.push(option.clone());
         if option.is("UCI_Chess960") {
-            self.engine_has_chess960 = true;
+            if self.engine_chess960 == Chess960Option::Missing {
+                self.engine_chess960 = Chess960Option::Off;
+            }
             // python-chess reads `default False` as true and then never enables the
             // option: give GUIs the lowercase spelling.
             if let Some(value) = &option.default
@@ -497,7 +520,7 @@ impl UciSession {
         {
             return;
         }
-        if self.config.offer_chess960 && !self.engine_has_chess960 {
+        if self.config.offer_chess960 && self.engine_chess960 == Chess960Option::Missing {
             actions.push(Action::send(
                 Peer::Gui,
                 check_option_line("UCI_Chess960", false),
@@ -514,8 +537,11 @@ impl UciSession {
 
     /// Handles the GUI lines held while waiting for `uciok`.
     fn release_held(&mut self, actions: &mut Vec<Action>) {
-        self.awaiting_uciok = false;
-        for line in std::mem::take(&mut self.held) {
+        let held = match std::mem::replace(&mut self.handshake, Handshake::Open) {
+            Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => held,
+            Handshake::Open => Vec::new(),
+        };
+        for line in held {
             let mut replies = Vec::new();
             self.gui_line(&line, &mut replies);
             actions.extend(replies.into_iter().map(|action| match action {
@@ -526,7 +552,7 @@ impl UciSession {
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.stale_bestmoves > 0 && !self.restarting {
+        if self.stale_bestmoves > 0 {
             // The answer to a search the clock guard answered itself.
             self.stale_bestmoves -= 1;
             return actions.push(Step::Event(ProxyEvent::Warn(format!(
@@ -727,13 +753,18 @@ impl UciSession {
             );
         } else if set.is("UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
-            if self.start_active() || (!self.engine_has_chess960 && self.config.offer_chess960) {
+            let missing = self.engine_chess960 == Chess960Option::Missing;
+            if self.start_active() || (missing && self.config.offer_chess960) {
                 // The engine stays in Chess960 mode (in standard mode it would write O-O-O
                 // from SP 860 as `c1c1`); the value only selects the GUI's dialect.
                 return;
             }
-            if self.engine_has_chess960 {
-                self.engine_chess960_on = self.gui_chess960;
+            if !missing {
+                self.engine_chess960 = if self.gui_chess960 {
+                    Chess960Option::On
+                } else {
+                    Chess960Option::Off
+                };
             }
             self.remember_option(line);
             actions.push(Action::Forward);
@@ -741,12 +772,12 @@ impl UciSession {
             // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
             // chess with it): UCI_Chess960 is what engines understand.
             self.gui_chess960 = true;
-            if !self.engine_has_chess960 {
+            if self.engine_chess960 == Chess960Option::Missing {
                 // Its own UCI_Variant may know the name.
                 self.remember_option(line);
                 actions.push(Action::Forward);
-            } else if !self.engine_chess960_on {
-                self.engine_chess960_on = true;
+            } else if self.engine_chess960 == Chess960Option::Off {
+                self.engine_chess960 = Chess960Option::On;
                 let line = setoption_line("UCI_Chess960", true);
                 self.remember_option(line.as_bytes());
                 actions.push(Action::send(Peer::Engine, line, Mark::Rewritten));
@@ -1225,8 +1256,12 @@ impl UciSession {
         actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
         actions.push(Step::Event(ProxyEvent::Restart));
         actions.push(Action::send(Peer::Engine, "uci", Mark::Injected));
-        self.restarting = true;
-        self.awaiting_uciok = true;
+        self.handshake = Handshake::Restarting(
+            match std::mem::replace(&mut self.handshake, Handshake::Open) {
+                Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => held,
+                Handshake::Open => Vec::new(),
+            },
+        );
         // A search the proxy answered itself gets no bestmove from the new engine.
         self.stale_bestmoves = 0;
     }
@@ -1235,7 +1270,6 @@ impl UciSession {
     /// running search's `go` with the time spent taken off its clocks (a `stop` it had
     /// is held again until the new engine is heard), then the GUI's held lines.
     fn replay(&mut self, actions: &mut Vec<Action>) {
-        self.restarting = false;
         for (_, line) in &self.options_sent {
             actions.push(Action::send(Peer::Engine, line.clone(), Mark::Injected));
         }
@@ -1334,18 +1368,24 @@ impl Relay for UciSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"uci" => {
-                self.awaiting_uciok = true;
+                if self.handshake == Handshake::Open {
+                    self.handshake = Handshake::AwaitingUciok(Vec::new());
+                }
                 actions.push(Action::Forward);
             }
             // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
             // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
-            _ if self.awaiting_uciok => self.held.push(line.to_vec()),
-            _ => self.gui_line(line, actions),
+            _ => match &mut self.handshake {
+                Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => {
+                    held.push(line.to_vec());
+                }
+                Handshake::Open => self.gui_line(line, actions),
+            },
         }
     }
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
-        if self.restarting {
+        if let Handshake::Restarting(_) = self.handshake {
             // The restarted engine's handshake: the GUI had it once.
             if first == b"uciok" {
                 self.replay(actions);
@@ -1382,10 +1422,10 @@ impl Relay for UciSession {
     }
 
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
-        if self.awaiting_uciok {
+        if let Handshake::AwaitingUciok(held) | Handshake::Restarting(held) = &mut self.handshake {
             // Held lines go at `uciok`, then a quit (the shell waits a bounded time).
-            if !self.held.iter().any(|line| first_token(line) == b"quit") {
-                self.held.push(b"quit".to_vec());
+            if !held.iter().any(|line| first_token(line) == b"quit") {
+                held.push(b"quit".to_vec());
             }
             return;
         }
@@ -1401,8 +1441,9 @@ impl Relay for UciSession {
         if self.config.restart_engine > 0
             && self.handshake_done
             && self.restarts < self.config.restart_engine
+            && self.handshake == Handshake::Open
         {
-            self.awaiting_uciok = true;
+            self.handshake = Handshake::AwaitingUciok(Vec::new());
         }
     }
 
