@@ -117,6 +117,24 @@ impl<T: Relay> Session for T {
     }
 }
 
+/// Handles GUI lines the session held, in order, with `handle`: a line it forwards goes to
+/// the engine marked [`Mark::Held`] (the line read is not the batch's current one).
+pub(crate) fn release_held(
+    held: Vec<Vec<u8>>,
+    actions: &mut Vec<Action>,
+    mut handle: impl FnMut(&[u8], &mut Vec<Action>),
+) {
+    for line in held {
+        let first = actions.len();
+        handle(&line, actions);
+        for action in &mut actions[first..] {
+            if *action == Action::Forward {
+                *action = Action::send(Peer::Engine, line.clone(), Mark::Held);
+            }
+        }
+    }
+}
+
 /// Pushes the action that sends `rewritten` (a rewrite of the line `original` read from
 /// the other side) to `to`: [`Action::Forward`] when the rewrite changed nothing, so the
 /// line goes byte for byte (trailing whitespace and `\r` included), else a

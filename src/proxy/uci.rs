@@ -35,7 +35,9 @@ use crate::protocol::{first_token, is_chess960_variant, tokens};
 use crate::proxy::recovery::{self, SearchClock};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed};
+use crate::proxy::{
+    Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed, release_held,
+};
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
@@ -541,14 +543,7 @@ impl UciSession {
             Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => held,
             Handshake::Open => Vec::new(),
         };
-        for line in held {
-            let mut replies = Vec::new();
-            self.gui_line(&line, &mut replies);
-            actions.extend(replies.into_iter().map(|action| match action {
-                Action::Forward => Action::send(Peer::Engine, line.clone(), Mark::Held),
-                other => other,
-            }));
-        }
+        release_held(held, actions, |line, out| self.gui_line(line, out));
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
@@ -619,14 +614,7 @@ impl UciSession {
     /// The GUI's lines held during the search go now (in the same batch, and the shell
     /// flushes the engine's side first).
     fn release_after_search(&mut self, after: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
-        for held in after {
-            let mut replies = Vec::new();
-            self.gui_line(&held, &mut replies);
-            actions.extend(replies.into_iter().map(|action| match action {
-                Action::Forward => Action::send(Peer::Engine, held.clone(), Mark::Held),
-                other => other,
-            }));
-        }
+        release_held(after, actions, |line, out| self.gui_line(line, out));
     }
 
     /// Why the engine's `bestmove` is not a move the GUI can play: not legal in the

@@ -817,16 +817,7 @@ impl XboardSession {
                     );
                 }
             }
-            Board::Refused(reason) => {
-                return Self::to_gui(
-                    actions,
-                    format!(
-                        "Error (no position, the last setboard was refused: {reason}): {}",
-                        String::from_utf8_lossy(line.trim_ascii())
-                    ),
-                    Mark::Answered,
-                );
-            }
+            Board::Refused(reason) => return Self::no_position(reason, line, actions),
             Board::Untracked => return actions.push(Action::Forward),
         }
         if plies == 1 {
@@ -840,16 +831,21 @@ impl XboardSession {
         Self::to_engine(actions, "undo", Mark::Rewritten);
     }
 
+    /// The answer to a command that needs the position after a refused `setboard`.
+    fn no_position(reason: &str, line: &[u8], actions: &mut Vec<Action>) {
+        Self::to_gui(
+            actions,
+            format!(
+                "Error (no position, the last setboard was refused: {reason}): {}",
+                String::from_utf8_lossy(line.trim_ascii())
+            ),
+            Mark::Answered,
+        );
+    }
+
     fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         if let Board::Refused(reason) = &self.board {
-            return Self::to_gui(
-                actions,
-                format!(
-                    "Error (no position, the last setboard was refused: {reason}): {}",
-                    String::from_utf8_lossy(line.trim_ascii())
-                ),
-                Mark::Answered,
-            );
+            return Self::no_position(reason, line, actions);
         }
         self.tell_if_the_gui_plays_standard(actions);
         self.mode = Mode::Playing(match &self.board {
@@ -1183,14 +1179,7 @@ impl XboardSession {
 
     /// The GUI lines held during the restart, handled now.
     fn release_held(&mut self, held: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
-        for line in held {
-            let mut replies = Vec::new();
-            self.on_gui_line(&line, &mut replies);
-            actions.extend(replies.into_iter().map(|action| match action {
-                Action::Forward => Action::send(Peer::Engine, line.clone(), Mark::Held),
-                other => other,
-            }));
-        }
+        crate::proxy::release_held(held, actions, |line, out| self.on_gui_line(line, out));
     }
 }
 
