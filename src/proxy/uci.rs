@@ -193,6 +193,62 @@ impl Running {
         }
     }
 
+    /// The GUI's `stop` (`stop`: true) or `ponderhit` (`line`, read at `now`): true when
+    /// it goes to the engine now; held before the engine is heard; a second `stop` is
+    /// dropped. `ponderhit` puts a pondering search on its clock.
+    fn stop_or_ponderhit(
+        &mut self,
+        stop: bool,
+        line: &[u8],
+        now: Instant,
+        config: &UciConfig,
+    ) -> bool {
+        if self.stop == Stop::Sent || (stop && self.stop_pending()) {
+            return false;
+        }
+        if !stop && self.go.ponder && self.go.clock.unbounded {
+            self.go.clock.unbounded = false;
+            self.arm_guard(now, config);
+        }
+        match &mut self.stop {
+            Stop::Unheard(early) => {
+                early
+                    .get_or_insert_with(|| Early {
+                        lines: Vec::new(),
+                        release_at: now + EARLY_WAIT,
+                    })
+                    .lines
+                    .push(line.to_vec());
+                false
+            }
+            Stop::Heard | Stop::Sent => {
+                if stop {
+                    self.stop = Stop::Sent;
+                }
+                true
+            }
+        }
+    }
+
+    /// The clock guard's `stop`: true when it must be sent (none was), replacing any
+    /// held lines.
+    fn guard_stop(&mut self) -> bool {
+        std::mem::replace(&mut self.stop, Stop::Sent) != Stop::Sent
+    }
+
+    /// The engine was restarted at `now` and got the `go` again: not heard yet, and a
+    /// `stop` the old engine had is held for the new one.
+    fn restarted(&mut self, now: Instant) {
+        self.stop = match std::mem::replace(&mut self.stop, Stop::Heard) {
+            Stop::Sent => Stop::Unheard(Some(Early {
+                lines: vec![b"stop".to_vec()],
+                release_at: now + EARLY_WAIT,
+            })),
+            Stop::Heard => Stop::Unheard(None),
+            unheard @ Stop::Unheard(_) => unheard,
+        };
+    }
+
     /// Sends the lines held since the `go`, up to the first `stop`; `heard`: the
     /// engine's first `info` came (else their deadline did).
     fn release_early(&mut self, heard: bool, actions: &mut Vec<Action>) {
@@ -1103,31 +1159,10 @@ impl UciSession {
     /// dropped. `ponderhit` puts the pondering search on its clock.
     fn gui_stop(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
         let now = self.now();
-        let Search::Running(run) = &mut self.search else {
-            return;
-        };
-        let stop = first == b"stop";
-        if run.stop == Stop::Sent || (stop && run.stop_pending()) {
-            return;
-        }
-        if !stop && run.go.ponder && run.go.clock.unbounded {
-            run.go.clock.unbounded = false;
-            run.arm_guard(now, &self.config);
-        }
-        match &mut run.stop {
-            Stop::Unheard(early) => early
-                .get_or_insert_with(|| Early {
-                    lines: Vec::new(),
-                    release_at: now + EARLY_WAIT,
-                })
-                .lines
-                .push(line.to_vec()),
-            Stop::Heard | Stop::Sent => {
-                if stop {
-                    run.stop = Stop::Sent;
-                }
-                actions.push(Action::Forward);
-            }
+        if let Search::Running(run) = &mut self.search
+            && run.stop_or_ponderhit(first == b"stop", line, now, &self.config)
+        {
+            actions.push(Action::Forward);
         }
     }
 
@@ -1181,8 +1216,7 @@ impl UciSession {
                     format!("clock guard: no bestmove within {limit}; stop sent to the engine");
                 Self::info_to_gui(actions, &message);
                 actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
-                if run.stop != Stop::Sent {
-                    run.stop = Stop::Sent;
+                if run.guard_stop() {
                     actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
                 }
                 run.guard = Guard::AnswerAt(now + STOP_GRACE);
@@ -1281,14 +1315,7 @@ impl UciSession {
             Self::info_to_gui(actions, &message);
             actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
-            run.stop = match std::mem::replace(&mut run.stop, Stop::Heard) {
-                Stop::Sent => Stop::Unheard(Some(Early {
-                    lines: vec![b"stop".to_vec()],
-                    release_at: now + EARLY_WAIT,
-                })),
-                Stop::Heard => Stop::Unheard(None),
-                unheard @ Stop::Unheard(_) => unheard,
-            };
+            run.restarted(now);
         }
         self.release_held(actions);
     }
