@@ -111,8 +111,27 @@ impl<T: Relay> Session for T {
         Relay::on_tick(self, out);
     }
 
+    /// Ticks, or a deadline ([`Relay::poll_timeout`]): the session waits for the clock.
     fn wants_tick(&self) -> bool {
-        Relay::wants_tick(self)
+        Relay::wants_tick(self) || Relay::poll_timeout(self).is_some()
+    }
+}
+
+/// Handles GUI lines the session held, in order, with `handle`: a line it forwards goes to
+/// the engine marked [`Mark::Held`] (the line read is not the batch's current one).
+pub(crate) fn release_held(
+    held: Vec<Vec<u8>>,
+    actions: &mut Vec<Action>,
+    mut handle: impl FnMut(&[u8], &mut Vec<Action>),
+) {
+    for line in held {
+        let first = actions.len();
+        handle(&line, actions);
+        for action in &mut actions[first..] {
+            if *action == Action::Forward {
+                *action = Action::send(Peer::Engine, line.clone(), Mark::Held);
+            }
+        }
     }
 }
 

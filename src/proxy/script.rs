@@ -1,25 +1,30 @@
-//! Test support: runs a transcript through any [`Session`] and shows what it does, so
-//! sessions are unit-tested on transcripts in one format.
+//! Test support: runs a transcript through any proxy session ([`Relay`]) and shows what
+//! it does, so sessions are unit-tested on transcripts in one format.
 
-use super::{Action, Peer, ProxyEvent, Session};
+use super::{Action, Peer, Relay};
 
 /// Feeds `script` to `session`: lines starting `gui: ` come from the GUI, `engine: ` from
-/// the engine, and `tick` is a tick of the shell's clock. Returns what the proxy does, one string per action: `engine< text` /
-/// `gui< text` for lines sent (with ` [Injected]`, ` [Rewritten]`, ` [Answered]` or ` [Held]` for
-/// lines it did not simply forward), `Debug` text for the other actions.
-pub fn play(session: &mut dyn Session<Event = ProxyEvent>, script: &[&str]) -> Vec<String> {
+/// the engine, and `tick` is the shell's clock waking at the session's next deadline
+/// ([`Relay::poll_timeout`], if any): the time is set to it and [`Relay::handle_timeout`]
+/// called. Returns what the proxy does, one string per action: `engine< text` /
+/// `gui< text` for lines sent (with ` [Injected]`, ` [Rewritten]`, ` [Answered]` or
+/// ` [Held]` for lines it did not simply forward), `Debug` text for the other actions.
+pub fn play(session: &mut dyn Relay, script: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for line in script {
         let mut actions = Vec::new();
         let (from, text) = if *line == "tick" {
-            session.on_tick(&mut actions);
+            if let Some(at) = session.poll_timeout() {
+                session.set_now(at);
+                session.handle_timeout(at, &mut actions);
+            }
             (Peer::Engine, "")
         } else if let Some(text) = line.strip_prefix("gui: ") {
-            session.on_line(Peer::Gui, text.as_bytes(), &mut actions);
+            session.on_gui_line(text.as_bytes(), &mut actions);
             (Peer::Gui, text)
         } else {
             let text = line.strip_prefix("engine: ").expect("gui: or engine:");
-            session.on_line(Peer::Engine, text.as_bytes(), &mut actions);
+            session.on_engine_line(text.as_bytes(), &mut actions);
             (Peer::Engine, text)
         };
         let name = |peer: Peer| if peer == Peer::Gui { "gui" } else { "engine" };
@@ -45,10 +50,7 @@ pub fn is_start_notice(line: &str) -> bool {
 }
 
 /// [`play`] without the start notices (the tests that pin them use [`play`]).
-pub fn play_without_start_notices(
-    session: &mut dyn Session<Event = ProxyEvent>,
-    script: &[&str],
-) -> Vec<String> {
+pub fn play_without_start_notices(session: &mut dyn Relay, script: &[&str]) -> Vec<String> {
     let mut out = play(session, script);
     out.retain(|line| !is_start_notice(line));
     out

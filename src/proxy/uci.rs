@@ -15,7 +15,7 @@
 //! | GUI | `go` | answered `bestmove 0000` after a refused position and for a `go` an engine may never answer; `searchmoves` translated and put last; the position sent again after `ucinewgame` |
 //! | GUI | `position`, `go`, `setoption`, `ucinewgame` during a search | held: `stop` to the engine, sent after its `bestmove` |
 //! | GUI | `isready` during a search | answered `readyok` |
-//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself; right after `go`, held until the search's first `info` (at most [`EARLY_TICKS`] ticks) |
+//! | GUI | `stop`, `ponderhit` | swallowed after the proxy answered the `go` itself; right after `go`, held until the search's first `info` (at most [`EARLY_WAIT`], a deadline) |
 //! | GUI | `quit` | forwarded, then [`Step::Event(ProxyEvent::Shutdown)`] |
 //! | GUI | any, between `uci` and the engine's `uciok` | held, then handled at `uciok` |
 
@@ -35,7 +35,9 @@ use crate::protocol::{first_token, is_chess960_variant, tokens};
 use crate::proxy::recovery::{self, SearchClock};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed};
+use crate::proxy::{
+    Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed, release_held,
+};
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
@@ -85,11 +87,11 @@ struct PendingGo {
     at: Instant,
     /// White to move in the searched position.
     white: bool,
-    /// The time the search may take by its clock (the mover's `wtime`/`btime`, or
-    /// `movetime` if smaller); `None` for one without a clock.
-    clock: Option<Duration>,
-    /// `go ponder` before its `ponderhit`, or `go infinite`: never cut.
-    unbounded: bool,
+    /// The time the search may take by its clock; `go ponder` is unbounded until its
+    /// `ponderhit`.
+    clock: SearchClock,
+    /// A `go ponder`.
+    ponder: bool,
 }
 
 /// Where the clock guard stands in the current search.
@@ -103,50 +105,242 @@ enum Guard {
     AnswerAt(Instant),
 }
 
+/// `stop` / `ponderhit` lines read right after `go`, before the engine was heard, and
+/// when they go anyway ([`EARLY_WAIT`] after the first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Early {
+    lines: Vec<Vec<u8>>,
+    release_at: Instant,
+}
+
+impl Early {
+    fn holds_stop(&self) -> bool {
+        self.lines.iter().any(|line| first_token(line) == b"stop")
+    }
+}
+
+/// What the engine has been told to end its search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stop {
+    /// The engine has not been heard since the `go` (no `info` but `info string` yet):
+    /// `stop` and `ponderhit` are held (Ethereal 12.75 loses a `stop` that comes at
+    /// once) until its first `info`, or until their deadline.
+    Unheard(Option<Early>),
+    /// The search has begun: `stop` and `ponderhit` go through.
+    Heard,
+    /// The engine was told `stop`: another is dropped.
+    Sent,
+}
+
+/// A search the engine runs, from the `go` it got to its `bestmove` (or the clock
+/// guard's answer).
+#[derive(Debug, Clone)]
+struct Running {
+    go: PendingGo,
+    stop: Stop,
+    guard: Guard,
+    /// The first move of the engine's last principal variation in this search, in the
+    /// engine's notation (tracked only with the clock guard on).
+    last_pv_move: Option<Vec<u8>>,
+    /// GUI lines read during the search (`position`, `go`, `setoption`, `ucinewgame` and
+    /// everything after the first of them), handled once its `bestmove` is passed on.
+    after: Vec<Vec<u8>>,
+}
+
+impl Running {
+    /// A search of `go`, its guard armed from `go.at`.
+    fn new(go: PendingGo, config: &UciConfig) -> Running {
+        let mut run = Running {
+            stop: Stop::Unheard(None),
+            guard: Guard::Off,
+            last_pv_move: None,
+            after: Vec::new(),
+            go,
+        };
+        run.arm_guard(run.go.at, config);
+        run
+    }
+
+    /// The guard's `stop` deadline, the search's clock counted from `from`.
+    fn arm_guard(&mut self, from: Instant, config: &UciConfig) {
+        self.guard = match self.go.clock.limit(config.max_overrun, config.max_search) {
+            Some(limit) => Guard::StopAt(from + limit),
+            None => Guard::Off,
+        };
+    }
+
+    /// A `stop` is on its way: sent, or held to be sent.
+    fn stop_pending(&self) -> bool {
+        match &self.stop {
+            Stop::Sent => true,
+            Stop::Unheard(Some(early)) => early.holds_stop(),
+            Stop::Unheard(None) | Stop::Heard => false,
+        }
+    }
+
+    /// The instant the held `stop` / `ponderhit` lines go anyway.
+    fn early_deadline(&self) -> Option<Instant> {
+        match &self.stop {
+            Stop::Unheard(Some(early)) => Some(early.release_at),
+            _ => None,
+        }
+    }
+
+    fn guard_deadline(&self) -> Option<Instant> {
+        match self.guard {
+            Guard::StopAt(at) | Guard::AnswerAt(at) => Some(at),
+            Guard::Off => None,
+        }
+    }
+
+    /// The GUI's `stop` (`stop`: true) or `ponderhit` (`line`, read at `now`): true when
+    /// it goes to the engine now; held before the engine is heard; a second `stop` is
+    /// dropped. `ponderhit` puts a pondering search on its clock.
+    fn stop_or_ponderhit(
+        &mut self,
+        stop: bool,
+        line: &[u8],
+        now: Instant,
+        config: &UciConfig,
+    ) -> bool {
+        if self.stop == Stop::Sent || (stop && self.stop_pending()) {
+            return false;
+        }
+        if !stop && self.go.ponder && self.go.clock.unbounded {
+            self.go.clock.unbounded = false;
+            self.arm_guard(now, config);
+        }
+        match &mut self.stop {
+            Stop::Unheard(early) => {
+                early
+                    .get_or_insert_with(|| Early {
+                        lines: Vec::new(),
+                        release_at: now + EARLY_WAIT,
+                    })
+                    .lines
+                    .push(line.to_vec());
+                false
+            }
+            Stop::Heard | Stop::Sent => {
+                if stop {
+                    self.stop = Stop::Sent;
+                }
+                true
+            }
+        }
+    }
+
+    /// The clock guard's `stop`: true when it must be sent (none was), replacing any
+    /// held lines.
+    fn guard_stop(&mut self) -> bool {
+        std::mem::replace(&mut self.stop, Stop::Sent) != Stop::Sent
+    }
+
+    /// The engine was restarted at `now` and got the `go` again: not heard yet, and a
+    /// `stop` the old engine had is held for the new one.
+    fn restarted(&mut self, now: Instant) {
+        self.stop = match std::mem::replace(&mut self.stop, Stop::Heard) {
+            Stop::Sent => Stop::Unheard(Some(Early {
+                lines: vec![b"stop".to_vec()],
+                release_at: now + EARLY_WAIT,
+            })),
+            Stop::Heard => Stop::Unheard(None),
+            unheard @ Stop::Unheard(_) => unheard,
+        };
+    }
+
+    /// Sends the lines held since the `go`, up to the first `stop`; `heard`: the
+    /// engine's first `info` came (else their deadline did).
+    fn release_early(&mut self, heard: bool, actions: &mut Vec<Action>) {
+        let Stop::Unheard(early) = &mut self.stop else {
+            return;
+        };
+        let lines = early.take().map(|early| early.lines).unwrap_or_default();
+        self.stop = if heard {
+            Stop::Heard
+        } else {
+            Stop::Unheard(None)
+        };
+        for line in lines {
+            let stop = first_token(&line) == b"stop";
+            actions.push(Action::send(Peer::Engine, line, Mark::Held));
+            if stop {
+                self.stop = Stop::Sent;
+                break;
+            }
+        }
+    }
+}
+
+/// The engine's search, as the GUI's `go`s and the engine's `bestmove`s move it.
+#[derive(Debug, Clone)]
+enum Search {
+    /// No search: a `stop` or `ponderhit` is forwarded as any line.
+    Idle,
+    /// The proxy answered the GUI's last `go` itself (`bestmove 0000`): its `stop` and
+    /// `ponderhit` are swallowed.
+    AnsweredByProxy,
+    /// A `go` went to the engine and its `bestmove` has not come back.
+    Running(Box<Running>),
+}
+
 /// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
 pub const NO_CHESS960_EXIT: u8 = exit_code::ENGINE_UNSUITABLE;
 
-/// The UCI proxy session.
+/// The engine's handshake, as it decides what becomes of the GUI's lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Handshake {
+    /// GUI lines are handled as they come (before the GUI's `uci`, and after `uciok`).
+    Open,
+    /// The GUI sent `uci` (or the engine's output ended, and a restart may follow): its
+    /// lines are held until the engine's `uciok`, then handled with the engine's options
+    /// known.
+    AwaitingUciok(Vec<Vec<u8>>),
+    /// A restarted engine's handshake: its lines are consumed until its `uciok`, then the
+    /// replay; the GUI's lines are held until after it.
+    Restarting(Vec<Vec<u8>>),
+}
+
+/// The engine's `UCI_Chess960` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Chess960Option {
+    /// The engine declared none (so far).
+    Missing,
+    /// Declared; the engine is in standard mode.
+    Off,
+    /// Declared, and set to true: the engine is in Chess960 mode.
+    On,
+}
+
+/// The UCI proxy session. Its bools are independent facts, each set by its own lines.
 pub struct UciSession {
     config: UciConfig,
     /// The start of the games (command line and `SP960_Start` / `SP960_BlackStart`).
     starts: StartSelector,
-    engine_has_chess960: bool,
-    engine_chess960_on: bool,
+    /// The engine's `UCI_Chess960`: missing, off or on.
+    engine_chess960: Chess960Option,
+    /// The GUI was told the engine has no `UCI_Chess960` (once).
     warned_no_chess960: bool,
+    /// The GUI enabled Chess960 (`UCI_Chess960`, or `UCI_Variant chess960`): its castling
+    /// dialect unless `--gui-castling` says.
     gui_chess960: bool,
     /// The reason the last `position` was refused; `go` is answered while set.
     refused: Option<String>,
-    /// The GUI sent `uci`, the engine has not answered `uciok` yet.
-    awaiting_uciok: bool,
-    /// GUI lines read while `awaiting_uciok`, handled at `uciok`.
-    held: Vec<Vec<u8>>,
+    /// The engine's handshake: the GUI's lines held until `uciok`, or a restart's.
+    handshake: Handshake,
     /// The GUI's current position, once a `position` was accepted.
     position: Option<Chess>,
     /// Root of the engine's current or last search, for translating its output.
     search_root: Option<Chess>,
     /// Finds castling texts of `search_root` in engine output.
     castling_filter: Option<CastlingFilter>,
-    /// The proxy answered the last `go` itself: `stop`/`ponderhit` are not forwarded.
-    answered_go: bool,
     /// What the GUI was told about the start in this game (once per game).
     told: StartNotices,
     /// The engine's own options, as it declared them (for checking the GUI's values).
     engine_options: Vec<OptionDecl>,
-    /// A `go` went to the engine and its `bestmove` has not come back.
-    searching: bool,
-    /// The engine has sent `info` since that `go`: its search has begun.
-    search_heard: bool,
-    /// The engine was told `stop` during this search.
-    stop_sent: bool,
-    /// `stop` / `ponderhit` read before the engine was heard (Ethereal loses a `stop`
-    /// that comes at once), sent when it is heard or after [`EARLY_TICKS`] ticks.
-    early: Vec<Vec<u8>>,
-    /// Ticks `early` has waited.
-    early_ticks: u32,
-    /// GUI lines read during a search (`position`, `go`, `setoption`, `ucinewgame` and
-    /// everything after the first of them), sent once its `bestmove` is passed on.
-    after_search: Vec<Vec<u8>>,
+    /// The engine's search: none, answered by the proxy, or running (its `go`, what it
+    /// was told to stop it, the clock guard, the GUI lines held for after it).
+    search: Search,
     /// The `position` line the engine got last.
     last_position: Option<Vec<u8>>,
     /// A `ucinewgame` came after `last_position`: it is sent again before the next `go`
@@ -160,15 +354,8 @@ pub struct UciSession {
     shared_castling_files: bool,
     /// The shell's clock at the last line read or timeout.
     now: Option<Instant>,
-    /// The `go` the engine is searching (or last searched).
-    pending_go: Option<PendingGo>,
-    /// The clock guard's deadline for the current search.
-    guard: Guard,
     /// `bestmove`s still to come for searches the proxy answered itself (dropped).
     stale_bestmoves: u32,
-    /// The first move of the engine's last principal variation in this search, in the
-    /// engine's notation (tracked only with the clock guard on).
-    last_pv_move: Option<Vec<u8>>,
     /// The `setoption` lines the engine got, the last per option name (lowercase), in
     /// order: replayed to a restarted engine.
     options_sent: Vec<(Vec<u8>, Vec<u8>)>,
@@ -176,15 +363,17 @@ pub struct UciSession {
     handshake_done: bool,
     /// Restarts in this game (since `ucinewgame`).
     restarts: u32,
-    /// A restarted engine's handshake: its lines are consumed until its `uciok`.
-    restarting: bool,
 }
 
-/// Ticks (of [`crate::protocol::session::TICK`]) a `stop` or `ponderhit` that came right
-/// after `go` waits for the search's first `info` before it is sent anyway: 180 to 200 ms
-/// (Ethereal 12.75 loses a `stop` sent at once, and answers `bestmove a1a1` to one that
-/// comes before its first iteration ends).
-pub const EARLY_TICKS: u32 = 10;
+/// How long a `stop` or `ponderhit` that came right after `go` waits for the search's
+/// first `info` before it is sent anyway (Ethereal 12.75 loses a `stop` sent at once, and
+/// answers `bestmove a1a1` to one that comes before its first iteration ends): a deadline
+/// ([`Relay::poll_timeout`]).
+pub const EARLY_WAIT: Duration = Duration::from_millis(200);
+
+/// [`EARLY_WAIT`] in ticks of the shell's clock ([`crate::protocol::session::TICK`]).
+pub const EARLY_TICKS: u32 =
+    (EARLY_WAIT.as_millis() / crate::protocol::session::TICK.as_millis()) as u32;
 
 /// Move lists longer than this reach the engine as the FEN after the last irreversible
 /// move and the moves since ([`GameLine::rebased`]): Ethereal cuts lists beyond about
@@ -212,37 +401,25 @@ impl UciSession {
         UciSession {
             starts: StartSelector::new(config.start, config.random_seed),
             config,
-            engine_has_chess960: false,
-            engine_chess960_on: false,
+            engine_chess960: Chess960Option::Missing,
             warned_no_chess960: false,
             gui_chess960: false,
             refused: None,
-            awaiting_uciok: false,
-            held: Vec::new(),
+            handshake: Handshake::Open,
             position: None,
             search_root: None,
             castling_filter: None,
-            answered_go: false,
             told: StartNotices::default(),
             engine_options: Vec::new(),
-            searching: false,
-            search_heard: false,
-            stop_sent: false,
-            early: Vec::new(),
-            early_ticks: 0,
-            after_search: Vec::new(),
+            search: Search::Idle,
             last_position: None,
             renew_position: false,
             shared_castling_files: false,
             now: None,
-            pending_go: None,
-            guard: Guard::Off,
             stale_bestmoves: 0,
-            last_pv_move: None,
             options_sent: Vec::new(),
             handshake_done: false,
             restarts: 0,
-            restarting: false,
         }
     }
 
@@ -274,7 +451,7 @@ impl UciSession {
 
     /// True while a `go` the engine got has not been answered.
     pub fn searching(&self) -> bool {
-        self.searching
+        matches!(self.search, Search::Running(_))
     }
 
     /// The castling dialect the GUI speaks now.
@@ -288,7 +465,7 @@ impl UciSession {
 
     /// How the engine takes positions now.
     pub fn engine_chess(&self) -> EngineChess {
-        if self.engine_chess960_on {
+        if self.engine_chess960 == Chess960Option::On {
             EngineChess::Chess960(self.config.engine_castling)
         } else {
             EngineChess::Standard
@@ -314,11 +491,11 @@ impl UciSession {
 
     /// Puts the engine into Chess960 mode if it can be and is not.
     fn enable_engine_chess960(&mut self, actions: &mut Vec<Action>) {
-        if self.engine_has_chess960 && !self.engine_chess960_on {
+        if self.engine_chess960 == Chess960Option::Off {
             let line = setoption_line("UCI_Chess960", true);
             self.remember_option(line.as_bytes());
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
-            self.engine_chess960_on = true;
+            self.engine_chess960 = Chess960Option::On;
         }
     }
 
@@ -328,7 +505,7 @@ impl UciSession {
         if !self.start_active() {
             return;
         }
-        if self.engine_has_chess960 {
+        if self.engine_chess960 != Chess960Option::Missing {
             self.enable_engine_chess960(actions);
             return;
         }
@@ -364,7 +541,9 @@ impl UciSession {
         let option = OptionDecl::parse(line);
         self.engine_options.push(option.clone());
         if option.is("UCI_Chess960") {
-            self.engine_has_chess960 = true;
+            if self.engine_chess960 == Chess960Option::Missing {
+                self.engine_chess960 = Chess960Option::Off;
+            }
             // python-chess reads `default False` as true and then never enables the
             // option: give GUIs the lowercase spelling.
             if let Some(value) = &option.default
@@ -399,7 +578,7 @@ impl UciSession {
         {
             return;
         }
-        if self.config.offer_chess960 && !self.engine_has_chess960 {
+        if self.config.offer_chess960 && self.engine_chess960 == Chess960Option::Missing {
             actions.push(Action::send(
                 Peer::Gui,
                 check_option_line("UCI_Chess960", false),
@@ -416,19 +595,15 @@ impl UciSession {
 
     /// Handles the GUI lines held while waiting for `uciok`.
     fn release_held(&mut self, actions: &mut Vec<Action>) {
-        self.awaiting_uciok = false;
-        for line in std::mem::take(&mut self.held) {
-            let mut replies = Vec::new();
-            self.gui_line(&line, &mut replies);
-            actions.extend(replies.into_iter().map(|action| match action {
-                Action::Forward => Action::send(Peer::Engine, line.clone(), Mark::Held),
-                other => other,
-            }));
-        }
+        let held = match std::mem::replace(&mut self.handshake, Handshake::Open) {
+            Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => held,
+            Handshake::Open => Vec::new(),
+        };
+        release_held(held, actions, |line, out| self.gui_line(line, out));
     }
 
     fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.stale_bestmoves > 0 && !self.restarting {
+        if self.stale_bestmoves > 0 {
             // The answer to a search the clock guard answered itself.
             self.stale_bestmoves -= 1;
             return actions.push(Step::Event(ProxyEvent::Warn(format!(
@@ -436,22 +611,19 @@ impl UciSession {
                 String::from_utf8_lossy(line.trim_ascii())
             ))));
         }
-        let guarded = matches!(self.guard, Guard::AnswerAt(_));
-        self.guard = Guard::Off;
-        if !std::mem::take(&mut self.searching) {
+        let Some(run) = self.end_search() else {
             // Every `go` gets one `bestmove`: one without a search is not passed on.
             return actions.push(Step::Event(ProxyEvent::Warn(format!(
                 "proxy: the engine's '{}' answers no go; not passed on",
                 String::from_utf8_lossy(line.trim_ascii())
             ))));
-        }
-        self.stop_sent = false;
-        self.early.clear();
+        };
+        let guarded = matches!(run.guard, Guard::AnswerAt(_));
         if let Some(reason) = self.illegal_bestmove(line) {
             // The GUI is not misled: the protocol's null move (or, after the clock guard's
             // stop, the engine's best so far), and why.
             let mut answer = b"bestmove ".to_vec();
-            match self.best_so_far().filter(|_| guarded) {
+            match self.best_so_far(&run).filter(|_| guarded) {
                 Some(best) => {
                     Self::info_to_gui(
                         actions,
@@ -480,20 +652,25 @@ impl UciSession {
         } else {
             self.pass_bestmove(line, actions);
         }
-        self.release_after_search(actions);
+        self.release_after_search(run.after, actions);
+    }
+
+    /// The search ends (its `bestmove` came, or the clock guard answered): the session is
+    /// idle, and the search is returned; `None` (and nothing changes) without one.
+    fn end_search(&mut self) -> Option<Box<Running>> {
+        match std::mem::replace(&mut self.search, Search::Idle) {
+            Search::Running(run) => Some(run),
+            other => {
+                self.search = other;
+                None
+            }
+        }
     }
 
     /// The GUI's lines held during the search go now (in the same batch, and the shell
     /// flushes the engine's side first).
-    fn release_after_search(&mut self, actions: &mut Vec<Action>) {
-        for held in std::mem::take(&mut self.after_search) {
-            let mut replies = Vec::new();
-            self.gui_line(&held, &mut replies);
-            actions.extend(replies.into_iter().map(|action| match action {
-                Action::Forward => Action::send(Peer::Engine, held.clone(), Mark::Held),
-                other => other,
-            }));
-        }
+    fn release_after_search(&mut self, after: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
+        release_held(after, actions, |line, out| self.gui_line(line, out));
     }
 
     /// Why the engine's `bestmove` is not a move the GUI can play: not legal in the
@@ -564,8 +741,11 @@ impl UciSession {
     }
 
     fn engine_info(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.searching && self.guard_on() {
-            self.note_pv(line);
+        if self.guard_on()
+            && let Search::Running(run) = &mut self.search
+            && let Some(first) = first_pv_move(line)
+        {
+            run.last_pv_move = Some(first);
         }
         // Cheapest test first: with both sides in one dialect, no line needs a look.
         let root = match &self.search_root {
@@ -617,13 +797,18 @@ impl UciSession {
             );
         } else if set.is("UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
-            if self.start_active() || (!self.engine_has_chess960 && self.config.offer_chess960) {
+            let missing = self.engine_chess960 == Chess960Option::Missing;
+            if self.start_active() || (missing && self.config.offer_chess960) {
                 // The engine stays in Chess960 mode (in standard mode it would write O-O-O
                 // from SP 860 as `c1c1`); the value only selects the GUI's dialect.
                 return;
             }
-            if self.engine_has_chess960 {
-                self.engine_chess960_on = self.gui_chess960;
+            if !missing {
+                self.engine_chess960 = if self.gui_chess960 {
+                    Chess960Option::On
+                } else {
+                    Chess960Option::Off
+                };
             }
             self.remember_option(line);
             actions.push(Action::Forward);
@@ -631,12 +816,12 @@ impl UciSession {
             // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
             // chess with it): UCI_Chess960 is what engines understand.
             self.gui_chess960 = true;
-            if !self.engine_has_chess960 {
+            if self.engine_chess960 == Chess960Option::Missing {
                 // Its own UCI_Variant may know the name.
                 self.remember_option(line);
                 actions.push(Action::Forward);
-            } else if !self.engine_chess960_on {
-                self.engine_chess960_on = true;
+            } else if self.engine_chess960 == Chess960Option::Off {
+                self.engine_chess960 = Chess960Option::On;
                 let line = setoption_line("UCI_Chess960", true);
                 self.remember_option(line.as_bytes());
                 actions.push(Action::send(Peer::Engine, line, Mark::Rewritten));
@@ -660,7 +845,10 @@ impl UciSession {
     }
 
     fn gui_position(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        self.answered_go = false;
+        // A `stop` after a new position goes to the engine.
+        if let Search::AnsweredByProxy = self.search {
+            self.search = Search::Idle;
+        }
         match self.read_position(line) {
             Ok((game, from_startpos, notes)) => {
                 for note in notes {
@@ -784,9 +972,7 @@ impl UciSession {
 
     fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         if self.refused.is_some() {
-            self.answered_go = true;
-            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
-            return;
+            return self.answer_go(actions);
         }
         // The shield: a parameter UCI does not define, a known one without its number, or a
         // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
@@ -795,31 +981,24 @@ impl UciSession {
             .position
             .as_ref()
             .is_none_or(|p| p.turn() == shakmaty::Color::White);
-        let refusal = match Go::parse(line) {
-            Err(GoError::Number(reason) | GoError::Unknown(reason)) => Some(reason),
-            Ok(go) => go
-                .impossible_limit()
-                .or_else(|| go.never_ending(white))
-                .or_else(|| self.illegal_searchmove(line, &go)),
+        let go = match Go::parse(line) {
+            Ok(go) => go,
+            Err(GoError::Number(reason) | GoError::Unknown(reason)) => {
+                return self.refuse_go(&reason, actions);
+            }
         };
-        if let Some(reason) = refusal {
-            Self::info_to_gui(
-                actions,
-                &format!("refused go ({reason}); not sent to the engine"),
-            );
-            self.answered_go = true;
-            actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
-            return;
+        if let Some(reason) = go
+            .impossible_limit()
+            .or_else(|| go.never_ending(white))
+            .or_else(|| self.illegal_searchmove(line, &go))
+        {
+            return self.refuse_go(&reason, actions);
         }
-        self.answered_go = false;
         if std::mem::take(&mut self.renew_position)
             && let Some(position) = &self.last_position
         {
             actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
         }
-        self.searching = true;
-        self.search_heard = false;
-        self.stop_sent = false;
         self.search_root = self.position.clone();
         self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
         let first = actions.len();
@@ -836,7 +1015,29 @@ impl UciSession {
                 _ => None,
             })
             .unwrap_or_else(|| line.trim_ascii().to_vec());
-        self.start_guard(sent, white);
+        let go = PendingGo {
+            line: sent,
+            at: self.now(),
+            white,
+            clock: SearchClock::of(&go, white),
+            ponder: go.ponder,
+        };
+        self.search = Search::Running(Box::new(Running::new(go, &self.config)));
+    }
+
+    /// A `go` the engine never gets: why, and the proxy's answer.
+    fn refuse_go(&mut self, reason: &str, actions: &mut Vec<Action>) {
+        Self::info_to_gui(
+            actions,
+            &format!("refused go ({reason}); not sent to the engine"),
+        );
+        self.answer_go(actions);
+    }
+
+    /// The proxy answers the GUI's `go` itself, with the null move.
+    fn answer_go(&mut self, actions: &mut Vec<Action>) {
+        self.search = Search::AnsweredByProxy;
+        actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
     }
 
     /// Sends the `go` (`searchmoves` translated) to the engine.
@@ -892,10 +1093,10 @@ impl UciSession {
     /// A GUI line once the engine's options are known.
     fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
-        if first != b"quit" && !self.after_search.is_empty() {
-            return self.after_search.push(line.to_vec());
-        }
-        if self.searching {
+        if let Search::Running(run) = &mut self.search {
+            if first != b"quit" && !run.after.is_empty() {
+                return run.after.push(line.to_vec());
+            }
             return self.gui_line_during_search(first, line, actions);
         }
         match first {
@@ -909,7 +1110,7 @@ impl UciSession {
             }
             b"position" => self.gui_position(line, actions),
             b"go" => self.gui_go(line, actions),
-            b"stop" | b"ponderhit" if self.answered_go => {}
+            b"stop" | b"ponderhit" if matches!(self.search, Search::AnsweredByProxy) => {}
             b"quit" => {
                 actions.push(Action::Forward);
                 actions.push(Step::Event(ProxyEvent::Shutdown));
@@ -919,6 +1120,7 @@ impl UciSession {
     }
 }
 
+/// The running search: the GUI's lines during it, `stop` and `ponderhit`.
 impl UciSession {
     /// A GUI line while the engine searches. `position`, `go`, `setoption` and
     /// `ucinewgame` never reach a searching engine (Stockfish 15.1 dies on some, and the
@@ -930,8 +1132,11 @@ impl UciSession {
             b"stop" | b"ponderhit" => self.gui_stop(first, line, actions),
             b"isready" => actions.push(Action::send(Peer::Gui, "readyok", Mark::Answered)),
             b"position" | b"go" | b"setoption" | b"ucinewgame" => {
-                self.after_search.push(line.to_vec());
-                if !self.stop_sent && !self.early.iter().any(|l| first_token(l) == b"stop") {
+                let Search::Running(run) = &mut self.search else {
+                    return;
+                };
+                run.after.push(line.to_vec());
+                if !run.stop_pending() {
                     let before = actions.len();
                     self.gui_stop(b"stop", b"stop", actions);
                     // Sent now (not held): our own line, not the one read.
@@ -950,33 +1155,23 @@ impl UciSession {
     }
 
     /// `stop` or `ponderhit` during a search: forwarded once the engine has been heard
-    /// since its `go` (else held a moment, see [`EARLY_TICKS`]); a second `stop` is dropped.
+    /// since its `go` (else held until it is, at most [`EARLY_WAIT`]); a second `stop` is
+    /// dropped. `ponderhit` puts the pondering search on its clock.
     fn gui_stop(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
-        let stop = first == b"stop";
-        if self.stop_sent || (stop && self.early.iter().any(|l| first_token(l) == b"stop")) {
-            return;
+        let now = self.now();
+        if let Search::Running(run) = &mut self.search
+            && run.stop_or_ponderhit(first == b"stop", line, now, &self.config)
+        {
+            actions.push(Action::Forward);
         }
-        if !stop {
-            self.guard_ponderhit();
-        }
-        if !self.search_heard {
-            if self.early.is_empty() {
-                self.early_ticks = 0;
-            }
-            return self.early.push(line.to_vec());
-        }
-        self.stop_sent = stop;
-        actions.push(Action::Forward);
     }
 
-    /// Sends the `stop` / `ponderhit` lines held since the `go`.
-    fn release_early(&mut self, actions: &mut Vec<Action>) {
-        for line in std::mem::take(&mut self.early) {
-            if self.stop_sent {
-                break;
-            }
-            self.stop_sent = first_token(&line) == b"stop";
-            actions.push(Action::send(Peer::Engine, line, Mark::Held));
+    /// The held `stop` / `ponderhit` lines go when their deadline has come.
+    fn release_early_at(&mut self, now: Instant, actions: &mut Vec<Action>) {
+        if let Search::Running(run) = &mut self.search
+            && run.early_deadline().is_some_and(|at| at <= now)
+        {
+            run.release_early(false, actions);
         }
     }
 }
@@ -988,97 +1183,24 @@ impl UciSession {
         self.config.max_overrun.is_some() || self.config.max_search.is_some()
     }
 
-    /// Notes the `go` the engine got (`sent`) and sets the guard's deadline.
-    fn start_guard(&mut self, sent: Vec<u8>, white: bool) {
-        self.last_pv_move = None;
-        self.guard = Guard::Off;
-        if !self.guard_on() && self.config.restart_engine == 0 {
-            return;
-        }
-        let clock = Go::parse(&sent)
-            .map(|go| SearchClock::of(&go, white))
-            .unwrap_or(SearchClock {
-                clock: None,
-                unbounded: true,
-            });
-        let at = self.now();
-        self.pending_go = Some(PendingGo {
-            line: sent,
-            at,
-            white,
-            clock: clock.clock,
-            unbounded: clock.unbounded,
-        });
-        self.arm_guard(at);
-    }
-
-    /// The guard's `stop` deadline for the pending `go`, its clock counted from `from`.
-    fn arm_guard(&mut self, from: Instant) {
-        let Some(go) = &self.pending_go else { return };
-        let clock = SearchClock {
-            clock: go.clock,
-            unbounded: go.unbounded,
-        };
-        self.guard = match clock.limit(self.config.max_overrun, self.config.max_search) {
-            Some(limit) => Guard::StopAt(from + limit),
-            None => Guard::Off,
-        };
-    }
-
-    /// `ponderhit`: the pondering search now runs on the clock of its `go`.
-    fn guard_ponderhit(&mut self) {
-        let now = self.now();
-        if let Some(go) = &mut self.pending_go
-            && go.unbounded
-            && first_token(&go.line) == b"go"
-            && tokens(&go.line).any(|word| word == b"ponder")
-        {
-            go.unbounded = false;
-            self.arm_guard(now);
-        }
-    }
-
-    /// An `info` line of the current search: the first move of its principal variation
-    /// (of `multipv 1`) is the engine's best so far.
-    fn note_pv(&mut self, line: &[u8]) {
-        if memmem::find(line, b" pv ").is_none() {
-            return;
-        }
-        let mut words = tokens(line);
-        if words.any(|word| word == b"multipv")
-            && tokens(line).skip_while(|w| *w != b"multipv").nth(1) != Some(b"1")
-        {
-            return;
-        }
-        if let Some(list) = info_move_lists(line)
-            .into_iter()
-            .find(|list| list.field == "pv")
-            && let Some(first) = list.moves.first()
-        {
-            self.last_pv_move = Some(line[first.clone()].to_vec());
-        }
-    }
-
-    /// The engine's best move so far, legal in the searched position, as the GUI writes
-    /// it.
-    fn best_so_far(&self) -> Option<Vec<u8>> {
+    /// The engine's best move so far in `run`, legal in the searched position, as the GUI
+    /// writes it.
+    fn best_so_far(&self, run: &Running) -> Option<Vec<u8>> {
         let root = self.search_root.as_ref()?;
-        let best = parse_move(root, self.last_pv_move.as_deref()?).ok()?;
+        let best = parse_move(root, run.last_pv_move.as_deref()?).ok()?;
         let mut out = Vec::new();
         write_move(&best, self.gui_dialect(), &mut out);
         Some(out)
     }
 
     fn guard_timeout(&mut self, now: Instant, actions: &mut Vec<Action>) {
-        if !self.searching {
-            self.guard = Guard::Off;
+        let Search::Running(run) = &mut self.search else {
             return;
-        }
-        match self.guard {
-            Guard::Off => {}
+        };
+        match run.guard {
             Guard::StopAt(at) if now >= at => {
                 let limit = match (
-                    self.pending_go.as_ref().and_then(|go| go.clock),
+                    run.go.clock.clock,
                     self.config.max_overrun,
                     self.config.max_search,
                 ) {
@@ -1094,42 +1216,43 @@ impl UciSession {
                     format!("clock guard: no bestmove within {limit}; stop sent to the engine");
                 Self::info_to_gui(actions, &message);
                 actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
-                if !self.stop_sent {
-                    self.early.clear();
-                    self.stop_sent = true;
+                if run.guard_stop() {
                     actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
                 }
-                self.guard = Guard::AnswerAt(now + STOP_GRACE);
+                run.guard = Guard::AnswerAt(now + STOP_GRACE);
             }
-            Guard::AnswerAt(at) if now >= at => {
-                self.guard = Guard::Off;
-                let (best, what) = match self.best_so_far() {
-                    Some(best) => {
-                        let text = String::from_utf8_lossy(&best).into_owned();
-                        (best, format!("the first move of its last pv, {text}"))
-                    }
-                    None => (
-                        b"0000".to_vec(),
-                        "bestmove 0000 (no legal pv move)".to_owned(),
-                    ),
-                };
-                let message = format!(
-                    "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
-                    STOP_GRACE.as_millis()
-                );
-                Self::info_to_gui(actions, &message);
-                actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
-                let mut line = b"bestmove ".to_vec();
-                line.extend_from_slice(&best);
-                actions.push(Action::send(Peer::Gui, line, Mark::Answered));
-                self.searching = false;
-                self.stop_sent = false;
-                self.early.clear();
-                self.stale_bestmoves += 1;
-                self.release_after_search(actions);
-            }
-            Guard::StopAt(_) | Guard::AnswerAt(_) => {}
+            Guard::AnswerAt(at) if now >= at => self.guard_answers(actions),
+            Guard::Off | Guard::StopAt(_) | Guard::AnswerAt(_) => {}
         }
+    }
+
+    /// No `bestmove` [`STOP_GRACE`] after the guard's `stop`: the GUI gets the engine's
+    /// best so far, and the search ends.
+    fn guard_answers(&mut self, actions: &mut Vec<Action>) {
+        let Some(run) = self.end_search() else {
+            return;
+        };
+        let (best, what) = match self.best_so_far(&run) {
+            Some(best) => {
+                let text = String::from_utf8_lossy(&best).into_owned();
+                (best, format!("the first move of its last pv, {text}"))
+            }
+            None => (
+                b"0000".to_vec(),
+                "bestmove 0000 (no legal pv move)".to_owned(),
+            ),
+        };
+        let message = format!(
+            "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
+            STOP_GRACE.as_millis()
+        );
+        Self::info_to_gui(actions, &message);
+        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+        let mut line = b"bestmove ".to_vec();
+        line.extend_from_slice(&best);
+        actions.push(Action::send(Peer::Gui, line, Mark::Answered));
+        self.stale_bestmoves += 1;
+        self.release_after_search(run.after, actions);
     }
 
     /// The engine exited unasked: restarted within the budget, else told.
@@ -1149,32 +1272,36 @@ impl UciSession {
         let message = format!(
             "the engine {how}; restarting it ({} of {budget} in this game), then its options, the position{}",
             self.restarts,
-            if self.searching { " and the go" } else { "" }
+            if self.searching() { " and the go" } else { "" }
         );
         Self::info_to_gui(actions, &message);
         actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
         actions.push(Step::Event(ProxyEvent::Restart));
         actions.push(Action::send(Peer::Engine, "uci", Mark::Injected));
-        self.restarting = true;
-        self.awaiting_uciok = true;
+        self.handshake = Handshake::Restarting(
+            match std::mem::replace(&mut self.handshake, Handshake::Open) {
+                Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => held,
+                Handshake::Open => Vec::new(),
+            },
+        );
         // A search the proxy answered itself gets no bestmove from the new engine.
         self.stale_bestmoves = 0;
     }
 
     /// The restarted engine's `uciok`: the options the engine had, the position and the
-    /// pending `go` with the time spent taken off its clocks, then the GUI's held lines.
+    /// running search's `go` with the time spent taken off its clocks (a `stop` it had
+    /// is held again until the new engine is heard), then the GUI's held lines.
     fn replay(&mut self, actions: &mut Vec<Action>) {
-        self.restarting = false;
         for (_, line) in &self.options_sent {
             actions.push(Action::send(Peer::Engine, line.clone(), Mark::Injected));
         }
         if let Some(position) = &self.last_position {
             actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
         }
-        if self.searching
-            && let Some(go) = &self.pending_go
-        {
-            let spent = self.now().saturating_duration_since(go.at);
+        let now = self.now();
+        if let Search::Running(run) = &mut self.search {
+            let go = &run.go;
+            let spent = now.saturating_duration_since(go.at);
             let line = recovery::reduce_clocks(&go.line, go.white, spent);
             let spent = if line == go.line.trim_ascii() {
                 String::new()
@@ -1188,14 +1315,26 @@ impl UciSession {
             Self::info_to_gui(actions, &message);
             actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
-            self.search_heard = false;
-            if std::mem::take(&mut self.stop_sent) {
-                self.early = vec![b"stop".to_vec()];
-                self.early_ticks = 0;
-            }
+            run.restarted(now);
         }
         self.release_held(actions);
     }
+}
+
+/// The first move of the principal variation of an `info` line (of `multipv 1`): the
+/// engine's best so far.
+fn first_pv_move(line: &[u8]) -> Option<Vec<u8>> {
+    memmem::find(line, b" pv ")?;
+    if tokens(line).any(|word| word == b"multipv")
+        && tokens(line).skip_while(|w| *w != b"multipv").nth(1) != Some(b"1")
+    {
+        return None;
+    }
+    let list = info_move_lists(line)
+        .into_iter()
+        .find(|list| list.field == "pv")?;
+    let first = list.moves.first()?;
+    Some(line[first.clone()].to_vec())
 }
 
 /// `line` (its trailing whitespace dropped) with the bytes of `spans` (in order, not
@@ -1244,18 +1383,24 @@ impl Relay for UciSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         match first_token(line) {
             b"uci" => {
-                self.awaiting_uciok = true;
+                if self.handshake == Handshake::Open {
+                    self.handshake = Handshake::AwaitingUciok(Vec::new());
+                }
                 actions.push(Action::Forward);
             }
             // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
             // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
-            _ if self.awaiting_uciok => self.held.push(line.to_vec()),
-            _ => self.gui_line(line, actions),
+            _ => match &mut self.handshake {
+                Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => {
+                    held.push(line.to_vec());
+                }
+                Handshake::Open => self.gui_line(line, actions),
+            },
         }
     }
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
-        if self.restarting {
+        if let Handshake::Restarting(_) = self.handshake {
             // The restarted engine's handshake: the GUI had it once.
             if first == b"uciok" {
                 self.replay(actions);
@@ -1265,13 +1410,12 @@ impl Relay for UciSession {
         // The search's first `info` says it has begun (a `readyok` may answer an
         // `isready` read before the `go`, and Ethereal answers `setoption` with an
         // `info string`).
-        if self.searching
-            && !self.search_heard
+        if let Search::Running(run) = &mut self.search
+            && let Stop::Unheard(_) = run.stop
             && first == b"info"
             && tokens(line).nth(1) != Some(b"string")
         {
-            self.search_heard = true;
-            self.release_early(actions);
+            run.release_early(true, actions);
         }
         match first {
             b"info" => self.engine_info(line, actions),
@@ -1293,10 +1437,10 @@ impl Relay for UciSession {
     }
 
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
-        if self.awaiting_uciok {
+        if let Handshake::AwaitingUciok(held) | Handshake::Restarting(held) = &mut self.handshake {
             // Held lines go at `uciok`, then a quit (the shell waits a bounded time).
-            if !self.held.iter().any(|line| first_token(line) == b"quit") {
-                self.held.push(b"quit".to_vec());
+            if !held.iter().any(|line| first_token(line) == b"quit") {
+                held.push(b"quit".to_vec());
             }
             return;
         }
@@ -1312,8 +1456,9 @@ impl Relay for UciSession {
         if self.config.restart_engine > 0
             && self.handshake_done
             && self.restarts < self.config.restart_engine
+            && self.handshake == Handshake::Open
         {
-            self.awaiting_uciok = true;
+            self.handshake = Handshake::AwaitingUciok(Vec::new());
         }
     }
 
@@ -1321,1371 +1466,36 @@ impl Relay for UciSession {
         self.now = Some(now);
     }
 
+    /// The first of the running search's deadlines: the held `stop` / `ponderhit`
+    /// ([`EARLY_WAIT`]) and the clock guard's.
     fn poll_timeout(&self) -> Option<Instant> {
-        match self.guard {
-            Guard::StopAt(at) | Guard::AnswerAt(at) if self.searching => Some(at),
-            _ => None,
+        let Search::Running(run) = &self.search else {
+            return None;
+        };
+        match (run.early_deadline(), run.guard_deadline()) {
+            (Some(early), Some(guard)) => Some(early.min(guard)),
+            (early, guard) => early.or(guard),
         }
     }
 
+    /// The deadlines that have come, the earlier first.
     fn handle_timeout(&mut self, now: Instant, actions: &mut Vec<Action>) {
         self.now = Some(now);
+        let guard_first = match &self.search {
+            Search::Running(run) => run
+                .guard_deadline()
+                .zip(run.early_deadline())
+                .is_some_and(|(guard, early)| guard < early),
+            _ => false,
+        };
+        if !guard_first {
+            self.release_early_at(now, actions);
+        }
         self.guard_timeout(now, actions);
-    }
-
-    fn on_tick(&mut self, actions: &mut Vec<Action>) {
-        if self.early.is_empty() {
-            return;
-        }
-        self.early_ticks += 1;
-        if self.early_ticks >= EARLY_TICKS {
-            self.release_early(actions);
-        }
-    }
-
-    fn wants_tick(&self) -> bool {
-        !self.early.is_empty()
+        self.release_early_at(now, actions);
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::proxy::script::{
-        is_start_notice, play as play_all, play_without_start_notices as play,
-    };
-
-    #[test]
-    fn the_start_notices_come_once_per_game() {
-        let mut session = UciSession::new(fixed("860"));
-        play(&mut session, &HANDSHAKE);
-        let game = [
-            "gui: ucinewgame",
-            "gui: position startpos",
-            "gui: position startpos moves d1e3",
-            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
-            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3",
-        ];
-        for _ in 0..2 {
-            let out = play_all(&mut session, &game);
-            let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
-            assert_eq!(notices.len(), 4, "{out:?}");
-            assert_eq!(
-                notices[0],
-                "gui< info string sp960: position startpos is played from SP 860 but the GUI \
-                 has not enabled UCI_Chess960: a GUI that keeps its own board will reject the \
-                 engine's moves (give such a GUI a book of starts: sp960 book) [Injected]"
-            );
-            assert!(
-                notices[1].starts_with("Warn(\"proxy: position startpos is played from SP 860")
-            );
-            assert_eq!(
-                notices[2],
-                "gui< info string sp960: the GUI's position fen replaces the start SP 860 in \
-                 this game: --sp and SP960_Start choose the start of `position startpos` and \
-                 `new` only (a GUI or runner that keeps its own board needs a book of starts: sp960 book) \
-                 [Injected]"
-            );
-            assert!(notices[3].starts_with("Warn(\"proxy: the GUI's position fen replaces"));
-        }
-        // A GUI in Chess960 mode that sends startpos hears nothing; without a start of
-        // ours there is nothing to tell.
-        let out = play_all(
-            &mut session,
-            &[
-                "gui: setoption name UCI_Chess960 value true",
-                "gui: ucinewgame",
-                "gui: position startpos",
-            ],
-        );
-        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play_all(&mut session, &game);
-        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
-    }
-
-    #[test]
-    fn offer_chess960_lists_the_option_for_an_engine_without_it() {
-        let toga = [
-            "gui: uci",
-            "engine: id name Toga II 3.0",
-            "engine: uciok",
-            "gui: setoption name UCI_Chess960 value true",
-            "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3",
-        ];
-        let mut session = UciSession::new(UciConfig {
-            offer_chess960: true,
-            ..UciConfig::default()
-        });
-        let out = play(&mut session, &toga);
-        assert_eq!(
-            out[2..5],
-            [
-                "gui< option name UCI_Chess960 type check default false [Injected]",
-                "gui< option name SP960_Start type spin default -1 min -2 max 959 [Injected]",
-                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
-            ]
-        );
-        // The GUI's UCI_Chess960 stays with the proxy; the engine gets standard chess
-        // and its castling comes back king-takes-rook.
-        assert_eq!(
-            out[6..],
-            [
-                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 moves d1e3 [Rewritten]"
-            ]
-        );
-        assert_eq!(session.gui_dialect(), CastlingDialect::Chess960);
-        let out = play(
-            &mut session,
-            &[
-                "gui: position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
-                "gui: go depth 3",
-                "engine: bestmove e1g1",
-            ],
-        );
-        assert_eq!(out[2], "gui< bestmove e1h1 [Rewritten]", "{out:?}");
-        // Without the flag, the option is not offered.
-        let mut session = UciSession::new(UciConfig::default());
-        let out = play(&mut session, &toga[..3]);
-        assert!(!out.iter().any(|l| l.contains("UCI_Chess960")), "{out:?}");
-    }
-
-    fn fixed(start: &str) -> UciConfig {
-        UciConfig {
-            start: StartChoice::Fixed(start.parse().unwrap()),
-            ..UciConfig::default()
-        }
-    }
-
-    const HANDSHAKE: [&str; 4] = [
-        "gui: uci",
-        "engine: id name Stockfish 15.1",
-        "engine: option name UCI_Chess960 type check default false",
-        "engine: uciok",
-    ];
-
-    /// [`play`] with the shell's clock and the engine's exit: `at MS` sets the time (ms
-    /// after a fixed instant), `timeout` calls `handle_timeout` when the deadline has come,
-    /// `exit` is the engine dying (restartable).
-    fn play_timed(session: &mut UciSession, base: Instant, script: &[&str]) -> Vec<String> {
-        let mut out = Vec::new();
-        for line in script {
-            if let Some(ms) = line.strip_prefix("at ") {
-                session.set_now(base + Duration::from_millis(ms.parse().unwrap()));
-            } else if *line == "timeout" {
-                let now = session.now.unwrap();
-                let mut actions = Vec::new();
-                if session.poll_timeout().is_some_and(|at| at <= now) {
-                    session.handle_timeout(now, &mut actions);
-                }
-                out.extend(actions_text(actions));
-            } else if *line == "exit" {
-                let mut actions = Vec::new();
-                session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
-                out.extend(actions_text(actions));
-            } else {
-                out.extend(play(session, &[line]));
-            }
-        }
-        out
-    }
-
-    fn actions_text(actions: Vec<Action>) -> Vec<String> {
-        actions
-            .into_iter()
-            .map(|action| match action {
-                Action::Send { to, line, mark } => format!(
-                    "{}< {} [{mark:?}]",
-                    if to == Peer::Gui { "gui" } else { "engine" },
-                    String::from_utf8_lossy(&line)
-                ),
-                other => format!("{other:?}"),
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_crashed_engine_is_restarted_with_options_position_and_the_go_less_the_time_spent() {
-        let mut session = UciSession::new(UciConfig {
-            restart_engine: 1,
-            ..UciConfig::default()
-        });
-        let base = Instant::now();
-        play_timed(&mut session, base, &["at 0"]);
-        play(
-            &mut session,
-            &[
-                "gui: uci",
-                "engine: option name UCI_Chess960 type check default false",
-                "engine: option name Hash type spin default 16 min 1 max 1024",
-                "engine: uciok",
-            ],
-        );
-        let out = play_timed(
-            &mut session,
-            base,
-            &[
-                "gui: setoption name Hash value 64",
-                "gui: setoption name Bogus value 1",
-                "gui: setoption name UCI_Chess960 value true",
-                "gui: setoption name Hash value 32",
-                "gui: ucinewgame",
-                "gui: position startpos moves e2e4",
-                "at 1000",
-                "gui: go wtime 9000 btime 8000 winc 100 binc 100",
-                "engine: info depth 1 pv e7e5",
-                "at 3500",
-                "exit",
-                "gui: isready",
-                "engine: info string pid 77",
-                "engine: id name Stockfish 15.1",
-                "engine: option name UCI_Chess960 type check default false",
-                "engine: uciok",
-                "engine: bestmove e7e5",
-            ],
-        );
-        let restarting = "the engine died unexpectedly from signal 9; restarting it (1 of 1 in \
-                          this game), then its options, the position and the go";
-        assert_eq!(
-            out,
-            [
-                "engine< setoption name Hash value 64",
-                "engine< setoption name Bogus value 1",
-                "engine< setoption name UCI_Chess960 value true",
-                "engine< setoption name Hash value 32",
-                "engine< ucinewgame",
-                "engine< position startpos moves e2e4",
-                "engine< go wtime 9000 btime 8000 winc 100 binc 100",
-                "gui< info depth 1 pv e7e5",
-                &format!("gui< info string sp960: {restarting} [Injected]"),
-                &format!("Event(Warn(\"proxy: {restarting}\"))"),
-                "Event(Restart)",
-                "engine< uci [Injected]",
-                "engine< setoption name UCI_Chess960 value true [Injected]",
-                "engine< setoption name Hash value 32 [Injected]",
-                "engine< position startpos moves e2e4 [Injected]",
-                "gui< info string sp960: the engine restarted; the go sent again with the 2500 \
-                 ms spent off its clock: go wtime 9000 btime 5500 winc 100 binc 100 [Injected]",
-                "Warn(\"proxy: the engine restarted; the go sent again with the 2500 ms spent off \
-                 its clock: go wtime 9000 btime 5500 winc 100 binc 100\")",
-                "engine< go wtime 9000 btime 5500 winc 100 binc 100 [Injected]",
-                "gui< readyok [Answered]",
-                "gui< bestmove e7e5",
-            ]
-        );
-        // One restart a game: the next death is the end.
-        let out = play_timed(&mut session, base, &["exit"]);
-        assert_eq!(
-            out,
-            [
-                "gui< info string sp960: the engine died unexpectedly from signal 9; restarted 1 \
-                 time(s) in this game already (--restart-engine 1): giving up [Injected]",
-                "Event(Warn(\"proxy: the engine died unexpectedly from signal 9; restarted 1 \
-                 time(s) in this game already (--restart-engine 1): giving up\"))",
-            ]
-        );
-        // Without the option, and after a signal we passed on, nothing is restarted.
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        assert_eq!(
-            play_timed(&mut session, base, &["exit"]),
-            ["gui< info string sp960: the engine died unexpectedly from signal 9 [Injected]"]
-        );
-        let mut session = UciSession::new(UciConfig {
-            restart_engine: 1,
-            ..UciConfig::default()
-        });
-        play(&mut session, &HANDSHAKE);
-        let mut actions = Vec::new();
-        session.on_engine_exit("died unexpectedly from signal 2", false, &mut actions);
-        assert!(!actions.contains(&Step::Event(ProxyEvent::Restart)));
-    }
-
-    #[test]
-    fn the_clock_guard_stops_an_overrun_then_answers_with_the_last_pv_move() {
-        let mut session = UciSession::new(UciConfig {
-            max_overrun: Some(Duration::from_millis(500)),
-            max_search: Some(Duration::from_millis(3000)),
-            ..UciConfig::default()
-        });
-        let base = Instant::now();
-        play(&mut session, &HANDSHAKE);
-        let out = play_timed(
-            &mut session,
-            base,
-            &[
-                "at 0",
-                "gui: position startpos moves e2e4",
-                "gui: go wtime 1000 btime 2000",
-                "engine: info depth 1 pv g8f6 d2d4",
-                "engine: info depth 2 multipv 2 pv e7e5",
-            ],
-        );
-        assert_eq!(
-            session.poll_timeout(),
-            Some(base + Duration::from_millis(2500))
-        );
-        assert_eq!(out.len(), 4);
-        let out = play_timed(
-            &mut session,
-            base,
-            &[
-                "at 2499",
-                "timeout",
-                "at 2500",
-                "timeout",
-                "at 3499",
-                "timeout",
-                "at 3500",
-                "timeout",
-                "engine: bestmove d7d5",
-                "gui: isready",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "gui< info string sp960: clock guard: no bestmove within the go's 2000 ms + 500 ms (--max-overrun); stop \
-                 sent to the engine [Injected]",
-                "Event(Warn(\"proxy: clock guard: no bestmove within the go's 2000 ms + 500 ms (--max-overrun); stop sent \
-                 to the engine\"))",
-                "engine< stop [Injected]",
-                "gui< info string sp960: clock guard: no bestmove 1000 ms after stop; the \
-                 GUI gets the first move of its last pv, g8f6 [Injected]",
-                "Event(Warn(\"proxy: clock guard: no bestmove 1000 ms after stop; the \
-                 GUI gets the first move of its last pv, g8f6\"))",
-                "gui< bestmove g8f6 [Answered]",
-                "Warn(\"proxy: the engine's late 'bestmove d7d5' (its search was answered \
-                 by the clock guard); not passed on\")",
-                "engine< isready",
-            ]
-        );
-        // A search without a clock: --max-search; an answer in time clears the deadline.
-        let out = play_timed(
-            &mut session,
-            base,
-            &[
-                "at 10000",
-                "gui: go depth 1",
-                "engine: info depth 1 pv a7a6",
-                "at 12999",
-                "timeout",
-                "engine: bestmove a7a6",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< go depth 1",
-                "gui< info depth 1 pv a7a6",
-                "gui< bestmove a7a6"
-            ]
-        );
-        assert_eq!(session.poll_timeout(), None);
-        // Never cut: go infinite and go ponder; from ponderhit, the clock counts.
-        play_timed(&mut session, base, &["at 20000", "gui: go infinite"]);
-        assert_eq!(session.poll_timeout(), None);
-        play(
-            &mut session,
-            &["gui: stop", "engine: info depth 1", "engine: bestmove a7a6"],
-        );
-        play_timed(
-            &mut session,
-            base,
-            &[
-                "gui: go ponder wtime 1000 btime 100",
-                "engine: info depth 1",
-            ],
-        );
-        assert_eq!(session.poll_timeout(), None);
-        play_timed(&mut session, base, &["at 30000", "gui: ponderhit"]);
-        assert_eq!(
-            session.poll_timeout(),
-            Some(base + Duration::from_millis(30600))
-        );
-        // Without a legal pv move: bestmove 0000.
-        play(&mut session, &["engine: bestmove a7a6"]);
-        let out = play_timed(
-            &mut session,
-            base,
-            &[
-                "at 40000",
-                "gui: go movetime 100",
-                "engine: info depth 1 pv e1e8",
-                "at 40600",
-                "timeout",
-                "at 41600",
-                "timeout",
-            ],
-        );
-        assert_eq!(out.last().unwrap(), "gui< bestmove 0000 [Answered]");
-        assert!(out[out.len() - 3].contains("bestmove 0000 (no legal pv move)"));
-    }
-
-    #[test]
-    fn handshake_adds_options_and_enables_chess960_before_uciok() {
-        let mut session = UciSession::new(fixed("860"));
-        assert_eq!(
-            play(&mut session, &HANDSHAKE),
-            [
-                "engine< uci",
-                "gui< id name Stockfish 15.1",
-                "gui< option name UCI_Chess960 type check default false",
-                "engine< setoption name UCI_Chess960 value true [Injected]",
-                "gui< option name SP960_Start type spin default 860 min -2 max 959 [Injected]",
-                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
-                "gui< uciok",
-            ]
-        );
-    }
-
-    #[test]
-    fn held_lines_are_released_byte_for_byte() {
-        let mut session = UciSession::new(fixed("860"));
-        let mut actions = Vec::new();
-        session.on_gui_line(b"uci", &mut actions);
-        for line in [&b"foo  bar \r"[..], b"isready \t", b"\xff odd bytes"] {
-            session.on_gui_line(line, &mut actions);
-        }
-        actions.clear();
-        session.on_engine_line(b"uciok", &mut actions);
-        let held: Vec<&[u8]> = actions
-            .iter()
-            .filter_map(|action| match action {
-                Action::Send {
-                    to: Peer::Engine,
-                    line,
-                    mark: Mark::Held,
-                } => Some(&line[..]),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(
-            held,
-            [&b"foo  bar \r"[..], b"isready \t", b"\xff odd bytes"]
-        );
-    }
-
-    #[test]
-    fn lines_sent_before_uciok_are_held_until_the_engine_options_are_known() {
-        let mut session = UciSession::new(fixed("860"));
-        let out = play(
-            &mut session,
-            &[
-                "gui: uci",
-                "gui: isready",
-                "gui: position startpos",
-                "gui: go depth 5",
-                "engine: option name UCI_Chess960 type check default false",
-                "engine: uciok",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< uci",
-                "gui< option name UCI_Chess960 type check default false",
-                "engine< setoption name UCI_Chess960 value true [Injected]",
-                "gui< option name SP960_Start type spin default 860 min -2 max 959 [Injected]",
-                "gui< option name SP960_BlackStart type spin default -1 min -1 max 959 [Injected]",
-                "gui< uciok",
-                "engine< isready [Held]",
-                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Rewritten]",
-                "engine< go depth 5 [Held]",
-            ]
-        );
-        // Held in order: quit too, and the quit for the end of input.
-        let mut session = UciSession::new(fixed("860"));
-        let out = play(&mut session, &["gui: uci", "gui: isready", "gui: quit"]);
-        assert_eq!(out, ["engine< uci"]);
-        let mut eof = Vec::new();
-        session.on_gui_eof(&mut eof);
-        assert!(eof.is_empty());
-        let out = play(&mut session, &["engine: uciok"]);
-        assert_eq!(
-            out[out.len() - 4..],
-            [
-                "gui< uciok",
-                "engine< isready [Held]",
-                "engine< quit [Held]",
-                "Shutdown"
-            ]
-        );
-    }
-
-    #[test]
-    fn startpos_becomes_the_start_and_castling_is_translated_both_ways() {
-        let mut session = UciSession::new(fixed("860"));
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: position startpos moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6",
-                "gui: go depth 5 searchmoves c1g1 c1a1",
-                "engine: info depth 5 seldepth 4 multipv 1 score cp -97 nodes 93 pv c1e1 g6f4 g3f5",
-                "engine: info depth 5 score cp -97 nodes 93 pv d3f5",
-                "engine: bestmove c1e1 ponder g6f4",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6 [Rewritten]",
-                "engine< go depth 5 searchmoves c1e1 c1a1 [Rewritten]",
-                "gui< info depth 5 seldepth 4 multipv 1 score cp -97 nodes 93 pv c1g1 g6f4 g3f5 [Rewritten]",
-                "gui< info depth 5 score cp -97 nodes 93 pv d3f5",
-                "gui< bestmove c1g1 ponder g6f4 [Rewritten]",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_chess960_gui_gets_king_takes_rook_untouched() {
-        let mut session = UciSession::new(fixed("860"));
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: setoption name UCI_Chess960 value true",
-                "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 moves d1e3 d8e6 f1g3 f8g6 f2f4 f7f5 g1f2 g8f7 c2c3 c7c6 b1d3 b8d6",
-                "gui: go depth 5 searchmoves c1e1",
-                "engine: info depth 5 pv c1e1 g6f4 g3f5",
-                "engine: bestmove c1e1 ponder g6f4 ",
-            ],
-        );
-        // UCI_Chess960 true is consumed (the engine already has it); everything else
-        // goes through byte for byte, Ethereal's trailing space included.
-        assert_eq!(out.len(), 4, "{out:?}");
-        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
-        assert_eq!(out[3], "gui< bestmove c1e1 ponder g6f4 ");
-    }
-
-    #[test]
-    fn gui_turning_chess960_off_only_changes_its_dialect() {
-        let mut session = UciSession::new(fixed("518"));
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: setoption name UCI_Chess960 value false",
-                "gui: position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
-                "gui: go depth 3 searchmoves e1g1",
-                "engine: bestmove e1h1",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1 moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 [Rewritten]",
-                "engine< go depth 3 searchmoves e1h1 [Rewritten]",
-                "gui< bestmove e1g1 [Rewritten]",
-            ]
-        );
-    }
-
-    #[test]
-    fn broken_positions_are_refused_and_go_is_answered() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        for bad in [
-            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-            "position fen garbage",
-            "position fen",
-            "position startpos moves e2e4 xyz",
-            "position",
-        ] {
-            let out = play(
-                &mut session,
-                &[
-                    &format!("gui: {bad}"),
-                    "gui: go depth 1",
-                    "gui: stop",
-                    "gui: isready",
-                ],
-            );
-            assert_eq!(out.len(), 3, "{bad}: {out:?}");
-            assert!(
-                out[0].starts_with("gui< info string sp960: refused position ("),
-                "{out:?}"
-            );
-            assert_eq!(out[1], "gui< bestmove 0000 [Answered]");
-            assert_eq!(
-                out[2], "engine< isready",
-                "stop swallowed, isready forwarded"
-            );
-        }
-        let out = play(
-            &mut session,
-            &["gui: position startpos moves e2e4 e7e5", "gui: go depth 1"],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position startpos moves e2e4 e7e5",
-                "engine< go depth 1"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_go_with_a_malformed_number_is_answered_not_forwarded() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &["gui: position startpos", "gui: go depth x", "gui: stop"],
-        );
-        assert_eq!(
-            out[1..],
-            [
-                "gui< info string sp960: refused go (go: 'depth' needs a number, not 'x'); not \
-                 sent to the engine [Injected]",
-                "gui< bestmove 0000 [Answered]",
-            ]
-        );
-        let out = play(&mut session, &["gui: go depth 0"]);
-        assert_eq!(
-            out[0],
-            "gui< info string sp960: refused go (go: 'depth 0' asks for no search at all); not \
-             sent to the engine [Answered]"
-                .replace("[Answered]", "[Injected]")
-        );
-        // A parameter UCI does not define (Stockfish's `perft`, which answers no `bestmove`).
-        let out = play(&mut session, &["gui: go perft 3"]);
-        assert_eq!(
-            out,
-            [
-                "gui< info string sp960: refused go (go: unknown parameter 'perft'); not sent to \
-                 the engine [Injected]",
-                "gui< bestmove 0000 [Answered]",
-            ]
-        );
-        let out = play(&mut session, &["gui: go depth 2 searchmoves e2e4"]);
-        assert_eq!(out, ["engine< go depth 2 searchmoves e2e4"]);
-    }
-
-    #[test]
-    fn a_go_the_engine_may_never_answer_is_answered_not_forwarded() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        play(&mut session, &["gui: position startpos moves e2e4"]);
-        // Each one makes Stockfish 15.1 search on for ever or answer `bestmove (none)`.
-        for (go, reason) in [
-            ("go", "no limit"),
-            ("go mate 1", "'mate' alone"),
-            ("go winc 100 binc 100", "without 'btime'"),
-            ("go wtime 1000 winc 10", "without 'btime'"),
-            ("go btime 0 wtime 100", "'btime 0' leaves no time"),
-            ("go depth 4294967296", "beyond 2147483647"),
-            ("go movetime 9223372036854775807", "beyond"),
-            (
-                "go depth 3 searchmoves e7e5 e2e4",
-                "searchmoves 'e2e4' is not a legal move",
-            ),
-        ] {
-            let out = play(&mut session, &[&format!("gui: {go}")]);
-            assert_eq!(out.len(), 2, "{go}: {out:?}");
-            assert!(
-                out[0].starts_with("gui< info string sp960: refused go (go: ")
-                    && out[0].contains(reason),
-                "{go}: {out:?}"
-            );
-            assert_eq!(out[1], "gui< bestmove 0000 [Answered]");
-        }
-        // Limits the engine honours pass; searchmoves goes last.
-        let out = play(
-            &mut session,
-            &[
-                "gui: go btime 1000 wtime 1000",
-                "engine: bestmove e7e5",
-                "gui: go mate 2 depth 4",
-                "engine: bestmove e7e5",
-                "gui: go ponder",
-                "gui: stop",
-                "engine: info depth 1",
-                "engine: bestmove e7e5",
-                "gui: go searchmoves e7e5 d7d5 depth 3",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< go btime 1000 wtime 1000",
-                "gui< bestmove e7e5",
-                "engine< go mate 2 depth 4",
-                "gui< bestmove e7e5",
-                "engine< go ponder",
-                "engine< stop [Held]",
-                "gui< info depth 1",
-                "gui< bestmove e7e5",
-                "engine< go depth 3 searchmoves e7e5 d7d5 [Rewritten]",
-            ]
-        );
-    }
-
-    #[test]
-    fn setoption_values_outside_the_engines_declaration_are_refused() {
-        let mut session = UciSession::new(UciConfig::default());
-        let out = play(
-            &mut session,
-            &[
-                "gui: uci",
-                "engine: option name Hash type spin default 16 min 1 max 33554432",
-                "engine: option name Ponder type check default false",
-                "engine: uciok",
-                "gui: setoption name Hash value abc",
-                "gui: setoption name Hash value 64",
-                "gui: setoption name Ponder value maybe",
-                "gui: setoption name UCI_Chess960 value 1.5",
-                "gui: setoption name Unknown value x",
-            ],
-        );
-        assert_eq!(
-            out[6..],
-            [
-                "gui< info string sp960: refused setoption (Hash takes a whole number, not \
-                 'abc'); not sent to the engine [Injected]",
-                "engine< setoption name Hash value 64",
-                "gui< info string sp960: refused setoption (Ponder takes true or false, not \
-                 'maybe'); not sent to the engine [Injected]",
-                "gui< info string sp960: refused setoption (UCI_Chess960 takes true or false, \
-                 not '1.5'); not sent to the engine [Injected]",
-                "engine< setoption name Unknown value x",
-            ],
-            "{out:?}"
-        );
-    }
-
-    #[test]
-    fn commands_during_a_search_wait_for_its_bestmove() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: position startpos",
-                "gui: go infinite",
-                "engine: info depth 1 pv e2e4",
-                "gui: isready",
-                "gui: position startpos moves e2e4",
-                "gui: setoption name Hash value 32",
-                "gui: isready",
-                "gui: go depth 3",
-                "gui: stop",
-                "engine: info depth 2 pv e2e4",
-                "engine: bestmove e2e4",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position startpos",
-                "engine< go infinite",
-                "gui< info depth 1 pv e2e4",
-                // Glaurung answers no isready while it searches: the proxy does.
-                "gui< readyok [Answered]",
-                // The search is stopped; nothing else reaches the searching engine.
-                "engine< stop [Injected]",
-                "gui< info depth 2 pv e2e4",
-                "gui< bestmove e2e4",
-                "engine< position startpos moves e2e4 [Held]",
-                "engine< setoption name Hash value 32 [Held]",
-                "engine< isready [Held]",
-                "engine< go depth 3 [Held]",
-            ],
-            "{out:?}"
-        );
-        assert!(session.searching());
-        // The held `stop` came after the new `go`: it waits for the engine to be heard.
-        let out = play(
-            &mut session,
-            &[
-                "engine: readyok",
-                "engine: info depth 1",
-                "engine: bestmove e7e5",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "gui< readyok",
-                "engine< stop [Held]",
-                "gui< info depth 1",
-                "gui< bestmove e7e5",
-            ],
-            "the readyok of an isready before the go does not release the stop"
-        );
-        // A bestmove no go asked for is not passed on.
-        let out = play(&mut session, &["engine: bestmove e7e5"]);
-        assert_eq!(
-            out,
-            ["Warn(\"proxy: the engine's 'bestmove e7e5' answers no go; not passed on\")"]
-        );
-        // A second go during a search: one bestmove each.
-        let out = play(
-            &mut session,
-            &[
-                "gui: go depth 20",
-                "engine: info depth 1",
-                "gui: go depth 1",
-                "gui: stop",
-                "engine: bestmove e7e5",
-                "engine: bestmove d7d5",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< go depth 20",
-                "gui< info depth 1",
-                "engine< stop [Injected]",
-                "gui< bestmove e7e5",
-                "engine< go depth 1 [Held]",
-                // The GUI's stop waited for the engine's first info; the search ended first.
-                "gui< bestmove d7d5",
-            ],
-            "{out:?}"
-        );
-    }
-
-    #[test]
-    fn a_command_right_after_go_in_one_batch_keeps_the_go() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let mut actions = Vec::new();
-        for line in ["position startpos", "go depth 3", "ucinewgame"] {
-            session.on_gui_line(line.as_bytes(), &mut actions);
-        }
-        assert_eq!(
-            actions,
-            [Action::Forward, Action::Forward],
-            "the go is sent"
-        );
-        for _ in 0..EARLY_TICKS {
-            session.on_tick(&mut actions);
-        }
-        assert_eq!(actions[2], Action::send(Peer::Engine, "stop", Mark::Held));
-    }
-
-    #[test]
-    fn an_engines_illegal_bestmove_reaches_the_gui_as_0000_with_the_reason() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: position startpos",
-                "gui: go nodes 69",
-                "engine: bestmove a1a1 ",
-                "gui: go nodes 69",
-                "engine: bestmove (none)",
-                // Mate: no legal move, the engine's null move passes, a move does not.
-                "gui: position startpos moves f2f3 e7e5 g2g4 d8h4",
-                "gui: go depth 1",
-                "engine: bestmove (none)",
-                "gui: go depth 1",
-                "engine: bestmove e2e4",
-                // A ponder move not legal after the best move is dropped.
-                "gui: position startpos",
-                "gui: go depth 1",
-                "engine: bestmove e2e4 ponder e2e4",
-                "gui: go depth 1",
-                "engine: bestmove e2e4 ponder e7e5",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position startpos",
-                "engine< go nodes 69",
-                "gui< info string sp960: the engine's bestmove 'a1a1' is not a legal move in \
-                 the searched position; sent as bestmove 0000 [Injected]",
-                "gui< bestmove 0000 [Rewritten]",
-                "engine< go nodes 69",
-                "gui< info string sp960: the engine's bestmove '(none)' is not a legal move in \
-                 the searched position; sent as bestmove 0000 [Injected]",
-                "gui< bestmove 0000 [Rewritten]",
-                "engine< position startpos moves f2f3 e7e5 g2g4 d8h4",
-                "engine< go depth 1",
-                "gui< bestmove (none)",
-                "engine< go depth 1",
-                "gui< info string sp960: the engine's bestmove 'e2e4' is not a legal move in \
-                 the searched position; sent as bestmove 0000 [Injected]",
-                "gui< bestmove 0000 [Rewritten]",
-                "engine< position startpos",
-                "engine< go depth 1",
-                "gui< bestmove e2e4 [Rewritten]",
-                "engine< go depth 1",
-                "gui< bestmove e2e4 ponder e7e5",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_stop_right_after_go_waits_for_the_engine_or_the_clock() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        // Ethereal loses a stop that follows `go infinite` at once.
-        let script: Vec<&str> = [
-            "gui: position startpos",
-            "gui: go infinite",
-            "gui: stop",
-            "gui: stop",
-        ]
-        .into_iter()
-        .chain(["tick"; EARLY_TICKS as usize])
-        .collect();
-        let out = play(&mut session, &script);
-        assert_eq!(
-            out,
-            [
-                "engine< position startpos",
-                "engine< go infinite",
-                "engine< stop [Held]",
-            ]
-        );
-        let out = play(
-            &mut session,
-            &["gui: stop", "tick", "engine: bestmove e2e4"],
-        );
-        assert_eq!(out, ["gui< bestmove e2e4"]);
-        // Heard before the clock runs out: sent then; ponderhit and stop keep their order.
-        let out = play(
-            &mut session,
-            &[
-                "gui: go ponder",
-                "gui: ponderhit",
-                "gui: stop",
-                "tick",
-                "engine: info depth 1",
-                "tick",
-                "tick",
-                "tick",
-                "tick",
-                "engine: bestmove e2e4",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< go ponder",
-                "engine< ponderhit [Held]",
-                "engine< stop [Held]",
-                "gui< info depth 1",
-                "gui< bestmove e2e4",
-            ]
-        );
-    }
-
-    #[test]
-    fn ucinewgame_between_position_and_go_sends_the_position_again() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: position startpos moves e2e4",
-                "gui: ucinewgame",
-                "gui: go depth 1",
-                "engine: bestmove e7e5",
-                "gui: go depth 1",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position startpos moves e2e4",
-                "engine< ucinewgame",
-                "engine< position startpos moves e2e4 [Injected]",
-                "engine< go depth 1",
-                "gui< bestmove e7e5",
-                "engine< go depth 1",
-            ]
-        );
-    }
-
-    #[test]
-    fn glaurung_gets_castling_rights_one_set_of_files_can_hold() {
-        let position = "position fen rnqknrbb/pppppppp/8/8/8/8/PPPPPPPP/BNQRNBKR w HDfa - 0 1 \
-                        moves b2b4 e7e6 b4b5 f7f6 e1f3 c7c5";
-        let handshake = |name: &str| {
-            [
-                "gui: uci".to_owned(),
-                format!("engine: id name {name}"),
-                "engine: option name UCI_Chess960 type check default false".to_owned(),
-                "engine: uciok".to_owned(),
-                "gui: setoption name UCI_Chess960 value true".to_owned(),
-            ]
-        };
-        let run = |name: &str, script: &[&str]| {
-            let mut session = UciSession::new(UciConfig::default());
-            let handshake = handshake(name);
-            play(
-                &mut session,
-                &handshake.iter().map(String::as_str).collect::<Vec<_>>(),
-            );
-            play(&mut session, script)
-        };
-        // Glaurung 2.2: white (to move) keeps its rights, black's (other files) go, and
-        // the GUI is told; the same position goes again after ucinewgame.
-        let gui_position = format!("gui: {position}");
-        let script = [gui_position.as_str(), "gui: ucinewgame", "gui: go depth 3"];
-        let shared = position.replace("HDfa", "HD");
-        assert_eq!(
-            run("Glaurung 2.2", &script),
-            [
-                "gui< info string sp960: the engine keeps one king file and one rook file per \
-                 wing for both colours: it gets castling rights HD instead of HDfa [Injected]"
-                    .to_owned(),
-                format!("engine< {shared} [Rewritten]"),
-                "engine< ucinewgame".to_owned(),
-                format!("engine< {shared} [Injected]"),
-                "engine< go depth 3".to_owned(),
-            ]
-        );
-        // Other engines keep one set of castling files per colour: byte for byte.
-        assert_eq!(
-            run("Stockfish 15.1", &script),
-            [
-                format!("engine< {position}"),
-                "engine< ucinewgame".to_owned(),
-                format!("engine< {position} [Injected]"),
-                "engine< go depth 3".to_owned(),
-            ]
-        );
-        // Rights Glaurung can hold reach it unchanged.
-        let fitting = "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
-        assert_eq!(
-            run("Glaurung 2.2", &[fitting]),
-            [fitting.replace("gui: ", "engine< ")]
-        );
-    }
-
-    /// Knight moves there and back from the start: `plies` reversible plies.
-    fn knight_shuffle(plies: usize) -> String {
-        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
-        let moves: Vec<&str> = (0..plies).map(|i| cycle[i % 4]).collect();
-        moves.join(" ")
-    }
-
-    #[test]
-    fn very_long_move_lists_start_after_the_last_irreversible_move() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        // 392 plies, never more than 96 reversible in a row: byte for byte.
-        let stretches = ["a2a3 a7a6", "b2b3 b7b6", "c2c3 c7c6"]
-            .map(|pawns| format!("{} {pawns}", knight_shuffle(96)))
-            .join(" ");
-        let line = format!(
-            "gui: position startpos moves e2e4 e7e5 {stretches} {}",
-            knight_shuffle(96)
-        );
-        let out = play(&mut session, &[&line]);
-        assert_eq!(out, [line.replace("gui: ", "engine< ")]);
-        // 490 plies (beyond MAX_ENGINE_PLIES): from the last pawn move (FEN by
-        // python-chess), its 96 plies since.
-        let line = format!(
-            "gui: position startpos moves e2e4 e7e5 {stretches} {} h2h3 h7h6 {}",
-            knight_shuffle(96),
-            knight_shuffle(96)
-        );
-        let out = play(
-            &mut session,
-            &[&line, "gui: go depth 1", "engine: bestmove g1f3"],
-        );
-        assert_eq!(
-            out[0],
-            format!(
-                "engine< position fen rnbqkbnr/3p1pp1/ppp4p/4p3/4P3/PPP4P/3P1PP1/RNBQKBNR w KQkq - 0 198 moves {} [Rewritten]",
-                knight_shuffle(96)
-            )
-        );
-        assert_eq!(out[2], "gui< bestmove g1f3");
-    }
-
-    #[test]
-    fn over_100_reversible_plies_at_the_end_start_100_plies_before_it() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        // REBASED_PLIES reversible plies after the last pawn move: byte for byte.
-        let line = format!(
-            "gui: position startpos moves e2e4 e7e5 {}",
-            knight_shuffle(REBASED_PLIES)
-        );
-        assert_eq!(
-            play(&mut session, &[&line]),
-            [line.replace("gui: ", "engine< ")]
-        );
-        // One more: the FEN after e2e4 e7e5 g1f3 (python-chess), the last 100 plies.
-        let line = format!(
-            "gui: position startpos moves e2e4 e7e5 {}",
-            knight_shuffle(REBASED_PLIES + 1)
-        );
-        let all = knight_shuffle(REBASED_PLIES + 1);
-        let last_100 = all.split_once(' ').unwrap().1;
-        assert_eq!(
-            play(&mut session, &[&line]),
-            [format!(
-                "engine< position fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 moves {} [Rewritten]",
-                last_100
-            )]
-        );
-        // From a FEN whose halfmove clock is already high, only the list's tail counts
-        // for the length, the clock for the 50-move rule: 100 plies stay as they are.
-        let line = format!(
-            "gui: position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 90 46 moves {}",
-            knight_shuffle(100)
-        );
-        assert_eq!(
-            play(&mut session, &[&line]),
-            [line.replace("gui: ", "engine< ")]
-        );
-    }
-
-    #[test]
-    fn multipv_outside_the_declaration_is_refused() {
-        // Ethereal 12.75 answers `bestmove a1a1` with MultiPV 0 and beyond its 256.
-        let mut session = UciSession::new(UciConfig::default());
-        let out = play(
-            &mut session,
-            &[
-                "gui: uci",
-                "engine: option name MultiPV type spin default 1 min 1 max 256",
-                "engine: uciok",
-                "gui: setoption name MultiPV value 0",
-                "gui: setoption name MultiPV value 257",
-                "gui: setoption name MultiPV value 3",
-            ],
-        );
-        assert!(out[5].contains("refused setoption (MultiPV"), "{out:?}");
-        assert!(out[6].contains("refused setoption (MultiPV"), "{out:?}");
-        assert_eq!(out[7], "engine< setoption name MultiPV value 3");
-    }
-
-    #[test]
-    fn refusals_name_the_problem() {
-        let mut session = UciSession::new(UciConfig::default());
-        let out = play(
-            &mut session,
-            &["gui: position startpos moves e2e4 e7e5 e1e2 xyz"],
-        );
-        assert!(out[0].contains("move 4 of the list: 'xyz'"), "{out:?}");
-        let out = play(
-            &mut session,
-            &["gui: position fen 4k3/8/8/8/8/8/4R3/4K3 w - - 0 1"],
-        );
-        assert!(out[0].contains("opposite check"), "{out:?}");
-    }
-
-    #[test]
-    fn our_options_are_consumed_and_select_the_start() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: setoption name SP960_Start value 0",
-                "gui: setoption name sp960_blackstart value 959",
-                "gui: position startpos",
-                "gui: setoption name SP960_Start value 960",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< setoption name UCI_Chess960 value true [Injected]",
-                "engine< position fen rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - 0 1 [Rewritten]",
-                "gui< info string sp960: SP960_Start must be -2 (random), -1 (off) or 0..959, not '960': ignored [Injected]",
-            ]
-        );
-    }
-
-    #[test]
-    fn the_start_option_turns_off_and_random() {
-        let mut session = UciSession::new(UciConfig {
-            random_seed: 11,
-            ..fixed("860")
-        });
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: setoption name SP960_Start value -1",
-                "gui: position startpos moves e2e4",
-                "gui: setoption name SP960_Start value -2",
-            ],
-        );
-        assert_eq!(out[0], "engine< position startpos moves e2e4");
-        assert_eq!(
-            out[1],
-            "Warn(\"proxy: random starts chosen by the GUI, seed 11 (repeat with --seed 11)\")"
-        );
-        let out = play(&mut session, &["gui: position startpos"]);
-        assert!(out[0].starts_with("engine< position fen "), "{out:?}");
-        assert!(
-            !out[0].contains("RBKNRNBQ"),
-            "a random start, not 860: {out:?}"
-        );
-    }
-
-    #[test]
-    fn engines_without_chess960_get_standard_positions_or_fail() {
-        let toga = ["gui: uci", "engine: id name Toga II 3.0", "engine: uciok"];
-        let mut session = UciSession::new(fixed("860"));
-        let out = play(&mut session, &toga);
-        assert!(out[2].starts_with("gui< info string sp960: the engine has no UCI_Chess960"));
-        assert!(out.iter().any(|line| line.starts_with("Warn(")));
-        let out = play(&mut session, &["gui: position startpos moves d1e3"]);
-        assert_eq!(
-            out,
-            [
-                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 moves d1e3 [Rewritten]"
-            ]
-        );
-        let mut session = UciSession::new(UciConfig {
-            require_chess960: true,
-            ..fixed("860")
-        });
-        let out = play(&mut session, &toga);
-        assert!(out.last().unwrap().starts_with("Fail { code: 3"), "{out:?}");
-        assert!(!out.iter().any(|line| line == "gui< uciok"));
-    }
-
-    #[test]
-    fn engine_castling_xfen_gives_kqkq_or_file_letters() {
-        let mut session = UciSession::new(UciConfig {
-            engine_castling: CastlingNotation::Xfen,
-            ..fixed("0:959")
-        });
-        play(&mut session, &HANDSHAKE);
-        let out = play(&mut session, &["gui: position startpos"]);
-        assert_eq!(
-            out,
-            [
-                "engine< position fen rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1 [Rewritten]"
-            ]
-        );
-    }
-
-    #[test]
-    fn without_a_start_chess960_positions_turn_the_engine_mode_on() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &[
-                "gui: position startpos moves e2e4",
-                "gui: position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< position startpos moves e2e4",
-                "engine< setoption name UCI_Chess960 value true [Injected]",
-                "engine< position fen rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Rewritten]",
-            ]
-        );
-    }
-
-    #[test]
-    fn lowercase_default_false_is_given_to_the_gui() {
-        let mut session = UciSession::new(UciConfig::default());
-        let out = play(
-            &mut session,
-            &["engine: option name UCI_Chess960 type check default False"],
-        );
-        assert_eq!(
-            out,
-            ["gui< option name UCI_Chess960 type check default false [Rewritten]"]
-        );
-    }
-
-    #[test]
-    fn cutechess_variant_chess960_enables_uci_chess960() {
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &HANDSHAKE);
-        let out = play(
-            &mut session,
-            &["gui: setoption name UCI_Variant value chess960"],
-        );
-        assert_eq!(
-            out,
-            ["engine< setoption name UCI_Chess960 value true [Rewritten]"]
-        );
-        assert_eq!(session.gui_dialect(), CastlingDialect::Chess960);
-        // An engine without UCI_Chess960 gets the line as it is.
-        let mut session = UciSession::new(UciConfig::default());
-        play(&mut session, &["gui: uci", "engine: uciok"]);
-        let out = play(
-            &mut session,
-            &["gui: setoption name UCI_Variant value fischerandom"],
-        );
-        assert_eq!(
-            out,
-            ["engine< setoption name UCI_Variant value fischerandom"]
-        );
-    }
-
-    #[test]
-    fn unrelated_lines_pass_untouched() {
-        let mut session = UciSession::new(fixed("860"));
-        play(&mut session, &HANDSHAKE);
-        for line in [
-            "engine: info string hello c1e1 pv",
-            "engine:   weird   vendor   line\r",
-            "engine: readyok",
-            "gui: debug on",
-            "gui: xyzzy 1 2 3",
-            "gui:  isready ",
-        ] {
-            let out = play(&mut session, &[line]);
-            assert_eq!(out.len(), 1, "{line}");
-            assert!(!out[0].contains('['), "{line}: {out:?}");
-        }
-    }
-
-    #[test]
-    fn random_starts_change_at_ucinewgame_and_repeat_with_the_seed() {
-        let config = UciConfig {
-            start: StartChoice::Random {
-                seed: 7,
-                dfrc: false,
-            },
-            ..UciConfig::default()
-        };
-        let starts = |session: &mut UciSession| -> Vec<String> {
-            let mut fens = Vec::new();
-            for _ in 0..3 {
-                play(session, &["gui: ucinewgame"]);
-                fens.push(
-                    play(
-                        session,
-                        &["gui: position startpos", "gui: position startpos"],
-                    )
-                    .concat(),
-                );
-            }
-            fens
-        };
-        let mut a = UciSession::new(config.clone());
-        let mut b = UciSession::new(config);
-        let (first, second) = (starts(&mut a), starts(&mut b));
-        assert_eq!(first, second);
-        assert_ne!(first[0], first[1]);
-    }
-
-    #[test]
-    fn info_lines_translate_every_move_field() {
-        let (root, _) =
-            parse_fen("r1k1r2q/pp1ppbpp/2pbn1n1/5p2/5P2/2PBN1N1/PP1PPBPP/R1K1R2Q w EAea - 2 7")
-                .unwrap();
-        let line = b"info depth 3 currmove c1e1 currmovenumber 1 refutation c1a1 g6f4 currline 1 c1e1 g6f4 pv c1e1 g6f4 string c1e1";
-        assert_eq!(
-            String::from_utf8(translate_info(&root, line, CastlingDialect::Standard)).unwrap(),
-            "info depth 3 currmove c1g1 currmovenumber 1 refutation c1a1 g6f4 currline 1 c1g1 g6f4 pv c1g1 g6f4 string c1e1"
-        );
-    }
-}
+#[path = "uci_tests.rs"]
+mod tests;

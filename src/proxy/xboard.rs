@@ -153,17 +153,52 @@ enum Board {
     Refused(String),
 }
 
-/// The XBoard proxy session.
+/// What the engine does between moves, as the GUI's commands (and the proxy's own
+/// `force` for a `remove`) left it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Force mode (the GUI's `force`): the engine plays neither side.
+    Force,
+    /// The engine plays a side: Black after `new`, the side to move at the GUI's last
+    /// `go` (`playother`: the other); `None` when the board is not known.
+    Playing(Option<Color>),
+    /// The GUI's `remove` outside force mode went to the engine as `force`, `undo`,
+    /// `undo`: it plays its side again (`go`) after the GUI's next move that leaves that
+    /// side to move.
+    Resuming(Option<Color>),
+}
+
+impl Mode {
+    /// The side the engine plays outside force mode.
+    fn side(self) -> Option<Color> {
+        match self {
+            Mode::Force => None,
+            Mode::Playing(side) | Mode::Resuming(side) => side,
+        }
+    }
+}
+
+/// The GUI's last `time` and `otim` lines the engine got, and when the `time` came.
+#[derive(Debug, Clone, Default)]
+struct Clocks {
+    time: Option<Vec<u8>>,
+    otim: Option<Vec<u8>>,
+    time_at: Option<Instant>,
+}
+
+/// The XBoard proxy session. Its bools are independent facts: each is set and cleared
+/// by its own commands.
 pub struct XboardSession {
     config: XboardConfig,
     starts: StartSelector,
     features: EngineFeatures,
+    /// Our option lines went to the GUI (at the engine's first `done=1`).
     options_sent: bool,
     option_replies_to_drop: usize,
+    /// The GUI accepted the engine's `san=1`.
     gui_accepts_san: bool,
-    /// The engine's form: given, or learned (and whether it was given).
+    /// The engine's form: given (`XboardConfig::engine_castling`), or learned.
     engine_castling: EngineCastling,
-    engine_castling_fixed: bool,
     /// The form the GUI wrote its last castling move in.
     gui_castling: Option<CastlingForm>,
     /// The engine was last told a Chess960 variant.
@@ -173,16 +208,13 @@ pub struct XboardSession {
     board: Board,
     /// The text of the GUI's last move as the engine got it (to notice its rejection).
     last_gui_move: Option<Vec<u8>>,
-    force: bool,
-    /// The GUI's `remove` outside force mode went to the engine as `force`, `undo`,
-    /// `undo`: the GUI's next move is followed by `go` (the engine plays on).
-    go_after_move: bool,
-    /// The side the engine plays outside force mode: Black after `new`, the side to move
-    /// at the GUI's last `go` (`playother`: the other); None when the board is not known.
-    engine_side: Option<Color>,
+    /// Force mode, the side the engine plays, or its return to play after a `remove`.
+    mode: Mode,
+    /// The GUI is in edit mode (until its `.`).
     in_edit: bool,
     /// Ignorable commands the GUI has sent.
     ignorable_sent: [bool; IGNORABLE.len()],
+    /// The GUI was told the engine cannot play Chess960 (once).
     warned_no_chess960: bool,
     /// The engine's board is the proxy's start (set up at the GUI's last `new`).
     on_our_start: bool,
@@ -196,14 +228,13 @@ pub struct XboardSession {
     now: Option<Instant>,
     /// The [`SETTINGS`] lines the engine got, the last of each (key, line), in order.
     settings: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The GUI's last `time` and `otim` lines the engine got, and when.
-    clocks: (Option<Vec<u8>>, Option<Vec<u8>>, Option<Instant>),
+    clocks: Clocks,
     /// Restarts in this game (since `new`).
     restarts: u32,
-    /// A restarted engine's handshake: its lines are consumed until `feature done=1`.
-    restarting: bool,
-    /// GUI lines read while the engine restarts, handled after the replay.
-    held: Vec<Vec<u8>>,
+    /// `Some` while the engine restarts (its output ended, or the new engine's handshake
+    /// runs, whose lines are consumed until `feature done=1`): the GUI lines read
+    /// meanwhile, handled after the replay.
+    restart_held: Option<Vec<Vec<u8>>>,
     /// The names of the engine's `feature option="NAME -type ..."` options.
     engine_option_names: Vec<Vec<u8>>,
 }
@@ -218,15 +249,12 @@ impl XboardSession {
             option_replies_to_drop: 0,
             gui_accepts_san: false,
             engine_castling: config.engine_castling.unwrap_or(EngineCastling::OO),
-            engine_castling_fixed: config.engine_castling.is_some(),
             gui_castling: None,
             engine_chess960: false,
             injected_variant: false,
             board: Board::Tracked(Box::new(GameLine::new(Chess::default()))),
             last_gui_move: None,
-            force: false,
-            go_after_move: false,
-            engine_side: Some(Color::Black),
+            mode: Mode::Playing(Some(Color::Black)),
             in_edit: false,
             ignorable_sent: [false; IGNORABLE.len()],
             warned_no_chess960: false,
@@ -236,10 +264,9 @@ impl XboardSession {
             told_cores: false,
             now: None,
             settings: Vec::new(),
-            clocks: (None, None, None),
+            clocks: Clocks::default(),
             restarts: 0,
-            restarting: false,
-            held: Vec::new(),
+            restart_held: None,
             engine_option_names: Vec::new(),
             config,
         }
@@ -286,6 +313,11 @@ impl XboardSession {
                 option.min()
             )
         })
+    }
+
+    /// The engine's castling form was given on the command line, not learned.
+    fn engine_castling_fixed(&self) -> bool {
+        self.config.engine_castling.is_some()
     }
 
     fn to_engine(actions: &mut Vec<Action>, line: impl Into<Vec<u8>>, mark: Mark) {
@@ -433,7 +465,7 @@ impl XboardSession {
                 }
                 b"myname" => {
                     let name = String::from_utf8_lossy(value).into_owned();
-                    if !self.engine_castling_fixed
+                    if !self.engine_castling_fixed()
                         && name.to_ascii_lowercase().contains("fairy-stockfish")
                     {
                         self.engine_castling = EngineCastling::KingTakesRook;
@@ -494,7 +526,7 @@ impl XboardSession {
         let Some(engine_form) = castling_form_of(&m, text) else {
             return actions.push(Action::Forward);
         };
-        if !self.engine_castling_fixed {
+        if !self.engine_castling_fixed() {
             match engine_form {
                 CastlingForm::OO => self.engine_castling = EngineCastling::OO,
                 CastlingForm::Coordinate(CastlingDialect::Chess960) => {
@@ -548,10 +580,8 @@ impl XboardSession {
     fn gui_new(&mut self, actions: &mut Vec<Action>) {
         actions.push(Action::Forward);
         self.restarts = 0;
-        self.clocks = (None, None, None);
-        self.force = false;
-        self.go_after_move = false;
-        self.engine_side = Some(Color::Black);
+        self.clocks = Clocks::default();
+        self.mode = Mode::Playing(Some(Color::Black));
         self.in_edit = false;
         self.last_gui_move = None;
         self.injected_variant = false;
@@ -713,9 +743,10 @@ impl XboardSession {
         // After a `remove` outside force mode the engine plays on once it is its turn
         // (the GUI may move the engine's side first: Fairy-Stockfish XBoard seed 4242,
         // command 84,321, then played the GUI's side).
-        let engine_to_move = self
-            .engine_side
-            .is_none_or(|side| game.current.turn() == side);
+        let resume = match self.mode {
+            Mode::Resuming(side) => side.is_none_or(|side| game.current.turn() == side),
+            Mode::Force | Mode::Playing(_) => false,
+        };
         // The form the engine asked for: `usermove MOVE` with usermove=1, the bare move
         // otherwise (Sjaak II refuses `usermove f2e2`, and the `go` after a `remove` would
         // then play the GUI's side).
@@ -744,8 +775,8 @@ impl XboardSession {
         }
         self.last_gui_move = Some(out[usize::from(prefixed) * b"usermove ".len()..].to_vec());
         forward_unless_changed(actions, Peer::Engine, line, out);
-        if self.go_after_move && engine_to_move {
-            self.go_after_move = false;
+        if resume {
+            self.mode = Mode::Playing(self.mode.side());
             Self::to_engine(actions, "go", Mark::Injected);
         }
     }
@@ -758,7 +789,7 @@ impl XboardSession {
     /// `remove` means.
     fn gui_take_back(&mut self, plies: usize, line: &[u8], actions: &mut Vec<Action>) {
         self.last_gui_move = None;
-        if plies == 1 && !self.force {
+        if plies == 1 && self.mode != Mode::Force {
             // XBoard sends `undo` in force mode only; outside it Fairy-Stockfish 11.1
             // takes its move back and plays again, into the GUI's next game.
             return Self::to_gui(
@@ -786,48 +817,42 @@ impl XboardSession {
                     );
                 }
             }
-            Board::Refused(reason) => {
-                return Self::to_gui(
-                    actions,
-                    format!(
-                        "Error (no position, the last setboard was refused: {reason}): {}",
-                        String::from_utf8_lossy(line.trim_ascii())
-                    ),
-                    Mark::Answered,
-                );
-            }
+            Board::Refused(reason) => return Self::no_position(reason, line, actions),
             Board::Untracked => return actions.push(Action::Forward),
         }
         if plies == 1 {
             return actions.push(Action::Forward);
         }
-        if !self.force {
+        if self.mode != Mode::Force {
             Self::to_engine(actions, "force", Mark::Injected);
-            self.go_after_move = true;
+            self.mode = Mode::Resuming(self.mode.side());
         }
         Self::to_engine(actions, "undo", Mark::Rewritten);
         Self::to_engine(actions, "undo", Mark::Rewritten);
     }
 
+    /// The answer to a command that needs the position after a refused `setboard`.
+    fn no_position(reason: &str, line: &[u8], actions: &mut Vec<Action>) {
+        Self::to_gui(
+            actions,
+            format!(
+                "Error (no position, the last setboard was refused: {reason}): {}",
+                String::from_utf8_lossy(line.trim_ascii())
+            ),
+            Mark::Answered,
+        );
+    }
+
     fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         if let Board::Refused(reason) = &self.board {
-            return Self::to_gui(
-                actions,
-                format!(
-                    "Error (no position, the last setboard was refused: {reason}): {}",
-                    String::from_utf8_lossy(line.trim_ascii())
-                ),
-                Mark::Answered,
-            );
+            return Self::no_position(reason, line, actions);
         }
         self.tell_if_the_gui_plays_standard(actions);
-        self.force = false;
-        self.go_after_move = false;
-        self.engine_side = match &self.board {
+        self.mode = Mode::Playing(match &self.board {
             Board::Tracked(game) if first_token(line) == b"playother" => Some(!game.current.turn()),
             Board::Tracked(game) => Some(game.current.turn()),
             _ => None,
-        };
+        });
         actions.push(Action::Forward);
     }
 
@@ -969,10 +994,10 @@ impl XboardSession {
         let first = first_token(line);
         match first {
             b"time" => {
-                self.clocks.0 = Some(line.trim_ascii().to_vec());
-                self.clocks.2 = self.now;
+                self.clocks.time = Some(line.trim_ascii().to_vec());
+                self.clocks.time_at = self.now;
             }
-            b"otim" => self.clocks.1 = Some(line.trim_ascii().to_vec()),
+            b"otim" => self.clocks.otim = Some(line.trim_ascii().to_vec()),
             _ if SETTINGS.contains(&first) => {
                 let key = match first {
                     b"option" => {
@@ -1023,7 +1048,7 @@ impl XboardSession {
                 .find(|(key, _)| key == b"protover")
                 .map_or(b"protover 2".to_vec(), |(_, line)| line.clone());
             Self::to_engine(actions, protover, Mark::Injected);
-            self.restarting = true;
+            self.restart_held.get_or_insert_with(Vec::new);
             self.options_sent = true;
             return;
         }
@@ -1070,7 +1095,7 @@ impl XboardSession {
     /// (the time spent since the GUI's `time` taken off when the engine was to move), and
     /// `go` if the engine was to move; then the GUI's held lines.
     fn replay(&mut self, actions: &mut Vec<Action>) {
-        self.restarting = false;
+        let held = self.restart_held.take().unwrap_or_default();
         for (key, line) in &self.settings {
             if key != b"xboard" && key != b"protover" {
                 Self::to_engine(actions, line.clone(), Mark::Injected);
@@ -1082,7 +1107,8 @@ impl XboardSession {
         }
         Self::to_engine(actions, "force", Mark::Injected);
         let Board::Tracked(game) = &self.board else {
-            return;
+            // (Not reached: a restart needs the game, and GUI lines wait for the replay.)
+            return self.release_held(held, actions);
         };
         let game = game.clone();
         let notation = if self.engine_chess960 {
@@ -1106,12 +1132,12 @@ impl XboardSession {
             write_xboard_move(m, self.engine_castling_form(), &mut out);
             Self::to_engine(actions, out, Mark::Injected);
         }
-        let engine_to_move = !self.force && self.engine_side == Some(game.current.turn());
-        let spent = match (self.clocks.2, self.now) {
+        let engine_to_move = self.mode.side() == Some(game.current.turn());
+        let spent = match (self.clocks.time_at, self.now) {
             (Some(at), Some(now)) if engine_to_move => now.saturating_duration_since(at),
             _ => Duration::ZERO,
         };
-        if let Some(time) = &self.clocks.0 {
+        if let Some(time) = &self.clocks.time {
             let centiseconds = tokens(time)
                 .nth(1)
                 .and_then(|v| std::str::from_utf8(v).ok()?.parse::<i64>().ok());
@@ -1124,14 +1150,14 @@ impl XboardSession {
             };
             Self::to_engine(actions, line, Mark::Injected);
         }
-        if let Some(otim) = &self.clocks.1 {
+        if let Some(otim) = &self.clocks.otim {
             Self::to_engine(actions, otim.clone(), Mark::Injected);
         }
         if engine_to_move {
             Self::to_engine(actions, "go", Mark::Injected);
-        } else if !self.force {
+        } else if self.mode != Mode::Force {
             // The engine plays on after the GUI's next move.
-            self.go_after_move = true;
+            self.mode = Mode::Resuming(self.mode.side());
         }
         Self::notice(
             actions,
@@ -1148,21 +1174,19 @@ impl XboardSession {
                 }
             )),
         );
-        for line in std::mem::take(&mut self.held) {
-            let mut replies = Vec::new();
-            self.on_gui_line(&line, &mut replies);
-            actions.extend(replies.into_iter().map(|action| match action {
-                Action::Forward => Action::send(Peer::Engine, line.clone(), Mark::Held),
-                other => other,
-            }));
-        }
+        self.release_held(held, actions);
+    }
+
+    /// The GUI lines held during the restart, handled now.
+    fn release_held(&mut self, held: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
+        crate::proxy::release_held(held, actions, |line, out| self.on_gui_line(line, out));
     }
 }
 
 impl Relay for XboardSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.restarting {
-            return self.held.push(line.to_vec());
+        if let Some(held) = &mut self.restart_held {
+            return held.push(line.to_vec());
         }
         let first = actions.len();
         self.gui_line(line, actions);
@@ -1172,7 +1196,7 @@ impl Relay for XboardSession {
     }
 
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.restarting {
+        if self.restart_held.is_some() {
             // The restarted engine's handshake: the GUI had it once.
             if first_token(line) == b"feature" {
                 self.restarted_feature(line, actions);
@@ -1197,13 +1221,17 @@ impl Relay for XboardSession {
             && self.features.done
             && self.restarts < self.config.restart_engine
         {
-            self.restarting = true;
+            self.restart_held.get_or_insert_with(Vec::new);
         }
     }
 
     fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
-        self.restarting = false;
+        // Lines held since the engine's output ended wait for the new engine, if any.
+        let held = self.restart_held.take();
         self.engine_exit(how, restartable, actions);
+        if let (Some(restarting), Some(held)) = (&mut self.restart_held, held) {
+            *restarting = held;
+        }
     }
 
     fn set_now(&mut self, now: Instant) {
@@ -1244,8 +1272,7 @@ impl XboardSession {
             b"undo" => self.gui_take_back(1, line, actions),
             b"remove" => self.gui_take_back(2, line, actions),
             b"force" => {
-                self.force = true;
-                self.go_after_move = false;
+                self.mode = Mode::Force;
                 actions.push(Action::Forward);
             }
             b"go" | b"playother" => self.gui_go(line, actions),
@@ -1305,1085 +1332,5 @@ impl XboardSession {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::proxy::script::{
-        is_start_notice, play as play_all, play_without_start_notices as play,
-    };
-
-    #[test]
-    fn the_start_notices_come_once_per_game() {
-        let mut session = XboardSession::new(config(Some("860")));
-        play(&mut session, &FAIRY);
-        let standard_gui = [
-            "gui: new",
-            "gui: force",
-            "gui: d1e3",
-            "gui: d8e6",
-            "gui: go",
-        ];
-        for _ in 0..2 {
-            let out = play_all(&mut session, &standard_gui);
-            let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
-            assert_eq!(
-                notices,
-                [
-                    "gui< # sp960: new is played from SP 860 but the GUI has not enabled \
-                     variant fischerandom: a GUI that keeps its own board will reject the \
-                     engine's moves (give such a GUI a book of starts: sp960 book) [Injected]",
-                    "Warn(\"proxy: new is played from SP 860 but the GUI has not enabled \
-                     variant fischerandom: a GUI that keeps its own board will reject the \
-                     engine's moves (give such a GUI a book of starts: sp960 book)\")",
-                ],
-                "{out:?}"
-            );
-        }
-        // A GUI that sets up its own position (cutechess-cli, xboard with a book).
-        let own = [
-            "gui: new",
-            "gui: variant fischerandom",
-            "gui: force",
-            "gui: setboard bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
-            "gui: setboard bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
-            "gui: b1c3",
-        ];
-        let out = play_all(&mut session, &own);
-        let notices: Vec<&String> = out.iter().filter(|l| is_start_notice(l)).collect();
-        assert_eq!(notices.len(), 2, "{out:?}");
-        assert!(notices[0].starts_with(
-            "gui< # sp960: the GUI's setboard replaces the start SP 860 in this game:"
-        ));
-        // Without a start of ours, nothing to tell.
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play_all(&mut session, &standard_gui);
-        assert!(!out.iter().any(|l| is_start_notice(l)), "{out:?}");
-    }
-
-    fn config(start: Option<&str>) -> XboardConfig {
-        XboardConfig {
-            start: start.map_or(StartChoice::Off, |s| StartChoice::Fixed(s.parse().unwrap())),
-            ..XboardConfig::default()
-        }
-    }
-
-    /// Fairy-Stockfish 11.1's handshake (features shortened).
-    const FAIRY: [&str; 5] = [
-        "gui: xboard",
-        "gui: protover 2",
-        "engine: feature setboard=1 usermove=1 time=1 ping=1 myname=Fairy-Stockfish variants=\"chess,fischerandom,normal\"",
-        "engine: feature option=\"UCI_Chess960 -check 0\"",
-        "engine: feature done=1",
-    ];
-
-    /// Sjaak II 1.4.1's handshake (features shortened).
-    const SJAAK: [&str; 4] = [
-        "gui: xboard",
-        "gui: protover 2",
-        "engine: feature setboard=1 ping=1 myname=\"Sjaak II 1.4.1\" variants=\"fide_chess,chess960,fischerandom,normal\"",
-        "engine: feature done=1",
-    ];
-
-    /// SP 860 up to both sides being able to castle king-side (Nde3 Nde6 Ng3 Ng6 f4 f5 Bf2 Bf7).
-    const L1: [&str; 8] = [
-        "d1e3", "d8e6", "f1g3", "f8g6", "f2f4", "f7f5", "g1f2", "g8f7",
-    ];
-
-    #[test]
-    fn a_crashed_engine_is_restarted_with_its_settings_the_game_and_the_clock_less_the_time_spent()
-    {
-        let mut session = XboardSession::new(XboardConfig {
-            restart_engine: 1,
-            ..config(Some("860"))
-        });
-        let base = Instant::now();
-        session.set_now(base);
-        play(&mut session, &SJAAK);
-        play(
-            &mut session,
-            &[
-                "gui: accepted setboard",
-                "gui: level 40 5 0",
-                "gui: post",
-                "gui: new",
-                "gui: variant fischerandom",
-                "gui: force",
-                "gui: d1e3",
-                "gui: d8e6",
-                "gui: time 30000",
-                "gui: otim 29000",
-                "gui: go",
-                "engine: move f1g3",
-                "gui: f8g6",
-            ],
-        );
-        // Sjaak thinks; 2.5 s later it dies.
-        session.set_now(base + Duration::from_millis(2500));
-        let mut actions = Vec::new();
-        session.on_engine_eof();
-        // A GUI line now is held, not lost to the dead pipe.
-        session.on_gui_line(b"ping 7", &mut actions);
-        assert!(actions.is_empty());
-        session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
-        let mut out: Vec<String> = actions
-            .into_iter()
-            .map(|action| match action {
-                Action::Send { to, line, .. } => format!(
-                    "{}< {}",
-                    if to == Peer::Gui { "gui" } else { "engine" },
-                    String::from_utf8_lossy(&line)
-                ),
-                other => format!("{other:?}"),
-            })
-            .collect();
-        out.extend(play(
-            &mut session,
-            &[
-                "engine: feature setboard=1 ping=1 myname=\"Sjaak II 1.4.1\"",
-                "engine: feature done=1",
-            ],
-        ));
-        assert_eq!(
-            out,
-            [
-                "gui< # sp960: the engine died unexpectedly from signal 9; restarting it (1 of 1 in this game), then its settings and the game",
-                "Event(Warn(\"proxy: the engine died unexpectedly from signal 9; restarting it (1 of 1 in this game), then its settings and the game\"))",
-                "Event(Restart)",
-                "engine< xboard",
-                "engine< protover 2",
-                "engine< accepted setboard [Injected]",
-                "engine< accepted ping [Injected]",
-                "engine< accepted myname [Injected]",
-                "engine< level 40 5 0 [Injected]",
-                "engine< post [Injected]",
-                "engine< new [Injected]",
-                "engine< variant fischerandom [Injected]",
-                "engine< force [Injected]",
-                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Injected]",
-                "engine< d1e3 [Injected]",
-                "engine< d8e6 [Injected]",
-                "engine< f1g3 [Injected]",
-                "engine< f8g6 [Injected]",
-                "engine< time 29750 [Injected]",
-                "engine< otim 29000 [Injected]",
-                "engine< go [Injected]",
-                "gui< # sp960: the engine restarted; the game sent again (4 plies), and go with the 2500 ms spent off its time [Injected]",
-                "Warn(\"proxy: the engine restarted; the game sent again (4 plies), and go with the 2500 ms spent off its time\")",
-                "engine< ping 7 [Held]",
-            ]
-        );
-        // One restart a game: the next death is told as without the option.
-        let mut actions = Vec::new();
-        session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
-        assert!(!actions.contains(&Step::Event(ProxyEvent::Restart)));
-        assert!(actions.contains(&Action::send(
-            Peer::Gui,
-            "tellusererror sp960: the engine died unexpectedly from signal 9",
-            Mark::Injected
-        )));
-    }
-
-    #[test]
-    fn handshake_offers_our_options_before_done_and_drops_their_replies() {
-        let mut session = XboardSession::new(config(Some("860")));
-        let out = play(&mut session, &FAIRY);
-        assert_eq!(
-            out[4..],
-            [
-                "gui< feature option=\"SP960_Start -spin 860 -2 959\" [Injected]",
-                "gui< feature option=\"SP960_BlackStart -spin -1 -1 959\" [Injected]",
-                "gui< feature done=1",
-            ]
-        );
-        assert_eq!(session.features().setboard, Some(true));
-        assert!(session.features().usermove);
-        assert_eq!(
-            session.engine_castling_form(),
-            CastlingForm::Coordinate(CastlingDialect::Standard),
-            "Fairy-Stockfish is known to take king takes rook (in normal chess: e1g1)"
-        );
-        let out = play(
-            &mut session,
-            &[
-                "gui: accepted setboard",
-                "gui: accepted option",
-                "gui: accepted option",
-                "gui: accepted option",
-                "gui: accepted done",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< accepted setboard",
-                "engine< accepted option",
-                "engine< accepted done"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_bad_setboard_after_edit_is_still_refused() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &SJAAK);
-        let out = play(
-            &mut session,
-            &[
-                "gui: edit",
-                "gui: Pa4",
-                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
-            ],
-        );
-        assert_eq!(out[..2], ["engine< edit", "engine< Pa4"]);
-        assert_eq!(out.len(), 3, "{out:?}");
-        assert!(out[2].starts_with("gui< Error ("), "{out:?}");
-        assert!(!out.iter().any(|line| line.starts_with("engine< setboard")));
-    }
-
-    #[test]
-    fn new_sets_up_the_start_and_the_guis_own_setup_passes() {
-        let mut session = XboardSession::new(config(Some("860")));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: variant fischerandom",
-                "gui: force",
-                "gui: setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< new",
-                "engine< variant fischerandom [Injected]",
-                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1 [Injected]",
-                "engine< force",
-                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1",
-            ]
-        );
-    }
-
-    /// In normal chess a castling right only Chess960 has is dropped for the engine and the
-    /// proxy alike, so a castling move the engine would refuse is refused by the proxy.
-    #[test]
-    fn in_normal_chess_chess960_castling_rights_are_dropped() {
-        let fen = "rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w KQkq - 0 10";
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: force",
-                &format!("gui: setboard {fen}"),
-                "gui: usermove Rd2",
-                "gui: usermove b6",
-                "gui: usermove O-O-O",
-            ],
-        );
-        assert_eq!(out[0], "engine< new");
-        assert_eq!(out[1], "engine< force");
-        assert!(out[2].starts_with("gui< # sp960: castling rights only Chess960 has dropped"));
-        assert_eq!(
-            out[3],
-            "engine< setboard rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w - - 0 10 [Rewritten]"
-        );
-        assert_eq!(
-            out[4..6],
-            [
-                "engine< usermove d1d2 [Rewritten]",
-                "engine< usermove b7b6 [Rewritten]"
-            ]
-        );
-        assert!(
-            out[6].starts_with("gui< Illegal move (not legal in"),
-            "{out:?}"
-        );
-        // With variant fischerandom the same rights stay, and O-O-O is the engine's c1a1.
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: variant fischerandom",
-                "gui: force",
-                &format!("gui: setboard {fen}"),
-                "gui: usermove Rd2",
-                "gui: usermove b6",
-                "gui: usermove O-O-O",
-            ],
-        );
-        assert_eq!(out[3], format!("engine< setboard {fen}"), "{out:?}");
-        assert_eq!(out[6], "engine< usermove c1a1 [Rewritten]", "{out:?}");
-    }
-
-    #[test]
-    fn castling_is_translated_both_ways_for_a_king_takes_rook_engine() {
-        let mut session = XboardSession::new(config(Some("860")));
-        play(&mut session, &FAIRY);
-        play(&mut session, &["gui: new", "gui: force"]);
-        let moves: Vec<String> = L1.iter().map(|m| format!("gui: usermove {m}")).collect();
-        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        let out = play(&mut session, &moves);
-        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
-        let out = play(
-            &mut session,
-            &["gui: usermove O-O", "gui: go", "engine: move c8e8"],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< usermove c1e1 [Rewritten]",
-                "engine< go",
-                "gui< move O-O [Rewritten]",
-            ]
-        );
-        let position = session.position().unwrap();
-        assert_eq!(
-            position_fen(position, CastlingNotation::Shredder),
-            "rb3rkq/pppppbpp/4n1n1/5p2/5P2/4N1N1/PPPPPBPP/RB3RKQ w - - 4 6"
-        );
-    }
-
-    #[test]
-    fn an_oo_engine_gets_oo_from_a_king_takes_rook_gui() {
-        let mut session = XboardSession::new(config(Some("860")));
-        play(&mut session, &SJAAK);
-        play(&mut session, &["gui: new", "gui: force"]);
-        let moves: Vec<String> = L1.iter().map(|m| format!("gui: {m}")).collect();
-        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        play(&mut session, &moves);
-        let out = play(&mut session, &["gui: c1e1", "gui: go", "engine: move O-O"]);
-        // The GUI wrote king takes rook: it gets the engine's castling that way too.
-        assert_eq!(
-            out,
-            [
-                "engine< O-O [Rewritten]",
-                "engine< go",
-                "gui< move c8e8 [Rewritten]"
-            ]
-        );
-    }
-
-    #[test]
-    fn the_engine_castling_option_wins_and_king_to_destination_is_read() {
-        let mut session = XboardSession::new(XboardConfig {
-            engine_castling: Some(EngineCastling::KingTakesRook),
-            ..config(Some("860"))
-        });
-        play(&mut session, &SJAAK);
-        play(&mut session, &["gui: new", "gui: force"]);
-        for m in L1 {
-            play(&mut session, &[&format!("gui: {m}")]);
-        }
-        let out = play(&mut session, &["gui: c1g1", "engine: move O-O"]);
-        assert_eq!(
-            out,
-            ["engine< c1e1 [Rewritten]", "gui< move c8g8 [Rewritten]"],
-            "the GUI wrote king to destination, so it gets that back"
-        );
-    }
-
-    #[test]
-    fn malformed_time_commands_are_answered_not_forwarded() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: level 40 5 0",
-                "gui: level x",
-                "gui: st 0.5",
-                "gui: st -1",
-                "gui: sd 0",
-                "gui: time 3000",
-                "gui: otim",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< level 40 5 0",
-                "gui< Error (malformed level, not sent to the engine: expected level MPS BASE \
-                 INC, as 40 5 0 or 0 2:30 1): level x [Answered]",
-                "engine< st 0.5",
-                "gui< Error (malformed st, not sent to the engine: expected seconds): st -1 \
-                 [Answered]",
-                "gui< Error (malformed sd, not sent to the engine: expected a positive depth): \
-                 sd 0 [Answered]",
-                "engine< time 3000",
-                "gui< Error (malformed otim, not sent to the engine: expected centiseconds): \
-                 otim [Answered]",
-            ]
-        );
-    }
-
-    #[test]
-    fn the_shield_refuses_broken_positions_and_illegal_moves() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
-                "gui: e2e4",
-                "gui: go",
-            ],
-        );
-        assert_eq!(out[0], "engine< new");
-        assert!(
-            out[1].starts_with("gui< Error (illegal position, not sent to the engine: bad FEN")
-                && out[1].ends_with("): setboard 8/8/8/8/8/8/8/8 w - - 0 1 [Answered]"),
-            "{out:?}"
-        );
-        assert_eq!(
-            out[2],
-            "gui< Illegal move (no position: the last setboard was refused): e2e4 [Answered]"
-        );
-        assert!(out[3].starts_with("gui< Error (no position"), "{out:?}");
-        assert_eq!(out.len(), 4);
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: usermove e2e5",
-                "gui: usermove e2e4",
-                "gui: xyzzy",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< new",
-                "gui< Illegal move (not legal in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1): e2e5 [Answered]",
-                "engine< usermove e2e4",
-                "engine< xyzzy",
-            ]
-        );
-    }
-
-    #[test]
-    fn errors_for_ignorable_commands_are_dropped_others_pass() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: nopost",
-                "engine: Error (unkown command): nopost",
-                "gui: computer",
-                "engine: Error (unkown command): computer",
-                "engine: Error (unkown command): foo",
-                "engine: Error (unkown command): post",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< nopost",
-                "engine< computer",
-                "gui< Error (unkown command): foo",
-                "gui< Error (unkown command): post",
-            ],
-            "post was never sent: its error is not ours to hide"
-        );
-    }
-
-    #[test]
-    fn undo_remove_and_a_rejected_move_keep_the_board_in_step() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: force",
-                "gui: usermove e2e4",
-                "gui: usermove e7e5",
-            ],
-        );
-        let out = play(&mut session, &["gui: remove"]);
-        assert_eq!(
-            out,
-            ["engine< undo [Rewritten]", "engine< undo [Rewritten]"]
-        );
-        assert_eq!(session.position(), Some(&Chess::default()));
-        play(&mut session, &["gui: usermove d2d4", "gui: undo"]);
-        assert_eq!(session.position(), Some(&Chess::default()));
-        // The engine refuses a move: it is taken back on the proxy's board too.
-        play(
-            &mut session,
-            &["gui: usermove g1f3", "engine: Illegal move: g1f3"],
-        );
-        assert_eq!(session.position(), Some(&Chess::default()));
-        // Past the position set up, undo and remove are refused (Fairy-Stockfish 11.1
-        // dies on such an undo).
-        let out = play(
-            &mut session,
-            &["gui: undo", "gui: usermove e2e4", "gui: remove"],
-        );
-        assert_eq!(
-            out,
-            [
-                "gui< Error (cannot take back 1 moves, 0 since the last new or setboard; not \
-                 sent to the engine): undo [Answered]",
-                "engine< usermove e2e4",
-                "gui< Error (cannot take back 2 moves, 1 since the last new or setboard; not \
-                 sent to the engine): remove [Answered]",
-            ]
-        );
-        // Outside force mode, remove is force and two undos, and the engine plays on after
-        // the GUI's next move.
-        let out = play(
-            &mut session,
-            &[
-                "gui: go",
-                "engine: move e7e5",
-                "gui: undo",
-                "gui: remove",
-                "gui: usermove d2d4",
-                "engine: move d7d5",
-                "gui: usermove c2c4",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< go",
-                "gui< move e7e5",
-                "gui< Error (undo outside force mode, not sent to the engine: send force \
-                 first): undo [Answered]",
-                "engine< force [Injected]",
-                "engine< undo [Rewritten]",
-                "engine< undo [Rewritten]",
-                "engine< usermove d2d4",
-                "engine< go [Injected]",
-                "gui< move d7d5",
-                "engine< usermove c2c4",
-            ]
-        );
-        assert_eq!(
-            session.position().map(|p| p.board().to_string()),
-            Some("rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR".to_owned())
-        );
-    }
-
-    #[test]
-    fn a_move_with_text_after_its_mate_sign_is_refused() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &SJAAK);
-        play(&mut session, &["gui: new", "gui: force"]);
-        let out = play(
-            &mut session,
-            &["gui: b4#N7K-7", "gui: e4#", "gui: #comment"],
-        );
-        assert_eq!(
-            out,
-            [
-                "gui< Illegal move (not a move: text after '#'): b4#N7K-7 [Answered]",
-                "engine< e2e4 [Rewritten]",
-                "engine< #comment",
-            ]
-        );
-    }
-
-    #[test]
-    fn castling_with_digits_reaches_the_engine_as_letters() {
-        // Hostile-GUI fuzzing, Sjaak II seed 4242 command 48,825: Sjaak II 1.4.1 refuses
-        // `0-0`; after a `remove` outside force mode the proxy's `go` that follows the
-        // GUI's move then made it play the GUI's side (`move e2c1` out of turn).
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &SJAAK);
-        play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: force",
-                "gui: setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-                "gui: a2a3",
-                "gui: go",
-                "engine: move a7a6",
-            ],
-        );
-        let out = play(&mut session, &["gui: remove", "gui: 0-0"]);
-        assert_eq!(
-            out,
-            [
-                "engine< force [Injected]",
-                "engine< undo [Rewritten]",
-                "engine< undo [Rewritten]",
-                "engine< O-O [Rewritten]",
-                "engine< go [Injected]",
-            ]
-        );
-        let out = play(&mut session, &["engine: move e8g8"]);
-        assert_eq!(out, ["gui< move O-O [Rewritten]"]);
-        assert_eq!(
-            session
-                .position()
-                .map(|p| position_fen(p, CastlingNotation::Shredder)),
-            Some("r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2".to_owned())
-        );
-    }
-
-    #[test]
-    fn after_remove_the_engine_plays_on_only_on_its_own_turn() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        // Fairy-Stockfish XBoard seed 4242, command 84,321: after `remove` the GUI moved
-        // the engine's side; a `go` then would make the engine play the GUI's side.
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: usermove e2e4",
-                "engine: move e7e5",
-                "gui: usermove g1f3",
-                "engine: move b8c6",
-                "gui: remove",
-                "gui: undo",
-                "gui: usermove g1f3",
-            ],
-        );
-        assert_eq!(
-            out[out.len() - 6..],
-            [
-                "engine< force [Injected]",
-                "engine< undo [Rewritten]",
-                "engine< undo [Rewritten]",
-                "gui< Error (undo outside force mode, not sent to the engine: send force \
-                 first): undo [Answered]",
-                "engine< usermove g1f3",
-                "engine< go [Injected]",
-            ]
-        );
-        // After a `go` in a finished game (White mated: the engine plays White) `remove`
-        // leaves the engine's side to move: the GUI plays White's move itself, and the
-        // engine gets `go` only after the GUI's next (Black) move.
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: force",
-                "gui: usermove f2f3",
-                "gui: usermove e7e5",
-                "gui: usermove g2g4",
-                "gui: usermove d8h4",
-                "gui: go",
-                "engine: 0-1 {Black mates}",
-                "gui: remove",
-                "gui: usermove g2g4",
-                "gui: usermove d8h4",
-            ],
-        );
-        assert_eq!(
-            out[out.len() - 3..],
-            [
-                "engine< usermove g2g4",
-                "engine< usermove d8h4",
-                "engine< go [Injected]",
-            ]
-        );
-        let out = play(
-            &mut session,
-            &["gui: new", "gui: usermove e2e4", "engine: move e7e5"],
-        );
-        assert_eq!(out.last().unwrap(), "gui< move e7e5");
-        // Seed 4242, command 95,151: a `setboard` after `remove` keeps the `go` pending
-        // (the engine is still in the proxy's force mode).
-        let out = play(
-            &mut session,
-            &[
-                "gui: usermove g1f3",
-                "engine: move g8f6",
-                "gui: remove",
-                "gui: setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                "gui: usermove h2h3",
-            ],
-        );
-        assert_eq!(
-            out[out.len() - 2..],
-            ["engine< usermove h2h3", "engine< go [Injected]"]
-        );
-    }
-
-    #[test]
-    fn moves_reach_the_engine_in_coordinates_with_the_prefix_it_asked_for() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: force",
-                "gui: usermove e4",
-                "gui: Nf6",
-                "gui: usermove g1f3",
-            ],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< new",
-                "engine< force",
-                "engine< usermove e2e4 [Rewritten]",
-                // With the usermove prefix the engine asked for.
-                "engine< usermove g8f6 [Rewritten]",
-                "engine< usermove g1f3",
-            ]
-        );
-    }
-
-    #[test]
-    fn lines_too_long_for_any_command_are_refused() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let long = format!("gui: {}", "x".repeat(MAX_XBOARD_LINE + 1));
-        let out = play(&mut session, &[&long, "gui: ping 7"]);
-        assert_eq!(
-            out,
-            [
-                format!(
-                    "gui< Error (line too long, not sent to the engine: {} bytes, at most \
-                     {MAX_XBOARD_LINE}): {}... [Answered]",
-                    MAX_XBOARD_LINE + 1,
-                    "x".repeat(40)
-                ),
-                "engine< ping 7".to_owned(),
-            ]
-        );
-    }
-
-    #[test]
-    fn cores_is_not_passed_on() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(&mut session, &["gui: cores 1", "gui: cores 2", "gui: go"]);
-        assert_eq!(
-            out,
-            [
-                "gui< # sp960: cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
-                 the engine keeps its own thread count [Injected]",
-                "Warn(\"proxy: cores is not passed on (Fairy-Stockfish 11.1 dies on the next go); \
-                 the engine keeps its own thread count\")",
-                "engine< go",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_refused_setboard_drops_the_move_of_a_search_begun_before_it() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: new",
-                "gui: go",
-                "gui: setboard 8/8/8/8/8/8/8/8 w - - 0 1",
-                "engine: move e2e4",
-            ],
-        );
-        assert_eq!(out[0..2], ["engine< new", "engine< go"]);
-        assert!(
-            out[2].starts_with("gui< Error (illegal position"),
-            "{out:?}"
-        );
-        assert_eq!(
-            out[3],
-            "Warn(\"proxy: the engine's 'move e2e4' came after a refused setboard; not passed on\")"
-        );
-        assert_eq!(out.len(), 4);
-    }
-
-    #[test]
-    fn setboard_reaches_the_engine_as_the_proxy_writes_the_fen() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: setboard 4k3/8/8/8/8/8/8/1b1p111B/4K3 w - - 0 1",
-                "gui: setboard 4k3/8/8/8/8/8/1b1p111B/4K3 w - - 0 1",
-                "gui: setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                "gui: setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
-            ],
-        );
-        assert!(
-            out[0].starts_with("gui< Error (illegal position"),
-            "{out:?}"
-        );
-        assert_eq!(
-            out[1..],
-            [
-                // Sjaak II 1.4.1 reads `1b1p111B` as another board.
-                "engine< setboard 4k3/8/8/8/8/8/1b1p3B/4K3 w - - 0 1 [Rewritten]",
-                "engine< setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                "engine< setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
-            ]
-        );
-    }
-
-    #[test]
-    fn time_controls_out_of_range_are_refused() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        let out = play(
-            &mut session,
-            &[
-                "gui: level 40 99999999999 0",
-                "gui: st 99999999",
-                "gui: time 9223372036854775807",
-                "gui: sd 3000000000",
-                "gui: level 40 35000 0",
-                "gui: st 2000000",
-                "gui: otim 214748364",
-                "gui: sd 2147483647",
-            ],
-        );
-        for (line, out) in out.iter().enumerate().take(4) {
-            assert!(
-                out.starts_with("gui< Error (") && out.contains("out of range, not sent"),
-                "{line}: {out}"
-            );
-        }
-        assert_eq!(
-            out[4..],
-            [
-                "engine< level 40 35000 0",
-                "engine< st 2000000",
-                "engine< otim 214748364",
-                "engine< sd 2147483647",
-            ]
-        );
-    }
-
-    #[test]
-    fn new_after_chess960_returns_the_engine_to_normal_chess() {
-        let mut session = XboardSession::new(config(None));
-        play(&mut session, &FAIRY);
-        play(&mut session, &["gui: new", "gui: variant fischerandom"]);
-        let out = play(
-            &mut session,
-            &["gui: new", "gui: force", "gui: usermove e2e4"],
-        );
-        assert_eq!(
-            out,
-            [
-                "engine< new",
-                "engine< variant normal [Injected]",
-                "engine< force",
-                "engine< usermove e2e4"
-            ]
-        );
-    }
-
-    #[test]
-    fn gui_options_choose_the_start_and_edit_serves_engines_without_setboard() {
-        let mut session = XboardSession::new(config(None));
-        let out = play(
-            &mut session,
-            &[
-                "gui: xboard",
-                "gui: protover 2",
-                "engine: feature ping=1 variants=\"normal,fischerandom\" done=1",
-                "gui: option SP960_Start=959",
-                "gui: option SP960_BlackStart=0",
-                "gui: new",
-            ],
-        );
-        assert_eq!(
-            out[2],
-            "gui< feature option=\"SP960_Start -spin -1 -2 959\" [Injected]"
-        );
-        assert_eq!(
-            out[5..],
-            [
-                "engine< new",
-                "engine< variant fischerandom [Injected]",
-                "engine< edit [Injected]",
-                "engine< # [Injected]",
-                "engine< Ra1 [Injected]",
-                "engine< Kb1 [Injected]",
-                "engine< Rc1 [Injected]",
-                "engine< Nd1 [Injected]",
-                "engine< Ne1 [Injected]",
-                "engine< Qf1 [Injected]",
-                "engine< Bg1 [Injected]",
-                "engine< Bh1 [Injected]",
-                "engine< Pa2 [Injected]",
-                "engine< Pb2 [Injected]",
-                "engine< Pc2 [Injected]",
-                "engine< Pd2 [Injected]",
-                "engine< Pe2 [Injected]",
-                "engine< Pf2 [Injected]",
-                "engine< Pg2 [Injected]",
-                "engine< Ph2 [Injected]",
-                "engine< c [Injected]",
-                "engine< Pa7 [Injected]",
-                "engine< Pb7 [Injected]",
-                "engine< Pc7 [Injected]",
-                "engine< Pd7 [Injected]",
-                "engine< Pe7 [Injected]",
-                "engine< Pf7 [Injected]",
-                "engine< Pg7 [Injected]",
-                "engine< Ph7 [Injected]",
-                "engine< Ba8 [Injected]",
-                "engine< Bb8 [Injected]",
-                "engine< Qc8 [Injected]",
-                "engine< Nd8 [Injected]",
-                "engine< Ne8 [Injected]",
-                "engine< Rf8 [Injected]",
-                "engine< Kg8 [Injected]",
-                "engine< Rh8 [Injected]",
-                "engine< . [Injected]",
-            ]
-        );
-        let out = play(&mut session, &["gui: option SP960_Start=960"]);
-        assert_eq!(
-            out,
-            [
-                "gui< Error (SP960_Start must be -2 'random', -1 'off' or 0..959, not '960'): option SP960_Start=960 [Answered]"
-            ]
-        );
-    }
-
-    #[test]
-    fn the_start_option_turns_off_and_random() {
-        let mut session = XboardSession::new(XboardConfig {
-            random_seed: 11,
-            ..config(Some("860"))
-        });
-        play(&mut session, &SJAAK);
-        let out = play(
-            &mut session,
-            &["gui: option SP960_Start=-1", "gui: new", "gui: e2e4"],
-        );
-        assert_eq!(out, ["engine< new", "engine< e2e4"], "off: normal chess");
-        let out = play(&mut session, &["gui: option SP960_Start=-2"]);
-        assert_eq!(
-            out,
-            ["Warn(\"proxy: random starts chosen by the GUI, seed 11 (repeat with --seed 11)\")"]
-        );
-        let out = play(&mut session, &["gui: new"]);
-        assert_eq!(
-            out[..2],
-            ["engine< new", "engine< variant fischerandom [Injected]"]
-        );
-        assert!(out[2].starts_with("engine< setboard "), "{out:?}");
-        assert!(
-            !out[2].contains("RBKNRNBQ"),
-            "a random start, not 860: {out:?}"
-        );
-        let out = play(&mut session, &["gui: option SP960_BlackStart=-2"]);
-        assert_eq!(
-            out,
-            [
-                "gui< Error (SP960_BlackStart must be -1 'as white' or 0..959, not '-2'): option SP960_BlackStart=-2 [Answered]"
-            ]
-        );
-    }
-
-    #[test]
-    fn engines_without_fischerandom_are_reported_or_refused() {
-        let plain = [
-            "gui: xboard",
-            "engine: feature setboard=1 ping=1 variants=\"normal\" done=1",
-        ];
-        let mut session = XboardSession::new(config(Some("860")));
-        let out = play(&mut session, &plain);
-        assert!(out[1].starts_with("gui< telluser sp960: the engine does not list fischerandom"));
-        assert!(out[2].starts_with("Warn("));
-        let out = play(&mut session, &["gui: new"]);
-        assert_eq!(
-            out,
-            [
-                "engine< new",
-                "engine< setboard rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w - - 0 1 [Injected]"
-            ]
-        );
-        // Without a start too: the GUI may ask for fischerandom itself.
-        let mut session = XboardSession::new(config(None));
-        let out = play(&mut session, &plain);
-        assert!(out[1].starts_with("gui< telluser sp960: the engine does not list fischerandom"));
-        let mut session = XboardSession::new(XboardConfig {
-            require_chess960: true,
-            ..config(Some("860"))
-        });
-        let out = play(&mut session, &plain);
-        assert!(out.last().unwrap().starts_with("Fail { code: 3"), "{out:?}");
-        assert!(!out.iter().any(|line| line.contains("done=1")));
-    }
-
-    #[test]
-    fn san_engines_get_san_castling_and_suffixes_survive() {
-        let mut session = XboardSession::new(XboardConfig {
-            engine_castling: Some(EngineCastling::KingTakesRook),
-            ..config(Some("860"))
-        });
-        play(
-            &mut session,
-            &[
-                "gui: xboard",
-                "engine: feature san=1 setboard=1 ping=1 variants=\"normal,fischerandom\" done=1",
-                "gui: accepted san",
-                "gui: new",
-                "gui: force",
-            ],
-        );
-        // SAN both ways, tracked: `O-O` stays `O-O` for a san=1 engine although the
-        // command line said king takes rook (that is for coordinate moves).
-        let out = play(
-            &mut session,
-            &[
-                "gui: Nde3",
-                "gui: Nde6",
-                "gui: Ng3",
-                "gui: Ng6",
-                "gui: f4",
-                "gui: f5",
-                "gui: Bf2",
-                "gui: Bf7",
-                "gui: O-O",
-                "gui: go",
-                "engine: move O-O+",
-            ],
-        );
-        assert!(out.iter().all(|line| !line.contains('[')), "{out:?}");
-        assert_eq!(out.last().unwrap(), "gui< move O-O+");
-        assert_eq!(
-            session
-                .position()
-                .map(|p| position_fen(p, CastlingNotation::Shredder)),
-            Some("rb3rkq/pppppbpp/4n1n1/5p2/5P2/4N1N1/PPPPPBPP/RB3RKQ w - - 4 6".to_owned())
-        );
-    }
-
-    #[test]
-    fn helpers_read_feature_lines_and_errors() {
-        assert_eq!(
-            feature_pairs(b"feature myname=\"Sjaak II 1.4.1\" ping=1 option=\"a -spin 1 0 9\" x=y"),
-            [
-                (&b"myname"[..], &b"Sjaak II 1.4.1"[..]),
-                (b"ping", b"1"),
-                (b"option", b"a -spin 1 0 9"),
-                (b"x", b"y"),
-            ]
-        );
-        assert_eq!(
-            rejected_command(b"Error (unkown command): O-O-o"),
-            Some(&b"O-O-o"[..])
-        );
-        assert_eq!(
-            rejected_command(b"Error (Illegal move or unknown command): usermove O-O"),
-            Some(&b"usermove O-O"[..])
-        );
-        assert_eq!(rejected_command(b"Illegal move: b1h1"), Some(&b"b1h1"[..]));
-        assert_eq!(rejected_command(b"Errors are fine"), None);
-    }
-}
+#[path = "xboard_tests.rs"]
+mod tests;
