@@ -439,11 +439,11 @@ fn commands_during_a_search_keep_every_engine_answering() {
     }
 }
 
-/// Context switches of the proxy's clock thread (named `tick`) so far.
+/// Context switches of the proxy's clock thread (named `clock`) so far.
 fn clock_thread_switches(proxy_pid: u32) -> u64 {
     for task in std::fs::read_dir(format!("/proc/{proxy_pid}/task")).unwrap() {
         let task = task.unwrap().path();
-        if std::fs::read_to_string(task.join("comm")).unwrap().trim() != "tick" {
+        if std::fs::read_to_string(task.join("comm")).unwrap().trim() != "clock" {
             continue;
         }
         let status = std::fs::read_to_string(task.join("status")).unwrap();
@@ -459,12 +459,12 @@ fn clock_thread_switches(proxy_pid: u32) -> u64 {
             })
             .sum();
     }
-    panic!("the proxy {proxy_pid} has no thread named tick");
+    panic!("the proxy {proxy_pid} has no thread named clock");
 }
 
 /// The proxy's clock (which releases a `stop` held right after `go`) runs only while a line
-/// waits for it: an idle proxy is not woken 50 times a second, and a held `stop` still gets
-/// its ticks.
+/// waits for it: an idle proxy is not woken 50 times a second, and a held `stop` still goes
+/// at its deadline.
 #[test]
 fn the_clock_sleeps_while_nothing_waits_for_it() {
     if !peers::need(&[peers::Peer::Stockfish]) {

@@ -79,15 +79,4 @@ pub trait Session: Send {
     fn on_line(&mut self, from: Peer, line: &[u8], out: &mut Vec<Step<Self::Event>>);
     /// `from` closed its end (`how`: its exit status, when known).
     fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Step<Self::Event>>);
-    /// The shell's clock: called every [`TICK`] by shells that keep one (the proxy's), so
-    /// that a session can act on time (a line held a moment) and stay free of clocks.
-    fn on_tick(&mut self, _out: &mut Vec<Step<Self::Event>>) {}
-    /// Whether the session has something waiting for [`Session::on_tick`]: a shell ticks
-    /// only while this holds, so an idle session costs no wake-ups.
-    fn wants_tick(&self) -> bool {
-        false
-    }
 }
-
-/// How often a shell with a clock calls [`Session::on_tick`].
-pub const TICK: std::time::Duration = std::time::Duration::from_millis(20);

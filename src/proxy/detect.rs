@@ -164,20 +164,6 @@ impl Relay for DetectingSession {
         }
     }
 
-    fn on_tick(&mut self, actions: &mut Vec<Action>) {
-        if let Some(session) = self.session() {
-            session.on_tick(actions);
-        }
-    }
-
-    fn wants_tick(&self) -> bool {
-        match &self.inner {
-            Inner::Undecided(_) => false,
-            Inner::Uci(session) => Relay::wants_tick(session.as_ref()),
-            Inner::Xboard(session) => Relay::wants_tick(session.as_ref()),
-        }
-    }
-
     fn on_engine_eof(&mut self) {
         match &mut self.inner {
             Inner::Undecided(_) => {}
@@ -242,24 +228,22 @@ mod tests {
         actions
     }
 
-    /// The shell ticks only while the session asks for it: the detector passes the
-    /// question on, or a `stop` held after `go` would wait for ever.
+    /// The shell's clock wakes only at a deadline the session gives: the detector passes
+    /// the question on, or a `stop` held after `go` would wait for ever.
     #[test]
-    fn a_held_stop_asks_for_ticks_through_the_detector() {
+    fn a_held_stop_sets_a_deadline_through_the_detector() {
         use crate::proxy::script::play;
-        use crate::proxy::uci::EARLY_TICKS;
         let mut session = DetectingSession::new(ProxyConfig::default());
         play(
             &mut session,
             &["gui: uci", "engine: uciok", "gui: position startpos"],
         );
-        assert!(!Session::wants_tick(&session));
+        assert_eq!(Relay::poll_timeout(&session), None);
         play(&mut session, &["gui: go infinite", "gui: stop"]);
-        assert!(Session::wants_tick(&session));
-        let ticks = vec!["tick"; EARLY_TICKS as usize];
-        let out = play(&mut session, &ticks);
+        assert!(Relay::poll_timeout(&session).is_some());
+        let out = play(&mut session, &["tick"]);
         assert_eq!(out, ["engine< stop [Held]"]);
-        assert!(!Session::wants_tick(&session));
+        assert_eq!(Relay::poll_timeout(&session), None);
     }
 
     #[test]

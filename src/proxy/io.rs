@@ -27,7 +27,6 @@ use crate::exit_code;
 use crate::launch::command::{EngineCommand, SpawnError, spawn_engine};
 use crate::os::process::{Ending, forward_signals_to, signal_forwarded, wait_bounded};
 use crate::os::stdio::{enlarge_pipe, raw_stdin_stdout};
-use crate::protocol::session::TICK;
 
 /// How the shell behaves.
 #[derive(Debug, Clone)]
@@ -92,9 +91,9 @@ struct Shared<S> {
     engine_in: Mutex<Option<BufWriter<ChildStdin>>>,
     transcript: Option<Mutex<Transcript>>,
     events: Sender<Event>,
-    /// The clock thread, unparked when the session starts waiting for ticks or sets a
-    /// deadline earlier than the one it sleeps until.
-    ticker: OnceLock<Thread>,
+    /// The clock thread, unparked when the session sets a deadline earlier than the one it
+    /// sleeps until.
+    clock_thread: OnceLock<Thread>,
     /// The deadline the clock thread sleeps until (`None`: parked for good, or awake).
     clock_wakes_at: Mutex<Option<Instant>>,
 }
@@ -130,17 +129,17 @@ pub fn run<S: Relay + 'static>(
         engine_in: Mutex::new(Some(BufWriter::with_capacity(16 * 1024, engine_in))),
         transcript,
         events,
-        ticker: OnceLock::new(),
+        clock_thread: OnceLock::new(),
         clock_wakes_at: Mutex::new(None),
     });
     {
-        // The sessions' clock: lines a session holds for a moment go on a tick. Started
-        // first, so a relay thread always finds it to unpark.
+        // The sessions' clock: their deadlines (a line held a moment, the clock guard).
+        // Started first, so a relay thread always finds it to unpark.
         let shared_by_clock = Arc::clone(&shared);
-        let clock = thread::Builder::new()
-            .name("tick".to_owned())
-            .spawn(move || tick(&shared_by_clock))?;
-        let _ = shared.ticker.set(clock.thread().clone());
+        let clock_thread = thread::Builder::new()
+            .name("clock".to_owned())
+            .spawn(move || clock(&shared_by_clock))?;
+        let _ = shared.clock_thread.set(clock_thread.thread().clone());
     }
     for (from, input) in [
         (Peer::Gui, Box::new(gui_in) as Box<dyn Read + Send>),
@@ -386,7 +385,7 @@ fn relay<S: Relay>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Shared<
             }
             clock_needed(&*session, shared)
         };
-        if wake_clock && let Some(clock) = shared.ticker.get() {
+        if wake_clock && let Some(clock) = shared.clock_thread.get() {
             // No system call unless the clock is parked.
             clock.unpark();
         }
@@ -398,59 +397,42 @@ fn relay<S: Relay>(from: Peer, mut input: Box<dyn Read + Send>, shared: &Shared<
     }
 }
 
-/// Whether the clock thread must be woken for `session`: it wants ticks, or has a
-/// deadline earlier than the one the clock sleeps until.
+/// Whether the clock thread must be woken for `session`: it has a deadline earlier than
+/// the one the clock sleeps until.
 fn clock_needed<S: Relay>(session: &S, shared: &Shared<S>) -> bool {
-    session.wants_tick()
-        || session.poll_timeout().is_some_and(|deadline| {
-            lock(&shared.clock_wakes_at).is_none_or(|wakes| deadline < wakes)
-        })
+    session
+        .poll_timeout()
+        .is_some_and(|deadline| lock(&shared.clock_wakes_at).is_none_or(|wakes| deadline < wakes))
 }
 
-/// Calls the session's [`Session::on_tick`] every [`TICK`] while it
-/// [wants ticks](Session::wants_tick), and [`Relay::handle_timeout`] when its
-/// [deadline](Relay::poll_timeout) comes, and carries out what they ask; parked otherwise
-/// (a relay thread unparks it), so an idle proxy is not woken 50 times a second.
-fn tick<S: Relay>(shared: &Shared<S>) {
+/// Calls the session's [`Relay::handle_timeout`] when its [deadline](Relay::poll_timeout)
+/// comes, and carries out what it asks; parked otherwise (a relay thread unparks it when a
+/// line sets an earlier deadline), so an idle proxy is never woken.
+fn clock<S: Relay>(shared: &Shared<S>) {
     let mut actions = Vec::new();
     loop {
         actions.clear();
         let now = Instant::now();
-        let (wants_tick, deadline) = {
+        let deadline = {
             let mut session = lock(&shared.session);
-            let deadline = session.poll_timeout();
-            if deadline.is_some_and(|deadline| deadline <= now) {
+            if session
+                .poll_timeout()
+                .is_some_and(|deadline| deadline <= now)
+            {
                 session.set_now(now);
                 session.handle_timeout(now, &mut actions);
             }
-            (session.wants_tick(), session.poll_timeout())
+            session.poll_timeout()
         };
         if !actions.is_empty() && !perform_all(shared, &actions) {
             return;
         }
-        if wants_tick {
-            *lock(&shared.clock_wakes_at) = None;
-            thread::sleep(TICK);
-            actions.clear();
-            {
-                let mut session = lock(&shared.session);
-                session.set_now(Instant::now());
-                session.on_tick(&mut actions);
-            }
-            if !actions.is_empty() && !perform_all(shared, &actions) {
-                return;
-            }
-            continue;
-        }
+        *lock(&shared.clock_wakes_at) = deadline;
         match deadline {
             Some(deadline) => {
-                *lock(&shared.clock_wakes_at) = Some(deadline);
-                thread::park_timeout(deadline.saturating_duration_since(Instant::now()));
+                thread::park_timeout(deadline.saturating_duration_since(Instant::now()))
             }
-            None => {
-                *lock(&shared.clock_wakes_at) = None;
-                thread::park();
-            }
+            None => thread::park(),
         }
     }
 }

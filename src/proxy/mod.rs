@@ -72,12 +72,6 @@ pub trait Relay: Send {
     /// that may restart it holds the GUI's lines from now on, so none is lost to the dead
     /// engine's pipe.
     fn on_engine_eof(&mut self) {}
-    /// A tick of the shell's clock (every [`crate::protocol::session::TICK`]).
-    fn on_tick(&mut self, _actions: &mut Vec<Action>) {}
-    /// Whether a line waits for [`Relay::on_tick`] (see [`Session::wants_tick`]).
-    fn wants_tick(&self) -> bool {
-        false
-    }
     /// The shell's clock: the time now, given before each batch of lines read and before
     /// [`Relay::handle_timeout`]. A session never reads a clock itself.
     fn set_now(&mut self, _now: Instant) {}
@@ -105,15 +99,6 @@ impl<T: Relay> Session for T {
             Peer::Gui => self.on_gui_eof(out),
             Peer::Engine => self.on_engine_exit(how, true, out),
         }
-    }
-
-    fn on_tick(&mut self, out: &mut Vec<Action>) {
-        Relay::on_tick(self, out);
-    }
-
-    /// Ticks, or a deadline ([`Relay::poll_timeout`]): the session waits for the clock.
-    fn wants_tick(&self) -> bool {
-        Relay::wants_tick(self) || Relay::poll_timeout(self).is_some()
     }
 }
 

@@ -371,10 +371,6 @@ pub struct UciSession {
 /// ([`Relay::poll_timeout`]).
 pub const EARLY_WAIT: Duration = Duration::from_millis(200);
 
-/// [`EARLY_WAIT`] in ticks of the shell's clock ([`crate::protocol::session::TICK`]).
-pub const EARLY_TICKS: u32 =
-    (EARLY_WAIT.as_millis() / crate::protocol::session::TICK.as_millis()) as u32;
-
 /// Move lists longer than this reach the engine as the FEN after the last irreversible
 /// move and the moves since ([`GameLine::rebased`]): Ethereal cuts lists beyond about
 /// 1,526 plies (docs/proxy.md).
