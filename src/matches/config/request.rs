@@ -6,7 +6,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::launch::command::EngineCommand;
-use crate::launch::spec::{EngineLimits, EngineSpec, EngineSpecError, Restart};
+use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::matches::MatchError;
 use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec};
 use crate::matches::engines::client::Limits;
@@ -58,9 +58,8 @@ impl MatchEngine {
     /// engine-spec reader ([`EngineSpec`]): a bare command or `cmd=`, and cutechess-cli's
     /// keys.
     pub fn parse(index: usize, text: &str) -> Result<MatchEngine, MatchError> {
-        let usage = |err: EngineSpecError| MatchError::Usage(err.to_string());
-        let spec = EngineSpec::parse(index, text).map_err(usage)?;
-        spec.refuse(&UNSUPPORTED_KEYS).map_err(usage)?;
+        let spec = EngineSpec::parse(index, text)?;
+        spec.refuse(&UNSUPPORTED_KEYS)?;
         Ok(MatchEngine {
             command: EngineCommand {
                 program: spec.cmd.into(),
@@ -296,9 +295,7 @@ impl MatchRequest {
             for start in self.starts.starts()? {
                 starts.push(Opening {
                     label: start.to_string(),
-                    root: start
-                        .position()
-                        .map_err(|err| MatchError::Usage(err.to_string()))?,
+                    root: start.position()?,
                     moves: Vec::new(),
                 });
             }
@@ -341,11 +338,7 @@ impl MatchRequest {
             )));
         }
         let clock = match &self.tc {
-            Some(text) => Some(text.parse().map_err(
-                |err: crate::launch::time_control::TimeControlError| {
-                    MatchError::Usage(err.to_string())
-                },
-            )?),
+            Some(text) => Some(text.parse::<crate::launch::time_control::TimeControl>()?),
             None => None,
         };
         let limits = Limits {
@@ -382,7 +375,7 @@ impl MatchRequest {
         let sprt = if self.sprt.is_empty() {
             None
         } else {
-            Some(parse_sprt(&self.sprt).map_err(|err| MatchError::Usage(err.to_string()))?)
+            Some(parse_sprt(&self.sprt)?)
         };
         let resign = if self.resign.is_empty() {
             None

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::matches::config::request::MatchRequest;
-use crate::matches::tally::stats::Outcome;
+use crate::matches::tally::counts::Outcome;
 
 /// The `format` of a state file this version writes and reads.
 pub const STATE_FORMAT: &str = "sp960 match state 1";

@@ -12,9 +12,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::Serialize;
 use thiserror::Error;
 
-use crate::matches::tally::stats::{Counts, PairCounts, Score};
+use crate::matches::tally::counts::{Counts, PairCounts, Score};
 
 /// How `elo0` and `elo1` are read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub enum SprtModel {
     /// Normalized Elo (nElo), fastchess's default (and fishtest's).
     #[default]
     Normalized,
-    /// Logistic Elo, the Elo of [`crate::matches::tally::stats::EloEstimate::elo`].
+    /// Logistic Elo, the Elo the statistics report (`-400 log10(1/score - 1)`).
     Logistic,
 }
 
@@ -107,15 +108,29 @@ pub struct SprtConfig {
     model: SprtModel,
 }
 
-/// What an SPRT concludes at an LLR (fastchess's `SPRT::getResult`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What an SPRT concludes at an LLR (fastchess's `SPRT::getResult`). Shown and
+/// serialized (`--json`'s `sprt`) in words: `H0 accepted`, `H1 accepted`, `inconclusive`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SprtDecision {
     /// The LLR is at or below the lower bound: H0 (Elo = `elo0`) is accepted.
+    #[serde(rename = "H0 accepted")]
     AcceptH0,
     /// The LLR is at or above the upper bound: H1 (Elo = `elo1`) is accepted.
+    #[serde(rename = "H1 accepted")]
     AcceptH1,
     /// Neither bound is reached: play on.
+    #[serde(rename = "inconclusive")]
     Continue,
+}
+
+impl fmt::Display for SprtDecision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+            SprtDecision::Continue => "inconclusive",
+        })
+    }
 }
 
 impl SprtConfig {
@@ -234,20 +249,14 @@ impl SprtConfig {
         let total = l + d + w;
         let probs = [l / total, d / total, w / total];
         let scores = [0.0, 0.5, 1.0];
-        match self.model {
-            SprtModel::Normalized => {
-                let t0 = self.elo0 / nelo_scale();
-                let t1 = self.elo1 / nelo_scale();
-                llr_normalized(total, scores, probs, t0, t1)
-            }
-            SprtModel::Logistic => llr_logistic(
+        self.llr_of(
+            &Sample {
                 total,
                 scores,
                 probs,
-                logistic_elo_to_score(self.elo0),
-                logistic_elo_to_score(self.elo1),
-            ),
-        }
+            },
+            1.0,
+        )
     }
 
     /// The LLR from the pentanomial counts of game pairs.
@@ -266,16 +275,28 @@ impl SprtConfig {
             ww / total,
         ];
         let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
-        match self.model {
-            SprtModel::Normalized => {
-                let t0 = std::f64::consts::SQRT_2 * self.elo0 / nelo_scale();
-                let t1 = std::f64::consts::SQRT_2 * self.elo1 / nelo_scale();
-                llr_normalized(total, scores, probs, t0, t1)
-            }
-            SprtModel::Logistic => llr_logistic(
+        // nElo is per game: a pair's spread is sqrt 2 times a game's.
+        self.llr_of(
+            &Sample {
                 total,
                 scores,
                 probs,
+            },
+            std::f64::consts::SQRT_2,
+        )
+    }
+
+    /// The LLR of `sample` under this SPRT's model; `nelo_factor` turns nElo per game into
+    /// the sample's unit (1 for games, sqrt 2 for pairs).
+    fn llr_of<const N: usize>(&self, sample: &Sample<N>, nelo_factor: f64) -> f64 {
+        match self.model {
+            SprtModel::Normalized => {
+                let t0 = nelo_factor * self.elo0 / nelo_scale();
+                let t1 = nelo_factor * self.elo1 / nelo_scale();
+                llr_normalized(sample, t0, t1)
+            }
+            SprtModel::Logistic => llr_logistic(
+                sample,
                 logistic_elo_to_score(self.elo0),
                 logistic_elo_to_score(self.elo1),
             ),
@@ -415,52 +436,49 @@ fn itp(
     (a + b) / 2.0
 }
 
+/// The `theta` of the maximum-likelihood distribution `probs_i / (1 + theta phi_i)`: the
+/// root of `sum_i probs_i phi_i / (1 + theta phi_i)` between `-1 / max phi` and
+/// `-1 / min phi`, found by ITP with fastchess's settings to within `epsilon`.
+fn mle_theta<const N: usize>(probs: [f64; N], phi: [f64; N], epsilon: f64) -> f64 {
+    let u = phi.iter().copied().fold(f64::INFINITY, f64::min);
+    let v = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    itp(
+        |x| {
+            let mut result = 0.0;
+            for i in 0..N {
+                result += probs[i] * phi[i] / (1.0 + x * phi[i]);
+            }
+            result
+        },
+        -1.0 / v,
+        -1.0 / u,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.1,
+        2.0,
+        0.99,
+        epsilon,
+    )
+}
+
 /// The LLR of expected scores `s0` against `s1`: the maximum-likelihood distributions
 /// with those means (Van den Bergh, "Comparing the approximations for the generalized log
 /// likelihood ratio of a multinomial distribution", Proposition 1.1).
-fn llr_logistic<const N: usize>(
-    total: f64,
-    scores: [f64; N],
-    probs: [f64; N],
-    s0: f64,
-    s1: f64,
-) -> f64 {
+fn llr_logistic<const N: usize>(sample: &Sample<N>, s0: f64, s1: f64) -> f64 {
+    let Sample { scores, probs, .. } = *sample;
     let mle = |s: f64| -> [f64; N] {
-        let theta_epsilon = 1e-3;
-        let min_theta = -1.0 / (scores[N - 1] - s);
-        let max_theta = -1.0 / (scores[0] - s);
-        let theta = itp(
-            |x| {
-                let mut result = 0.0;
-                for i in 0..N {
-                    result += probs[i] * (scores[i] - s) / (1.0 + x * (scores[i] - s));
-                }
-                result
-            },
-            min_theta,
-            max_theta,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            0.1,
-            2.0,
-            0.99,
-            theta_epsilon,
-        );
-        std::array::from_fn(|i| probs[i] / (1.0 + theta * (scores[i] - s)))
+        let phi: [f64; N] = std::array::from_fn(|i| scores[i] - s);
+        let theta = mle_theta(probs, phi, 1e-3);
+        std::array::from_fn(|i| probs[i] / (1.0 + theta * phi[i]))
     };
-    log_ratio(total, probs, mle(s0), mle(s1))
+    sample.log_ratio(mle(s0), mle(s1))
 }
 
 /// The LLR of normalized Elo `t0` against `t1` (in units of `(mu - 0.5) / sigma`): the
 /// maximum-likelihood distributions by fastchess's ten fixed-point iterations (Van den
 /// Bergh, "Comments on normalized Elo", section 4.1).
-fn llr_normalized<const N: usize>(
-    total: f64,
-    scores: [f64; N],
-    probs: [f64; N],
-    t0: f64,
-    t1: f64,
-) -> f64 {
+fn llr_normalized<const N: usize>(sample: &Sample<N>, t0: f64, t1: f64) -> f64 {
+    let Sample { scores, probs, .. } = *sample;
     let mle = |mu_ref: f64, t_star: f64| -> [f64; N] {
         let theta_epsilon = 1e-7;
         let mle_epsilon = 1e-4;
@@ -473,25 +491,7 @@ fn llr_normalized<const N: usize>(
                 a_i - mu_ref
                     - 0.5 * t_star * sigma * (1.0 + ((a_i - mu) / sigma) * ((a_i - mu) / sigma))
             });
-            let u = phi.iter().copied().fold(f64::INFINITY, f64::min);
-            let v = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let theta = itp(
-                |x| {
-                    let mut result = 0.0;
-                    for i in 0..N {
-                        result += probs[i] * phi[i] / (1.0 + x * phi[i]);
-                    }
-                    result
-                },
-                -1.0 / v,
-                -1.0 / u,
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-                0.1,
-                2.0,
-                0.99,
-                theta_epsilon,
-            );
+            let theta = mle_theta(probs, phi, theta_epsilon);
             let mut max_diff = 0.0f64;
             for i in 0..N {
                 let new_p = probs[i] / (1.0 + theta * phi[i]);
@@ -504,13 +504,24 @@ fn llr_normalized<const N: usize>(
         }
         p
     };
-    log_ratio(total, probs, mle(0.5, t0), mle(0.5, t1))
+    sample.log_ratio(mle(0.5, t0), mle(0.5, t1))
 }
 
-/// `total * sum_i probs_i (ln p1_i - ln p0_i)`.
-fn log_ratio<const N: usize>(total: f64, probs: [f64; N], p0: [f64; N], p1: [f64; N]) -> f64 {
-    let lpr: [f64; N] = std::array::from_fn(|i| p1[i].ln() - p0[i].ln());
-    total * mean(lpr, probs)
+/// A sample of `total` games (or pairs) scoring `scores`, with the (regularized)
+/// frequencies `probs`.
+#[derive(Clone, Copy)]
+struct Sample<const N: usize> {
+    total: f64,
+    scores: [f64; N],
+    probs: [f64; N],
+}
+
+impl<const N: usize> Sample<N> {
+    /// `total * sum_i probs_i (ln p1_i - ln p0_i)`.
+    fn log_ratio(&self, p0: [f64; N], p1: [f64; N]) -> f64 {
+        let lpr: [f64; N] = std::array::from_fn(|i| p1[i].ln() - p0[i].ln());
+        self.total * mean(lpr, self.probs)
+    }
 }
 
 #[cfg(test)]

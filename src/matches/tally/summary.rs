@@ -1,13 +1,15 @@
 //! What the user sees: the live progress on stderr, the [`Summary`] (`--json`) and the
-//! final table.
+//! final table. A summary is built in one place, [`Summary::new`], from the tally, for the
+//! built-in runner and for `--runner` alike.
 
 use std::io::{self, IsTerminal};
 
 use serde::Serialize;
 
-use crate::matches::tally::results::{EngineStanding, PairStanding};
-use crate::matches::tally::sprt::SprtDecision;
-use crate::matches::tally::stats::{MatchStats, Score, Stat};
+use crate::matches::tally::counts::{Counts, Score};
+use crate::matches::tally::results::{EngineStanding, PairStanding, Tally};
+use crate::matches::tally::sprt::{SprtConfig, SprtDecision};
+use crate::matches::tally::stats::{MatchStats, Stat, match_stats};
 
 /// One game's result, as the summary lists it.
 #[derive(Debug, Clone, Serialize)]
@@ -28,6 +30,31 @@ pub struct GameSummary {
     pub reason: String,
     /// Plies played.
     pub plies: usize,
+}
+
+impl GameSummary {
+    /// A game read back from a PGN file (`--resume`'s, or a runner's), at `round` of the
+    /// schedule from `start`: `tags` are its White, Black, Result and Termination, `reason`
+    /// its end in words, `plies` its moves.
+    pub(crate) fn read_back(
+        round: usize,
+        start: &str,
+        tags: [&str; 4],
+        reason: &str,
+        plies: usize,
+    ) -> GameSummary {
+        let [white, black, result, termination] = tags.map(str::to_owned);
+        GameSummary {
+            round,
+            start: start.to_owned(),
+            white,
+            black,
+            result,
+            termination,
+            reason: reason.to_owned(),
+            plies,
+        }
+    }
 }
 
 /// What `--json` prints, and what the table shows.
@@ -57,8 +84,9 @@ pub struct Summary {
     pub runner_cpu_seconds: f64,
     /// fastchess's statistics over the complete game pairs (a start's two games).
     pub stats: MatchStats,
-    /// With `--sprt`: `H0 accepted`, `H1 accepted` or `inconclusive`.
-    pub sprt: Option<String>,
+    /// With `--sprt`: its decision, written `H0 accepted`, `H1 accepted` or
+    /// `inconclusive`.
+    pub sprt: Option<SprtDecision>,
     /// Games whose pair partner was not played (left out of `stats`).
     pub unpaired_games: usize,
     /// Each engine's results against the field, in `--engine` order.
@@ -67,6 +95,70 @@ pub struct Summary {
     pub pairs: Vec<PairStanding>,
     /// Ctrl-C ended the match: the games are those finished before it.
     pub interrupted: bool,
+}
+
+/// What a summary says besides the tally: the games listed, where they went, how long the
+/// match took and whether Ctrl-C ended it.
+pub(crate) struct MatchRecord {
+    /// Every game for `--json`, or none.
+    pub games: Vec<GameSummary>,
+    /// How many games the match finished.
+    pub played: usize,
+    /// The PGN file.
+    pub pgn: String,
+    /// Wall time of the match.
+    pub wall_seconds: f64,
+    /// CPU time of the runner itself.
+    pub runner_cpu_seconds: f64,
+    /// Ctrl-C ended the match.
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// The summary of `tally` (engines `names`, the first one scored): its score, fastchess's
+    /// statistics over its complete game pairs, the standings and the matchups; with `sprt`,
+    /// the SPRT's decision: `decided` (the bound the match stopped at) or else the decision
+    /// at the final counts.
+    pub(crate) fn new(
+        tally: &Tally,
+        names: Vec<String>,
+        sprt: Option<&SprtConfig>,
+        decided: Option<SprtDecision>,
+        record: MatchRecord,
+    ) -> Summary {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        let stats = match_stats(&Counts::Pairs(tally.pairs(0)), sprt);
+        let score = tally.score(0);
+        Summary {
+            sprt: sprt.map(|_| decided.or(stats.decision).unwrap_or(SprtDecision::Continue)),
+            stats,
+            unpaired_games: tally.unpaired(),
+            score_fraction: score.fraction(),
+            elo: finite(score.elo_difference()),
+            elo_margin: finite(score.elo_margin()),
+            standings: tally.standings(&names),
+            pairs: tally.matchups(&names),
+            engines: names,
+            score,
+            games: record.games,
+            played: record.played,
+            pgn: record.pgn,
+            wall_seconds: record.wall_seconds,
+            runner_cpu_seconds: record.runner_cpu_seconds,
+            interrupted: record.interrupted,
+        }
+    }
+
+    /// What `sp960 match` prints: the `--json` summary, or the table.
+    pub(crate) fn text(&self, json: bool) -> String {
+        if json {
+            let mut text = serde_json::to_string_pretty(self).expect("plain data");
+            text.push('\n');
+            text
+        } else {
+            summary_table(self)
+        }
+    }
 }
 
 /// The live progress display on stderr: an indicatif bar on a terminal, one line per
@@ -147,10 +239,8 @@ impl Progress {
 
     /// The SPRT decided: the match stops.
     pub(crate) fn sprt_stop(&self, decision: SprtDecision) {
-        let line = format!(
-            "sp960: match: SPRT: {}; no new games (those being played finish)",
-            verdict(decision)
-        );
+        let line =
+            format!("sp960: match: SPRT: {decision}; no new games (those being played finish)");
         if let Some(bar) = &self.bar {
             bar.println(line);
         } else if self.plain {
@@ -172,13 +262,7 @@ pub fn summary_table(summary: &Summary) -> String {
         return field_table(summary);
     }
     let s = &summary.score;
-    let width = summary
-        .engines
-        .iter()
-        .map(|n| n.len())
-        .max()
-        .unwrap_or(0)
-        .max(6);
+    let width = name_width(&summary.engines);
     let mut text = format!(
         "{:<width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:>6}\n",
         "Engine", "Games", "Wins", "Draws", "Losses", "Score"
@@ -225,7 +309,7 @@ pub fn summary_table(summary: &Summary) -> String {
         text.push_str(&format!(
             "SPRT: LLR {} ({lower:.2}, {upper:.2}): {}\n",
             llr_text(llr),
-            summary.sprt.as_deref().unwrap_or("inconclusive")
+            summary.sprt.unwrap_or(SprtDecision::Continue)
         ));
     }
     text.push_str(&format!(
@@ -238,13 +322,7 @@ pub fn summary_table(summary: &Summary) -> String {
 
 /// More than two engines: a row per engine, best first, then a line per matchup.
 fn field_table(summary: &Summary) -> String {
-    let width = summary
-        .engines
-        .iter()
-        .map(|n| n.len())
-        .max()
-        .unwrap_or(0)
-        .max(6);
+    let width = name_width(&summary.engines);
     let mut text = format!(
         "Rank  {:<width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:>6}  Elo\n",
         "Engine", "Games", "Wins", "Draws", "Losses", "Score"
@@ -295,6 +373,11 @@ fn field_table(summary: &Summary) -> String {
     text
 }
 
+/// The width of the engine column: the longest name, at least `Engine`'s.
+fn name_width(engines: &[String]) -> usize {
+    engines.iter().map(String::len).max().unwrap_or(0).max(6)
+}
+
 /// A statistic as text, or `undefined (reason)`.
 fn stat(value: Stat, show: impl Fn(f64) -> String) -> String {
     match value {
@@ -321,20 +404,11 @@ fn llr_text(llr: f64) -> String {
     }
 }
 
-/// An SPRT decision in words.
-pub(crate) fn verdict(decision: SprtDecision) -> &'static str {
-    match decision {
-        SprtDecision::AcceptH0 => "H0 accepted",
-        SprtDecision::AcceptH1 => "H1 accepted",
-        SprtDecision::Continue => "inconclusive",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::tally::counts::{Outcome, PairCounts};
     use crate::matches::tally::sprt::parse_sprt;
-    use crate::matches::tally::stats::{Counts, Outcome, PairCounts, match_stats};
 
     fn summary(pairs: PairCounts, sprt: Option<&str>) -> Summary {
         let config = sprt.map(|words| parse_sprt([words]).unwrap());
@@ -354,8 +428,7 @@ mod tests {
             pgn: "games.pgn".into(),
             wall_seconds: 1.0,
             runner_cpu_seconds: 0.01,
-            sprt: config
-                .map(|_| verdict(stats.decision.unwrap_or(SprtDecision::Continue)).to_owned()),
+            sprt: config.map(|_| stats.decision.unwrap_or(SprtDecision::Continue)),
             stats,
             unpaired_games: 0,
         }
@@ -474,5 +547,68 @@ mod tests {
         assert!(empty.contains("undefined (no games yet)"), "{empty}");
         assert!(llr_text(f64::NAN).starts_with("undefined ("));
         assert_eq!(llr_text(-0.0), "0.00");
+    }
+
+    #[test]
+    fn the_sprt_decision_is_written_in_words_and_the_bound_the_match_stopped_at_holds() {
+        use crate::matches::tally::results::GameResult;
+        let sprt = parse_sprt(["elo0=0 elo1=5 alpha=0.05 beta=0.05"]).unwrap();
+        let names = vec!["a".to_owned(), "b".to_owned()];
+        let record = || MatchRecord {
+            games: Vec::new(),
+            played: 2,
+            pgn: "games.pgn".into(),
+            wall_seconds: 1.0,
+            runner_cpu_seconds: 0.0,
+            interrupted: false,
+        };
+        let mut tally = Tally::new(2);
+        for (white, black) in [(0, 1), (1, 0)] {
+            let white_outcome = Outcome::Draw;
+            let game = GameResult {
+                pair: 0,
+                white,
+                black,
+                white_outcome,
+            };
+            tally.add(game);
+        }
+        let open = Summary::new(&tally, names.clone(), Some(&sprt), None, record());
+        assert_eq!(open.sprt, Some(SprtDecision::Continue));
+        let json = serde_json::to_value(&open).unwrap();
+        assert_eq!(json["sprt"], "inconclusive");
+        // The match stopped at H1; the games that were being played moved the LLR back.
+        let stopped = Summary::new(
+            &tally,
+            names.clone(),
+            Some(&sprt),
+            Some(SprtDecision::AcceptH1),
+            record(),
+        );
+        assert_eq!(
+            serde_json::to_value(&stopped).unwrap()["sprt"],
+            "H1 accepted"
+        );
+        assert!(summary_table(&stopped).contains("): H1 accepted\n"));
+        let without = Summary::new(&tally, names.clone(), None, None, record());
+        assert!(serde_json::to_value(&without).unwrap()["sprt"].is_null());
+        // Without a stop, the final counts decide (a runner that stopped by itself).
+        let mut sweep = Tally::new(2);
+        for pair in 0..200 {
+            for (white, black, white_outcome) in [(0, 1, Outcome::Win), (1, 0, Outcome::Loss)] {
+                sweep.add(GameResult {
+                    pair,
+                    white,
+                    black,
+                    white_outcome,
+                });
+            }
+        }
+        let decided = Summary::new(&sweep, names, Some(&sprt), None, record());
+        assert_eq!(
+            serde_json::to_value(&decided).unwrap()["sprt"],
+            "H1 accepted"
+        );
+        assert_eq!(SprtDecision::AcceptH0.to_string(), "H0 accepted");
     }
 }
