@@ -85,12 +85,22 @@ pub enum HandoffError {
     /// The runner is not on PATH.
     #[error("--runner: '{0}' not found on PATH")]
     NotFound(&'static str),
-    /// The runner did not start or did not end well.
+    /// The runner did not start, or could not be waited for.
+    #[error("{runner}: {action}{source}")]
+    Process {
+        /// The runner's program.
+        runner: &'static str,
+        /// `cannot start: `, or nothing (waiting).
+        action: &'static str,
+        /// The error.
+        source: io::Error,
+    },
+    /// The runner did not end well.
     #[error("{runner}: {reason}")]
     Failed {
         /// The runner's program.
         runner: &'static str,
-        /// What happened (its exit status and last output lines).
+        /// How it ended (and with `--json`, its last output lines).
         reason: String,
     },
     /// The book or the PGN file could not be written or read.
@@ -187,7 +197,7 @@ impl HandoffError {
                 USAGE
             }
             HandoffError::NotFound(_) => ENGINE_NOT_FOUND,
-            HandoffError::Failed { .. } => ENGINE_UNSUITABLE,
+            HandoffError::Process { .. } | HandoffError::Failed { .. } => ENGINE_UNSUITABLE,
         }
     }
 }
@@ -555,9 +565,10 @@ fn book_path(pgn: &Path, format: BookFormat) -> PathBuf {
 /// Runs the runner; its stdout (its progress) is copied to our stderr line by line unless
 /// `quiet`, and its last lines are kept for the error message if it fails.
 fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), HandoffError> {
-    let fail = |reason: String| HandoffError::Failed {
+    let process = |action, source| HandoffError::Process {
         runner: runner.program(),
-        reason,
+        action,
+        source,
     };
     let mut child = Command::new(&argv[0])
         .args(&argv[1..])
@@ -566,7 +577,7 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
         .spawn()
         .map_err(|err| match err.kind() {
             io::ErrorKind::NotFound => HandoffError::NotFound(runner.program()),
-            _ => fail(format!("cannot start: {err}")),
+            _ => process("cannot start: ", err),
         })?;
     let stdout = child.stdout.take().expect("piped");
     let mut last = std::collections::VecDeque::new();
@@ -583,7 +594,7 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
             last.pop_front();
         }
     }
-    let status = child.wait().map_err(|err| fail(err.to_string()))?;
+    let status = child.wait().map_err(|err| process("", err))?;
     if status.success() {
         return Ok(());
     }
@@ -592,7 +603,10 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
         reason.push_str("; its last lines:\n");
         reason.push_str(&Vec::from(last).join("\n"));
     }
-    Err(fail(reason))
+    Err(HandoffError::Failed {
+        runner: runner.program(),
+        reason,
+    })
 }
 
 /// The text of `path` from byte `start` on.
