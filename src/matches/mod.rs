@@ -909,3 +909,6 @@ pub(crate) fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
     }
     games
 }
+
+#[cfg(test)]
+mod tests;

@@ -263,6 +263,7 @@ pub fn handoff_command(
     Ok(crate::matches::report(summary, json, out)?)
 }
 
+/// The book or the PGN file `path` could not be written or read.
 fn file_error(path: &Path, source: io::Error) -> HandoffError {
     HandoffError::File {
         path: path.display().to_string(),
