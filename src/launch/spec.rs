@@ -93,6 +93,34 @@ impl EngineLimits {
     }
 }
 
+/// XBoard has no node limit: `--nodes` or `nodes=` for an engine that speaks it is
+/// refused ([`check_node_limit`]). The variant says when the protocol was known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum NodeLimitError {
+    /// Engine N (1-based) was given `proto=xboard`: refused before it starts.
+    #[error("engine {0}: XBoard has no node limit; use --depth, --movetime or --tc")]
+    Declared(usize),
+    /// Engine N's first handshake showed XBoard.
+    #[error("engine {0} speaks XBoard, which has no node limit; use --depth, --movetime or --tc")]
+    Spoken(usize),
+    /// A game was set up on an XBoard engine with a node limit.
+    #[error("XBoard has no node limit: use --depth, --movetime or --tc")]
+    Game,
+}
+
+/// The one check that an engine speaking `protocol` can search `nodes` per move: not in
+/// XBoard, which has no node limit; `refusal` names the engine and when that was found.
+pub fn check_node_limit(
+    protocol: Protocol,
+    nodes: Option<u64>,
+    refusal: NodeLimitError,
+) -> Result<(), NodeLimitError> {
+    match (protocol, nodes) {
+        (Protocol::Xboard, Some(_)) => Err(refusal),
+        _ => Ok(()),
+    }
+}
+
 /// One engine as given on the command line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EngineSpec {

@@ -8,10 +8,14 @@
 //!   of the real engines;
 //! - [`game`]: one game: the rules and clocks ([`game::referee`]), the PGN entry
 //!   ([`game::pgn`]) and the two engine processes playing it ([`game::player`]);
-//! - [`tally`]: finished games into scores, statistics, SPRT and the summary;
+//! - [`tally`]: finished games into scores, statistics, SPRT and the summary (built there,
+//!   for this runner and for `--runner` alike);
 //! - [`config`]: the request, `--openings` and `--resume`;
-//! - this module: the schedule, the workers that play games concurrently and the PGN
-//!   file.
+//! - this module: [`run`], in named steps: the checks before anything starts, the engines'
+//!   first handshakes, the schedule, the worker pool that plays games concurrently, and
+//!   the commit of each finished game on one thread (the PGN entry, the state file beside
+//!   it, the tally, the progress line, the SPRT's decision); and how the summary is
+//!   reported ([`match_command`]).
 //!
 //! Engine specs, time controls and the engine process are [`crate::launch`]'s (below this
 //! room, shared with `sp960 tournament` and `sp960 book`); `--runner fastchess|cutechess`,
@@ -31,8 +35,9 @@ pub use config::request::{DEFAULT_MOVETIME_MS, MatchConfig, MatchEngine, MatchRe
 pub use tally::summary::{GameSummary, Summary, summary_table};
 
 use std::collections::HashSet;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -41,13 +46,16 @@ use std::time::{Instant, SystemTime};
 use shakmaty::Color;
 use thiserror::Error;
 
-use crate::launch::log::utc_timestamp;
+use crate::launch::log::{GameLog, utc_timestamp};
+use crate::launch::spec::{NodeLimitError, check_node_limit};
+use crate::launch::time_control::TimeControl;
 use crate::matches::config::resume::MatchState;
 use crate::matches::game::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
+use crate::matches::tally::counts::{Counts, Outcome};
 use crate::matches::tally::results::{GameResult, Tally};
 use crate::matches::tally::sprt::SprtDecision;
-use crate::matches::tally::stats::{Counts, Outcome, match_stats};
-use crate::matches::tally::summary::Progress;
+use crate::matches::tally::stats::match_stats;
+use crate::matches::tally::summary::{MatchRecord, Progress};
 use crate::os::cpu::process_seconds;
 use crate::os::interrupt;
 use crate::protocol::Protocol;
@@ -71,9 +79,9 @@ pub enum MatchError {
         /// What is wrong.
         reason: String,
     },
-    /// Limits an engine cannot be given.
-    #[error("{0}")]
-    Limits(String),
+    /// A node limit for an engine that speaks XBoard, which has none.
+    #[error(transparent)]
+    Limits(#[from] NodeLimitError),
     /// The PGN file cannot be written.
     #[error("PGN file '{path}': {source}")]
     Pgn {
@@ -88,7 +96,25 @@ pub enum MatchError {
     /// The starts asked for are invalid (a bad SPEC): invalid data, as in `sp960 fen`.
     #[error(transparent)]
     Starts(#[from] crate::starts::request::BookError),
-    /// Bad arguments (`--engine` text, time control, engine count).
+    /// A start that is no position (a usage error here, not invalid data).
+    #[error(transparent)]
+    Start(#[from] crate::starts::start::InvalidStart),
+    /// A malformed `--engine`, or a key `sp960 match` does not take.
+    #[error(transparent)]
+    EngineSpec(#[from] crate::launch::spec::EngineSpecError),
+    /// A malformed `--tc`.
+    #[error(transparent)]
+    TimeControl(#[from] crate::launch::time_control::TimeControlError),
+    /// A malformed `--sprt`.
+    #[error(transparent)]
+    Sprt(#[from] tally::sprt::SprtError),
+    /// Malformed `--openings` words.
+    #[error(transparent)]
+    OpeningsSpec(#[from] config::openings::OpeningsSpecError),
+    /// Malformed `--resign` or `--draw` words.
+    #[error(transparent)]
+    Adjudication(#[from] config::adjudication::AdjudicationError),
+    /// Bad arguments (engine count, values out of range).
     #[error("{0}")]
     Usage(String),
     /// An opening of `--openings` is bad (or the file cannot be read): invalid data.
@@ -142,14 +168,17 @@ pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summa
     let json = request.json;
     let config = request.resolve()?;
     let summary = run(&config)?;
-    let text = if json {
-        let mut text = serde_json::to_string_pretty(&summary).expect("plain data");
-        text.push('\n');
-        text
-    } else {
-        summary_table(&summary)
-    };
-    out.write_all(text.as_bytes())
+    report(summary, json, out)
+}
+
+/// Writes the table (or, with `json`, the `--json` summary) to `out`; after Ctrl-C, once
+/// it is written, [`MatchError::Interrupted`]. The built-in runner's and `--runner`'s.
+pub(crate) fn report(
+    summary: Summary,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<Summary, MatchError> {
+    out.write_all(summary.text(json).as_bytes())
         .and_then(|()| out.flush())
         .map_err(MatchError::Output)?;
     if summary.interrupted {
@@ -161,308 +190,446 @@ pub fn match_command(request: MatchRequest, out: &mut dyn Write) -> Result<Summa
     Ok(summary)
 }
 
-/// Plays the match: every start twice per round, `concurrency` games at once, each
-/// finished game appended to the PGN file with one write and flushed.
-pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
-    let started = Instant::now();
-    let cpu_at_start = process_seconds();
-    let _sigint = interrupt::Guard::install();
-    for (index, engine) in config.engines.iter().enumerate() {
-        if config.engine_limits[index].nodes.is_some() && engine.protocol == Some(Protocol::Xboard)
-        {
-            return Err(MatchError::Limits(format!(
-                "engine {}: XBoard has no node limit; use --depth, --movetime or --tc",
-                index + 1
-            )));
+/// The wall and CPU time (the runner's own) since a match began, for its summary.
+pub(crate) struct Stopwatch {
+    wall: Instant,
+    cpu: f64,
+}
+
+impl Stopwatch {
+    /// Starts counting now.
+    pub(crate) fn start() -> Stopwatch {
+        Stopwatch {
+            wall: Instant::now(),
+            cpu: process_seconds(),
         }
     }
-    // The first handshake of each engine tells its protocol and name; its process plays
-    // the first game it is needed in.
-    let mut names = Vec::new();
-    let mut protocols = Vec::new();
-    let mut pooled = Vec::new();
-    if let Some(dir) = &config.log_dir {
-        std::fs::create_dir_all(dir).map_err(|source| MatchError::Log {
-            path: dir.display().to_string(),
-            source,
-        })?;
+
+    /// What the summary says besides the tally: `games` (listed for `--json`), `played`,
+    /// the PGN file, the times so far and whether Ctrl-C ended the match.
+    pub(crate) fn record(
+        &self,
+        games: Vec<GameSummary>,
+        played: usize,
+        pgn: &Path,
+        interrupted: bool,
+    ) -> MatchRecord {
+        MatchRecord {
+            games,
+            played,
+            pgn: pgn.display().to_string(),
+            wall_seconds: self.wall.elapsed().as_secs_f64(),
+            runner_cpu_seconds: process_seconds() - self.cpu,
+            interrupted,
+        }
     }
+}
+
+/// Plays the match: every start twice per round, `concurrency` games at once, each
+/// finished game appended to the PGN file with one write and flushed.
+///
+/// The steps: the match is checked (`validate`) and `--resume`'s games read back
+/// (`resume_point`) before any engine starts; the engines are launched (`Engines`); the
+/// PGN and state files are opened (`PgnWriter`) and the games read back counted
+/// (`Ledger::replay`); the workers play the rest (`play_schedule`), and each finished game
+/// is committed on this thread (`Commit::game`); the summary is the tally's.
+pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
+    let stopwatch = Stopwatch::start();
+    let _sigint = interrupt::Guard::install();
+    validate(config)?;
     // Read back before the engines start, so a refused resume starts none.
     let resumed = if config.resume {
         resume_point(config)?
     } else {
         None
     };
-    let launched = launch_all(&config.engines, config.log_dir.is_some()).map_err(|err| {
-        if interrupt::interrupted() {
-            MatchError::Interrupted {
-                games: 0,
-                pgn: config.pgn.display().to_string(),
-            }
-        } else {
-            err
-        }
-    })?;
-    for (player, protocol, name) in launched {
-        if !config.quiet {
-            for note in player.quirk_notes(&config.openings) {
-                eprintln!("sp960: match: engine '{name}': {note}");
-            }
-        }
-        pooled.push(Some(player));
-        protocols.push(protocol);
-        names.push(name);
-    }
-    let pool: Pool = std::sync::Mutex::new(pooled);
-    if let Some(index) = (0..config.engines.len()).find(|index| {
-        config.engine_limits[*index].nodes.is_some() && protocols[*index] == Protocol::Xboard
-    }) {
-        return Err(MatchError::Limits(format!(
-            "engine {} speaks XBoard, which has no node limit; use --depth, --movetime or --tc",
-            index + 1
-        )));
-    }
+    let engines = Engines::launch(config)?;
     let schedule = schedule(config);
     if let Some(resumed) = &resumed {
-        resumed.check_names(&schedule, &names, &config.pgn)?;
+        resumed.check_names(&schedule, &engines.names, &config.pgn)?;
     }
     // Opened once the engines work, so a failed start leaves no empty file behind.
-    let pgn_error = |source| MatchError::Pgn {
-        path: config.pgn.display().to_string(),
-        source,
-    };
-    let mut pgn_file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&config.pgn)
-        .map_err(pgn_error)?;
-    let pgn_length = |file: &std::fs::File| file.metadata().map(|m| m.len());
-    let date = utc_timestamp(SystemTime::now())[..10].replace('-', ".");
-    let time_control = config.limits.clock.as_ref().map_or_else(
-        || "-".to_owned(),
-        crate::launch::time_control::TimeControl::pgn_tag,
-    );
+    let mut writer = PgnWriter::open(config, resumed.as_ref())?;
     let progress = Progress::new(schedule.len(), config.quiet);
-    let mut ledger = Ledger::new(names.len(), config.quiet);
-    let state_path = config::resume::state_path(&config.pgn);
-    let mut state = MatchState {
-        format: config::resume::STATE_FORMAT.to_owned(),
-        arguments: config.identity.iter().cloned().collect(),
-        seed: config.seed,
-        pgn_start: pgn_length(&pgn_file).map_err(pgn_error)?,
-        games: 0,
-        pgn_end: 0,
-    };
+    let mut ledger = Ledger::new(engines.names.len(), config.quiet);
     if let Some(resumed) = &resumed {
-        state.pgn_start = resumed.pgn_start;
-        for game in &resumed.games {
-            let scheduled = schedule[game.round - 1];
-            let summary = GameSummary {
-                round: game.round,
-                start: config.openings[scheduled.opening].label.clone(),
-                white: game.white.clone(),
-                black: game.black.clone(),
-                result: game.result.clone(),
-                termination: game.termination.clone(),
-                reason: game.reason.clone(),
-                plies: game.plies,
-            };
-            if let Some((_, _, true)) = ledger.count(
-                config,
-                scheduled,
-                config::resume::white_outcome(game),
-                summary,
-            ) {
-                progress.sprt_stop(ledger.decision.unwrap_or(SprtDecision::Continue));
-            }
-        }
-        if !config.quiet {
-            eprintln!(
-                "sp960: match: resuming: {} of {} games already in {}",
-                ledger.played,
-                schedule.len(),
-                config.pgn.display()
-            );
+        ledger.replay(config, &schedule, resumed, &progress);
+    }
+    writer.save_state(ledger.played)?;
+    let schedule = still_to_play(schedule, resumed, &ledger);
+    let mut commit = Commit {
+        config,
+        names: &engines.names,
+        writer,
+        ledger,
+        progress,
+        failure: None,
+    };
+    let played = play_schedule(config, &schedule, &engines, |done| commit.game(done));
+    commit.progress.finish();
+    let Commit {
+        ledger, failure, ..
+    } = commit;
+    engines.quit_unused();
+    played?;
+    if let Some(err) = failure {
+        return Err(err);
+    }
+    Ok(ledger.summary(config, engines.names, &stopwatch))
+}
+
+/// What can be refused before anything starts: a node limit for an engine given
+/// `proto=xboard`; and the `--log` directory is made.
+fn validate(config: &MatchConfig) -> Result<(), MatchError> {
+    for (index, engine) in config.engines.iter().enumerate() {
+        if let Some(protocol) = engine.protocol {
+            let nodes = config.engine_limits[index].nodes;
+            check_node_limit(protocol, nodes, NodeLimitError::Declared(index + 1))?;
         }
     }
-    let save_state = |state: &mut MatchState, games: usize, end: u64| {
-        state.games = games;
-        state.pgn_end = end;
-        config::resume::save_state(&state_path, state).map_err(|source| MatchError::Pgn {
-            path: state_path.display().to_string(),
+    if let Some(dir) = &config.log_dir {
+        std::fs::create_dir_all(dir).map_err(|source| MatchError::Log {
+            path: dir.display().to_string(),
             source,
-        })
-    };
-    save_state(
-        &mut state,
-        ledger.played,
-        pgn_length(&pgn_file).map_err(pgn_error)?,
-    )?;
-    // The games still to play, in schedule order (none once the SPRT has decided).
+        })?;
+    }
+    Ok(())
+}
+
+/// The engines after their first handshake, which tells each one's protocol and name; its
+/// process waits in the pool and plays the first game it is needed in.
+struct Engines {
+    names: Vec<String>,
+    protocols: Vec<Protocol>,
+    pool: Pool,
+}
+
+impl Engines {
+    /// Starts every engine and completes its handshake; prints what the quirks table gives
+    /// an engine; refuses a node limit for an engine that turned out to speak XBoard.
+    fn launch(config: &MatchConfig) -> Result<Engines, MatchError> {
+        let launched = launch_all(&config.engines, config.log_dir.is_some()).map_err(|err| {
+            if interrupt::interrupted() {
+                MatchError::Interrupted {
+                    games: 0,
+                    pgn: config.pgn.display().to_string(),
+                }
+            } else {
+                err
+            }
+        })?;
+        let (mut names, mut protocols, mut pooled) = (Vec::new(), Vec::new(), Vec::new());
+        for (player, protocol, name) in launched {
+            if !config.quiet {
+                for note in player.quirk_notes(&config.openings) {
+                    eprintln!("sp960: match: engine '{name}': {note}");
+                }
+            }
+            pooled.push(Some(player));
+            protocols.push(protocol);
+            names.push(name);
+        }
+        let engines = Engines {
+            names,
+            protocols,
+            pool: std::sync::Mutex::new(pooled),
+        };
+        for (index, protocol) in engines.protocols.iter().enumerate() {
+            let nodes = config.engine_limits[index].nodes;
+            check_node_limit(*protocol, nodes, NodeLimitError::Spoken(index + 1))?;
+        }
+        Ok(engines)
+    }
+
+    /// The engines of the first handshake that no game needed quit (after Ctrl-C they are
+    /// killed, dropped).
+    fn quit_unused(&self) {
+        let pooled = self.pool.lock().map(|mut pool| std::mem::take(&mut *pool));
+        for player in pooled.unwrap_or_default().into_iter().flatten() {
+            if !interrupt::interrupted() {
+                player.quit();
+            }
+        }
+    }
+}
+
+/// The games still to play, in schedule order: those not read back by `--resume`, and none
+/// once the SPRT has decided.
+fn still_to_play(
+    schedule: Vec<Scheduled>,
+    resumed: Option<Resumed>,
+    ledger: &Ledger,
+) -> Vec<Scheduled> {
+    if ledger.decision.is_some() {
+        return Vec::new();
+    }
     let finished: HashSet<usize> = resumed
         .into_iter()
         .flat_map(|resumed| resumed.games)
         .map(|game| game.round)
         .collect();
-    let schedule: Vec<Scheduled> = if ledger.decision.is_some() {
-        Vec::new()
-    } else {
-        schedule
-            .into_iter()
-            .filter(|game| !finished.contains(&game.number))
-            .collect()
-    };
-    let crash_in_write = crash_hook();
-    let mut written_here = 0;
+    schedule
+        .into_iter()
+        .filter(|game| !finished.contains(&game.number))
+        .collect()
+}
+
+/// A finished game and its worker's acknowledgement channel: the worker takes its next
+/// game only once this one is committed, so an SPRT decision starts no new game.
+type Done = (Finished, mpsc::Sender<()>);
+
+/// Plays `schedule` on `config.concurrency` worker threads, each with its own seats for
+/// the engines; every finished game is handed to `commit` on this thread, which answers
+/// whether to stop handing out games (the ones being played finish and are committed).
+fn play_schedule(
+    config: &MatchConfig,
+    schedule: &[Scheduled],
+    engines: &Engines,
+    mut commit: impl FnMut(Finished) -> bool,
+) -> Result<(), MatchError> {
     let next = AtomicUsize::new(0);
     let workers = config.concurrency.clamp(1, schedule.len().max(1));
-    let written = thread::scope(|scope| -> Result<(), MatchError> {
-        // Each result comes with its worker's acknowledgement channel: the worker takes its
-        // next game only once this one is counted, so an SPRT decision starts no new game.
-        let (sender, finished) = mpsc::channel::<(Finished, mpsc::Sender<()>)>();
+    thread::scope(|scope| {
+        let (sender, finished) = mpsc::channel::<Done>();
         for worker in 0..workers {
-            let sender = sender.clone();
-            let (schedule, next, protocols, pool, names) =
-                (&schedule, &next, &protocols, &pool, &names);
+            let (sender, next) = (sender.clone(), &next);
             thread::Builder::new()
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
-                    let log = config
-                        .log_dir
-                        .as_ref()
-                        .map(|_| crate::launch::log::GameLog::default());
-                    let mut seats = Seats::new(&config.engines, protocols, names, pool, log);
-                    let (ack, acked) = mpsc::channel::<()>();
-                    loop {
-                        if interrupt::interrupted() {
-                            break;
-                        }
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(game) = schedule.get(index) else {
-                            break;
-                        };
-                        let Some(finished) = play_game(&mut seats, *game, config) else {
-                            break;
-                        };
-                        if sender.send((finished, ack.clone())).is_err() || acked.recv().is_err() {
-                            break;
-                        }
-                    }
-                    if interrupt::interrupted() {
-                        // Killed at once (dropped), not asked to quit.
-                        drop(seats);
-                    } else {
-                        seats.close();
-                    }
+                    work(config, schedule, engines, next, &sender)
                 })
                 .map_err(MatchError::Thread)?;
         }
         drop(sender);
-        let mut failure = None;
         for (done, ack) in finished {
-            let (white, black) = (&names[done.game.white], &names[done.game.black]);
-            let result = done.ending.result(done.turn);
-            let comment = done.ending.comment(done.turn);
-            let entry = game::pgn::pgn_entry(&game::pgn::GameRecord {
-                event: &config.event,
-                site: &config.site,
-                date: &date,
-                round: done.game.number.to_string(),
-                white,
-                black,
-                time_control: &time_control,
-                root: &done.root,
-                moves: &done.moves,
-                move_comments: &done.move_comments,
-                result,
-                termination: done.ending.termination(),
-                comment: &comment,
-            });
-            written_here += 1;
-            if crash_in_write == Some(written_here) {
-                crash_while_writing(&mut pgn_file, &entry);
-            }
-            if failure.is_none()
-                && let Err(err) = pgn_file
-                    .write_all(entry.as_bytes())
-                    .and_then(|()| pgn_file.flush())
-                    .map_err(pgn_error)
-                    .and_then(|()| {
-                        let end = pgn_length(&pgn_file).map_err(pgn_error)?;
-                        save_state(&mut state, ledger.played + 1, end)
-                    })
-            {
-                // Stop handing out games; the ones being played finish.
+            if commit(done) {
                 next.store(usize::MAX / 2, Ordering::Relaxed);
-                failure = Some(err);
-            }
-            let white_outcome = match done.ending.winner(done.turn) {
-                Some(Color::White) => Outcome::Win,
-                Some(Color::Black) => Outcome::Loss,
-                None => Outcome::Draw,
-            };
-            let summary = GameSummary {
-                round: done.game.number,
-                start: config.openings[done.game.opening].label.clone(),
-                white: white.clone(),
-                black: black.clone(),
-                result: result.to_owned(),
-                termination: done.ending.termination().to_owned(),
-                reason: comment,
-                plies: done.moves.len(),
-            };
-            let sprt = ledger.count(config, done.game, white_outcome, summary);
-            let last = ledger.games.last().expect("just counted");
-            progress.update(ledger.played, &names, &ledger.tally.score(0), last);
-            if let Some((pairs, stats, decided)) = sprt {
-                progress.sprt(pairs, &stats);
-                if decided {
-                    // No new games; the ones being played finish and are written.
-                    next.store(usize::MAX / 2, Ordering::Relaxed);
-                    progress.sprt_stop(ledger.decision.unwrap_or(SprtDecision::Continue));
-                }
             }
             // The worker may take its next game (or find none left).
             let _ = ack.send(());
         }
-        failure.map_or(Ok(()), Err)
-    });
-    progress.finish();
-    // Engines of the first handshake that no game needed.
-    for player in pool.into_inner().unwrap_or_default().into_iter().flatten() {
-        if !interrupt::interrupted() {
-            player.quit();
+        Ok(())
+    })
+}
+
+/// One worker: takes the next game of `schedule` until none is left, Ctrl-C or the
+/// committing thread is gone.
+fn work(
+    config: &MatchConfig,
+    schedule: &[Scheduled],
+    engines: &Engines,
+    next: &AtomicUsize,
+    sender: &mpsc::Sender<Done>,
+) {
+    let log = config.log_dir.as_ref().map(|_| GameLog::default());
+    let mut seats = Seats::new(
+        &config.engines,
+        &engines.protocols,
+        &engines.names,
+        &engines.pool,
+        log,
+    );
+    let (ack, acked) = mpsc::channel::<()>();
+    loop {
+        if interrupt::interrupted() {
+            break;
+        }
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        let Some(game) = schedule.get(index) else {
+            break;
+        };
+        let Some(finished) = play_game(&mut seats, *game, config) else {
+            break;
+        };
+        if sender.send((finished, ack.clone())).is_err() || acked.recv().is_err() {
+            break;
         }
     }
-    written?;
-    let Ledger {
-        tally,
-        decision,
-        played,
-        games,
-        list,
-    } = ledger;
-    let finite = |x: f64| x.is_finite().then_some(x);
-    let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
-    let score = tally.score(0);
-    Ok(Summary {
-        stats,
-        sprt: config.sprt.map(|_| sprt_verdict(decision)),
-        unpaired_games: tally.unpaired(),
-        score_fraction: score.fraction(),
-        elo: finite(score.elo_difference()),
-        elo_margin: finite(score.elo_margin()),
-        interrupted: interrupt::interrupted(),
-        standings: tally.standings(&names),
-        pairs: tally.matchups(&names),
-        engines: names,
-        score,
-        games: if list { games } else { Vec::new() },
-        played,
-        pgn: config.pgn.display().to_string(),
-        wall_seconds: started.elapsed().as_secs_f64(),
-        runner_cpu_seconds: process_seconds() - cpu_at_start,
-    })
+    if interrupt::interrupted() {
+        // Killed at once (dropped), not asked to quit.
+        drop(seats);
+    } else {
+        seats.close();
+    }
+}
+
+/// The PGN file and the match's state file beside it: each finished game is appended to
+/// the PGN with one write and flushed, then the state is replaced.
+struct PgnWriter {
+    file: File,
+    path: PathBuf,
+    state_path: PathBuf,
+    state: MatchState,
+    /// The PGN `Date` of every game (the day the match began) and `TimeControl`.
+    date: String,
+    time_control: String,
+    /// The test hook's game to crash in ([`crash_hook`]), and the games written.
+    crash_in_write: Option<usize>,
+    written: usize,
+}
+
+impl PgnWriter {
+    /// Opens the PGN for appending (creating it); the match's games begin at its end, or
+    /// where `resumed` says.
+    fn open(config: &MatchConfig, resumed: Option<&Resumed>) -> Result<PgnWriter, MatchError> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&config.pgn)
+            .map_err(|source| MatchError::Pgn {
+                path: config.pgn.display().to_string(),
+                source,
+            })?;
+        let mut writer = PgnWriter {
+            file,
+            path: config.pgn.clone(),
+            state_path: config::resume::state_path(&config.pgn),
+            state: MatchState {
+                format: config::resume::STATE_FORMAT.to_owned(),
+                arguments: config.identity.iter().cloned().collect(),
+                seed: config.seed,
+                pgn_start: 0,
+                games: 0,
+                pgn_end: 0,
+            },
+            date: utc_timestamp(SystemTime::now())[..10].replace('-', "."),
+            time_control: config
+                .limits
+                .clock
+                .as_ref()
+                .map_or_else(|| "-".to_owned(), TimeControl::pgn_tag),
+            crash_in_write: crash_hook(),
+            written: 0,
+        };
+        writer.state.pgn_start = match resumed {
+            Some(resumed) => resumed.pgn_start,
+            None => writer.length()?,
+        };
+        Ok(writer)
+    }
+
+    fn pgn_error(&self, source: io::Error) -> MatchError {
+        MatchError::Pgn {
+            path: self.path.display().to_string(),
+            source,
+        }
+    }
+
+    /// The PGN file's length.
+    fn length(&self) -> Result<u64, MatchError> {
+        let length = self.file.metadata().map(|m| m.len());
+        length.map_err(|source| self.pgn_error(source))
+    }
+
+    /// Replaces the state file: `games` finished, the PGN ending where it ends now.
+    fn save_state(&mut self, games: usize) -> Result<(), MatchError> {
+        self.state.games = games;
+        self.state.pgn_end = self.length()?;
+        config::resume::save_state(&self.state_path, &self.state).map_err(|source| {
+            MatchError::Pgn {
+                path: self.state_path.display().to_string(),
+                source,
+            }
+        })
+    }
+
+    /// The PGN entry of a finished game.
+    fn entry(&self, config: &MatchConfig, done: &Finished, names: &[String]) -> String {
+        game::pgn::pgn_entry(&game::pgn::GameRecord {
+            event: &config.event,
+            site: &config.site,
+            date: &self.date,
+            round: done.game.number.to_string(),
+            white: &names[done.game.white],
+            black: &names[done.game.black],
+            time_control: &self.time_control,
+            root: &done.root,
+            moves: &done.moves,
+            move_comments: &done.move_comments,
+            result: done.ending.result(done.turn),
+            termination: done.ending.termination(),
+            comment: &done.ending.comment(done.turn),
+        })
+    }
+
+    /// Counts a game to write; the test hook may abort halfway through writing it.
+    fn crash_hook(&mut self, entry: &str) {
+        self.written += 1;
+        if self.crash_in_write == Some(self.written) {
+            crash_while_writing(&mut self.file, entry);
+        }
+    }
+
+    /// Appends `entry` with one write and flushes; then the state says `games` finished.
+    fn append(&mut self, entry: &str, games: usize) -> Result<(), MatchError> {
+        let written = self
+            .file
+            .write_all(entry.as_bytes())
+            .and_then(|()| self.file.flush());
+        written.map_err(|source| self.pgn_error(source))?;
+        self.save_state(games)
+    }
+}
+
+/// The commit of a finished game, on the thread that owns the files: the PGN entry and the
+/// state, the tally and the progress line; and the SPRT's decision.
+struct Commit<'a> {
+    config: &'a MatchConfig,
+    names: &'a [String],
+    writer: PgnWriter,
+    ledger: Ledger,
+    progress: Progress,
+    /// The first write that failed: no game is written after it.
+    failure: Option<MatchError>,
+}
+
+impl Commit<'_> {
+    /// Commits `done`; true when no new game should start (a write failed, or the SPRT
+    /// decided just now).
+    fn game(&mut self, done: Finished) -> bool {
+        let mut stop = false;
+        let entry = self.writer.entry(self.config, &done, self.names);
+        self.writer.crash_hook(&entry);
+        if self.failure.is_none()
+            && let Err(err) = self.writer.append(&entry, self.ledger.played + 1)
+        {
+            // Stop handing out games; the ones being played finish.
+            stop = true;
+            self.failure = Some(err);
+        }
+        let white_outcome = match done.ending.winner(done.turn) {
+            Some(Color::White) => Outcome::Win,
+            Some(Color::Black) => Outcome::Loss,
+            None => Outcome::Draw,
+        };
+        let summary = GameSummary {
+            round: done.game.number,
+            start: self.config.openings[done.game.opening].label.clone(),
+            white: self.names[done.game.white].clone(),
+            black: self.names[done.game.black].clone(),
+            result: done.ending.result(done.turn).to_owned(),
+            termination: done.ending.termination().to_owned(),
+            reason: done.ending.comment(done.turn),
+            plies: done.moves.len(),
+        };
+        let sprt = self
+            .ledger
+            .count(self.config, done.game, white_outcome, summary);
+        let last = self.ledger.games.last().expect("just counted");
+        let score = self.ledger.tally.score(0);
+        self.progress
+            .update(self.ledger.played, self.names, &score, last);
+        if let Some(step) = sprt {
+            self.progress.sprt(step.pairs, &step.stats);
+            if step.decided {
+                // No new games; the ones being played finish and are written.
+                stop = true;
+                self.progress
+                    .sprt_stop(self.ledger.decision.unwrap_or(SprtDecision::Continue));
+            }
+        }
+        stop
+    }
 }
 
 /// The finished games, counted as they come: the tally, the SPRT's decision (the first
@@ -481,6 +648,14 @@ struct Ledger {
     list: bool,
 }
 
+/// After a completed pair, with `--sprt`: the pairs, the statistics and whether the SPRT
+/// decided just now.
+struct SprtStep {
+    pairs: u64,
+    stats: tally::stats::MatchStats,
+    decided: bool,
+}
+
 impl Ledger {
     fn new(engines: usize, list: bool) -> Ledger {
         Ledger {
@@ -494,14 +669,14 @@ impl Ledger {
 
     /// Counts a finished game (a game read back on `--resume` the same way as one just
     /// played, so the SPRT decides as in one uninterrupted run); with `--sprt` and a pair
-    /// completed, returns the pairs, the statistics and whether the SPRT decided just now.
+    /// completed, the SPRT's step.
     fn count(
         &mut self,
         config: &MatchConfig,
         game: Scheduled,
         white_outcome: Outcome,
         summary: GameSummary,
-    ) -> Option<(u64, tally::stats::MatchStats, bool)> {
+    ) -> Option<SprtStep> {
         let completed = self
             .tally
             .add(GameResult {
@@ -524,7 +699,58 @@ impl Ledger {
         if decided {
             self.decision = Some(now);
         }
-        Some((pairs.pairs(), stats, decided))
+        Some(SprtStep {
+            pairs: pairs.pairs(),
+            stats,
+            decided,
+        })
+    }
+
+    /// `--resume`: counts the games read back, in the schedule's places.
+    fn replay(
+        &mut self,
+        config: &MatchConfig,
+        schedule: &[Scheduled],
+        resumed: &Resumed,
+        progress: &Progress,
+    ) {
+        for game in &resumed.games {
+            let scheduled = schedule[game.round - 1];
+            let summary = GameSummary {
+                start: config.openings[scheduled.opening].label.clone(),
+                ..game.clone()
+            };
+            let step = self.count(
+                config,
+                scheduled,
+                config::resume::white_outcome(game),
+                summary,
+            );
+            if step.is_some_and(|step| step.decided) {
+                progress.sprt_stop(self.decision.unwrap_or(SprtDecision::Continue));
+            }
+        }
+        if !config.quiet {
+            eprintln!(
+                "sp960: match: resuming: {} of {} games already in {}",
+                self.played,
+                schedule.len(),
+                config.pgn.display()
+            );
+        }
+    }
+
+    /// The match's summary: the tally's, with the SPRT's decision where it stopped.
+    fn summary(self, config: &MatchConfig, names: Vec<String>, stopwatch: &Stopwatch) -> Summary {
+        let games = if self.list { self.games } else { Vec::new() };
+        let record = stopwatch.record(games, self.played, &config.pgn, interrupt::interrupted());
+        Summary::new(
+            &self.tally,
+            names,
+            config.sprt.as_ref(),
+            self.decision,
+            record,
+        )
     }
 }
 
@@ -692,7 +918,5 @@ pub(crate) fn schedule(config: &MatchConfig) -> Vec<Scheduled> {
     games
 }
 
-/// The SPRT's outcome in words (`--json`'s `sprt`).
-fn sprt_verdict(decision: Option<SprtDecision>) -> String {
-    tally::summary::verdict(decision.unwrap_or(SprtDecision::Continue)).to_owned()
-}
+#[cfg(test)]
+mod tests;

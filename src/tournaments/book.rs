@@ -41,18 +41,17 @@ pub use crate::starts::request::{BookError, BookRequest, MAX_RANDOM_STARTS};
 /// One moveless PGN game that starts from `start`.
 pub fn pgn_entry(start: Start, castling: CastlingNotation) -> Result<String, InvalidStart> {
     let fen = start_fen(start, castling)?;
-    let mut text = pgn_tags(start, "Chess960", &fen);
+    let mut text = pgn_tags(&start.label(), "Chess960", &fen);
     text.push_str("\n*\n");
     Ok(text)
 }
 
-/// The tag section of a book game that starts from `start` (its FEN text `fen`): the seven
-/// roster tags with the start's label as Event, then Variant, SetUp and FEN.
-pub(crate) fn pgn_tags(start: Start, variant: &str, fen: &str) -> String {
+/// The tag section of a book game that starts from FEN text `fen`: the seven roster tags
+/// with `event` (the start's label, escaped for PGN) as Event, then Variant, SetUp and FEN.
+pub(crate) fn pgn_tags(event: &str, variant: &str, fen: &str) -> String {
     let mut text = String::new();
-    let label = start.label();
     let tags = [
-        ("Event", label.as_str()),
+        ("Event", event),
         ("Site", "?"),
         ("Date", "????.??.??"),
         ("Round", "-"),

@@ -15,30 +15,28 @@
 //! The runner appends to `--pgn`; the games after the file's old end are read back
 //! ([`read_games`]: tags, plies, the end comment) and placed in the built-in runner's
 //! schedule by their `Round` tag and engines, their `FEN` tag checked against the opening's
-//! root (cutechess-cli writes X-FEN castling `KQkq`, fastchess Shredder `HAha`).
+//! root (cutechess-cli writes X-FEN castling `KQkq`, fastchess Shredder `HAha`). They are
+//! counted by the built-in runner's tally, and the summary is built where the built-in
+//! runner's is ([`Summary::new`]).
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::launch::spec::EngineSpec;
-use crate::matches::MatchError;
+use crate::launch::spec::{EngineSpec, NodeLimitError, check_node_limit};
 use crate::matches::config::openings::Opening;
 use crate::matches::config::request::{MatchConfig, MatchRequest};
 use crate::matches::game::player::launch_all;
+use crate::matches::tally::counts::Outcome;
 use crate::matches::tally::results::{GameResult, Tally};
-use crate::matches::tally::sprt::SprtDecision;
-use crate::matches::tally::stats::{Counts, Outcome, match_stats};
-use crate::matches::tally::summary::{self, GameSummary, Summary, summary_table};
-use crate::os::cpu::process_seconds;
-use crate::protocol::Protocol;
+use crate::matches::tally::summary::{GameSummary, Summary};
+use crate::matches::{MatchError, Stopwatch};
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
-use crate::tournaments::book::BookFormat;
+use crate::tournaments::book::{BookFormat, pgn_tags};
 use crate::tournaments::tournament::{Plan, Tool, Tournament, TournamentError, plan, shell_line};
 
 /// The real match runners a match can be handed to.
@@ -87,21 +85,103 @@ pub enum HandoffError {
     /// The runner is not on PATH.
     #[error("--runner: '{0}' not found on PATH")]
     NotFound(&'static str),
-    /// The runner did not start or did not end well.
+    /// The runner did not start, or could not be waited for.
+    #[error("{runner}: {action}{source}")]
+    Process {
+        /// The runner's program.
+        runner: &'static str,
+        /// `cannot start: `, or nothing (waiting).
+        action: &'static str,
+        /// The error.
+        source: io::Error,
+    },
+    /// The runner did not end well.
     #[error("{runner}: {reason}")]
     Failed {
         /// The runner's program.
         runner: &'static str,
-        /// What happened (its exit status and last output lines).
+        /// How it ended (and with `--json`, its last output lines).
         reason: String,
     },
     /// The book or the PGN file could not be written or read.
-    #[error("{path}: {reason}")]
+    #[error("{path}: {source}")]
     File {
         /// The file.
         path: String,
-        /// What is wrong (for an unreadable game: the line and the reason).
-        reason: String,
+        /// The error.
+        source: io::Error,
+    },
+    /// A game of the runner's PGN cannot be read or placed in the match.
+    #[error("{path}: {source}")]
+    Pgn {
+        /// The PGN file.
+        path: String,
+        /// The line and the reason.
+        source: RunnerPgnError,
+    },
+}
+
+/// Why a game of the runner's PGN cannot be read or placed in the match's schedule: the
+/// line (of the game's first tag, or of a malformed tag) and the problem.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {problem}")]
+pub struct RunnerPgnError {
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub problem: RunnerPgnProblem,
+}
+
+/// What is wrong with a game of the runner's PGN.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RunnerPgnProblem {
+    /// A line starting with `[` that is no `[Key "value"]`.
+    #[error("a malformed tag pair: {0}")]
+    MalformedTag(String),
+    /// A tag the summary needs is missing.
+    #[error("the game has no {0} tag")]
+    MissingTag(&'static str),
+    /// The `FEN` tag is no position.
+    #[error("FEN '{fen}': {error}")]
+    Fen {
+        /// The tag's value.
+        fen: String,
+        /// Why it is refused.
+        error: crate::protocol::game::PositionError,
+    },
+    /// The `Round` tag is no number.
+    #[error("Round '{0}' is not a number")]
+    RoundNotANumber(String),
+    /// fastchess numbers its games matchup by matchup: this `Round` is another matchup's.
+    #[error(
+        "Round {round} is not a game between engines {} and {} in fastchess's order",
+        .engines.0 + 1,
+        .engines.1 + 1
+    )]
+    NotInOrder {
+        /// The `Round` tag.
+        round: u64,
+        /// The matchup's engines (0-based).
+        engines: (usize, usize),
+    },
+    /// A `Round` past the match's schedule.
+    #[error("Round {0} is outside the match's schedule")]
+    OutsideSchedule(u64),
+    /// The `FEN` tag is not the root of the opening the runner's schedule gives the game.
+    #[error(
+        "FEN '{fen}' is not the root of opening {} ({label}), which the runner's schedule \
+         gives Round {round}",
+        .opening + 1
+    )]
+    NotTheRoot {
+        /// The tag's value.
+        fen: String,
+        /// The opening (0-based).
+        opening: usize,
+        /// Its label.
+        label: String,
+        /// The `Round` tag.
+        round: u64,
     },
 }
 
@@ -113,9 +193,11 @@ impl HandoffError {
         match self {
             HandoffError::Match(err) => err.exit_code(),
             HandoffError::Tournament(err) => err.exit_code(),
-            HandoffError::Refused { .. } | HandoffError::File { .. } => USAGE,
+            HandoffError::Refused { .. } | HandoffError::File { .. } | HandoffError::Pgn { .. } => {
+                USAGE
+            }
             HandoffError::NotFound(_) => ENGINE_NOT_FOUND,
-            HandoffError::Failed { .. } => ENGINE_UNSUITABLE,
+            HandoffError::Process { .. } | HandoffError::Failed { .. } => ENGINE_UNSUITABLE,
         }
     }
 }
@@ -136,110 +218,15 @@ pub fn handoff_command(
     let layout = Layout::new(&config, runner)?;
     let program = crate::os::process::find_program(runner.program())
         .ok_or(HandoffError::NotFound(runner.program()))?;
-    let started = Instant::now();
-    let cpu_at_start = process_seconds();
-    // Each engine's first handshake tells its protocol and name, as in the built-in runner.
-    let mut probed = Vec::new();
-    for (player, protocol, name) in launch_all(&config.engines, false)? {
-        player.quit();
-        probed.push((protocol, name));
-    }
-    let mut engines = Vec::new();
-    for (index, ((protocol, name), limits)) in probed.iter().zip(&config.engine_limits).enumerate()
-    {
-        let mut spec = match engine_texts.get(index) {
-            Some(text) => EngineSpec::parse(index + 1, text),
-            None => EngineSpec::from_words(
-                index + 1,
-                &[format!("cmd={}", sp960.display()), "arg=engine".to_owned()],
-            ),
-        }
-        .map_err(|err| MatchError::Usage(err.to_string()))?;
-        if limits.nodes.is_some() && *protocol == Protocol::Xboard {
-            return Err(MatchError::Limits(format!(
-                "engine {} speaks XBoard, which has no node limit; use --depth, --movetime or --tc",
-                index + 1
-            ))
-            .into());
-        }
-        spec.protocol = Some(*protocol);
-        spec.name = Some(name.clone());
-        spec.limits.depth = limits.depth;
-        spec.limits.nodes = limits.nodes;
-        spec.limits.st = limits
-            .movetime
-            .map(|time| (format!("{}", time.as_secs_f64()), time));
-        engines.push(spec);
-    }
-    // A book of numbered starts is `sp960 tournament`'s EPD; with --openings, sp960 writes
-    // the openings it chose (checked, cut to plies=, from start=, count=, order=) as a PGN
-    // book the runner plays in order.
-    let numbered: Option<Vec<Start>> = config
-        .openings
-        .iter()
-        .map(|opening| {
-            opening
-                .moves
-                .is_empty()
-                .then(|| opening.label.parse().ok())
-                .flatten()
-        })
-        .collect();
-    let book_format = if numbered.is_some() {
-        BookFormat::Epd
-    } else {
-        BookFormat::Pgn
-    };
-    let book = book_path(&config.pgn, book_format);
-    let placeholder: Start = "518".parse().expect("a valid start");
-    let starts = layout
-        .book
-        .iter()
-        .map(|&index| {
-            numbered
-                .as_ref()
-                .map_or(placeholder, |starts| starts[index])
-        })
-        .collect();
-    let tournament = Tournament {
-        tool: runner.tool(),
-        engines,
-        starts,
-        time_control: match &config.limits.clock {
-            Some(clock) => clock.clone(),
-            None => NO_CLOCK.parse().expect("a valid time control"),
-        },
-        book: book.display().to_string(),
-        book_format,
-        castling: CastlingNotation::Shredder,
-        pgn_out: config.pgn.display().to_string(),
-        concurrency: Some(u32::try_from(config.concurrency).unwrap_or(u32::MAX)),
-        sp960: sp960.display().to_string(),
-        other_roots: match numbered {
-            Some(_) => Vec::new(),
-            None => config
-                .openings
-                .iter()
-                .map(|opening| (opening.label.clone(), opening.root.clone()))
-                .collect(),
-        },
-    };
-    let mut plan = plan(&tournament)?;
+    let stopwatch = Stopwatch::start();
+    let engines = probe(&config, &engine_texts, &sp960)?;
+    let book = Book::new(&config);
+    let mut plan = plan(&book.tournament(&config, runner, &layout, engines, &sp960))?;
     plan.argv[0] = program.display().to_string();
     add_tournament_options(&mut plan, &config, runner, &layout);
     add_match_options(&mut plan, &config, runner);
-    let book_text = match numbered {
-        Some(_) => plan
-            .book
-            .clone()
-            .expect("cutechess-cli and fastchess read a book"),
-        None => pgn_book(&config.openings, &layout.book),
-    };
-    let file_error = |path: &Path, err: io::Error| HandoffError::File {
-        path: path.display().to_string(),
-        reason: err.to_string(),
-    };
-    std::fs::write(&book, book_text).map_err(|err| file_error(&book, err))?;
+    let book_text = book.text(&plan, &config, &layout);
+    std::fs::write(&book.path, book_text).map_err(|source| file_error(&book.path, source))?;
     let pgn_start = std::fs::metadata(&config.pgn).map_or(0, |m| m.len());
     if !json {
         for note in &plan.notes {
@@ -256,44 +243,160 @@ pub fn handoff_command(
     let ran = run_runner(runner, &plan.argv, json);
     let interrupted = crate::os::interrupt::interrupted();
     drop(sigint);
-    let _ = std::fs::remove_file(&book);
+    let _ = std::fs::remove_file(&book.path);
     if !interrupted {
         ran?;
     }
     let text = read_from(&config.pgn, pgn_start).map_err(|err| file_error(&config.pgn, err))?;
-    let games = read_games(&text).map_err(|reason| HandoffError::File {
+    let pgn_error = |source| HandoffError::Pgn {
         path: config.pgn.display().to_string(),
-        reason,
-    })?;
+        source,
+    };
+    let games = read_games(&text).map_err(pgn_error)?;
     let names: Vec<String> = (0..config.engines.len())
         .map(|index| engine_name(&plan.argv, index))
         .collect();
-    let mut summary =
-        summarize(&config, &layout, &names, &games, started, cpu_at_start).map_err(|reason| {
-            HandoffError::File {
-                path: config.pgn.display().to_string(),
-                reason,
-            }
-        })?;
-    summary.interrupted = interrupted;
-    let text = if json {
-        let mut text = serde_json::to_string_pretty(&summary).expect("plain data");
-        text.push('\n');
-        text
-    } else {
-        summary_table(&summary)
-    };
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|err| HandoffError::Match(MatchError::Output(err)))?;
-    if interrupted {
-        return Err(MatchError::Interrupted {
-            games: summary.played,
-            pgn: summary.pgn,
-        }
-        .into());
+    let (tally, listed) = place_games(&config, &layout, &names, &games).map_err(pgn_error)?;
+    let played = listed.len();
+    let record = stopwatch.record(listed, played, &config.pgn, interrupted);
+    let summary = Summary::new(&tally, names, config.sprt.as_ref(), None, record);
+    Ok(crate::matches::report(summary, json, out)?)
+}
+
+/// The book or the PGN file `path` could not be written or read.
+fn file_error(path: &Path, source: io::Error) -> HandoffError {
+    HandoffError::File {
+        path: path.display().to_string(),
+        source,
     }
-    Ok(summary)
+}
+
+/// Each engine's first handshake tells its protocol and name, as in the built-in runner
+/// (the engine then quits); the runner's line gets them, with the engine's limits. A node
+/// limit for an engine that speaks XBoard is refused.
+fn probe(
+    config: &MatchConfig,
+    texts: &[String],
+    sp960: &Path,
+) -> Result<Vec<EngineSpec>, MatchError> {
+    let mut probed = Vec::new();
+    for (player, protocol, name) in launch_all(&config.engines, false)? {
+        player.quit();
+        probed.push((protocol, name));
+    }
+    let mut engines = Vec::new();
+    for (index, ((protocol, name), limits)) in probed.iter().zip(&config.engine_limits).enumerate()
+    {
+        let mut spec = match texts.get(index) {
+            Some(text) => EngineSpec::parse(index + 1, text),
+            None => EngineSpec::from_words(
+                index + 1,
+                &[format!("cmd={}", sp960.display()), "arg=engine".to_owned()],
+            ),
+        }?;
+        check_node_limit(*protocol, limits.nodes, NodeLimitError::Spoken(index + 1))?;
+        spec.protocol = Some(*protocol);
+        spec.name = Some(name.clone());
+        spec.limits.depth = limits.depth;
+        spec.limits.nodes = limits.nodes;
+        spec.limits.st = limits
+            .movetime
+            .map(|time| (format!("{}", time.as_secs_f64()), time));
+        engines.push(spec);
+    }
+    Ok(engines)
+}
+
+/// The book the runner plays, next to the PGN file: `sp960 tournament`'s EPD of numbered
+/// starts or, with `--openings`, the openings sp960 chose (checked, cut to plies=, from
+/// start=, count=, order=) as a PGN book the runner plays in order.
+struct Book {
+    /// The starts, when every opening is a numbered start without moves.
+    numbered: Option<Vec<Start>>,
+    format: BookFormat,
+    path: PathBuf,
+}
+
+impl Book {
+    fn new(config: &MatchConfig) -> Book {
+        let numbered: Option<Vec<Start>> = config
+            .openings
+            .iter()
+            .map(|opening| {
+                opening
+                    .moves
+                    .is_empty()
+                    .then(|| opening.label.parse().ok())
+                    .flatten()
+            })
+            .collect();
+        let format = if numbered.is_some() {
+            BookFormat::Epd
+        } else {
+            BookFormat::Pgn
+        };
+        Book {
+            numbered,
+            format,
+            path: book_path(&config.pgn, format),
+        }
+    }
+
+    /// The tournament `sp960 tournament` would plan for the match: its engines, this book
+    /// in the layout's order, the clock, the PGN file and the concurrency.
+    fn tournament(
+        &self,
+        config: &MatchConfig,
+        runner: Runner,
+        layout: &Layout,
+        engines: Vec<EngineSpec>,
+        sp960: &Path,
+    ) -> Tournament {
+        let placeholder: Start = "518".parse().expect("a valid start");
+        let starts = layout
+            .book
+            .iter()
+            .map(|&index| {
+                self.numbered
+                    .as_ref()
+                    .map_or(placeholder, |starts| starts[index])
+            })
+            .collect();
+        Tournament {
+            tool: runner.tool(),
+            engines,
+            starts,
+            time_control: match &config.limits.clock {
+                Some(clock) => clock.clone(),
+                None => NO_CLOCK.parse().expect("a valid time control"),
+            },
+            book: self.path.display().to_string(),
+            book_format: self.format,
+            castling: CastlingNotation::Shredder,
+            pgn_out: config.pgn.display().to_string(),
+            concurrency: Some(u32::try_from(config.concurrency).unwrap_or(u32::MAX)),
+            sp960: sp960.display().to_string(),
+            other_roots: match self.numbered {
+                Some(_) => Vec::new(),
+                None => config
+                    .openings
+                    .iter()
+                    .map(|opening| (opening.label.clone(), opening.root.clone()))
+                    .collect(),
+            },
+        }
+    }
+
+    /// The book's text: the plan's EPD, or the PGN book of the openings.
+    fn text(&self, plan: &Plan, config: &MatchConfig, layout: &Layout) -> String {
+        match self.numbered {
+            Some(_) => plan
+                .book
+                .clone()
+                .expect("cutechess-cli and fastchess read a book"),
+            None => pgn_book(&config.openings, &layout.book),
+        }
+    }
 }
 
 /// The time control given to the plan when the match has no clock; every `tc=` word it
@@ -463,9 +566,10 @@ fn book_path(pgn: &Path, format: BookFormat) -> PathBuf {
 /// Runs the runner; its stdout (its progress) is copied to our stderr line by line unless
 /// `quiet`, and its last lines are kept for the error message if it fails.
 fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), HandoffError> {
-    let fail = |reason: String| HandoffError::Failed {
+    let process = |action, source| HandoffError::Process {
         runner: runner.program(),
-        reason,
+        action,
+        source,
     };
     let mut child = Command::new(&argv[0])
         .args(&argv[1..])
@@ -474,7 +578,7 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
         .spawn()
         .map_err(|err| match err.kind() {
             io::ErrorKind::NotFound => HandoffError::NotFound(runner.program()),
-            _ => fail(format!("cannot start: {err}")),
+            _ => process("cannot start: ", err),
         })?;
     let stdout = child.stdout.take().expect("piped");
     let mut last = std::collections::VecDeque::new();
@@ -491,7 +595,7 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
             last.pop_front();
         }
     }
-    let status = child.wait().map_err(|err| fail(err.to_string()))?;
+    let status = child.wait().map_err(|err| process("", err))?;
     if status.success() {
         return Ok(());
     }
@@ -500,7 +604,10 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
         reason.push_str("; its last lines:\n");
         reason.push_str(&Vec::from(last).join("\n"));
     }
-    Err(fail(reason))
+    Err(HandoffError::Failed {
+        runner: runner.program(),
+        reason,
+    })
 }
 
 /// The text of `path` from byte `start` on.
@@ -536,7 +643,7 @@ pub struct RunnerGame {
 }
 
 /// Reads every game of `text` (a runner's PGN); an error names the line and the reason.
-pub fn read_games(text: &str) -> Result<Vec<RunnerGame>, String> {
+pub fn read_games(text: &str) -> Result<Vec<RunnerGame>, RunnerPgnError> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut movetext = String::new();
@@ -553,10 +660,10 @@ pub fn read_games(text: &str) -> Result<Vec<RunnerGame>, String> {
             if tags.is_empty() {
                 first_line = number + 1;
             }
-            tags.push(
-                tag(line)
-                    .ok_or_else(|| format!("line {}: a malformed tag pair: {line}", number + 1))?,
-            );
+            tags.push(tag(line).ok_or_else(|| RunnerPgnError {
+                line: number + 1,
+                problem: RunnerPgnProblem::MalformedTag(line.to_owned()),
+            })?);
         } else if !tags.is_empty() {
             movetext.push_str(line);
             movetext.push('\n');
@@ -575,23 +682,31 @@ fn tag(line: &str) -> Option<(String, String)> {
     Some((key.to_owned(), value.into_owned()))
 }
 
-fn game(line: usize, tags: &[(String, String)], movetext: &str) -> Result<RunnerGame, String> {
+fn game(
+    line: usize,
+    tags: &[(String, String)],
+    movetext: &str,
+) -> Result<RunnerGame, RunnerPgnError> {
+    let at = |problem| RunnerPgnError { line, problem };
     let get = |key: &str| {
         tags.iter()
             .find(|(k, _)| k == key)
             .map(|(_, value)| value.clone())
     };
-    let need =
-        |key: &str| get(key).ok_or_else(|| format!("line {line}: the game has no {key} tag"));
+    let need = |key: &'static str| get(key).ok_or(at(RunnerPgnProblem::MissingTag(key)));
     let fen = get("FEN");
     if let Some(fen) = &fen {
-        crate::protocol::game::parse_fen(fen)
-            .map_err(|err| format!("line {line}: FEN '{fen}': {err}"))?;
+        crate::protocol::game::parse_fen(fen).map_err(|error| {
+            at(RunnerPgnProblem::Fen {
+                fen: fen.clone(),
+                error,
+            })
+        })?;
     }
     let round = need("Round")?;
     let round = round
         .parse()
-        .map_err(|_| format!("line {line}: Round '{round}' is not a number"))?;
+        .map_err(|_| at(RunnerPgnProblem::RoundNotANumber(round)))?;
     let (plies, last_comment) = movetext_plies(movetext);
     let reason = last_comment
         .as_deref()
@@ -756,25 +871,23 @@ impl Layout {
     }
 
     /// The cycle of a game from its `Round` tag and matchup.
-    fn cycle(&self, round: u64, matchup: usize) -> Result<usize, String> {
+    fn cycle(&self, round: u64, matchup: usize) -> Result<usize, RunnerPgnProblem> {
         let index = usize::try_from(round.saturating_sub(1)).unwrap_or(usize::MAX);
         let cycle = match self.runner {
             Runner::Cutechess => index / self.rounds_per_cycle,
             Runner::Fastchess => {
                 let count = self.matchups.len();
                 if index % count != matchup {
-                    return Err(format!(
-                        "Round {round} is not a game between engines {} and {} in fastchess's \
-                         order",
-                        self.matchups[matchup].0 + 1,
-                        self.matchups[matchup].1 + 1
-                    ));
+                    return Err(RunnerPgnProblem::NotInOrder {
+                        round,
+                        engines: self.matchups[matchup],
+                    });
                 }
                 index / count
             }
         };
         if round == 0 || cycle >= self.cycles {
-            return Err(format!("Round {round} is outside the match's schedule"));
+            return Err(RunnerPgnProblem::OutsideSchedule(round));
         }
         Ok(cycle)
     }
@@ -808,24 +921,9 @@ fn pgn_book(openings: &[Opening], order: &[usize]) -> String {
     for &index in order {
         let opening = &openings[index];
         let label = opening.label.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(text, "[Event \"{label}\"]");
-        for (key, value) in [
-            ("Site", "?"),
-            ("Date", "????.??.??"),
-            ("Round", "-"),
-            ("White", "?"),
-            ("Black", "?"),
-            ("Result", "*"),
-            ("Variant", "fischerandom"),
-            ("SetUp", "1"),
-        ] {
-            let _ = writeln!(text, "[{key} \"{value}\"]");
-        }
-        let _ = writeln!(
-            text,
-            "[FEN \"{}\"]\n",
-            position_fen(&opening.root, CastlingNotation::Shredder)
-        );
+        let fen = position_fen(&opening.root, CastlingNotation::Shredder);
+        text.push_str(&pgn_tags(&label, "fischerandom", &fen));
+        text.push('\n');
         let mut position = opening.root.clone();
         for (ply, m) in opening.moves.iter().enumerate() {
             let number = position.fullmoves().get();
@@ -856,17 +954,15 @@ fn four_fields(position: &shakmaty::Chess) -> String {
         .join(" ")
 }
 
-/// The summary of the games the runner played, counted by the built-in runner's tally: each
-/// game is placed in the built-in runner's schedule (its opening, pair and game number) by
-/// [`Layout`], and its `FEN` tag must be that opening's root.
-fn summarize(
+/// The games the runner played, counted by the built-in runner's tally and listed for the
+/// summary: each game is placed in the built-in runner's schedule (its opening, pair and
+/// game number) by [`Layout`], and its `FEN` tag must be that opening's root.
+fn place_games(
     config: &MatchConfig,
     layout: &Layout,
     names: &[String],
     games: &[RunnerGame],
-    started: Instant,
-    cpu_at_start: f64,
-) -> Result<Summary, String> {
+) -> Result<(Tally, Vec<GameSummary>), RunnerPgnError> {
     let mut tally = Tally::new(names.len());
     let mut listed = Vec::new();
     let roots: Vec<String> = config
@@ -895,19 +991,21 @@ fn summarize(
             // as the built-in runner writes no unfinished game.
             _ => continue,
         };
-        let at = |reason: String| format!("line {}: {reason}", game.line);
+        let at = |problem| RunnerPgnError {
+            line: game.line,
+            problem,
+        };
         let cycle = layout.cycle(game.round, matchup).map_err(at)?;
         let opening = layout.opening(cycle, matchup);
         if let Some(fen) = &game.fen
             && position_fields(fen).as_ref() != Some(&roots[opening])
         {
-            return Err(at(format!(
-                "FEN '{fen}' is not the root of opening {} ({}), which the runner's schedule \
-                 gives Round {}",
-                opening + 1,
-                config.openings[opening].label,
-                game.round
-            )));
+            return Err(at(RunnerPgnProblem::NotTheRoot {
+                fen: fen.clone(),
+                opening,
+                label: config.openings[opening].label.clone(),
+                round: game.round,
+            }));
         }
         let round = layout.builtin_round[cycle * layout.matchups.len() + matchup] as usize;
         // The built-in runner's pair and game numbers: per round, per matchup, per opening,
@@ -919,216 +1017,17 @@ fn summarize(
             black,
             white_outcome,
         });
-        listed.push(GameSummary {
-            round: 2 * pair + if white < black { 1 } else { 2 },
-            start: config.openings[opening].label.clone(),
-            white: game.white.clone(),
-            black: game.black.clone(),
-            result: game.result.clone(),
-            termination: game.termination.clone(),
-            reason: game.reason.clone(),
-            plies: game.plies,
-        });
+        listed.push(GameSummary::read_back(
+            2 * pair + if white < black { 1 } else { 2 },
+            &config.openings[opening].label,
+            [&game.white, &game.black, &game.result, &game.termination],
+            &game.reason,
+            game.plies,
+        ));
     }
-    let stats = match_stats(&Counts::Pairs(tally.pairs(0)), config.sprt.as_ref());
-    let score = tally.score(0);
-    let finite = |x: f64| x.is_finite().then_some(x);
-    Ok(Summary {
-        sprt: config
-            .sprt
-            .map(|_| summary::verdict(stats.decision.unwrap_or(SprtDecision::Continue)).to_owned()),
-        stats,
-        unpaired_games: tally.unpaired(),
-        score_fraction: score.fraction(),
-        elo: finite(score.elo_difference()),
-        elo_margin: finite(score.elo_margin()),
-        standings: tally.standings(names),
-        pairs: tally.matchups(names),
-        engines: names.to_vec(),
-        score,
-        played: listed.len(),
-        games: listed,
-        pgn: config.pgn.display().to_string(),
-        wall_seconds: started.elapsed().as_secs_f64(),
-        runner_cpu_seconds: process_seconds() - cpu_at_start,
-        interrupted: false,
-    })
+    Ok((tally, listed))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const CUTECHESS: &str = r#"[Event "?"]
-[Round "3"]
-[White "a"]
-[Black "b"]
-[Result "0-1"]
-[FEN "qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1"]
-[PlyCount "4"]
-[SetUp "1"]
-[Termination "adjudication"]
-
-1. c4 {+0.34/7 0.002s} b5 {-0.53/5 0.001s} 2. b3 {+0.54/7 0.002s}
-bxc4 {-0.45/6 0.001s, Black wins by adjudication} 0-1
-
-[Event "?"]
-[Round "3"]
-[White "b"]
-[Black "a"]
-[Result "1/2-1/2"]
-[FEN "qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1"]
-[SetUp "1"]
-
-1. c4 b5 (1... e5 2. d4) 2. b3 $1 {Draw by 3-fold repetition} 1/2-1/2
-"#;
-
-    #[test]
-    fn a_runners_games_are_read_with_their_start_plies_and_reason() {
-        let games = read_games(CUTECHESS).unwrap();
-        assert_eq!(games.len(), 2);
-        assert_eq!(
-            games[0],
-            RunnerGame {
-                round: 3,
-                white: "a".into(),
-                black: "b".into(),
-                result: "0-1".into(),
-                line: 1,
-                fen: Some("qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w KQkq - 0 1".into()),
-                termination: "adjudication".into(),
-                reason: "Black wins by adjudication".into(),
-                plies: 4,
-            }
-        );
-        assert_eq!(games[1].plies, 3, "variations and NAGs are not moves");
-        assert_eq!(games[1].reason, "Draw by 3-fold repetition");
-        assert_eq!(games[1].termination, "normal");
-        assert_eq!(games[1].line, 14);
-        // fastchess's Shredder castling is the same position.
-        let shredder = CUTECHESS.replace("w KQkq", "w HEhe");
-        let fen = read_games(&shredder).unwrap()[0].fen.clone().unwrap();
-        assert_eq!(
-            position_fields(&fen),
-            position_fields(games[0].fen.as_ref().unwrap())
-        );
-    }
-
-    #[test]
-    fn a_bad_game_names_its_line() {
-        let err = read_games("[Event \"?\"]\n\n1. e4 *\n").unwrap_err();
-        assert_eq!(err, "line 1: the game has no Round tag");
-        let err = read_games("[Event \"?\"]\n[Round x]\n").unwrap_err();
-        assert_eq!(err, "line 2: a malformed tag pair: [Round x]");
-        let bad_fen = CUTECHESS.replace("qbbnrnkr/", "qbbnrnk/");
-        assert!(
-            read_games(&bad_fen)
-                .unwrap_err()
-                .starts_with("line 1: FEN '")
-        );
-        assert_eq!(read_games("").unwrap(), Vec::new());
-    }
-
-    fn config(engines: usize, gauntlet: bool, starts: &str, rounds: u32) -> MatchConfig {
-        let names: Vec<String> = (0..engines).map(|i| format!("e{i}")).collect();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let mut request = MatchRequest::for_tests(&names);
-        request.gauntlet = gauntlet;
-        request.starts.specs = vec![starts.into()];
-        request.rounds = rounds;
-        request.resolve().unwrap()
-    }
-
-    /// Every matchup meets every opening `--rounds` times in the runner's schedule, as in
-    /// the built-in runner's.
-    fn assert_complete(layout: &Layout, config: &MatchConfig) {
-        let mut met = HashMap::<(usize, usize), u32>::new();
-        for cycle in 0..layout.cycles {
-            for matchup in 0..layout.matchups.len() {
-                *met.entry((matchup, layout.opening(cycle, matchup)))
-                    .or_default() += 1;
-            }
-        }
-        assert_eq!(met.len(), config.matchups.len() * config.openings.len());
-        assert!(met.values().all(|&times| times == config.rounds), "{met:?}");
-    }
-
-    #[test]
-    fn the_book_reaches_every_matchup_with_every_opening() {
-        for (engines, gauntlet, starts, rounds) in [
-            (2, false, "100-102", 2),
-            (3, false, "100-101", 1),
-            (4, false, "100-104", 1),
-            (4, false, "100-102", 6),
-            (3, true, "100-102", 1),
-            (4, true, "100-101", 3),
-        ] {
-            let config = config(engines, gauntlet, starts, rounds);
-            for runner in [Runner::Cutechess, Runner::Fastchess] {
-                let layout = Layout::new(&config, runner).unwrap();
-                assert_complete(&layout, &config);
-            }
-        }
-        // cutechess-cli counts Berger rounds: 4 engines, 3 a cycle; 5 engines (a bye), 5.
-        let four = Layout::new(&config(4, false, "100", 1), Runner::Cutechess).unwrap();
-        assert_eq!(four.rounds_per_cycle, 3);
-        let five = Layout::new(&config(5, false, "100", 1), Runner::Cutechess).unwrap();
-        assert_eq!(five.rounds_per_cycle, 5);
-        // fastchess: 3 pairings of a round-robin and 3 openings cannot all meet in 3 rounds.
-        let err = Layout::new(&config(3, false, "100-102", 1), Runner::Fastchess).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("give --rounds a multiple of 3, or use --runner cutechess"),
-            "{err}"
-        );
-        let three = config(3, false, "100-102", 3);
-        assert_complete(&Layout::new(&three, Runner::Fastchess).unwrap(), &three);
-    }
-
-    #[test]
-    fn a_pgn_book_holds_each_openings_root_and_moves_for_cutechess() {
-        let root: shakmaty::Chess = "100".parse::<Start>().unwrap().position().unwrap();
-        let moves: Vec<_> = ["e2e4", "e7e5", "f1g3", "f8g6", "g1h1"]
-            .iter()
-            .scan(root.clone(), |position, uci| {
-                use shakmaty::Position as _;
-                let m = uci
-                    .parse::<shakmaty::uci::UciMove>()
-                    .unwrap()
-                    .to_move(position)
-                    .unwrap();
-                position.play_unchecked(m);
-                Some(m)
-            })
-            .collect();
-        let opening = Opening {
-            label: "book.pgn:1".into(),
-            root,
-            moves,
-        };
-        let text = pgn_book(std::slice::from_ref(&opening), &[0, 0]);
-        assert_eq!(text.matches("[Variant \"fischerandom\"]").count(), 2);
-        assert!(text.contains(
-            "[FEN \"qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w HEhe - 0 1\"]\n\n\
-             1. e4 e5 2. Ng3 Ng6 3. O-O *\n"
-        ));
-    }
-
-    #[test]
-    fn the_engine_names_are_the_lines_name_words() {
-        let argv: Vec<String> = [
-            "fastchess",
-            "-engine",
-            "name=a b",
-            "cmd=x",
-            "-engine",
-            "cmd=y",
-            "name=c",
-            "-each",
-        ]
-        .map(str::to_owned)
-        .into();
-        assert_eq!(engine_name(&argv, 0), "a b");
-        assert_eq!(engine_name(&argv, 1), "c");
-    }
-}
+#[path = "handoff_tests.rs"]
+mod tests;

@@ -6,7 +6,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::launch::command::EngineCommand;
-use crate::launch::spec::{EngineLimits, EngineSpec, EngineSpecError, Restart};
+use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::MatchError;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
@@ -60,9 +60,8 @@ impl MatchEngine {
     /// engine-spec reader ([`EngineSpec`]): a bare command or `cmd=`, and cutechess-cli's
     /// keys.
     pub fn parse(index: usize, text: &str) -> Result<MatchEngine, MatchError> {
-        let usage = |err: EngineSpecError| MatchError::Usage(err.to_string());
-        let spec = EngineSpec::parse(index, text).map_err(usage)?;
-        spec.refuse(&UNSUPPORTED_KEYS).map_err(usage)?;
+        let spec = EngineSpec::parse(index, text)?;
+        spec.refuse(&UNSUPPORTED_KEYS)?;
         Ok(MatchEngine {
             command: EngineCommand {
                 program: spec.cmd.into(),
@@ -345,9 +344,7 @@ impl MatchRequest {
             for start in self.starts.starts()? {
                 openings.push(Opening {
                     label: start.to_string(),
-                    root: start
-                        .position()
-                        .map_err(|err| MatchError::Usage(err.to_string()))?,
+                    root: start.position()?,
                     moves: Vec::new(),
                 });
             }
@@ -369,10 +366,7 @@ impl MatchRequest {
             )));
         }
         let clock = match &self.tc {
-            Some(text) => Some(
-                text.parse::<TimeControl>()
-                    .map_err(|err| MatchError::Usage(err.to_string()))?,
-            ),
+            Some(text) => Some(text.parse::<TimeControl>()?),
             None => None,
         };
         Ok(Limits {
@@ -424,16 +418,14 @@ impl MatchRequest {
 
 /// An option of `KEY=VALUE` words read by `parse`: `None` when not given, a usage error
 /// when bad.
-fn words<T, E: std::fmt::Display>(
+fn words<T, E: Into<MatchError>>(
     words: &[String],
     parse: impl FnOnce(&[String]) -> Result<T, E>,
 ) -> Result<Option<T>, MatchError> {
     if words.is_empty() {
         return Ok(None);
     }
-    parse(words)
-        .map(Some)
-        .map_err(|err| MatchError::Usage(err.to_string()))
+    parse(words).map(Some).map_err(Into::into)
 }
 
 /// Which engines meet: every two (round-robin), or the first against each other one.

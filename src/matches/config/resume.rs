@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::matches::tally::stats::Outcome;
+use crate::matches::tally::counts::Outcome;
 use crate::matches::tally::summary::GameSummary;
 use crate::records::pgn_tag::tag_pair;
 

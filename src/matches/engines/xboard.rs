@@ -11,6 +11,7 @@
 
 use shakmaty::{Chess, Position};
 
+use crate::launch::spec::{NodeLimitError, check_node_limit};
 use crate::matches::engines::client::{
     ClientEvent, GoRequest, Lines, NewGame, Unsupported, illegal_move,
 };
@@ -21,7 +22,7 @@ use crate::protocol::xboard::{
     CastlingForm, Level, clock_line, feature_pairs, parse_xboard_move, rejected_command,
     seconds_text, xboard_move_text,
 };
-use crate::protocol::{argument, first_token};
+use crate::protocol::{Protocol, argument, first_token};
 use crate::starts::castling::CastlingDialect;
 use crate::starts::notation::CastlingNotation;
 
@@ -210,10 +211,8 @@ impl XboardClient {
         if let Err(reason) = self.chess960_support() {
             return Some(ClientEvent::Failed(reason.to_string()));
         }
-        if limits.nodes.is_some() {
-            return Some(ClientEvent::Failed(
-                "XBoard has no node limit: use --depth, --movetime or --tc".to_owned(),
-            ));
+        if let Err(err) = check_node_limit(Protocol::Xboard, limits.nodes, NodeLimitError::Game) {
+            return Some(ClientEvent::Failed(err.to_string()));
         }
         // `easy`: no pondering on the opponent's time.
         out.extend([&b"new"[..], b"variant fischerandom", b"force", b"easy"].map(<[u8]>::to_vec));

@@ -10,9 +10,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use crate::matches::tally::counts::{Counts, Outcome, PairCounts, Score};
 use crate::matches::tally::stats::{
-    Counts, MatchStats, Outcome, PairCounts, Score, Stat, defined_or_null, match_stats,
-    pentanomial_elo,
+    MatchStats, Stat, defined_or_null, match_stats, pentanomial_elo,
 };
 
 /// One finished game, as the tally needs it.

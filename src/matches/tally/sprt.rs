@@ -12,10 +12,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::Serialize;
 use thiserror::Error;
 
 use crate::launch::key_value::{self, KeyValueError};
-use crate::matches::tally::stats::{Counts, PairCounts, Score};
+use crate::matches::tally::counts::{Counts, PairCounts, Score};
 
 /// How `elo0` and `elo1` are read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -23,7 +24,7 @@ pub enum SprtModel {
     /// Normalized Elo (nElo), fastchess's default (and fishtest's).
     #[default]
     Normalized,
-    /// Logistic Elo, the Elo of [`crate::matches::tally::stats::EloEstimate::elo`].
+    /// Logistic Elo, the Elo the statistics report (`-400 log10(1/score - 1)`).
     Logistic,
 }
 
@@ -108,15 +109,29 @@ pub struct SprtConfig {
     model: SprtModel,
 }
 
-/// What an SPRT concludes at an LLR (fastchess's `SPRT::getResult`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What an SPRT concludes at an LLR (fastchess's `SPRT::getResult`). Shown and
+/// serialized (`--json`'s `sprt`) in words: `H0 accepted`, `H1 accepted`, `inconclusive`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SprtDecision {
     /// The LLR is at or below the lower bound: H0 (Elo = `elo0`) is accepted.
+    #[serde(rename = "H0 accepted")]
     AcceptH0,
     /// The LLR is at or above the upper bound: H1 (Elo = `elo1`) is accepted.
+    #[serde(rename = "H1 accepted")]
     AcceptH1,
     /// Neither bound is reached: play on.
+    #[serde(rename = "inconclusive")]
     Continue,
+}
+
+impl fmt::Display for SprtDecision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+            SprtDecision::Continue => "inconclusive",
+        })
+    }
 }
 
 impl SprtConfig {
@@ -235,20 +250,14 @@ impl SprtConfig {
         let total = l + d + w;
         let probs = [l / total, d / total, w / total];
         let scores = [0.0, 0.5, 1.0];
-        match self.model {
-            SprtModel::Normalized => {
-                let t0 = self.elo0 / nelo_scale();
-                let t1 = self.elo1 / nelo_scale();
-                llr_normalized(total, scores, probs, t0, t1)
-            }
-            SprtModel::Logistic => llr_logistic(
+        self.llr_of(
+            &Sample {
                 total,
                 scores,
                 probs,
-                logistic_elo_to_score(self.elo0),
-                logistic_elo_to_score(self.elo1),
-            ),
-        }
+            },
+            1.0,
+        )
     }
 
     /// The LLR from the pentanomial counts of game pairs.
@@ -267,16 +276,28 @@ impl SprtConfig {
             ww / total,
         ];
         let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
-        match self.model {
-            SprtModel::Normalized => {
-                let t0 = std::f64::consts::SQRT_2 * self.elo0 / nelo_scale();
-                let t1 = std::f64::consts::SQRT_2 * self.elo1 / nelo_scale();
-                llr_normalized(total, scores, probs, t0, t1)
-            }
-            SprtModel::Logistic => llr_logistic(
+        // nElo is per game: a pair's spread is sqrt 2 times a game's.
+        self.llr_of(
+            &Sample {
                 total,
                 scores,
                 probs,
+            },
+            std::f64::consts::SQRT_2,
+        )
+    }
+
+    /// The LLR of `sample` under this SPRT's model; `nelo_factor` turns nElo per game into
+    /// the sample's unit (1 for games, sqrt 2 for pairs).
+    fn llr_of<const N: usize>(&self, sample: &Sample<N>, nelo_factor: f64) -> f64 {
+        match self.model {
+            SprtModel::Normalized => {
+                let t0 = nelo_factor * self.elo0 / nelo_scale();
+                let t1 = nelo_factor * self.elo1 / nelo_scale();
+                llr_normalized(sample, t0, t1)
+            }
+            SprtModel::Logistic => llr_logistic(
+                sample,
                 logistic_elo_to_score(self.elo0),
                 logistic_elo_to_score(self.elo1),
             ),
@@ -412,52 +433,49 @@ fn itp(
     (a + b) / 2.0
 }
 
+/// The `theta` of the maximum-likelihood distribution `probs_i / (1 + theta phi_i)`: the
+/// root of `sum_i probs_i phi_i / (1 + theta phi_i)` between `-1 / max phi` and
+/// `-1 / min phi`, found by ITP with fastchess's settings to within `epsilon`.
+fn mle_theta<const N: usize>(probs: [f64; N], phi: [f64; N], epsilon: f64) -> f64 {
+    let u = phi.iter().copied().fold(f64::INFINITY, f64::min);
+    let v = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    itp(
+        |x| {
+            let mut result = 0.0;
+            for i in 0..N {
+                result += probs[i] * phi[i] / (1.0 + x * phi[i]);
+            }
+            result
+        },
+        -1.0 / v,
+        -1.0 / u,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.1,
+        2.0,
+        0.99,
+        epsilon,
+    )
+}
+
 /// The LLR of expected scores `s0` against `s1`: the maximum-likelihood distributions
 /// with those means (Van den Bergh, "Comparing the approximations for the generalized log
 /// likelihood ratio of a multinomial distribution", Proposition 1.1).
-fn llr_logistic<const N: usize>(
-    total: f64,
-    scores: [f64; N],
-    probs: [f64; N],
-    s0: f64,
-    s1: f64,
-) -> f64 {
+fn llr_logistic<const N: usize>(sample: &Sample<N>, s0: f64, s1: f64) -> f64 {
+    let Sample { scores, probs, .. } = *sample;
     let mle = |s: f64| -> [f64; N] {
-        let theta_epsilon = 1e-3;
-        let min_theta = -1.0 / (scores[N - 1] - s);
-        let max_theta = -1.0 / (scores[0] - s);
-        let theta = itp(
-            |x| {
-                let mut result = 0.0;
-                for i in 0..N {
-                    result += probs[i] * (scores[i] - s) / (1.0 + x * (scores[i] - s));
-                }
-                result
-            },
-            min_theta,
-            max_theta,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            0.1,
-            2.0,
-            0.99,
-            theta_epsilon,
-        );
-        std::array::from_fn(|i| probs[i] / (1.0 + theta * (scores[i] - s)))
+        let phi: [f64; N] = std::array::from_fn(|i| scores[i] - s);
+        let theta = mle_theta(probs, phi, 1e-3);
+        std::array::from_fn(|i| probs[i] / (1.0 + theta * phi[i]))
     };
-    log_ratio(total, probs, mle(s0), mle(s1))
+    sample.log_ratio(mle(s0), mle(s1))
 }
 
 /// The LLR of normalized Elo `t0` against `t1` (in units of `(mu - 0.5) / sigma`): the
 /// maximum-likelihood distributions by fastchess's ten fixed-point iterations (Van den
 /// Bergh, "Comments on normalized Elo", section 4.1).
-fn llr_normalized<const N: usize>(
-    total: f64,
-    scores: [f64; N],
-    probs: [f64; N],
-    t0: f64,
-    t1: f64,
-) -> f64 {
+fn llr_normalized<const N: usize>(sample: &Sample<N>, t0: f64, t1: f64) -> f64 {
+    let Sample { scores, probs, .. } = *sample;
     let mle = |mu_ref: f64, t_star: f64| -> [f64; N] {
         let theta_epsilon = 1e-7;
         let mle_epsilon = 1e-4;
@@ -470,25 +488,7 @@ fn llr_normalized<const N: usize>(
                 a_i - mu_ref
                     - 0.5 * t_star * sigma * (1.0 + ((a_i - mu) / sigma) * ((a_i - mu) / sigma))
             });
-            let u = phi.iter().copied().fold(f64::INFINITY, f64::min);
-            let v = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let theta = itp(
-                |x| {
-                    let mut result = 0.0;
-                    for i in 0..N {
-                        result += probs[i] * phi[i] / (1.0 + x * phi[i]);
-                    }
-                    result
-                },
-                -1.0 / v,
-                -1.0 / u,
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-                0.1,
-                2.0,
-                0.99,
-                theta_epsilon,
-            );
+            let theta = mle_theta(probs, phi, theta_epsilon);
             let mut max_diff = 0.0f64;
             for i in 0..N {
                 let new_p = probs[i] / (1.0 + theta * phi[i]);
@@ -501,181 +501,26 @@ fn llr_normalized<const N: usize>(
         }
         p
     };
-    log_ratio(total, probs, mle(0.5, t0), mle(0.5, t1))
+    sample.log_ratio(mle(0.5, t0), mle(0.5, t1))
 }
 
-/// `total * sum_i probs_i (ln p1_i - ln p0_i)`.
-fn log_ratio<const N: usize>(total: f64, probs: [f64; N], p0: [f64; N], p1: [f64; N]) -> f64 {
-    let lpr: [f64; N] = std::array::from_fn(|i| p1[i].ln() - p0[i].ln());
-    total * mean(lpr, probs)
+/// A sample of `total` games (or pairs) scoring `scores`, with the (regularized)
+/// frequencies `probs`.
+#[derive(Clone, Copy)]
+struct Sample<const N: usize> {
+    total: f64,
+    scores: [f64; N],
+    probs: [f64; N],
+}
+
+impl<const N: usize> Sample<N> {
+    /// `total * sum_i probs_i (ln p1_i - ln p0_i)`.
+    fn log_ratio(&self, p0: [f64; N], p1: [f64; N]) -> f64 {
+        let lpr: [f64; N] = std::array::from_fn(|i| p1[i].ln() - p0[i].ln());
+        self.total * mean(lpr, self.probs)
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_fastchess_words_in_any_order() {
-        let sprt = parse_sprt(["elo0=0", "elo1=2", "alpha=0.05", "beta=0.05"]).unwrap();
-        assert_eq!((sprt.elo0(), sprt.elo1()), (0.0, 2.0));
-        assert_eq!((sprt.alpha(), sprt.beta()), (0.05, 0.05));
-        assert_eq!(sprt.model(), SprtModel::Normalized, "fastchess's default");
-        let sprt =
-            parse_sprt(["model=logistic beta=0.1 alpha=0.05", "elo1=0.25 elo0=-1.75"]).unwrap();
-        assert_eq!(sprt.model(), SprtModel::Logistic);
-        assert_eq!((sprt.elo0(), sprt.elo1(), sprt.beta()), (-1.75, 0.25, 0.1));
-        assert_eq!(
-            parse_sprt(["elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized"]).unwrap(),
-            SprtConfig::new(0.0, 5.0, 0.05, 0.05, SprtModel::Normalized).unwrap()
-        );
-    }
-
-    #[test]
-    fn rejects_bad_specifications_clearly() {
-        let error = |words: &str| parse_sprt([words]).unwrap_err();
-        assert_eq!(
-            error("elo0=0 elo1=5 alpha=0.05 beta=0.05 gamma=1"),
-            SprtError::UnknownKey("gamma".into())
-        );
-        assert_eq!(
-            error("elo0=0 elo1=5 alpha=0.05 beta"),
-            SprtError::NotKeyValue("beta".into())
-        );
-        assert_eq!(
-            error("elo0=zero elo1=5 alpha=0.05 beta=0.05"),
-            SprtError::BadNumber {
-                key: "elo0",
-                value: "zero".into()
-            }
-        );
-        assert_eq!(
-            error("elo0=0 elo1=inf alpha=0.05 beta=0.05"),
-            SprtError::BadNumber {
-                key: "elo1",
-                value: "inf".into()
-            }
-        );
-        assert_eq!(
-            error("elo0=0 elo1=5 alpha=NaN beta=0.05"),
-            SprtError::BadNumber {
-                key: "alpha",
-                value: "NaN".into()
-            }
-        );
-        assert_eq!(
-            error("elo0=0 elo1=5 alpha=0.05"),
-            SprtError::Missing("beta")
-        );
-        assert_eq!(error(""), SprtError::Missing("elo0"));
-        assert_eq!(
-            error("elo0=0 elo0=1 elo1=5 alpha=0.05 beta=0.05"),
-            SprtError::Duplicate("elo0".into())
-        );
-        assert_eq!(
-            error("elo0=5 elo1=5 alpha=0.05 beta=0.05"),
-            SprtError::EloOrder {
-                elo0: 5.0,
-                elo1: 5.0
-            }
-        );
-        assert_eq!(
-            error("elo0=5 elo1=0 alpha=0.05 beta=0.05"),
-            SprtError::EloOrder {
-                elo0: 5.0,
-                elo1: 0.0
-            }
-        );
-        for (words, key, value) in [
-            ("elo0=0 elo1=5 alpha=0 beta=0.05", "alpha", 0.0),
-            ("elo0=0 elo1=5 alpha=1 beta=0.05", "alpha", 1.0),
-            ("elo0=0 elo1=5 alpha=0.05 beta=-0.1", "beta", -0.1),
-            ("elo0=0 elo1=5 alpha=0.05 beta=1.5", "beta", 1.5),
-        ] {
-            assert_eq!(
-                error(words),
-                SprtError::OutOfRange { key, value },
-                "{words}"
-            );
-        }
-        assert_eq!(
-            error("elo0=0 elo1=5 alpha=0.5 beta=0.5"),
-            SprtError::ErrorSum(1.0)
-        );
-        assert_eq!(
-            error("elo0=0 elo1=5 alpha=0.05 beta=0.05 model=bayesian"),
-            SprtError::BadModel("bayesian".into())
-        );
-        let message = error("elo0=0 elo1=5 alpha=0.05 beta=0.05 model=bayesian").to_string();
-        assert!(
-            message.contains("normalized") && message.contains("logistic"),
-            "{message}"
-        );
-        assert_eq!(
-            error("elo0=3 elo1=1 alpha=0.05 beta=0.05").to_string(),
-            "--sprt: elo0 (3) must be less than elo1 (1)"
-        );
-    }
-
-    #[test]
-    fn bounds_and_decisions() {
-        let sprt = SprtConfig::new(0.0, 5.0, 0.05, 0.1, SprtModel::Normalized).unwrap();
-        assert!((sprt.lower_bound() - (0.1f64 / 0.95).ln()).abs() < 1e-15);
-        assert!((sprt.upper_bound() - 18f64.ln()).abs() < 1e-15);
-        assert_eq!(sprt.decision(sprt.upper_bound()), SprtDecision::AcceptH1);
-        assert_eq!(sprt.decision(sprt.lower_bound()), SprtDecision::AcceptH0);
-        assert_eq!(sprt.decision(0.0), SprtDecision::Continue);
-        assert_eq!(sprt.decision(-2.25), SprtDecision::Continue);
-        assert!((sprt.fraction(18f64.ln() / 2.0) - 0.5).abs() < 1e-15);
-        // fastchess's own sign: a negative LLR halfway down prints as -50%.
-        assert!((sprt.fraction(sprt.lower_bound() / 2.0) + 0.5).abs() < 1e-15);
-    }
-
-    #[test]
-    fn llr_is_finite_and_follows_the_evidence() {
-        // Regularized empty classes keep every LLR finite, even for extreme samples.
-        for model in [SprtModel::Normalized, SprtModel::Logistic] {
-            let sprt = SprtConfig::new(0.0, 5.0, 0.05, 0.05, model).unwrap();
-            for counts in [
-                Counts::Games(Score::default()),
-                Counts::Games(Score {
-                    wins: u32::MAX / 3,
-                    draws: 0,
-                    losses: 0,
-                }),
-                Counts::Games(Score {
-                    wins: 0,
-                    draws: 0,
-                    losses: 1_000_000,
-                }),
-                Counts::Pairs(PairCounts {
-                    dd: 1_000_000,
-                    ..PairCounts::default()
-                }),
-                Counts::Pairs(PairCounts {
-                    ww: 1,
-                    ll: 1,
-                    ..PairCounts::default()
-                }),
-            ] {
-                assert!(sprt.llr(&counts).is_finite(), "{model} {counts:?}");
-            }
-            let ahead = PairCounts {
-                ll: 10,
-                ld: 100,
-                wl: 300,
-                dd: 100,
-                wd: 160,
-                ww: 20,
-            };
-            let behind = PairCounts {
-                ll: 20,
-                ld: 160,
-                wl: 300,
-                dd: 100,
-                wd: 100,
-                ww: 10,
-            };
-            assert!(sprt.llr_pentanomial(&ahead) > 0.0 && sprt.llr_pentanomial(&behind) < 0.0);
-        }
-    }
-}
+#[path = "sprt_tests.rs"]
+mod tests;

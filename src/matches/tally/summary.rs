@@ -1,13 +1,15 @@
 //! What the user sees: the live progress on stderr, the [`Summary`] (`--json`) and the
-//! final table.
+//! final table. A summary is built in one place, [`Summary::new`], from the tally, for the
+//! built-in runner and for `--runner` alike.
 
 use std::io::{self, IsTerminal};
 
 use serde::Serialize;
 
-use crate::matches::tally::results::{EngineStanding, PairStanding};
-use crate::matches::tally::sprt::SprtDecision;
-use crate::matches::tally::stats::{MatchStats, Score, Stat};
+use crate::matches::tally::counts::{Counts, Score};
+use crate::matches::tally::results::{EngineStanding, PairStanding, Tally};
+use crate::matches::tally::sprt::{SprtConfig, SprtDecision};
+use crate::matches::tally::stats::{MatchStats, Stat, match_stats};
 
 /// One game's result, as the summary lists it.
 #[derive(Debug, Clone, Serialize)]
@@ -28,6 +30,31 @@ pub struct GameSummary {
     pub reason: String,
     /// Plies played.
     pub plies: usize,
+}
+
+impl GameSummary {
+    /// A game read back from a PGN file (`--resume`'s, or a runner's), at `round` of the
+    /// schedule from `start`: `tags` are its White, Black, Result and Termination, `reason`
+    /// its end in words, `plies` its moves.
+    pub(crate) fn read_back(
+        round: usize,
+        start: &str,
+        tags: [&str; 4],
+        reason: &str,
+        plies: usize,
+    ) -> GameSummary {
+        let [white, black, result, termination] = tags.map(str::to_owned);
+        GameSummary {
+            round,
+            start: start.to_owned(),
+            white,
+            black,
+            result,
+            termination,
+            reason: reason.to_owned(),
+            plies,
+        }
+    }
 }
 
 /// What `--json` prints, and what the table shows.
@@ -57,8 +84,9 @@ pub struct Summary {
     pub runner_cpu_seconds: f64,
     /// fastchess's statistics over the complete game pairs (a start's two games).
     pub stats: MatchStats,
-    /// With `--sprt`: `H0 accepted`, `H1 accepted` or `inconclusive`.
-    pub sprt: Option<String>,
+    /// With `--sprt`: its decision, written `H0 accepted`, `H1 accepted` or
+    /// `inconclusive`.
+    pub sprt: Option<SprtDecision>,
     /// Games whose pair partner was not played (left out of `stats`).
     pub unpaired_games: usize,
     /// Each engine's results against the field, in `--engine` order.
@@ -67,6 +95,70 @@ pub struct Summary {
     pub pairs: Vec<PairStanding>,
     /// Ctrl-C ended the match: the games are those finished before it.
     pub interrupted: bool,
+}
+
+/// What a summary says besides the tally: the games listed, where they went, how long the
+/// match took and whether Ctrl-C ended it.
+pub(crate) struct MatchRecord {
+    /// Every game for `--json`, or none.
+    pub games: Vec<GameSummary>,
+    /// How many games the match finished.
+    pub played: usize,
+    /// The PGN file.
+    pub pgn: String,
+    /// Wall time of the match.
+    pub wall_seconds: f64,
+    /// CPU time of the runner itself.
+    pub runner_cpu_seconds: f64,
+    /// Ctrl-C ended the match.
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// The summary of `tally` (engines `names`, the first one scored): its score, fastchess's
+    /// statistics over its complete game pairs, the standings and the matchups; with `sprt`,
+    /// the SPRT's decision: `decided` (the bound the match stopped at) or else the decision
+    /// at the final counts.
+    pub(crate) fn new(
+        tally: &Tally,
+        names: Vec<String>,
+        sprt: Option<&SprtConfig>,
+        decided: Option<SprtDecision>,
+        record: MatchRecord,
+    ) -> Summary {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        let stats = match_stats(&Counts::Pairs(tally.pairs(0)), sprt);
+        let score = tally.score(0);
+        Summary {
+            sprt: sprt.map(|_| decided.or(stats.decision).unwrap_or(SprtDecision::Continue)),
+            stats,
+            unpaired_games: tally.unpaired(),
+            score_fraction: score.fraction(),
+            elo: finite(score.elo_difference()),
+            elo_margin: finite(score.elo_margin()),
+            standings: tally.standings(&names),
+            pairs: tally.matchups(&names),
+            engines: names,
+            score,
+            games: record.games,
+            played: record.played,
+            pgn: record.pgn,
+            wall_seconds: record.wall_seconds,
+            runner_cpu_seconds: record.runner_cpu_seconds,
+            interrupted: record.interrupted,
+        }
+    }
+
+    /// What `sp960 match` prints: the `--json` summary, or the table.
+    pub(crate) fn text(&self, json: bool) -> String {
+        if json {
+            let mut text = serde_json::to_string_pretty(self).expect("plain data");
+            text.push('\n');
+            text
+        } else {
+            summary_table(self)
+        }
+    }
 }
 
 /// The live progress display on stderr: an indicatif bar on a terminal, one line per
@@ -147,10 +239,8 @@ impl Progress {
 
     /// The SPRT decided: the match stops.
     pub(crate) fn sprt_stop(&self, decision: SprtDecision) {
-        let line = format!(
-            "sp960: match: SPRT: {}; no new games (those being played finish)",
-            verdict(decision)
-        );
+        let line =
+            format!("sp960: match: SPRT: {decision}; no new games (those being played finish)");
         if let Some(bar) = &self.bar {
             bar.println(line);
         } else if self.plain {
@@ -172,13 +262,7 @@ pub fn summary_table(summary: &Summary) -> String {
         return field_table(summary);
     }
     let s = &summary.score;
-    let width = summary
-        .engines
-        .iter()
-        .map(|n| n.len())
-        .max()
-        .unwrap_or(0)
-        .max(6);
+    let width = name_width(&summary.engines);
     let mut text = format!(
         "{:<width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:>6}\n",
         "Engine", "Games", "Wins", "Draws", "Losses", "Score"
@@ -225,7 +309,7 @@ pub fn summary_table(summary: &Summary) -> String {
         text.push_str(&format!(
             "SPRT: LLR {} ({lower:.2}, {upper:.2}): {}\n",
             llr_text(llr),
-            summary.sprt.as_deref().unwrap_or("inconclusive")
+            summary.sprt.unwrap_or(SprtDecision::Continue)
         ));
     }
     text.push_str(&format!(
@@ -238,13 +322,7 @@ pub fn summary_table(summary: &Summary) -> String {
 
 /// More than two engines: a row per engine, best first, then a line per matchup.
 fn field_table(summary: &Summary) -> String {
-    let width = summary
-        .engines
-        .iter()
-        .map(|n| n.len())
-        .max()
-        .unwrap_or(0)
-        .max(6);
+    let width = name_width(&summary.engines);
     let mut text = format!(
         "Rank  {:<width$}  {:>5}  {:>4}  {:>5}  {:>6}  {:>6}  Elo\n",
         "Engine", "Games", "Wins", "Draws", "Losses", "Score"
@@ -295,6 +373,11 @@ fn field_table(summary: &Summary) -> String {
     text
 }
 
+/// The width of the engine column: the longest name, at least `Engine`'s.
+fn name_width(engines: &[String]) -> usize {
+    engines.iter().map(String::len).max().unwrap_or(0).max(6)
+}
+
 /// A statistic as text, or `undefined (reason)`.
 fn stat(value: Stat, show: impl Fn(f64) -> String) -> String {
     match value {
@@ -321,158 +404,6 @@ fn llr_text(llr: f64) -> String {
     }
 }
 
-/// An SPRT decision in words.
-pub(crate) fn verdict(decision: SprtDecision) -> &'static str {
-    match decision {
-        SprtDecision::AcceptH0 => "H0 accepted",
-        SprtDecision::AcceptH1 => "H1 accepted",
-        SprtDecision::Continue => "inconclusive",
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::matches::tally::sprt::parse_sprt;
-    use crate::matches::tally::stats::{Counts, Outcome, PairCounts, match_stats};
-
-    fn summary(pairs: PairCounts, sprt: Option<&str>) -> Summary {
-        let config = sprt.map(|words| parse_sprt([words]).unwrap());
-        let stats = match_stats(&Counts::Pairs(pairs), config.as_ref());
-        let score = pairs.score();
-        Summary {
-            engines: vec!["Stockfish 15.1".into(), "Ethereal 12.00".into()],
-            standings: Vec::new(),
-            pairs: Vec::new(),
-            interrupted: false,
-            score,
-            score_fraction: score.fraction(),
-            elo: None,
-            elo_margin: None,
-            games: Vec::new(),
-            played: 0,
-            pgn: "games.pgn".into(),
-            wall_seconds: 1.0,
-            runner_cpu_seconds: 0.01,
-            sprt: config
-                .map(|_| verdict(stats.decision.unwrap_or(SprtDecision::Continue)).to_owned()),
-            stats,
-            unpaired_games: 0,
-        }
-    }
-
-    #[test]
-    fn table_shows_both_sides_and_the_pair_statistics() {
-        use Outcome::{Draw, Loss, Win};
-        let mut pairs = PairCounts::default();
-        for (a, b) in [(Win, Draw), (Win, Loss), (Draw, Draw), (Win, Draw)] {
-            pairs.add(a, b);
-        }
-        let table = summary_table(&summary(pairs, Some("elo0=0 elo1=10 alpha=0.05 beta=0.05")));
-        assert!(
-            table.contains("Stockfish 15.1      8     3      4       1   62.5%"),
-            "{table}"
-        );
-        assert!(
-            table.contains("Ethereal 12.00      8     1      4       3   37.5%"),
-            "{table}"
-        );
-        let stats = match_stats(&Counts::Pairs(pairs), None);
-        let elo = format!(
-            "Elo difference (Stockfish 15.1 - Ethereal 12.00): {:+.2} +/- {:.2} (95%)",
-            stats.elo.unwrap(),
-            stats.elo_error.unwrap()
-        );
-        assert!(table.contains(&elo), "{table}");
-        assert!(table.contains("nElo: +"), "{table}");
-        assert!(table.contains("LOS: "), "{table}");
-        assert!(table.contains("draw ratio: 50.00%"), "{table}");
-        assert!(
-            table.contains("Pentanomial (LL, LD, WL+DD, WD, WW): [0, 0, 2, 2, 0]"),
-            "{table}"
-        );
-        assert!(table.contains("SPRT: LLR "), "{table}");
-        assert!(table.contains("(-2.94, 2.94): inconclusive"), "{table}");
-        assert!(!table.contains("inf"), "{table}");
-    }
-
-    #[test]
-    fn three_engines_get_standings_best_first_and_a_line_per_matchup() {
-        use crate::matches::tally::results::{GameResult, Tally};
-        use Outcome::{Draw, Loss, Win};
-        let names: Vec<String> = ["A", "Bee", "C"].map(String::from).to_vec();
-        let mut tally = Tally::new(3);
-        for (pair, white, black, white_outcome) in [
-            (0, 0, 1, Loss),
-            (0, 1, 0, Win),
-            (1, 0, 2, Draw),
-            (1, 2, 0, Draw),
-            (2, 1, 2, Draw),
-            (2, 2, 1, Draw),
-        ] {
-            tally.add(GameResult {
-                pair,
-                white,
-                black,
-                white_outcome,
-            });
-        }
-        let mut three = summary(tally.pairs(0), None);
-        three.engines = names.clone();
-        three.standings = tally.standings(&names);
-        three.pairs = tally.matchups(&names);
-        three.games = vec![
-            GameSummary {
-                round: 1,
-                start: "0".into(),
-                white: "A".into(),
-                black: "Bee".into(),
-                result: "0-1".into(),
-                termination: "normal".into(),
-                reason: String::new(),
-                plies: 1,
-            };
-            6
-        ];
-        three.played = 6;
-        let table = summary_table(&three);
-        let lines: Vec<&str> = table.lines().collect();
-        assert!(lines[0].starts_with("Rank  Engine"), "{table}");
-        assert!(
-            lines[1].starts_with(
-                "   1  Bee         4     2      2       0   75.0%  +190.85 +/- undefined"
-            ),
-            "{table}"
-        );
-        assert!(
-            lines[3].starts_with("   3  A           4     0      2       2   25.0%  -190.85"),
-            "{table}"
-        );
-        assert!(
-            table.contains("A vs Bee: +0 =0 -2 (0.0%), Elo undefined (one-sided score (100% or 0%)), pentanomial [1, 0, 0, 0, 0]"),
-            "{table}"
-        );
-        assert!(table.contains("Bee vs C: +0 =2 -0 (50.0%)"), "{table}");
-        assert!(
-            table.ends_with("PGN: games.pgn (6 games appended)\n"),
-            "{table}"
-        );
-    }
-
-    #[test]
-    fn undefined_statistics_say_why_instead_of_inf() {
-        let mut pairs = PairCounts::default();
-        pairs.add(Outcome::Win, Outcome::Win);
-        let table = summary_table(&summary(pairs, None));
-        assert!(
-            table.contains("Elo difference (Stockfish 15.1 - Ethereal 12.00): undefined (one-sided score (100% or 0%))"),
-            "{table}"
-        );
-        assert!(!table.contains("inf"), "{table}");
-        assert!(!table.contains("SPRT"), "{table}");
-        let empty = summary_table(&summary(PairCounts::default(), None));
-        assert!(empty.contains("undefined (no games yet)"), "{empty}");
-        assert!(llr_text(f64::NAN).starts_with("undefined ("));
-        assert_eq!(llr_text(-0.0), "0.00");
-    }
-}
+#[path = "summary_tests.rs"]
+mod tests;

@@ -55,7 +55,7 @@ pub fn epd_record(opening: &Opening, castling: CastlingNotation) -> String {
 /// start at the start position), while fastchess, python-chess and sp960 read both words.
 pub fn pgn_record(opening: &Opening, castling: CastlingNotation) -> Result<String, InvalidStart> {
     let fen = start_fen(opening.start, castling)?;
-    let mut text = pgn_tags(opening.start, "fischerandom", &fen);
+    let mut text = pgn_tags(&opening.start.label(), "fischerandom", &fen);
     text.push('\n');
     let mut position = opening.start.position()?;
     let mut movetext = String::new();
