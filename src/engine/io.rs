@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::thread::{self, JoinHandle};
 
-use super::search::{self, SearchInfo, SearchResult};
+use super::search::{self, SearchReport, SearchResult};
 use super::{EngineEvent, Frontend, SearchSession, Step};
 
 enum Event {
     Line(String),
     EndOfInput,
-    Info(u64, SearchInfo),
+    Info(u64, SearchReport),
     Done(u64, SearchResult),
 }
 

@@ -12,14 +12,16 @@ use std::time::Duration;
 use shakmaty::{Color, Position};
 
 use super::game::{Game, parse_move, position_from_fen, uci_move_text};
-use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchJob, SearchResult, TimeBudget};
-use super::{Action, ENGINE_NAME, EngineEvent, SearchSession, Step, send};
+use super::search::{
+    Eval, MAX_DEPTH, SearchJob, SearchLimits, SearchReport, SearchResult, TimeBudget,
+};
+use super::{ENGINE_NAME, EngineEvent, EngineStep, SearchSession, Step, send};
 use crate::protocol::first_token;
 use crate::protocol::uci::{self, PositionCommand, SetOption, bestmove_line, check_option_line};
 
 /// A UCI conversation.
 #[derive(Debug)]
-pub struct UciSession {
+pub struct UciFrontEnd {
     chess960: bool,
     /// `None` after a rejected `position` command.
     game: Option<Game>,
@@ -41,9 +43,9 @@ struct PendingSearch {
     quit_when_done: bool,
 }
 
-impl Default for UciSession {
-    fn default() -> UciSession {
-        UciSession {
+impl Default for UciFrontEnd {
+    fn default() -> UciFrontEnd {
+        UciFrontEnd {
             chess960: false,
             game: Some(Game::default()),
             search: None,
@@ -53,19 +55,19 @@ impl Default for UciSession {
     }
 }
 
-fn error(message: impl std::fmt::Display) -> Action {
+fn error(message: impl std::fmt::Display) -> EngineStep {
     send(format!("info string error: {message}"))
 }
 
 /// What a `go` command asks for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Go {
-    limits: Limits,
+    limits: SearchLimits,
     infinite: bool,
     searchmoves: Vec<String>,
 }
 
-impl UciSession {
+impl UciFrontEnd {
     /// Whether `UCI_Chess960` is on.
     pub fn chess960(&self) -> bool {
         self.chess960
@@ -76,7 +78,7 @@ impl UciSession {
         self.game.as_ref()
     }
 
-    fn setoption(&mut self, line: &str) -> Vec<Action> {
+    fn setoption(&mut self, line: &str) -> Vec<EngineStep> {
         let Some(set) = SetOption::parse(line.as_bytes()) else {
             let args = line
                 .trim_start()
@@ -103,7 +105,7 @@ impl UciSession {
         Vec::new()
     }
 
-    fn position(&mut self, line: &str) -> Vec<Action> {
+    fn position(&mut self, line: &str) -> Vec<EngineStep> {
         self.game = None;
         let command = match PositionCommand::parse(line.as_bytes()) {
             Ok(command) => command,
@@ -167,17 +169,17 @@ impl UciSession {
             )),
             (None, None) => None,
         };
-        if go.limits == Limits::default() {
+        if go.limits == SearchLimits::default() {
             // A bare `go` searches until `stop`, as in Stockfish.
             go.infinite = true;
         }
         if go.infinite {
-            go.limits = Limits::default();
+            go.limits = SearchLimits::default();
         }
         Ok(go)
     }
 
-    fn go(&mut self, line: &str) -> Vec<Action> {
+    fn go(&mut self, line: &str) -> Vec<EngineStep> {
         // After `stop`, the stopped search still owes its `bestmove`: this `go` waits
         // for it (see `finish`). Without `stop` (or with a `go` already waiting), the
         // GUI has broken the protocol.
@@ -192,7 +194,7 @@ impl UciSession {
                 send("bestmove (none)"),
             ];
         };
-        let go = match UciSession::parse_go(line, game.position().turn()) {
+        let go = match UciFrontEnd::parse_go(line, game.position().turn()) {
             Ok(go) => go,
             Err(message) => return vec![error(message)],
         };
@@ -223,7 +225,7 @@ impl UciSession {
         })]
     }
 
-    fn stop(&mut self) -> Vec<Action> {
+    fn stop(&mut self) -> Vec<EngineStep> {
         if let Some((queued, _)) = &mut self.queued {
             // Stops the `go` waiting for its turn: it starts and is stopped at once,
             // so it still answers with a `bestmove`.
@@ -242,7 +244,7 @@ impl UciSession {
 
     /// The `bestmove` line for a finished search, then a quit if one is due, else the
     /// search of a `go` that was waiting for this one.
-    fn finish(&mut self, result: SearchResult) -> Vec<Action> {
+    fn finish(&mut self, result: SearchResult) -> Vec<EngineStep> {
         let quit = self
             .search
             .take()
@@ -271,13 +273,13 @@ impl UciSession {
     }
 
     /// The `info` line of a completed iteration.
-    pub fn info_line(&self, info: &SearchInfo) -> String {
+    pub fn info_line(&self, info: &SearchReport) -> String {
         uci::Info {
             depth: info.depth,
             seldepth: info.seldepth,
             score: match info.score {
-                Score::Cp(cp) => format!("cp {cp}"),
-                Score::Mate(moves) => format!("mate {moves}"),
+                Eval::Cp(cp) => format!("cp {cp}"),
+                Eval::Mate(moves) => format!("mate {moves}"),
             },
             nodes: info.nodes,
             nps: info.nps(),
@@ -292,8 +294,8 @@ impl UciSession {
     }
 }
 
-impl SearchSession for UciSession {
-    fn on_gui_line(&mut self, line: &str) -> Vec<Action> {
+impl SearchSession for UciFrontEnd {
+    fn on_gui_line(&mut self, line: &str) -> Vec<EngineStep> {
         let command = std::str::from_utf8(first_token(line.as_bytes())).unwrap_or_default();
         match command {
             "" => Vec::new(),
@@ -321,7 +323,7 @@ impl SearchSession for UciSession {
         }
     }
 
-    fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action> {
+    fn on_info(&mut self, id: u64, info: &SearchReport) -> Vec<EngineStep> {
         if self.search.as_ref().is_some_and(|search| search.id == id) {
             vec![send(self.info_line(info))]
         } else {
@@ -329,7 +331,7 @@ impl SearchSession for UciSession {
         }
     }
 
-    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action> {
+    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<EngineStep> {
         let Some(search) = self.search.as_mut().filter(|search| search.id == id) else {
             return Vec::new();
         };
@@ -341,7 +343,7 @@ impl SearchSession for UciSession {
         self.finish(result)
     }
 
-    fn on_end_of_input(&mut self) -> Vec<Action> {
+    fn on_end_of_input(&mut self) -> Vec<EngineStep> {
         if let Some((queued, _)) = &mut self.queued {
             // The waiting `go` is the last search asked for: it runs, then the session
             // ends (an infinite one is stopped as soon as it starts).
@@ -370,7 +372,7 @@ mod tests {
     use shakmaty::Square;
 
     fn run(lines: &[&str]) -> Vec<String> {
-        transcript(&mut UciSession::default(), lines)
+        transcript(&mut UciFrontEnd::default(), lines)
     }
 
     fn bestmove(lines: &[String]) -> &str {
@@ -422,7 +424,7 @@ mod tests {
     fn classic_castling_follows_the_option() {
         let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
         // Read in either notation, whatever the option says.
-        let mut session = UciSession::default();
+        let mut session = UciFrontEnd::default();
         transcript(
             &mut session,
             &[&format!("position fen {fen} moves e1g1 e8h8")],
@@ -513,7 +515,7 @@ mod tests {
 
     #[test]
     fn go_parameters_become_limits() {
-        let go = |args: &str, turn| UciSession::parse_go(&format!("go {args}"), turn);
+        let go = |args: &str, turn| UciFrontEnd::parse_go(&format!("go {args}"), turn);
         let clock = TimeBudget::for_clock(
             Duration::from_millis(3000),
             Duration::from_millis(20),
@@ -526,7 +528,7 @@ mod tests {
             )
             .unwrap()
             .limits,
-            Limits {
+            SearchLimits {
                 depth: Some(7),
                 nodes: None,
                 time: Some(clock)
@@ -558,7 +560,7 @@ mod tests {
         assert!(go("", Color::White).unwrap().infinite);
         assert_eq!(
             go("infinite depth 3", Color::White).unwrap().limits,
-            Limits::default()
+            SearchLimits::default()
         );
         assert_eq!(
             go("wtime -50", Color::White).unwrap().limits.time,
@@ -582,18 +584,18 @@ mod tests {
 
     #[test]
     fn infinite_search_holds_bestmove_until_stop() {
-        let mut session = UciSession::default();
+        let mut session = UciFrontEnd::default();
         let actions = session.on_gui_line("go infinite");
         let [Step::Event(EngineEvent::Search { id, job })] = actions.as_slice() else {
             panic!("{actions:?}")
         };
-        assert_eq!(job.limits, Limits::default());
+        assert_eq!(job.limits, SearchLimits::default());
         let result = crate::engine::search::search(
             &crate::engine::SearchJob::new(
                 job.position.clone(),
-                Limits {
+                SearchLimits {
                     depth: Some(1),
-                    ..Limits::default()
+                    ..SearchLimits::default()
                 },
             ),
             &std::sync::atomic::AtomicBool::new(false),
@@ -612,7 +614,7 @@ mod tests {
 
     #[test]
     fn stop_asks_the_search_to_end_and_stale_results_are_ignored() {
-        let mut session = UciSession::default();
+        let mut session = UciFrontEnd::default();
         let Step::Event(EngineEvent::Search { id, job }) =
             session.on_gui_line("go movetime 100000").remove(0)
         else {
@@ -639,7 +641,7 @@ mod tests {
 
     #[test]
     fn go_after_stop_waits_for_the_stopped_search_then_starts() {
-        let mut session = UciSession::default();
+        let mut session = UciFrontEnd::default();
         let Step::Event(EngineEvent::Search { id, job }) =
             session.on_gui_line("go depth 50").remove(0)
         else {
@@ -711,7 +713,7 @@ mod tests {
 
     #[test]
     fn end_of_input_lets_a_search_finish_then_quits() {
-        let mut session = UciSession::default();
+        let mut session = UciFrontEnd::default();
         let Step::Event(EngineEvent::Search { id, job }) =
             session.on_gui_line("go depth 2").remove(0)
         else {
@@ -728,7 +730,7 @@ mod tests {
             "{out:?}"
         );
         assert!(matches!(
-            UciSession::default().on_end_of_input()[..],
+            UciFrontEnd::default().on_end_of_input()[..],
             [Step::Event(EngineEvent::Quit)]
         ));
     }

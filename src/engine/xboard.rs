@@ -12,8 +12,8 @@ use std::time::Duration;
 use shakmaty::{Color, Position};
 
 use super::game::{Game, position_from_fen, xboard_move_text};
-use super::search::{Limits, MAX_DEPTH, Score, SearchInfo, SearchResult, TimeBudget};
-use super::{Action, ENGINE_NAME, EngineEvent, SearchSession, Step, send};
+use super::search::{Eval, MAX_DEPTH, SearchLimits, SearchReport, SearchResult, TimeBudget};
+use super::{ENGINE_NAME, EngineEvent, EngineStep, SearchSession, Step, send};
 use crate::protocol::split_command;
 use crate::protocol::xboard::{Level, parse_centiseconds, parse_seconds};
 
@@ -34,7 +34,7 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// An XBoard conversation.
 #[derive(Debug)]
-pub struct XboardSession {
+pub struct XboardFrontEnd {
     /// `None` after a rejected `setboard`.
     game: Option<Game>,
     fischerandom: bool,
@@ -56,9 +56,9 @@ pub struct XboardSession {
     quit_when_done: bool,
 }
 
-impl Default for XboardSession {
-    fn default() -> XboardSession {
-        XboardSession {
+impl Default for XboardFrontEnd {
+    fn default() -> XboardFrontEnd {
+        XboardFrontEnd {
             game: Some(Game::default()),
             fischerandom: false,
             force: false,
@@ -77,11 +77,11 @@ impl Default for XboardSession {
     }
 }
 
-fn unknown(line: &str) -> Action {
+fn unknown(line: &str) -> EngineStep {
     send(format!("Error (unknown command): {}", line.trim()))
 }
 
-impl XboardSession {
+impl XboardFrontEnd {
     /// The current game, if the last `setboard` was accepted.
     pub fn game(&self) -> Option<&Game> {
         self.game.as_ref()
@@ -93,7 +93,7 @@ impl XboardSession {
     }
 
     /// Drops the running search, if any: its move will not be played.
-    fn abandon_search(&mut self) -> Vec<Action> {
+    fn abandon_search(&mut self) -> Vec<EngineStep> {
         let mut actions = Vec::new();
         if self.search.take().is_some() {
             actions.push(Step::Event(EngineEvent::Stop));
@@ -102,7 +102,7 @@ impl XboardSession {
         actions
     }
 
-    fn limits(&self, position: &shakmaty::Chess) -> Limits {
+    fn limits(&self, position: &shakmaty::Chess) -> SearchLimits {
         let time = if let Some(move_time) = self.move_time {
             Some(TimeBudget::fixed(move_time))
         } else if let Some(level) = self.level {
@@ -126,12 +126,12 @@ impl XboardSession {
         };
         match (self.nodes_per_second, time) {
             // `nps N`: think in nodes, N per second of the time planned for the move.
-            (Some(nps), Some(budget)) => Limits {
+            (Some(nps), Some(budget)) => SearchLimits {
                 depth: self.depth,
                 nodes: Some(((nps as f64 * budget.soft.as_secs_f64()) as u64).max(1)),
                 time: None,
             },
-            _ => Limits {
+            _ => SearchLimits {
                 depth: self.depth,
                 nodes: None,
                 time,
@@ -140,7 +140,7 @@ impl XboardSession {
     }
 
     /// Starts thinking on the side to move, or claims the result when there is no move.
-    fn think(&mut self) -> Vec<Action> {
+    fn think(&mut self) -> Vec<EngineStep> {
         let Some(game) = &self.game else {
             return vec![send(
                 "Error (no position: the last setboard was rejected): go",
@@ -160,7 +160,7 @@ impl XboardSession {
         })]
     }
 
-    fn user_move(&mut self, text: &str) -> Vec<Action> {
+    fn user_move(&mut self, text: &str) -> Vec<EngineStep> {
         let mut actions = self.abandon_search();
         let Some(game) = &mut self.game else {
             actions.push(send(format!("Illegal move (no position): {text}")));
@@ -176,7 +176,7 @@ impl XboardSession {
         actions
     }
 
-    fn undo(&mut self, plies: usize) -> Vec<Action> {
+    fn undo(&mut self, plies: usize) -> Vec<EngineStep> {
         let mut actions = self.abandon_search();
         let undone = self
             .game
@@ -191,11 +191,11 @@ impl XboardSession {
         actions
     }
 
-    fn post_line(&self, info: &SearchInfo) -> String {
+    fn post_line(&self, info: &SearchReport) -> String {
         let score = match info.score {
-            Score::Cp(cp) => cp,
-            Score::Mate(moves) if moves > 0 => 100_000 + moves,
-            Score::Mate(moves) => -100_000 + moves,
+            Eval::Cp(cp) => cp,
+            Eval::Mate(moves) if moves > 0 => 100_000 + moves,
+            Eval::Mate(moves) => -100_000 + moves,
         };
         let mut line = format!(
             "{} {score} {} {}",
@@ -223,8 +223,8 @@ fn game_over_claim(position: &shakmaty::Chess) -> String {
     }
 }
 
-impl SearchSession for XboardSession {
-    fn on_gui_line(&mut self, line: &str) -> Vec<Action> {
+impl SearchSession for XboardFrontEnd {
+    fn on_gui_line(&mut self, line: &str) -> Vec<EngineStep> {
         let trimmed = line.trim();
         let (command, rest) = split_command(line);
         let number = |text: &str| {
@@ -241,12 +241,12 @@ impl SearchSession for XboardSession {
                 let actions = self.abandon_search();
                 // The time control stays; `sd`, the clocks and `nps` (CECP: "until the
                 // next new") do not.
-                *self = XboardSession {
+                *self = XboardFrontEnd {
                     next_id: self.next_id,
                     level: self.level,
                     move_time: self.move_time,
                     post: self.post,
-                    ..XboardSession::default()
+                    ..XboardFrontEnd::default()
                 };
                 actions
             }
@@ -371,7 +371,7 @@ impl SearchSession for XboardSession {
         }
     }
 
-    fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action> {
+    fn on_info(&mut self, id: u64, info: &SearchReport) -> Vec<EngineStep> {
         if self.post && self.search == Some(id) {
             vec![send(self.post_line(info))]
         } else {
@@ -379,7 +379,7 @@ impl SearchSession for XboardSession {
         }
     }
 
-    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action> {
+    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<EngineStep> {
         if self.search != Some(id) {
             return Vec::new();
         }
@@ -402,7 +402,7 @@ impl SearchSession for XboardSession {
         actions
     }
 
-    fn on_end_of_input(&mut self) -> Vec<Action> {
+    fn on_end_of_input(&mut self) -> Vec<EngineStep> {
         // A move being thought about is still played (`printf 'new\ngo\n' | sp960 engine`).
         if self.search.is_some() {
             self.quit_when_done = true;
@@ -420,7 +420,7 @@ mod tests {
     use shakmaty::Square;
 
     fn run(lines: &[&str]) -> Vec<String> {
-        transcript(&mut XboardSession::default(), lines)
+        transcript(&mut XboardFrontEnd::default(), lines)
     }
 
     fn moves(lines: &[String]) -> Vec<&str> {
@@ -455,7 +455,7 @@ mod tests {
     #[test]
     fn fischerandom_castling_in_every_notation() {
         for castle in ["O-O", "c1e1", "c1g1"] {
-            let mut session = XboardSession::default();
+            let mut session = XboardFrontEnd::default();
             let setboard = format!("setboard {SP860_CASTLES}");
             let out = transcript(
                 &mut session,
@@ -507,7 +507,7 @@ mod tests {
 
     #[test]
     fn plays_its_side_after_user_moves_and_answers_ping_after_the_move() {
-        let mut session = XboardSession::default();
+        let mut session = XboardFrontEnd::default();
         let out = transcript(&mut session, &["new", "sd 2", "post", "usermove e2e4"]);
         let [.., last] = out.as_slice() else { panic!() };
         assert!(last.starts_with("move "), "{out:?}");
@@ -555,7 +555,7 @@ mod tests {
 
     #[test]
     fn limits_follow_level_time_st_sd_and_nps() {
-        let mut session = XboardSession::default();
+        let mut session = XboardFrontEnd::default();
         let position = shakmaty::Chess::default();
         assert_eq!(
             session.limits(&position).time,
@@ -564,9 +564,9 @@ mod tests {
         transcript(&mut session, &["sd 4"]);
         assert_eq!(
             session.limits(&position),
-            Limits {
+            SearchLimits {
                 depth: Some(4),
-                ..Limits::default()
+                ..SearchLimits::default()
             }
         );
         transcript(&mut session, &["level 40 5 0", "time 6000"]);
@@ -600,9 +600,9 @@ mod tests {
         transcript(&mut session, &["sd 3", "new"]);
         assert_eq!(
             session.limits(&position),
-            Limits {
+            SearchLimits {
                 time: Some(TimeBudget::fixed(Duration::from_secs(500))),
-                ..Limits::default()
+                ..SearchLimits::default()
             }
         );
         let out = transcript(

@@ -11,7 +11,7 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, piece_name, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, Step};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep};
 
 /// What the values are thrown with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -128,13 +128,13 @@ impl Procedure for PieceByPiece {
         })
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         let Some(choice) = self.choice() else {
-            return Step::not_needed("roll", (u64::from(face) + 1).to_string());
+            return RollStep::not_needed("roll", (u64::from(face) + 1).to_string());
         };
         let device = self.device(choice.files.len());
         let value = face as usize + 1;
-        let mut step = Step {
+        let mut step = RollStep {
             label: match self.thrower {
                 Thrower::Die => "roll",
                 Thrower::Coins => "throw",
@@ -187,7 +187,7 @@ mod tests {
     use super::*;
     use crate::starts::roll::feed;
 
-    fn roll(values: &[u32]) -> (Vec<Step>, Option<Done>) {
+    fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
         let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
         feed(&mut PieceByPiece::new(Thrower::Die), &faces)
     }

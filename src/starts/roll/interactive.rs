@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 
 use super::command::RollCommandError;
 use super::input::RollError;
-use super::{Method, Outcome, Procedure};
+use super::{Method, Procedure, RollOutcome};
 
 /// Asks on `prompts` for each value of `method` and reads it from `input`, until the start
 /// is drawn. The polyhedral method asks for the four dice d8, d4, d6, d20 (without the
@@ -16,7 +16,7 @@ pub fn ask_each(
     method: Method,
     input: &mut impl BufRead,
     prompts: &mut impl Write,
-) -> Result<Outcome, RollCommandError> {
+) -> Result<RollOutcome, RollCommandError> {
     let mut procedure = method.procedure(false);
     let mut steps = Vec::new();
     let mut counts: HashMap<&'static str, usize> = HashMap::new();
@@ -77,7 +77,7 @@ pub fn ask_each(
         label: "value",
         decides: "the rest".to_owned(),
     })?;
-    Ok(Outcome {
+    Ok(RollOutcome {
         method,
         steps,
         done,

@@ -2,7 +2,7 @@
 //! the numbering's literature and sp960's own `fast` one.
 //!
 //! Every method is a sans-IO [`Procedure`]: it says what the next value is thrown with and
-//! what it decides ([`Ask`]), takes the value and tells what it did ([`Step`]: a piece
+//! what it decides ([`Ask`]), takes the value and tells what it did ([`RollStep`]: a piece
 //! placed, a re-roll and why, a digit kept), and in the end gives the arrangement
 //! ([`Done`]). The same steppers serve values given on the command line ([`input`]), the
 //! interactive loop ([`interactive`]), seeded draws for `sp960 random --method`
@@ -305,7 +305,7 @@ pub enum Effect {
 
 /// One value and what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Step {
+pub struct RollStep {
     /// What the value is called (`roll`, `d8`).
     pub label: &'static str,
     /// The value as typed (`5`, `TH`).
@@ -320,10 +320,10 @@ pub struct Step {
     pub text: String,
 }
 
-impl Step {
+impl RollStep {
     /// A value given after the start was complete: it decides nothing.
-    pub fn not_needed(label: &'static str, value: String) -> Step {
-        Step {
+    pub fn not_needed(label: &'static str, value: String) -> RollStep {
+        RollStep {
             label,
             value,
             reading: None,
@@ -344,9 +344,9 @@ pub struct Done {
     pub closing: Option<String>,
 }
 
-impl From<board::Finished> for Done {
+impl From<board::FinishedRank> for Done {
     /// A rank the pieces completed: the closing line says where the rooks and king went.
-    fn from(finished: board::Finished) -> Done {
+    fn from(finished: board::FinishedRank) -> Done {
         Done {
             rank: finished.rank,
             closing: Some(finished.sentence()),
@@ -361,8 +361,8 @@ pub trait Procedure: Clone + Eq + Hash {
     fn ask(&self) -> Option<Ask>;
     /// Takes the next value, a face `0..ask().device.outcomes()`, and says what it did.
     /// Meant for while [`Procedure::ask`] is `Some`: a value after the end changes nothing
-    /// ([`Step::not_needed`]), and a face out of range is clamped, never a panic.
-    fn take(&mut self, face: u32) -> Step;
+    /// ([`RollStep::not_needed`]), and a face out of range is clamped, never a panic.
+    fn take(&mut self, face: u32) -> RollStep;
     /// The start, once drawn.
     fn done(&self) -> Option<Done>;
 }
@@ -396,7 +396,7 @@ impl Procedure for Stepper {
         }
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         match self {
             Stepper::Pieces(p) => p.take(face),
             Stepper::DieOptimized(p) => p.take(face),
@@ -421,18 +421,18 @@ impl Procedure for Stepper {
 
 /// A whole draw: every value with what it did, and the start.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct RollOutcome {
     /// The method.
     pub method: Method,
     /// Each value in order.
-    pub steps: Vec<Step>,
+    pub steps: Vec<RollStep>,
     /// The start.
     pub done: Done,
 }
 
 /// Feeds `faces` to `procedure` until it is done: the steps, and the start if the faces
 /// were enough. (Faces beyond the end are not used.)
-pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<Step>, Option<Done>) {
+pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<RollStep>, Option<Done>) {
     let mut steps = Vec::new();
     for &face in faces {
         if procedure.ask().is_none() {

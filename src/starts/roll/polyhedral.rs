@@ -13,7 +13,7 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, Step};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep};
 
 /// The dice of the one throw, in the order they are read.
 const WITHOUT_D12: [&str; 4] = ["d8", "d4", "d6", "d20"];
@@ -146,12 +146,12 @@ impl Procedure for Polyhedral {
         })
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         let Some(die) = self.next_die() else {
-            return Step::not_needed("die", (u64::from(face) + 1).to_string());
+            return RollStep::not_needed("die", (u64::from(face) + 1).to_string());
         };
         let value = face as usize + 1;
-        let mut step = Step {
+        let mut step = RollStep {
             label: die,
             value: value.to_string(),
             reading: None,
@@ -241,7 +241,7 @@ mod tests {
     use super::*;
     use crate::starts::roll::feed;
 
-    fn throw(d12: bool, values: &[u32]) -> (Vec<Step>, Option<Done>) {
+    fn throw(d12: bool, values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
         let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
         feed(&mut Polyhedral::new(d12), &faces)
     }

@@ -16,7 +16,7 @@ use thiserror::Error;
 use super::engine::{BookEngine, EngineFailure, EngineSetup};
 use super::record::{ReadBackError, read_back, render};
 use super::walk::{
-    StartOpenings, Step, Walk, WalkError, WalkSettings, Window, position_key, start_seed,
+    StartOpenings, Walk, WalkError, WalkSettings, WalkStep, Window, position_key, start_seed,
 };
 use crate::exit_code;
 use crate::os::{cpu, interrupt};
@@ -52,7 +52,7 @@ pub struct GenerateRequest {
 
 /// What a finished run did.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Summary {
+pub struct BookSummary {
     /// Starts in the request.
     pub starts: usize,
     /// Starts taken from the resumed file.
@@ -144,7 +144,7 @@ enum Outcome {
 pub fn generate(
     request: &GenerateRequest,
     stdout: &mut dyn Write,
-) -> Result<Summary, GenerateError> {
+) -> Result<BookSummary, GenerateError> {
     let began = Instant::now();
     let cpu_before = cpu::process_seconds();
     let settings = &request.walk;
@@ -192,10 +192,10 @@ pub fn generate(
         .as_ref()
         .map_or("<stdout>".to_owned(), |p| p.display().to_string());
     let mut book_keys: HashSet<String> = taken;
-    let mut summary = Summary {
+    let mut summary = BookSummary {
         starts: request.starts.len(),
         resumed,
-        ..Summary::default()
+        ..BookSummary::default()
     };
     let mut first = !existing_text;
     let progress = io::stderr().is_terminal();
@@ -332,7 +332,7 @@ pub fn generate(
 fn commit(
     done: StartOpenings,
     book_keys: &mut HashSet<String>,
-    summary: &mut Summary,
+    summary: &mut BookSummary,
     out: &mut Box<dyn Write + '_>,
     request: &GenerateRequest,
     first: &mut bool,
@@ -385,7 +385,7 @@ fn commit(
 /// already held positions, or a start that reached one, is not out of reach: the starts
 /// that did not are notes). One rule whatever the order the starts finish in.
 fn out_of_reach(
-    summary: &Summary,
+    summary: &BookSummary,
     window: Option<Window>,
     book_empty: bool,
 ) -> Option<GenerateError> {
@@ -418,7 +418,7 @@ fn note(progress: bool, text: &str) {
     eprintln!("sp960: book: {text}");
 }
 
-fn show_progress(began: Instant, committed: usize, total: usize, summary: &Summary) {
+fn show_progress(began: Instant, committed: usize, total: usize, summary: &BookSummary) {
     let seconds = began.elapsed().as_secs_f64();
     let rate = summary.positions as f64 / seconds.max(1e-9);
     let eta = if committed == 0 {
@@ -581,7 +581,7 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
     engine.new_start()?;
     loop {
         match walk.step() {
-            Step::Search(request) => {
+            WalkStep::Search(request) => {
                 if request.fresh {
                     // The kept score is what a fresh engine reproduces (book_proof re-evaluates).
                     engine.new_start()?;
@@ -589,14 +589,14 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
                 let result = engine.search(walk.root(), &request.moves, request.lines)?;
                 walk.feed(result)?;
             }
-            Step::Done(done) => return Ok(done),
+            WalkStep::Done(done) => return Ok(done),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::walk::Opening;
+    use super::super::walk::BookOpening;
     use super::*;
     use crate::launch::command::EngineCommand;
     use crate::matches::engines::client::Limits;
@@ -635,7 +635,7 @@ mod tests {
         }
     }
 
-    fn opening(spec: &str, moves: &str) -> Opening {
+    fn opening(spec: &str, moves: &str) -> BookOpening {
         let start: Start = spec.parse().unwrap();
         let mut position = start.position().unwrap();
         let mut played = Vec::new();
@@ -644,7 +644,7 @@ mod tests {
             position.play_unchecked(m);
             played.push(m);
         }
-        Opening {
+        BookOpening {
             start,
             moves: played,
             position,
@@ -654,7 +654,7 @@ mod tests {
         }
     }
 
-    fn done(openings: Vec<Opening>) -> StartOpenings {
+    fn done(openings: Vec<BookOpening>) -> StartOpenings {
         StartOpenings {
             start: openings.first().map_or("860".parse().unwrap(), |o| o.start),
             openings,
@@ -667,7 +667,7 @@ mod tests {
     #[test]
     fn commits_drop_positions_the_book_holds_and_only_an_empty_book_is_out_of_reach() {
         let request = request();
-        let (mut keys, mut summary, mut first) = (HashSet::new(), Summary::default(), true);
+        let (mut keys, mut summary, mut first) = (HashSet::new(), BookSummary::default(), true);
         let mut bytes = Vec::new();
         {
             let mut out: Box<dyn Write + '_> = Box::new(&mut bytes);
@@ -736,13 +736,13 @@ mod tests {
         assert_eq!(summary.unreached, 2);
         assert!(out_of_reach(&summary, request.walk.window, keys.is_empty()).is_none());
         // And a book resumed with positions in it is not out of reach either.
-        let nothing = Summary {
+        let nothing = BookSummary {
             unreached: 1,
             first_unreached: Some(("SP 860".to_owned(), 7)),
-            ..Summary::default()
+            ..BookSummary::default()
         };
         assert!(out_of_reach(&nothing, request.walk.window, false).is_none());
-        let several = Summary {
+        let several = BookSummary {
             unreached: 3,
             ..nothing
         };

@@ -1,6 +1,6 @@
 //! The openings of one start, as a sans-IO state machine: [`Walk::step`] answers with the
 //! next search to ask the engine for, [`Walk::feed`] takes the engine's answer, until the
-//! start is done ([`Step::Done`]).
+//! start is done ([`WalkStep::Done`]).
 //!
 //! A walk plays `plies` moves from the start, each chosen at random (the walk's own seeded
 //! ChaCha8 stream) among the MultiPV lines whose score is within `margin` centipawns of the
@@ -83,7 +83,7 @@ pub struct PvLine {
 
 /// What the engine answered: its lines (best first) and the search effort.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct EngineAnswer {
     /// The lines, in MultiPV order (best first).
     pub lines: Vec<PvLine>,
     /// The depth reached (`info depth`).
@@ -94,7 +94,7 @@ pub struct SearchResult {
 
 /// An opening kept for the book.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opening {
+pub struct BookOpening {
     /// Its start.
     pub start: Start,
     /// The moves from the start.
@@ -115,7 +115,7 @@ pub struct StartOpenings {
     /// The start.
     pub start: Start,
     /// The openings kept, in the order found.
-    pub openings: Vec<Opening>,
+    pub openings: Vec<BookOpening>,
     /// The walks made.
     pub tries: u32,
     /// Final positions searched (evaluated).
@@ -126,7 +126,7 @@ pub struct StartOpenings {
 
 /// What the walk wants next.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub enum WalkStep {
     /// Ask the engine for this search, then [`Walk::feed`] its result.
     Search(SearchRequest),
     /// The start is done.
@@ -175,7 +175,7 @@ pub fn start_seed(seed: u64, start: Start, occurrence: u32) -> u64 {
 #[derive(Debug, Clone)]
 struct Known {
     moves: Vec<(Move, EngineScore)>,
-    result: SearchResult,
+    result: EngineAnswer,
 }
 
 /// The openings of one start being made.
@@ -189,7 +189,7 @@ pub struct Walk {
     known: HashMap<(String, u32), Known>,
     /// The search asked for and not yet answered.
     asked: Option<(String, u32, Chess)>,
-    kept: Vec<Opening>,
+    kept: Vec<BookOpening>,
     kept_keys: HashSet<String>,
     tries: u32,
     evaluated: u32,
@@ -234,12 +234,12 @@ impl Walk {
     }
 
     /// The next search, or the start's openings when it is done.
-    pub fn step(&mut self) -> Step {
+    pub fn step(&mut self) -> WalkStep {
         loop {
             if self.kept.len() as u32 >= self.settings.per_start
                 || self.tries >= self.settings.tries
             {
-                return Step::Done(StartOpenings {
+                return WalkStep::Done(StartOpenings {
                     start: self.start,
                     openings: std::mem::take(&mut self.kept),
                     tries: self.tries,
@@ -292,7 +292,7 @@ impl Walk {
                 None => matches!(white, EngineScore::Centipawns(_)),
             };
             if let (true, EngineScore::Centipawns(cp)) = (inside, score) {
-                self.kept.push(Opening {
+                self.kept.push(BookOpening {
                     start: self.start,
                     moves: self.moves.clone(),
                     position: self.current.clone(),
@@ -307,7 +307,7 @@ impl Walk {
     }
 
     /// The engine's answer to the search last asked for.
-    pub fn feed(&mut self, result: SearchResult) -> Result<(), WalkError> {
+    pub fn feed(&mut self, result: EngineAnswer) -> Result<(), WalkError> {
         let (key, lines, position) = self.asked.take().ok_or(WalkError::Unasked)?;
         let mut moves: Vec<(Move, EngineScore)> = Vec::with_capacity(result.lines.len());
         for line in &result.lines {
@@ -326,10 +326,10 @@ impl Walk {
         Ok(())
     }
 
-    fn ask(&mut self, key: String, lines: u32, fresh: bool) -> Step {
+    fn ask(&mut self, key: String, lines: u32, fresh: bool) -> WalkStep {
         self.searches += 1;
         self.asked = Some((key, lines, self.current.clone()));
-        Step::Search(SearchRequest {
+        WalkStep::Search(SearchRequest {
             moves: self.moves.clone(),
             lines,
             fresh,
@@ -395,7 +395,7 @@ mod tests {
         walk: &Walk,
         request: &SearchRequest,
         score: &dyn Fn(&Chess, &str) -> i32,
-    ) -> SearchResult {
+    ) -> EngineAnswer {
         let mut position = walk.root().clone();
         for m in &request.moves {
             position.play_unchecked(*m);
@@ -417,7 +417,7 @@ mod tests {
             // The final search: the position's own score.
             lines[0].score = EngineScore::Centipawns(score(&position, ""));
         }
-        SearchResult {
+        EngineAnswer {
             lines,
             depth: Some(7),
             nodes: Some(1000),
@@ -430,12 +430,12 @@ mod tests {
         let mut searches = 0;
         loop {
             match walk.step() {
-                Step::Search(request) => {
+                WalkStep::Search(request) => {
                     searches += usize::from(request.moves.is_empty());
                     let result = answer(walk, &request, score);
                     walk.feed(result).unwrap();
                 }
-                Step::Done(done) => return (done, searches),
+                WalkStep::Done(done) => return (done, searches),
             }
         }
     }
@@ -553,14 +553,14 @@ mod tests {
         );
         loop {
             match w.step() {
-                Step::Search(request) => {
+                WalkStep::Search(request) => {
                     let mut result = answer(&w, &request, &spread);
                     if request.lines == 1 {
                         result.lines[0].score = EngineScore::Mate(3);
                     }
                     w.feed(result).unwrap();
                 }
-                Step::Done(done) => {
+                WalkStep::Done(done) => {
                     assert!(done.openings.is_empty());
                     assert_eq!(done.evaluated, 2);
                     break;
@@ -572,18 +572,22 @@ mod tests {
     #[test]
     fn bad_answers_are_errors() {
         let mut w = walk("860", settings());
-        assert_eq!(w.feed(SearchResult::default()), Err(WalkError::Unasked));
-        let Step::Search(_) = w.step() else { panic!() };
-        let bad = SearchResult {
+        assert_eq!(w.feed(EngineAnswer::default()), Err(WalkError::Unasked));
+        let WalkStep::Search(_) = w.step() else {
+            panic!()
+        };
+        let bad = EngineAnswer {
             lines: vec![PvLine {
                 first_move: "e2e5".into(),
                 score: EngineScore::Centipawns(0),
             }],
-            ..SearchResult::default()
+            ..EngineAnswer::default()
         };
         assert_eq!(w.feed(bad), Err(WalkError::IllegalMove("e2e5".into())));
-        let Step::Search(_) = w.step() else { panic!() };
-        assert_eq!(w.feed(SearchResult::default()), Err(WalkError::NoLines(20)));
+        let WalkStep::Search(_) = w.step() else {
+            panic!()
+        };
+        assert_eq!(w.feed(EngineAnswer::default()), Err(WalkError::NoLines(20)));
     }
 
     #[test]
