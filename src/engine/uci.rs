@@ -135,8 +135,8 @@ impl UciFrontEnd {
         Vec::new()
     }
 
-    fn parse_go(line: &str, turn: Color) -> Result<Go, String> {
-        let read = uci::Go::parse(line.as_bytes()).map_err(|err| err.to_string())?;
+    fn parse_go(line: &str, turn: Color) -> Result<Go, uci::GoError> {
+        let read = uci::Go::parse(line.as_bytes())?;
         let millis = |value: i64| Duration::from_millis(value.max(0) as u64);
         let mut go = Go {
             infinite: read.infinite,
@@ -196,7 +196,7 @@ impl UciFrontEnd {
         };
         let go = match UciFrontEnd::parse_go(line, game.position().turn()) {
             Ok(go) => go,
-            Err(message) => return vec![error(message)],
+            Err(err) => return vec![error(err.to_string())],
         };
         let mut job = game.search_job(go.limits);
         for text in &go.searchmoves {
@@ -567,11 +567,11 @@ mod tests {
             Some(TimeBudget::for_clock(Duration::ZERO, Duration::ZERO, None))
         );
         assert_eq!(
-            go("nodes", Color::White).unwrap_err(),
+            go("nodes", Color::White).unwrap_err().to_string(),
             "go: 'nodes' needs a number"
         );
         assert_eq!(
-            go("depht 3", Color::White).unwrap_err(),
+            go("depht 3", Color::White).unwrap_err().to_string(),
             "go: unknown parameter 'depht'"
         );
     }

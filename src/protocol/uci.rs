@@ -341,21 +341,23 @@ impl OptionDecl {
     /// Whether `value` fits the declaration: a spin takes a whole number within its range,
     /// a check `true` or `false`, a combo one of its `var`s; a string or button anything.
     /// (Stockfish 15.1 aborts on `setoption name Hash value abc`.)
-    pub fn check_value(&self, value: &[u8]) -> Result<(), String> {
-        let name = String::from_utf8_lossy(&self.name);
-        let shown = String::from_utf8_lossy(value);
+    pub fn check_value(&self, value: &[u8]) -> Result<(), OptionValueError> {
+        let name = String::from_utf8_lossy(&self.name).into_owned();
+        let shown = String::from_utf8_lossy(value).into_owned();
         match self.kind.as_slice() {
             b"spin" => {
-                let number: i64 = shown
-                    .parse()
-                    .map_err(|_| format!("{name} takes a whole number, not '{shown}'"))?;
+                let Ok(number) = shown.parse::<i64>() else {
+                    return Err(OptionValueError::NotANumber { name, value: shown });
+                };
                 let (min, max) = self.range;
                 if min.is_some_and(|min| number < min) || max.is_some_and(|max| number > max) {
-                    return Err(format!(
-                        "{name} takes {} to {}, not {number}",
-                        min.map_or("any".into(), |m| m.to_string()),
-                        max.map_or("any".into(), |m| m.to_string())
-                    ));
+                    let bound = |b: Option<i64>| b.map_or("any".into(), |m| m.to_string());
+                    return Err(OptionValueError::OutOfRange {
+                        name,
+                        min: bound(min),
+                        max: bound(max),
+                        number,
+                    });
                 }
                 Ok(())
             }
@@ -363,19 +365,66 @@ impl OptionDecl {
                 if !value.eq_ignore_ascii_case(b"true")
                     && !value.eq_ignore_ascii_case(b"false") =>
             {
-                Err(format!("{name} takes true or false, not '{shown}'"))
+                Err(OptionValueError::NotABoolean { name, value: shown })
             }
-            b"combo" if !self.vars.iter().any(|v| v.eq_ignore_ascii_case(value)) => Err(format!(
-                "{name} takes one of {}, not '{shown}'",
-                self.vars
-                    .iter()
-                    .map(|v| String::from_utf8_lossy(v).into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+            b"combo" if !self.vars.iter().any(|v| v.eq_ignore_ascii_case(value)) => {
+                Err(OptionValueError::NotAVar {
+                    name,
+                    vars: self
+                        .vars
+                        .iter()
+                        .map(|v| String::from_utf8_lossy(v).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    value: shown,
+                })
+            }
             _ => Ok(()),
         }
     }
+}
+
+/// Why a value does not fit an engine's `option` declaration ([`OptionDecl::check_value`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionValueError {
+    /// A spin given something other than a whole number.
+    #[error("{name} takes a whole number, not '{value}'")]
+    NotANumber {
+        /// The option's name.
+        name: String,
+        /// The value given.
+        value: String,
+    },
+    /// A spin given a number outside its range.
+    #[error("{name} takes {min} to {max}, not {number}")]
+    OutOfRange {
+        /// The option's name.
+        name: String,
+        /// The lowest value (`any` when undeclared).
+        min: String,
+        /// The highest value (`any` when undeclared).
+        max: String,
+        /// The number given.
+        number: i64,
+    },
+    /// A check given something other than `true` or `false`.
+    #[error("{name} takes true or false, not '{value}'")]
+    NotABoolean {
+        /// The option's name.
+        name: String,
+        /// The value given.
+        value: String,
+    },
+    /// A combo given a value that is none of its `var`s.
+    #[error("{name} takes one of {vars}, not '{value}'")]
+    NotAVar {
+        /// The option's name.
+        name: String,
+        /// Its `var`s, joined by `, `.
+        vars: String,
+        /// The value given.
+        value: String,
+    },
 }
 
 /// `option name NAME type check default DEFAULT`.
@@ -756,17 +805,17 @@ mod tests {
         assert_eq!(multi.range, (Some(0), Some(20)));
         assert_eq!(multi.check_value(b"7"), Ok(()));
         assert_eq!(
-            multi.check_value(b"abc").unwrap_err(),
+            multi.check_value(b"abc").unwrap_err().to_string(),
             "Skill Level takes a whole number, not 'abc'"
         );
         assert_eq!(
-            multi.check_value(b"21").unwrap_err(),
+            multi.check_value(b"21").unwrap_err().to_string(),
             "Skill Level takes 0 to 20, not 21"
         );
         assert!(decl.check_value(b"TRUE").is_ok() && decl.check_value(b"yes").is_err());
         assert!(combo.check_value(b"Chess").is_ok());
         assert_eq!(
-            combo.check_value(b"go").unwrap_err(),
+            combo.check_value(b"go").unwrap_err().to_string(),
             "UCI_Variant takes one of chess, fischerandom, not 'go'"
         );
         let set = SetOption::parse(b"setoption name Skill Level value 3 4").unwrap();

@@ -130,7 +130,7 @@ fn sequential(method: Method, values: &[String]) -> Result<RollOutcome, RollErro
         let text = token.toss.as_ref().map_or(token.whole, |(_, c)| c.as_str());
         let face = ask.device.read(text).map_err(|why| match &token.toss {
             Some((letter, _)) => bad(format!("toss {letter}: {why}")),
-            None => bad(why),
+            None => bad(why.to_string()),
         })?;
         steps.push(procedure.take(face));
     }
@@ -198,7 +198,7 @@ fn named(method: Method, values: &[String]) -> Result<RollOutcome, RollError> {
             method,
             position,
             text: whole.to_owned(),
-            why,
+            why: why.to_string(),
         })?;
         steps.push(procedure.take(face));
     }

@@ -179,42 +179,27 @@ impl Device {
     }
 
     /// Reads a value as typed: `4`, `TH`, `H`. The face (0-based), or why not.
-    pub fn read(self, text: &str) -> Result<u32, String> {
+    pub fn read(self, text: &str) -> Result<u32, FaceError> {
         let text = text.trim();
         match self {
             Device::Die(faces) => {
-                let shows = match faces {
-                    6 => "a die shows 1 to 6".to_owned(),
-                    10 => "a d10 shows 1 to 10 (or 0 for 10)".to_owned(),
-                    _ => format!("a d{faces} shows 1 to {faces}"),
-                };
                 if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(format!("not a number: {shows}"));
+                    return Err(FaceError::NotANumber(faces));
                 }
-                let value: u32 = text.parse().map_err(|_| shows.clone())?;
-                match value {
-                    0 if faces == 10 => Ok(9),
-                    1.. if value <= u32::from(faces) => Ok(value - 1),
-                    _ => Err(shows),
+                match text.parse::<u32>() {
+                    Ok(0) if faces == 10 => Ok(9),
+                    Ok(value @ 1..) if value <= u32::from(faces) => Ok(value - 1),
+                    _ => Err(FaceError::OutOfRange(faces)),
                 }
             }
             Device::Coins(count) => {
                 let letters: Vec<char> = text.chars().collect();
-                let names = if count == 2 {
-                    "small, large"
-                } else {
-                    "small, large, third"
-                };
                 if letters.len() != usize::from(count) {
-                    return Err(format!(
-                        "this throw is of {count} coins: {count} letters H or T ({names})"
-                    ));
+                    return Err(FaceError::CoinCount(count));
                 }
                 let mut value = 0;
                 for (index, &letter) in letters.iter().enumerate() {
-                    let heads = toss(letter)
-                        .ok_or_else(|| format!("'{letter}' is not H (heads) or T (tails)"))?
-                        == 0;
+                    let heads = toss(letter).ok_or(FaceError::NotATossLetter(letter))? == 0;
                     value += match (index, heads) {
                         (0, heads) => 2 * u32::from(heads),
                         (1, heads) => 1 + u32::from(heads),
@@ -226,9 +211,8 @@ impl Device {
             Device::Coin => {
                 let mut letters = text.chars();
                 match (letters.next(), letters.next()) {
-                    (Some(letter), None) => toss(letter)
-                        .ok_or_else(|| format!("'{letter}' is not H (heads) or T (tails)")),
-                    _ => Err("a toss is one letter, H (heads) or T (tails)".to_owned()),
+                    (Some(letter), None) => toss(letter).ok_or(FaceError::NotATossLetter(letter)),
+                    _ => Err(FaceError::NotOneLetter),
                 }
             }
         }
@@ -267,6 +251,39 @@ impl Device {
 }
 
 /// Heads 0, tails 1, either case.
+/// Why a value typed for a [`Device`] is none of its faces.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FaceError {
+    /// A die's value that is not a number.
+    #[error("not a number: {}", die_shows(*.0))]
+    NotANumber(u8),
+    /// A number no face of the die shows.
+    #[error("{}", die_shows(*.0))]
+    OutOfRange(u8),
+    /// Not one letter per coin of the throw.
+    #[error(
+        "this throw is of {count} coins: {count} letters H or T ({names})",
+        count = .0,
+        names = if *.0 == 2 { "small, large" } else { "small, large, third" }
+    )]
+    CoinCount(u8),
+    /// A letter other than H or T.
+    #[error("'{0}' is not H (heads) or T (tails)")]
+    NotATossLetter(char),
+    /// A single toss typed as no letter or several.
+    #[error("a toss is one letter, H (heads) or T (tails)")]
+    NotOneLetter,
+}
+
+/// What a die with `faces` faces shows: `a die shows 1 to 6`.
+fn die_shows(faces: u8) -> String {
+    match faces {
+        6 => "a die shows 1 to 6".to_owned(),
+        10 => "a d10 shows 1 to 10 (or 0 for 10)".to_owned(),
+        _ => format!("a d{faces} shows 1 to {faces}"),
+    }
+}
+
 fn toss(letter: char) -> Option<u32> {
     match letter.to_ascii_uppercase() {
         'H' => Some(0),
@@ -505,26 +522,32 @@ mod tests {
 
     #[test]
     fn devices_say_why_a_value_is_refused() {
-        assert_eq!(Device::Die(6).read("7"), Err("a die shows 1 to 6".into()));
-        assert_eq!(Device::Die(6).read("0"), Err("a die shows 1 to 6".into()));
         assert_eq!(
-            Device::Die(6).read("+3"),
+            Device::Die(6).read("7").map_err(|e| e.to_string()),
+            Err("a die shows 1 to 6".into())
+        );
+        assert_eq!(
+            Device::Die(6).read("0").map_err(|e| e.to_string()),
+            Err("a die shows 1 to 6".into())
+        );
+        assert_eq!(
+            Device::Die(6).read("+3").map_err(|e| e.to_string()),
             Err("not a number: a die shows 1 to 6".into())
         );
         assert_eq!(
-            Device::Die(20).read("21"),
+            Device::Die(20).read("21").map_err(|e| e.to_string()),
             Err("a d20 shows 1 to 20".into())
         );
         assert_eq!(
-            Device::Coins(2).read("TX"),
+            Device::Coins(2).read("TX").map_err(|e| e.to_string()),
             Err("'X' is not H (heads) or T (tails)".into())
         );
         assert_eq!(
-            Device::Coins(3).read("TH"),
+            Device::Coins(3).read("TH").map_err(|e| e.to_string()),
             Err("this throw is of 3 coins: 3 letters H or T (small, large, third)".into())
         );
         assert_eq!(
-            Device::Coin.read("X"),
+            Device::Coin.read("X").map_err(|e| e.to_string()),
             Err("'X' is not H (heads) or T (tails)".into())
         );
     }

@@ -147,7 +147,7 @@ fn read_epd(text: &str) -> Result<Vec<ReadBackRecord>, ReadBackError> {
         if fields.len() < 4 {
             return Err(fail("fewer than four EPD fields".into()));
         }
-        let key = key_of(&fields.join(" ")).map_err(fail)?;
+        let key = key_of(&fields.join(" "), index + 1)?;
         let label = quoted_after(line, "id \"").ok_or_else(|| fail("no id \"...\"".into()))?;
         records.push(ReadBackRecord { label, key });
     }
@@ -208,12 +208,16 @@ fn read_pgn(text: &str) -> Result<Vec<ReadBackRecord>, ReadBackError> {
     Ok(records)
 }
 
-/// The key of four EPD fields (either castling notation).
-fn key_of(fields: &str) -> Result<String, String> {
+/// The key of four EPD fields (either castling notation), read on `line`.
+fn key_of(fields: &str, line: usize) -> Result<String, ReadBackError> {
+    let fail = |err: &dyn std::fmt::Display| ReadBackError {
+        line,
+        reason: format!("{fields}: {err}"),
+    };
     let position: Chess = Fen::from_ascii(fields.as_bytes())
-        .map_err(|err| format!("{fields}: {err}"))?
+        .map_err(|err| fail(&err))?
         .into_position(CastlingMode::Chess960)
-        .map_err(|err| format!("{fields}: {err}"))?;
+        .map_err(|err| fail(&err))?;
     Ok(position_key(&position))
 }
 
