@@ -191,6 +191,86 @@ impl XboardFrontEnd {
         actions
     }
 
+    /// `new`: the time control stays; `sd`, the clocks and `nps` (CECP: "until the next
+    /// new") do not.
+    fn new_game(&mut self) -> Vec<EngineStep> {
+        let actions = self.abandon_search();
+        *self = XboardFrontEnd {
+            next_id: self.next_id,
+            level: self.level,
+            move_time: self.move_time,
+            post: self.post,
+            ..XboardFrontEnd::default()
+        };
+        actions
+    }
+
+    fn variant(&mut self, rest: &str) -> Vec<EngineStep> {
+        match rest {
+            "fischerandom" => self.fischerandom = true,
+            "normal" => self.fischerandom = false,
+            _ => return vec![send(format!("Error (unsupported variant): {rest}"))],
+        }
+        Vec::new()
+    }
+
+    fn setboard(&mut self, fen: &str) -> Vec<EngineStep> {
+        let mut actions = self.abandon_search();
+        match position_from_fen(fen) {
+            Ok(position) => self.game = Some(Game::new(position)),
+            Err(err) => {
+                self.game = None;
+                actions.push(send(format!("tellusererror Illegal position: {err}")));
+            }
+        }
+        actions
+    }
+
+    /// `go` (`to_move`: the engine plays the side to move, now) or `playother` (the other
+    /// side, after the user's move); both leave force mode.
+    fn take_side(&mut self, to_move: bool) -> Vec<EngineStep> {
+        let mut actions = self.abandon_search();
+        self.force = false;
+        if let Some(game) = &self.game {
+            let turn = game.position().turn();
+            self.engine_side = if to_move { turn } else { !turn };
+        }
+        if to_move {
+            actions.extend(self.think());
+        }
+        actions
+    }
+
+    /// `sd`, `st`, `level`, `time` and `nps`; what the command needs when `rest` is not it.
+    fn time_control(&mut self, command: &str, rest: &str) -> Result<(), &'static str> {
+        let number = || {
+            rest.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+        };
+        match command {
+            "sd" => {
+                let depth = number().ok_or("a depth")?;
+                self.depth = Some(depth.clamp(1, MAX_DEPTH.into()) as u32);
+            }
+            "st" => {
+                self.move_time = Some(parse_seconds(rest).ok_or("seconds")?);
+                self.level = None;
+            }
+            "level" => {
+                self.level = Some(Level::parse(rest).ok_or("MPS BASE INC")?);
+                self.move_time = None;
+                self.engine_clock = None;
+            }
+            "time" => self.engine_clock = Some(parse_centiseconds(rest).ok_or("centiseconds")?),
+            _ => {
+                let nps = number().ok_or("a number")?;
+                self.nodes_per_second = (nps > 0).then_some(nps);
+            }
+        }
+        Ok(())
+    }
+
     fn post_line(&self, info: &SearchReport) -> String {
         let score = match info.score {
             Eval::Cp(cp) => cp,
@@ -227,69 +307,16 @@ impl SearchSession for XboardFrontEnd {
     fn on_gui_line(&mut self, line: &str) -> Vec<EngineStep> {
         let trimmed = line.trim();
         let (command, rest) = split_command(line);
-        let number = |text: &str| {
-            text.split_whitespace()
-                .next()
-                .and_then(|n| n.parse::<u64>().ok())
-        };
         match command {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "." | "otim" | "memory"
             | "cores" | "option" | "egtpath" => Vec::new(),
             "protover" => feature_lines().into_iter().map(send).collect(),
-            "new" => {
-                let actions = self.abandon_search();
-                // The time control stays; `sd`, the clocks and `nps` (CECP: "until the
-                // next new") do not.
-                *self = XboardFrontEnd {
-                    next_id: self.next_id,
-                    level: self.level,
-                    move_time: self.move_time,
-                    post: self.post,
-                    ..XboardFrontEnd::default()
-                };
-                actions
-            }
-            "variant" => match rest {
-                "fischerandom" => {
-                    self.fischerandom = true;
-                    Vec::new()
-                }
-                "normal" => {
-                    self.fischerandom = false;
-                    Vec::new()
-                }
-                _ => vec![send(format!("Error (unsupported variant): {rest}"))],
-            },
-            "setboard" => {
-                let mut actions = self.abandon_search();
-                match position_from_fen(rest) {
-                    Ok(position) => self.game = Some(Game::new(position)),
-                    Err(err) => {
-                        self.game = None;
-                        actions.push(send(format!("tellusererror Illegal position: {err}")));
-                    }
-                }
-                actions
-            }
+            "new" => self.new_game(),
+            "variant" => self.variant(rest),
+            "setboard" => self.setboard(rest),
             "usermove" => self.user_move(rest),
-            "go" => {
-                let mut actions = self.abandon_search();
-                self.force = false;
-                if let Some(game) = &self.game {
-                    self.engine_side = game.position().turn();
-                }
-                actions.extend(self.think());
-                actions
-            }
-            "playother" => {
-                let actions = self.abandon_search();
-                self.force = false;
-                if let Some(game) = &self.game {
-                    self.engine_side = !game.position().turn();
-                }
-                actions
-            }
+            "go" | "playother" => self.take_side(command == "go"),
             "force" | "result" => {
                 let actions = self.abandon_search();
                 self.force = true;
@@ -317,43 +344,9 @@ impl SearchSession for XboardFrontEnd {
                 self.post = command == "post";
                 Vec::new()
             }
-            "sd" => match number(rest) {
-                Some(depth) => {
-                    self.depth = Some(depth.clamp(1, MAX_DEPTH.into()) as u32);
-                    Vec::new()
-                }
-                None => vec![send(format!("Error (sd needs a depth): {trimmed}"))],
-            },
-            "st" => match parse_seconds(rest) {
-                Some(time) => {
-                    self.move_time = Some(time);
-                    self.level = None;
-                    Vec::new()
-                }
-                None => vec![send(format!("Error (st needs seconds): {trimmed}"))],
-            },
-            "level" => match Level::parse(rest) {
-                Some(level) => {
-                    self.level = Some(level);
-                    self.move_time = None;
-                    self.engine_clock = None;
-                    Vec::new()
-                }
-                None => vec![send(format!("Error (level needs MPS BASE INC): {trimmed}"))],
-            },
-            "time" => match parse_centiseconds(rest) {
-                Some(clock) => {
-                    self.engine_clock = Some(clock);
-                    Vec::new()
-                }
-                None => vec![send(format!("Error (time needs centiseconds): {trimmed}"))],
-            },
-            "nps" => match number(rest) {
-                Some(nps) => {
-                    self.nodes_per_second = (nps > 0).then_some(nps);
-                    Vec::new()
-                }
-                None => vec![send(format!("Error (nps needs a number): {trimmed}"))],
+            "sd" | "st" | "level" | "time" | "nps" => match self.time_control(command, rest) {
+                Ok(()) => Vec::new(),
+                Err(needs) => vec![send(format!("Error ({command} needs {needs}): {trimmed}"))],
             },
             "quit" => vec![Step::Event(EngineEvent::Quit)],
             _ => {

@@ -17,7 +17,7 @@ use crate::launch::spec::{EngineSpec, EngineSpecError, ProxyChoice, Restart};
 use crate::launch::time_control::{TimeControl, TimeControlError};
 use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
-use crate::protocol::quirks::{quirks, sets_threads};
+use crate::protocol::quirks::{Quirks, quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{InvalidStart, Start};
 use crate::tournaments::book::{BookError, BookFormat, BookRequest, render};
@@ -335,24 +335,7 @@ fn launch(
     };
     let known = quirks(engine.program());
     let mut options = engine.options.clone();
-    let mut cores = None;
-    if let Some(threads) = known.threads
-        && !sets_threads(options.iter().map(|(name, _)| name.as_str()))
-    {
-        let given = if tool == Tool::Xboard {
-            // xboard sends an engine only the options it declares, and polyglot declares
-            // no Threads: it sets Threads from xboard's `cores` (-smpCores, both engines).
-            cores = Some(threads);
-            format!("-smpCores {threads} (polyglot passes it on as Threads {threads})")
-        } else {
-            options.push(("Threads".to_owned(), threads.to_string()));
-            format!("option Threads={threads}")
-        };
-        notes.push(format!(
-            "engine '{name}': given {given}, because with more threads (its default is 2) it \
-             crashes in Chess960 positions (set option.Threads=N to choose)"
-        ));
-    }
+    let cores = needed_threads(known, tool, &name, &mut options, notes);
     let protocol = engine.protocol_or_uci();
     if tool == Tool::Fastchess && protocol == Protocol::Xboard {
         return Err(TournamentError::CannotPlay {
@@ -363,81 +346,12 @@ fn launch(
                 .to_owned(),
         });
     }
-    let mut proxy_args: Vec<String> = Vec::new();
-    let mut reasons: Vec<String> = Vec::new();
+    let mut wrapping = Wrapping::default();
     match protocol {
-        Protocol::Uci => {
-            let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
-            if !has_chess960 {
-                proxy_args.push("--offer-chess960".to_owned());
-                reasons.push(format!(
-                    "it has no UCI_Chess960 option, so {} would not play Chess960 with it \
-                     (the proxy offers the option and gives it each position as standard \
-                     chess: it plays legal moves but never castles where Chess960 castling \
-                     differs from standard castling)",
-                    tool_name
-                ));
-            }
-            if engine.castling.as_deref() == Some("xfen") {
-                proxy_args.extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
-                reasons.push(format!(
-                    "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
-                ));
-            }
-            if known.shared_castling_files
-                && has_chess960
-                && let Some(label) = castling_files_differ(tournament)?
-            {
-                reasons.push(format!(
-                    "it keeps one king file and one rook file per wing for both colours, and \
-                     in {label} the colours' castling files differ: given such castling \
-                     rights it corrupts its memory and hangs or crashes (the proxy gives it \
-                     only the rights it can hold; the game is unchanged)"
-                ));
-            }
-            if tool == Tool::Cutechess && known.uci_variant_fischerandom && has_chess960 {
-                reasons.push(
-                    "cutechess-cli sends it `UCI_Variant chess960` instead of UCI_Chess960, \
-                     so it stays in standard chess (castling `c1c1`, illegal moves)"
-                        .into(),
-                );
-            }
-        }
-        Protocol::Xboard => {
-            // xboard and cutechess-cli both send castling to XBoard engines as O-O/O-O-O
-            // in fischerandom: wrap the engines that want king-takes-rook.
-            let takes = engine
-                .castling
-                .as_deref()
-                .or(known.xboard_kxr.then_some("kxr"));
-            if takes == Some("kxr") {
-                proxy_args.extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
-                reasons.push(format!(
-                    "{tool_name} sends castling as O-O/O-O-O, which it rejects (it takes \
-                     king-takes-rook)"
-                ));
-            }
-        }
+        Protocol::Uci => wrapping.uci(engine, known, tournament, tool_name)?,
+        Protocol::Xboard => wrapping.xboard(engine, known, tool_name),
     }
-    let wrap = match engine.proxy {
-        ProxyChoice::Auto => !reasons.is_empty(),
-        ProxyChoice::Always => {
-            if reasons.is_empty() {
-                reasons.push("proxy=yes".into());
-            }
-            true
-        }
-        ProxyChoice::Never => {
-            if !reasons.is_empty() {
-                notes.push(format!(
-                    "engine '{name}': NOT wrapped (proxy=no) although {}; expect broken games",
-                    reasons.join("; and ")
-                ));
-            }
-            false
-        }
-    };
-    if !wrap {
+    if !wrapping.decide(engine.proxy, &name, notes) {
         return Ok(Launch {
             name,
             program: engine.cmd.clone(),
@@ -448,13 +362,13 @@ fn launch(
     }
     notes.push(format!(
         "engine '{name}': wrapped in sp960 proxy because {}",
-        reasons.join("; and ")
+        wrapping.reasons.join("; and ")
     ));
     let mut args = vec!["proxy".to_owned()];
     if protocol == Protocol::Xboard {
         args.extend(["--protocol".to_owned(), "xboard".to_owned()]);
     }
-    args.extend(proxy_args);
+    args.extend(wrapping.proxy_args);
     args.push("--".to_owned());
     args.push(engine.cmd.clone());
     args.extend(engine.args.iter().cloned());
@@ -465,6 +379,133 @@ fn launch(
         options,
         cores,
     })
+}
+
+/// The `Threads` an engine needs ([`Quirks::threads`]) when the user set none: added to
+/// `options`, or for xboard returned as the `-smpCores` polyglot passes on; with a note.
+fn needed_threads(
+    known: Quirks,
+    tool: Tool,
+    name: &str,
+    options: &mut Vec<(String, String)>,
+    notes: &mut Vec<String>,
+) -> Option<u32> {
+    let threads = known.threads?;
+    if sets_threads(options.iter().map(|(name, _)| name.as_str())) {
+        return None;
+    }
+    let mut cores = None;
+    let given = if tool == Tool::Xboard {
+        // xboard sends an engine only the options it declares, and polyglot declares
+        // no Threads: it sets Threads from xboard's `cores` (-smpCores, both engines).
+        cores = Some(threads);
+        format!("-smpCores {threads} (polyglot passes it on as Threads {threads})")
+    } else {
+        options.push(("Threads".to_owned(), threads.to_string()));
+        format!("option Threads={threads}")
+    };
+    notes.push(format!(
+        "engine '{name}': given {given}, because with more threads (its default is 2) it \
+         crashes in Chess960 positions (set option.Threads=N to choose)"
+    ));
+    cores
+}
+
+/// Why an engine would be wrapped in `sp960 proxy`, and the proxy's arguments for it.
+#[derive(Debug, Default)]
+struct Wrapping {
+    proxy_args: Vec<String>,
+    reasons: Vec<String>,
+}
+
+impl Wrapping {
+    /// A UCI engine: no `UCI_Chess960`, X-FEN castling, shared castling files, or
+    /// cutechess-cli's `UCI_Variant`.
+    fn uci(
+        &mut self,
+        engine: &EngineSpec,
+        known: Quirks,
+        tournament: &Tournament,
+        tool_name: &str,
+    ) -> Result<(), TournamentError> {
+        let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
+        if !has_chess960 {
+            self.proxy_args.push("--offer-chess960".to_owned());
+            self.reasons.push(format!(
+                "it has no UCI_Chess960 option, so {} would not play Chess960 with it \
+                 (the proxy offers the option and gives it each position as standard \
+                 chess: it plays legal moves but never castles where Chess960 castling \
+                 differs from standard castling)",
+                tool_name
+            ));
+        }
+        if engine.castling.as_deref() == Some("xfen") {
+            self.proxy_args
+                .extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
+            self.reasons.push(format!(
+                "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
+            ));
+        }
+        if known.shared_castling_files
+            && has_chess960
+            && let Some(label) = castling_files_differ(tournament)?
+        {
+            self.reasons.push(format!(
+                "it keeps one king file and one rook file per wing for both colours, and \
+                 in {label} the colours' castling files differ: given such castling \
+                 rights it corrupts its memory and hangs or crashes (the proxy gives it \
+                 only the rights it can hold; the game is unchanged)"
+            ));
+        }
+        if tournament.tool == Tool::Cutechess && known.uci_variant_fischerandom && has_chess960 {
+            self.reasons.push(
+                "cutechess-cli sends it `UCI_Variant chess960` instead of UCI_Chess960, \
+                 so it stays in standard chess (castling `c1c1`, illegal moves)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// An XBoard engine: xboard and cutechess-cli both send castling to XBoard engines
+    /// as O-O/O-O-O in fischerandom, so the engines that want king-takes-rook are wrapped.
+    fn xboard(&mut self, engine: &EngineSpec, known: Quirks, tool_name: &str) {
+        let takes = engine
+            .castling
+            .as_deref()
+            .or(known.xboard_kxr.then_some("kxr"));
+        if takes == Some("kxr") {
+            self.proxy_args
+                .extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
+            self.reasons.push(format!(
+                "{tool_name} sends castling as O-O/O-O-O, which it rejects (it takes \
+                 king-takes-rook)"
+            ));
+        }
+    }
+
+    /// Whether to wrap, as `proxy=` says (auto: when there is a reason); a note when
+    /// `proxy=no` leaves an engine unwrapped that needs the proxy.
+    fn decide(&mut self, choice: ProxyChoice, name: &str, notes: &mut Vec<String>) -> bool {
+        match choice {
+            ProxyChoice::Auto => !self.reasons.is_empty(),
+            ProxyChoice::Always => {
+                if self.reasons.is_empty() {
+                    self.reasons.push("proxy=yes".into());
+                }
+                true
+            }
+            ProxyChoice::Never => {
+                if !self.reasons.is_empty() {
+                    notes.push(format!(
+                        "engine '{name}': NOT wrapped (proxy=no) although {}; expect broken games",
+                        self.reasons.join("; and ")
+                    ));
+                }
+                false
+            }
+        }
+    }
 }
 
 /// The label of the first start (or other root) whose castling rights put the colours'
@@ -505,65 +546,7 @@ fn runner_command(
     );
     for (engine, launch) in tournament.engines.iter().zip(launches) {
         plan.breaks.push(argv.len());
-        argv.push("-engine".to_owned());
-        argv.push(format!("name={}", launch.name));
-        argv.push(format!("cmd={}", launch.program));
-        if fastchess {
-            if !launch.args.is_empty() {
-                // fastchess splits args= at spaces itself.
-                if let Some(arg) = launch
-                    .args
-                    .iter()
-                    .find(|arg| arg.contains(char::is_whitespace))
-                {
-                    return Err(EngineSpecError {
-                        engine: engine.index,
-                        reason: format!(
-                            "argument '{arg}' holds a space, and fastchess splits args= at \
-                             spaces: use a wrapper script"
-                        ),
-                    }
-                    .into());
-                }
-                argv.push(format!("args={}", launch.args.join(" ")));
-            }
-        } else {
-            argv.extend(launch.args.iter().map(|arg| format!("arg={arg}")));
-        }
-        if let Some(dir) = &engine.dir {
-            argv.push(format!("dir={dir}"));
-        }
-        argv.push(format!("proto={}", engine.protocol_or_uci()));
-        argv.extend(
-            engine
-                .init_strings
-                .iter()
-                .map(|line| format!("initstr={line}")),
-        );
-        match engine.restart {
-            // fastchess knows only on and off; auto is both tools' default.
-            Some(Restart::Auto) | None => {}
-            Some(restart) => argv.push(format!("restart={restart}")),
-        }
-        let limits = &engine.limits;
-        match (&limits.tc, &limits.st) {
-            (_, Some((st, _))) => argv.push(format!("st={st}")),
-            (Some(tc), None) => argv.push(format!("tc={tc}")),
-            (None, None) if own_times => argv.push(format!("tc={}", tournament.time_control)),
-            (None, None) => {}
-        }
-        if let Some(depth) = limits.depth {
-            argv.push(format!("depth={depth}"));
-        }
-        if let Some(nodes) = limits.nodes {
-            argv.push(format!("nodes={nodes}"));
-        }
-        argv.extend(
-            launch
-                .options
-                .iter()
-                .map(|(name, value)| format!("option.{name}={value}")),
-        );
+        engine_words(engine, launch, tournament, own_times, argv)?;
     }
     if !own_times {
         plan.breaks.push(argv.len());
@@ -614,6 +597,78 @@ fn runner_command(
         tournament.pgn_out.clone()
     });
     plan.book = Some(render(&tournament.starts, format, tournament.castling)?);
+    Ok(())
+}
+
+/// One engine's `-engine` words for cutechess-cli or fastchess (`own_times`: some engine
+/// has a time limit of its own, so every engine gets its time limit here).
+fn engine_words(
+    engine: &EngineSpec,
+    launch: &Launch,
+    tournament: &Tournament,
+    own_times: bool,
+    argv: &mut Vec<String>,
+) -> Result<(), TournamentError> {
+    let fastchess = tournament.tool == Tool::Fastchess;
+    argv.push("-engine".to_owned());
+    argv.push(format!("name={}", launch.name));
+    argv.push(format!("cmd={}", launch.program));
+    if fastchess {
+        if !launch.args.is_empty() {
+            // fastchess splits args= at spaces itself.
+            if let Some(arg) = launch
+                .args
+                .iter()
+                .find(|arg| arg.contains(char::is_whitespace))
+            {
+                return Err(EngineSpecError {
+                    engine: engine.index,
+                    reason: format!(
+                        "argument '{arg}' holds a space, and fastchess splits args= at \
+                         spaces: use a wrapper script"
+                    ),
+                }
+                .into());
+            }
+            argv.push(format!("args={}", launch.args.join(" ")));
+        }
+    } else {
+        argv.extend(launch.args.iter().map(|arg| format!("arg={arg}")));
+    }
+    if let Some(dir) = &engine.dir {
+        argv.push(format!("dir={dir}"));
+    }
+    argv.push(format!("proto={}", engine.protocol_or_uci()));
+    argv.extend(
+        engine
+            .init_strings
+            .iter()
+            .map(|line| format!("initstr={line}")),
+    );
+    match engine.restart {
+        // fastchess knows only on and off; auto is both tools' default.
+        Some(Restart::Auto) | None => {}
+        Some(restart) => argv.push(format!("restart={restart}")),
+    }
+    let limits = &engine.limits;
+    match (&limits.tc, &limits.st) {
+        (_, Some((st, _))) => argv.push(format!("st={st}")),
+        (Some(tc), None) => argv.push(format!("tc={tc}")),
+        (None, None) if own_times => argv.push(format!("tc={}", tournament.time_control)),
+        (None, None) => {}
+    }
+    if let Some(depth) = limits.depth {
+        argv.push(format!("depth={depth}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        argv.push(format!("nodes={nodes}"));
+    }
+    argv.extend(
+        launch
+            .options
+            .iter()
+            .map(|(name, value)| format!("option.{name}={value}")),
+    );
     Ok(())
 }
 
