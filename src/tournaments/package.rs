@@ -293,8 +293,8 @@ pub fn package(
                     reason: "fishtest packages are made of EPD books here (name it .epd)",
                 });
             };
-            let entries = [(name.to_owned(), entry)];
-            let metadata = json_indent4(&crate::tournaments::stats::ByName(&entries));
+            // books.json's shape: `{"NAME": {"total": ..., ...}}`.
+            let metadata = json_indent4(&std::collections::BTreeMap::from([(name, entry)]));
             let notes = vec![
                 format!("fishtest: add {zip_name} to the books repository"),
                 format!("fishtest: merge {name}.json into its books.json"),
