@@ -243,14 +243,9 @@ pub fn is_standard_castling(m: &Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Chess960)
-            .unwrap()
+        crate::starts::notation::chess960_position(fen)
     }
 
     fn text(pos: &Chess, input: &str, dialect: CastlingDialect) -> String {

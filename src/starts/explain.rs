@@ -17,6 +17,7 @@ use thiserror::Error;
 
 use crate::starts::identify::{IdentifyError, identify};
 use crate::starts::numbering::{BackRank, StartPosition};
+use crate::starts::roll::board::ordinal;
 use crate::starts::start::{SpecError, Start, parse_spec};
 
 /// Why an input names no start (invalid chess data: exit 1).
@@ -239,17 +240,6 @@ pub fn explain(start: Start) -> Explanation {
     }
 }
 
-fn ordinal(n: u16) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 /// The three derivations of one side, each line prefixed by `indent`.
 fn side_text(side: &SideExplanation, indent: &str) -> String {
     let n = side.sp;
@@ -306,7 +296,7 @@ fn side_text(side: &SideExplanation, indent: &str) -> String {
     ));
     text.push_str(&format!(
         "{indent}  queen on the {} of the six squares the bishops leave ({}): {} × 16 = {}\n",
-        ordinal(k.queen_place),
+        ordinal(usize::from(k.queen_place)),
         k.six,
         k.queen_place - 1,
         k.queen_value

@@ -39,6 +39,15 @@ impl PartialRank {
         Some(file)
     }
 
+    /// [`PartialRank::finish`], once the five pieces the dice place (`placed`) are on the
+    /// rank.
+    pub fn finish_after(self, placed: u8) -> Option<FinishedRank> {
+        if placed < 5 {
+            return None;
+        }
+        self.finish()
+    }
+
     /// Rook, king, rook on the three squares left: the finished arrangement and the files
     /// of the rooks and the king, or `None` unless exactly three squares are empty and the
     /// result is a Chess960 start.

@@ -215,10 +215,7 @@ impl Procedure for DieOptimized {
     }
 
     fn done(&self) -> Option<Done> {
-        if self.placed < 5 {
-            return None;
-        }
-        self.rank.finish().map(Done::from)
+        self.rank.finish_after(self.placed).map(Done::from)
     }
 }
 

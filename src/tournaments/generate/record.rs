@@ -229,25 +229,9 @@ fn quoted_after(line: &str, opener: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::start::Start;
 
     fn opening(spec: &str, moves: &str, score: i32) -> BookOpening {
-        let start: Start = spec.parse().unwrap();
-        let mut position = start.position().unwrap();
-        let mut played = Vec::new();
-        for text in moves.split_ascii_whitespace() {
-            let m = crate::starts::castling::parse_move(&position, text.as_bytes()).unwrap();
-            position.play_unchecked(m);
-            played.push(m);
-        }
-        BookOpening {
-            start,
-            moves: played,
-            position,
-            score,
-            depth: Some(9),
-            nodes: Some(10000),
-        }
+        BookOpening::played(spec, moves, score)
     }
 
     #[test]

@@ -681,8 +681,6 @@ mod tests {
     use super::*;
     use crate::launch::command::EngineCommand;
     use crate::matches::engines::client::Limits;
-    use crate::starts::castling::parse_move;
-    use shakmaty::Position;
 
     fn request() -> GenerateRequest {
         GenerateRequest {
@@ -717,22 +715,7 @@ mod tests {
     }
 
     fn opening(spec: &str, moves: &str) -> BookOpening {
-        let start: Start = spec.parse().unwrap();
-        let mut position = start.position().unwrap();
-        let mut played = Vec::new();
-        for text in moves.split(' ') {
-            let m = parse_move(&position, text.as_bytes()).unwrap();
-            position.play_unchecked(m);
-            played.push(m);
-        }
-        BookOpening {
-            start,
-            moves: played,
-            position,
-            score: 0,
-            depth: None,
-            nodes: None,
-        }
+        BookOpening::played(spec, moves, 0)
     }
 
     fn done(openings: Vec<BookOpening>) -> StartOpenings {

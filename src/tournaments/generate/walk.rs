@@ -109,6 +109,30 @@ pub struct BookOpening {
     pub nodes: Option<u64>,
 }
 
+#[cfg(test)]
+impl BookOpening {
+    /// An opening for the tests: `moves` (coordinates) played from the start `spec`,
+    /// scored `score` by a search of depth 9 and 10,000 nodes.
+    pub(crate) fn played(spec: &str, moves: &str, score: i32) -> BookOpening {
+        let start: Start = spec.parse().unwrap();
+        let mut position = start.position().unwrap();
+        let mut played = Vec::new();
+        for text in moves.split_ascii_whitespace() {
+            let m = parse_move(&position, text.as_bytes()).unwrap();
+            position.play_unchecked(m);
+            played.push(m);
+        }
+        BookOpening {
+            start,
+            moves: played,
+            position,
+            score,
+            depth: Some(9),
+            nodes: Some(10000),
+        }
+    }
+}
+
 /// A start's openings, and how many walks they took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StartOpenings {
