@@ -182,11 +182,10 @@ impl Procedure for PieceByPiece {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::starts::roll::{feed, feed_shown};
 
     fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
-        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
-        feed(&mut PieceByPiece::new(Thrower::Die), &faces)
+        feed_shown(PieceByPiece::new(Thrower::Die), values)
     }
 
     // 002_1e5e9696fc39c650.txt: "one of the random positions (rolled by 23323 or 23342) is

@@ -222,11 +222,10 @@ impl Procedure for DieOptimized {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::starts::roll::{feed, feed_shown};
 
     fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
-        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
-        feed(&mut DieOptimized::default(), &faces)
+        feed_shown(DieOptimized::default(), values)
     }
 
     fn texts(steps: &[RollStep]) -> Vec<&str> {

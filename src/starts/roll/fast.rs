@@ -111,11 +111,10 @@ impl Procedure for Fast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::starts::roll::feed_shown;
 
     fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
-        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
-        feed(&mut Fast::default(), &faces)
+        feed_shown(Fast::default(), values)
     }
 
     #[test]

@@ -460,6 +460,16 @@ pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<RollStep>, O
     (steps, procedure.done())
 }
 
+/// [`feed`] with the values as a die shows them, from 1 (for the tests).
+#[cfg(test)]
+pub(crate) fn feed_shown<P: Procedure>(
+    mut procedure: P,
+    shown: &[u32],
+) -> (Vec<RollStep>, Option<Done>) {
+    let faces: Vec<u32> = shown.iter().map(|v| v - 1).collect();
+    feed(&mut procedure, &faces)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

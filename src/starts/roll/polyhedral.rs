@@ -239,11 +239,10 @@ impl Procedure for Polyhedral {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::starts::roll::{feed, feed_shown};
 
     fn throw(d12: bool, values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
-        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
-        feed(&mut Polyhedral::new(d12), &faces)
+        feed_shown(Polyhedral::new(d12), values)
     }
 
     #[test]
