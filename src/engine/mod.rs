@@ -10,6 +10,9 @@
 //!   vocabulary and session shape of [`crate::protocol`].
 //! - [`io`]: the small loop that runs a [`Frontend`] on real streams with the search on a
 //!   thread of its own, so `stop`, `isready` and `quit` are answered while it thinks.
+//!
+//! Must not import `proxy`, `matches`, `launch`, `tournaments` or `cli`; uses `protocol`
+//! and `starts`.
 
 pub mod eval;
 pub mod game;
