@@ -1,4 +1,4 @@
-//! The I/O loop around a [`SearchSession`](super::SearchSession): a thread reads the GUI's lines, a thread per search
+//! The I/O loop around a [`SearchSession`]: a thread reads the GUI's lines, a thread per search
 //! thinks, and this loop alone writes, flushing after every batch so the GUI sees each
 //! answer at once.
 
@@ -44,7 +44,7 @@ where
     serve(&mut Frontend::default(), input, output)
 }
 
-/// Runs any [`SearchSession`](super::SearchSession) on `input` and `output` (see [`run`]).
+/// Runs any [`SearchSession`] on `input` and `output` (see [`run`]).
 pub fn serve<R, W>(session: &mut dyn SearchSession, input: R, mut output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
