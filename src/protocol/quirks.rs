@@ -147,7 +147,7 @@ mod tests {
         stdin.flush().unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut seen = Vec::new();
-        while !seen.last().is_some_and(|line: &String| line.trim() == last) {
+        while seen.last().is_none_or(|line: &String| line.trim() != last) {
             let left = deadline.saturating_duration_since(Instant::now());
             match received.recv_timeout(left) {
                 Ok(line) => seen.push(line),
