@@ -157,14 +157,10 @@ pub fn evaluate<P: Position>(position: &P) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess};
+    use shakmaty::Chess;
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Chess960)
-            .unwrap()
+        crate::starts::notation::chess960_position(fen)
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::protocol::xboard::{self, CastlingForm, parse_xboard_move};
 use crate::starts::castling::{CastlingDialect, is_standard_castling, move_text};
 use crate::starts::notation::{CastlingNotation, position_fen};
 
-use super::search::{Limits, SearchJob, position_hash};
+use super::search::{SearchJob, SearchLimits, position_hash};
 
 /// Why a FEN could not become a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -145,7 +145,7 @@ impl Game {
     }
 
     /// A search of the current position with the game's history for repetitions.
-    pub fn search_job(&self, limits: Limits) -> SearchJob {
+    pub fn search_job(&self, limits: SearchLimits) -> SearchJob {
         let earlier = &self.hashes[..self.hashes.len() - 1];
         let mut job = SearchJob::new(self.position().clone(), limits);
         job.history = earlier.to_vec();
@@ -252,7 +252,7 @@ mod tests {
         let mut game = Game::default();
         game.play_text("e2e4").unwrap();
         game.play_text("e7e5").unwrap();
-        assert_eq!(game.search_job(Limits::default()).history.len(), 2);
+        assert_eq!(game.search_job(SearchLimits::default()).history.len(), 2);
         assert!(game.undo().is_some());
         assert_eq!(game.moves().len(), 1);
         assert!(game.undo().is_some());

@@ -1,4 +1,4 @@
-//! The I/O loop around a [`Session`]: a thread reads the GUI's lines, a thread per search
+//! The I/O loop around a [`SearchSession`]: a thread reads the GUI's lines, a thread per search
 //! thinks, and this loop alone writes, flushing after every batch so the GUI sees each
 //! answer at once.
 
@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::thread::{self, JoinHandle};
 
-use super::search::{self, SearchInfo, SearchResult};
+use super::search::{self, SearchReport, SearchResult};
 use super::{EngineEvent, Frontend, SearchSession, Step};
 
 enum Event {
     Line(String),
     EndOfInput,
-    Info(u64, SearchInfo),
+    Info(u64, SearchReport),
     Done(u64, SearchResult),
 }
 
@@ -44,7 +44,7 @@ where
     serve(&mut Frontend::default(), input, output)
 }
 
-/// Runs any [`Session`] on `input` and `output` (see [`run`]).
+/// Runs any [`SearchSession`] on `input` and `output` (see [`run`]).
 pub fn serve<R, W>(session: &mut dyn SearchSession, input: R, mut output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,

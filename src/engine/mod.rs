@@ -6,10 +6,13 @@
 //! - [`eval`] and [`search`]: the chess; [`search::search`] is a synchronous call.
 //! - [`game`]: positions, `undo`, and move text in both protocols' notations.
 //! - [`uci`] and [`xboard`]: the protocols as sans-IO state machines ([`SearchSession`]): a
-//!   line in, [`Action`]s out (lines to send, a search to start or stop, quit), on the
+//!   line in, [`EngineStep`]s out (lines to send, a search to start or stop, quit), on the
 //!   vocabulary and session shape of [`crate::protocol`].
 //! - [`io`]: the small loop that runs a [`Frontend`] on real streams with the search on a
 //!   thread of its own, so `stop`, `isready` and `quit` are answered while it thinks.
+//!
+//! Must not import `proxy`, `matches`, `launch`, `tournaments` or `cli`; uses `protocol`
+//! and `starts`.
 
 pub mod eval;
 pub mod game;
@@ -19,7 +22,7 @@ pub mod uci;
 pub mod xboard;
 
 pub use io::run;
-pub use search::{Limits, SearchInfo, SearchJob, SearchResult, TimeBudget};
+pub use search::{SearchJob, SearchLimits, SearchReport, SearchResult, TimeBudget};
 
 /// The engine's name, as `id name` (UCI) and `myname` (XBoard) give it.
 pub const ENGINE_NAME: &str = "sp960";
@@ -40,27 +43,27 @@ pub enum EngineEvent {
 
 /// What a front-end asks its I/O loop to do, in order: lines for the GUI
 /// ([`Step::Send`]) and [`EngineEvent`]s.
-pub type Action = Step<EngineEvent>;
+pub type EngineStep = Step<EngineEvent>;
 
 /// A line for the GUI.
-pub(crate) fn send(line: impl Into<String>) -> Action {
+pub(crate) fn send(line: impl Into<String>) -> EngineStep {
     Step::send(Peer::Gui, line.into(), Mark::Injected)
 }
 
 /// A protocol front-end as a pure state machine: it is fed the GUI's lines and the
-/// search's reports and answers with [`Action`]s. It never blocks and does no I/O; the
+/// search's reports and answers with [`EngineStep`]s. It never blocks and does no I/O; the
 /// [`Frontend`] that picks UCI or XBoard is also a [`crate::protocol::session::Session`],
 /// the shape every conversation in sp960 has.
 pub trait SearchSession {
     /// One line from the GUI, without its line ending.
-    fn on_gui_line(&mut self, line: &str) -> Vec<Action>;
+    fn on_gui_line(&mut self, line: &str) -> Vec<EngineStep>;
     /// A completed iteration of search `id`.
-    fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action>;
+    fn on_info(&mut self, id: u64, info: &SearchReport) -> Vec<EngineStep>;
     /// Search `id` has ended.
-    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action>;
+    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<EngineStep>;
     /// The GUI closed its end: finish what the protocol requires, then
     /// [`EngineEvent::Quit`].
-    fn on_end_of_input(&mut self) -> Vec<Action>;
+    fn on_end_of_input(&mut self) -> Vec<EngineStep>;
 }
 
 /// The session `sp960 engine` runs: UCI or XBoard, chosen by the first command (`xboard`
@@ -71,9 +74,9 @@ pub enum Frontend {
     #[default]
     Undecided,
     /// Speaking UCI.
-    Uci(uci::UciSession),
+    Uci(uci::UciFrontEnd),
     /// Speaking XBoard/CECP.
-    Xboard(xboard::XboardSession),
+    Xboard(xboard::XboardFrontEnd),
 }
 
 impl Frontend {
@@ -87,29 +90,29 @@ impl Frontend {
 }
 
 impl SearchSession for Frontend {
-    fn on_gui_line(&mut self, line: &str) -> Vec<Action> {
+    fn on_gui_line(&mut self, line: &str) -> Vec<EngineStep> {
         if let Frontend::Undecided = self {
             match crate::protocol::first_token(line.as_bytes()) {
                 b"" => return Vec::new(),
-                b"xboard" => *self = Frontend::Xboard(xboard::XboardSession::default()),
-                _ => *self = Frontend::Uci(uci::UciSession::default()),
+                b"xboard" => *self = Frontend::Xboard(xboard::XboardFrontEnd::default()),
+                _ => *self = Frontend::Uci(uci::UciFrontEnd::default()),
             }
         }
         self.session()
             .map_or_else(Vec::new, |session| session.on_gui_line(line))
     }
 
-    fn on_info(&mut self, id: u64, info: &SearchInfo) -> Vec<Action> {
+    fn on_info(&mut self, id: u64, info: &SearchReport) -> Vec<EngineStep> {
         self.session()
             .map_or_else(Vec::new, |session| session.on_info(id, info))
     }
 
-    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<Action> {
+    fn on_done(&mut self, id: u64, result: SearchResult) -> Vec<EngineStep> {
         self.session()
             .map_or_else(Vec::new, |session| session.on_done(id, result))
     }
 
-    fn on_end_of_input(&mut self) -> Vec<Action> {
+    fn on_end_of_input(&mut self) -> Vec<EngineStep> {
         self.session().map_or_else(
             || vec![Step::Event(EngineEvent::Quit)],
             |session| session.on_end_of_input(),
@@ -120,11 +123,11 @@ impl SearchSession for Frontend {
 impl crate::protocol::session::Session for Frontend {
     type Event = EngineEvent;
 
-    fn on_line(&mut self, _from: Peer, line: &[u8], out: &mut Vec<Action>) {
+    fn on_line(&mut self, _from: Peer, line: &[u8], out: &mut Vec<EngineStep>) {
         out.extend(self.on_gui_line(&String::from_utf8_lossy(line)));
     }
 
-    fn on_closed(&mut self, _from: Peer, _how: &str, out: &mut Vec<Action>) {
+    fn on_closed(&mut self, _from: Peer, _how: &str, out: &mut Vec<EngineStep>) {
         out.extend(self.on_end_of_input());
     }
 }
@@ -148,7 +151,7 @@ pub(crate) fn transcript(session: &mut dyn SearchSession, lines: &[&str]) -> Vec
 
     let mut sent = Vec::new();
     for line in lines {
-        let mut queue: VecDeque<Action> = session.on_gui_line(line).into();
+        let mut queue: VecDeque<EngineStep> = session.on_gui_line(line).into();
         while let Some(action) = queue.pop_front() {
             match action {
                 Step::Send { line, .. } => sent.push(String::from_utf8(line).expect("UTF-8")),

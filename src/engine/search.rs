@@ -72,7 +72,7 @@ impl TimeBudget {
 /// What ends a search; every limit given applies, the first reached wins. No limit at all
 /// means "until stopped" (`go infinite`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct SearchLimits {
     /// The deepest iteration (plies).
     pub depth: Option<u32>,
     /// The most nodes to visit.
@@ -83,7 +83,7 @@ pub struct Limits {
 
 /// A score from the side to move's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Score {
+pub enum Eval {
     /// Centipawns.
     Cp(i32),
     /// Mate in this many moves (negative: the side to move is mated).
@@ -92,13 +92,13 @@ pub enum Score {
 
 /// A report on one completed iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchInfo {
+pub struct SearchReport {
     /// Iteration depth in plies.
     pub depth: u32,
     /// The deepest ply reached, quiescence included.
     pub seldepth: u32,
     /// The score of the principal variation.
-    pub score: Score,
+    pub score: Eval,
     /// Nodes visited so far.
     pub nodes: u64,
     /// Time since the search began.
@@ -107,7 +107,7 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
-impl SearchInfo {
+impl SearchReport {
     /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
@@ -123,7 +123,7 @@ pub struct SearchResult {
     /// The expected reply, when the principal variation has one.
     pub ponder: Option<Move>,
     /// The last completed iteration, if any.
-    pub info: Option<SearchInfo>,
+    pub info: Option<SearchReport>,
     /// Nodes visited in all.
     pub nodes: u64,
     /// Time taken in all.
@@ -138,14 +138,14 @@ pub struct SearchJob {
     /// Zobrist hashes of the game's earlier positions, oldest first (for repetitions).
     pub history: Vec<u64>,
     /// When to stop.
-    pub limits: Limits,
+    pub limits: SearchLimits,
     /// Only these root moves (UCI `searchmoves`); empty: all legal moves.
     pub root_moves: Vec<Move>,
 }
 
 impl SearchJob {
     /// A search of `position` with no game history and no root-move restriction.
-    pub fn new(position: Chess, limits: Limits) -> SearchJob {
+    pub fn new(position: Chess, limits: SearchLimits) -> SearchJob {
         SearchJob {
             position,
             history: Vec::new(),
@@ -166,7 +166,7 @@ pub fn position_hash(position: &Chess) -> u64 {
 pub fn search(
     job: &SearchJob,
     stop: &AtomicBool,
-    on_info: &mut dyn FnMut(&SearchInfo),
+    on_info: &mut dyn FnMut(&SearchReport),
 ) -> SearchResult {
     let mut searcher = Searcher::new(job, stop);
     let root = &job.position;
@@ -200,7 +200,7 @@ pub fn search(
         let pv = searcher.pv[0].clone();
         let Some(&first) = pv.first() else { break };
         best = Some((first, pv.get(1).copied()));
-        let info = SearchInfo {
+        let info = SearchReport {
             depth,
             seldepth: searcher.seldepth as u32,
             score: score_of(score),
@@ -223,13 +223,13 @@ pub fn search(
     searcher.result(Some(best_move), ponder, last_info)
 }
 
-fn score_of(value: i32) -> Score {
+fn score_of(value: i32) -> Eval {
     if value > MATE_BOUND {
-        Score::Mate((MATE - value + 1) / 2)
+        Eval::Mate((MATE - value + 1) / 2)
     } else if value < -MATE_BOUND {
-        Score::Mate(-(MATE + value) / 2)
+        Eval::Mate(-(MATE + value) / 2)
     } else {
-        Score::Cp(value)
+        Eval::Cp(value)
     }
 }
 
@@ -250,7 +250,7 @@ struct TtEntry {
 }
 
 struct Searcher<'a> {
-    limits: &'a Limits,
+    limits: &'a SearchLimits,
     root_moves: &'a [Move],
     stop: &'a AtomicBool,
     start: Instant,
@@ -292,7 +292,7 @@ impl<'a> Searcher<'a> {
         &self,
         best_move: Option<Move>,
         ponder: Option<Move>,
-        info: Option<SearchInfo>,
+        info: Option<SearchReport>,
     ) -> SearchResult {
         SearchResult {
             best_move,
@@ -562,136 +562,5 @@ fn score_from_table(score: i32, ply: usize) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::game::{Game, position_from_fen};
-    use shakmaty::Square;
-
-    fn run(fen: &str, limits: Limits) -> SearchResult {
-        let job = SearchJob::new(position_from_fen(fen).unwrap(), limits);
-        search(&job, &AtomicBool::new(false), &mut |_| {})
-    }
-
-    fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
-    }
-
-    fn score(result: &SearchResult) -> Score {
-        result.info.as_ref().expect("an iteration completed").score
-    }
-
-    #[test]
-    fn finds_mate_in_one_and_two() {
-        // Back-rank mate in one.
-        let result = run("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", depth(3));
-        assert_eq!(result.best_move.unwrap().to(), Square::A8);
-        assert_eq!(score(&result), Score::Mate(1));
-        // Mate in two with a quiet first move (Stockfish: 1. Kb6 Kb8 2. Rh8#).
-        let result = run("k7/8/2K5/8/8/8/8/7R w - - 0 1", depth(5));
-        assert_eq!(score(&result), Score::Mate(2), "{result:?}");
-        // The side getting mated sees it coming (after 1. Kb6: 1... Kb8 2. Rh8#).
-        let result = run("k7/8/1K6/8/8/8/8/7R b - - 0 1", depth(5));
-        assert!(
-            matches!(score(&result), Score::Mate(moves) if moves < 0),
-            "{result:?}"
-        );
-    }
-
-    #[test]
-    fn wins_hanging_material() {
-        let result = run("4k3/8/8/3q4/8/8/3R4/3RK3 w - - 0 1", depth(3));
-        assert_eq!(result.best_move.unwrap().to(), Square::D5);
-    }
-
-    #[test]
-    fn node_limit_is_honoured_and_a_move_is_always_returned() {
-        let position =
-            position_from_fen("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1").unwrap();
-        for nodes in [1, 10, 1_000] {
-            let limits = Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            };
-            let job = SearchJob::new(position.clone(), limits);
-            let result = search(&job, &AtomicBool::new(false), &mut |_| {});
-            assert!(result.nodes <= nodes, "{} > {nodes}", result.nodes);
-            assert!(position.is_legal(result.best_move.expect("a move")));
-        }
-    }
-
-    #[test]
-    fn a_set_stop_flag_still_gives_a_legal_move() {
-        let position = position_from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-        let job = SearchJob::new(position.clone(), Limits::default());
-        let result = search(&job, &AtomicBool::new(true), &mut |_| {});
-        assert!(position.is_legal(result.best_move.unwrap()));
-    }
-
-    #[test]
-    fn time_budget_is_kept() {
-        let started = Instant::now();
-        let result = run(
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            Limits {
-                time: Some(TimeBudget::fixed(Duration::from_millis(100))),
-                ..Limits::default()
-            },
-        );
-        assert!(result.best_move.is_some());
-        assert!(
-            started.elapsed() < Duration::from_millis(400),
-            "{:?}",
-            started.elapsed()
-        );
-        assert!(result.info.unwrap().depth >= 2);
-    }
-
-    #[test]
-    fn clock_budgets_are_sane() {
-        let budget = TimeBudget::for_clock(Duration::from_secs(60), Duration::ZERO, None);
-        assert!(budget.soft < budget.hard && budget.hard <= Duration::from_secs(30));
-        assert!(budget.soft >= Duration::from_millis(500), "{budget:?}");
-        let last_move = TimeBudget::for_clock(Duration::from_secs(10), Duration::ZERO, Some(1));
-        assert!(
-            last_move.hard < Duration::from_secs(10) && last_move.hard > Duration::from_secs(5)
-        );
-        let flagging = TimeBudget::for_clock(Duration::from_millis(5), Duration::ZERO, Some(40));
-        assert!(flagging.hard <= Duration::from_millis(5));
-        let increment = TimeBudget::for_clock(Duration::from_secs(1), Duration::from_secs(2), None);
-        assert!(
-            increment.hard <= Duration::from_millis(500),
-            "{increment:?}"
-        );
-    }
-
-    #[test]
-    fn repetition_counts_as_a_draw() {
-        // White is a rook down but can repeat: Kh1-g1 shuffles while Black can only do the
-        // same; with history the search must prefer the repetition line's 0 to losing.
-        let mut game = Game::new(position_from_fen("7k/8/8/8/8/8/8/6K1 w - - 0 1").unwrap());
-        for text in ["g1h1", "h8g8", "h1g1", "g8h8"] {
-            game.play_text(text).unwrap();
-        }
-        let job = game.search_job(depth(4));
-        let result = search(&job, &AtomicBool::new(false), &mut |_| {});
-        assert_eq!(score(&result), Score::Cp(0));
-        assert_eq!(job.history.len(), 4);
-    }
-
-    #[test]
-    fn searchmoves_restricts_the_root() {
-        let position = Chess::default();
-        let only = position
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.to() == Square::A3)
-            .unwrap();
-        let mut job = SearchJob::new(position, depth(3));
-        job.root_moves = vec![only];
-        let result = search(&job, &AtomicBool::new(false), &mut |_| {});
-        assert_eq!(result.best_move, Some(only));
-    }
-}
+#[path = "search_tests.rs"]
+mod tests;

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::launch::command::{EngineCommand, SpawnError, spawn_engine};
 use crate::launch::log::{Direction, GameLog};
-use crate::os::process::{Ending, wait_bounded};
+use crate::os::process::{ProcessEnding, wait_bounded};
 use crate::os::reader::{EngineOutput, Filled};
 
 /// Bytes asked for by one read (the buffer's first size).
@@ -216,7 +216,7 @@ impl EngineProcess {
     /// After [`Received::Closed`]: how the process ended ("exited unexpectedly with
     /// status 1", "died unexpectedly from signal 11").
     pub fn exit_description(&mut self) -> String {
-        Ending::of(wait_bounded(&mut self.child, Duration::from_secs(1))).describe()
+        ProcessEnding::of(wait_bounded(&mut self.child, Duration::from_secs(1))).describe()
     }
 
     /// Sends `quit_lines`, closes stdin and gives the engine `grace` to exit before it is

@@ -57,7 +57,7 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
 
 /// How a process ended, as the OS tells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub enum ProcessEnding {
     /// It exited with this code.
     Code(i32),
     /// A signal killed it (Unix).
@@ -70,12 +70,12 @@ pub enum Ending {
     Unknown,
 }
 
-impl Ending {
+impl ProcessEnding {
     /// Reads an exit status (`None`: it could not be waited for).
-    pub fn of(status: Option<ExitStatus>) -> Ending {
+    pub fn of(status: Option<ExitStatus>) -> ProcessEnding {
         match status {
             Some(status) => imp::ending(status),
-            None => Ending::Unknown,
+            None => ProcessEnding::Unknown,
         }
     }
 
@@ -83,10 +83,10 @@ impl Ending {
     /// Windows exception (its code does not fit), 1 when unknown.
     pub fn shell_code(self) -> u8 {
         match self {
-            Ending::Code(code) => code as u8,
-            Ending::Signal(signal) => (128 + signal).clamp(0, 255) as u8,
-            Ending::Exception(_) => 255,
-            Ending::Unknown => 1,
+            ProcessEnding::Code(code) => code as u8,
+            ProcessEnding::Signal(signal) => (128 + signal).clamp(0, 255) as u8,
+            ProcessEnding::Exception(_) => 255,
+            ProcessEnding::Unknown => 1,
         }
     }
 
@@ -95,9 +95,9 @@ impl Ending {
     /// (access violation)".
     pub fn describe(self) -> String {
         match self {
-            Ending::Code(code) => format!("exited unexpectedly with status {code}"),
-            Ending::Signal(signal) => format!("died unexpectedly from signal {signal}"),
-            Ending::Exception(code) => {
+            ProcessEnding::Code(code) => format!("exited unexpectedly with status {code}"),
+            ProcessEnding::Signal(signal) => format!("died unexpectedly from signal {signal}"),
+            ProcessEnding::Exception(code) => {
                 let name = match code {
                     0xC000_0005 => " (access violation)",
                     0xC000_00FD => " (stack overflow)",
@@ -109,7 +109,7 @@ impl Ending {
                 };
                 format!("crashed unexpectedly with exception 0x{code:08X}{name}")
             }
-            Ending::Unknown => "ended unexpectedly (status unknown)".to_owned(),
+            ProcessEnding::Unknown => "ended unexpectedly (status unknown)".to_owned(),
         }
     }
 }
@@ -135,7 +135,7 @@ mod imp {
     use std::process::{Child, Command, ExitStatus};
     use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-    use super::Ending;
+    use super::ProcessEnding;
 
     pub fn spawn_killed_with_us(command: &mut Command) -> io::Result<Child> {
         #[cfg(all(target_os = "linux", not(feature = "portable-io")))]
@@ -150,11 +150,11 @@ mod imp {
         command.spawn()
     }
 
-    pub fn ending(status: ExitStatus) -> Ending {
+    pub fn ending(status: ExitStatus) -> ProcessEnding {
         match (status.code(), status.signal()) {
-            (Some(code), _) => Ending::Code(code),
-            (None, Some(signal)) => Ending::Signal(signal),
-            (None, None) => Ending::Unknown,
+            (Some(code), _) => ProcessEnding::Code(code),
+            (None, Some(signal)) => ProcessEnding::Signal(signal),
+            (None, None) => ProcessEnding::Unknown,
         }
     }
 
@@ -207,7 +207,7 @@ mod imp {
         SetInformationJobObject,
     };
 
-    use super::Ending;
+    use super::ProcessEnding;
 
     /// The job every engine joins; its handle closes when we exit, which kills them.
     struct Job(HANDLE);
@@ -251,11 +251,11 @@ mod imp {
         Ok(child)
     }
 
-    pub fn ending(status: ExitStatus) -> Ending {
+    pub fn ending(status: ExitStatus) -> ProcessEnding {
         match status.code() {
-            Some(code) if (code as u32) >= 0xC000_0000 => Ending::Exception(code as u32),
-            Some(code) => Ending::Code(code),
-            None => Ending::Unknown,
+            Some(code) if (code as u32) >= 0xC000_0000 => ProcessEnding::Exception(code as u32),
+            Some(code) => ProcessEnding::Code(code),
+            None => ProcessEnding::Unknown,
         }
     }
 
@@ -272,21 +272,21 @@ mod tests {
 
     #[test]
     fn endings_read_as_a_shell_reports_them() {
-        assert_eq!(Ending::Code(0).shell_code(), 0);
-        assert_eq!(Ending::Code(3).shell_code(), 3);
-        assert_eq!(Ending::Signal(11).shell_code(), 139);
-        assert_eq!(Ending::Exception(0xC000_0005).shell_code(), 255);
-        assert_eq!(Ending::Unknown.shell_code(), 1);
+        assert_eq!(ProcessEnding::Code(0).shell_code(), 0);
+        assert_eq!(ProcessEnding::Code(3).shell_code(), 3);
+        assert_eq!(ProcessEnding::Signal(11).shell_code(), 139);
+        assert_eq!(ProcessEnding::Exception(0xC000_0005).shell_code(), 255);
+        assert_eq!(ProcessEnding::Unknown.shell_code(), 1);
         assert_eq!(
-            Ending::Code(1).describe(),
+            ProcessEnding::Code(1).describe(),
             "exited unexpectedly with status 1"
         );
         assert_eq!(
-            Ending::Signal(11).describe(),
+            ProcessEnding::Signal(11).describe(),
             "died unexpectedly from signal 11"
         );
         assert_eq!(
-            Ending::Exception(0xC000_0005).describe(),
+            ProcessEnding::Exception(0xC000_0005).describe(),
             "crashed unexpectedly with exception 0xC0000005 (access violation)"
         );
     }
@@ -296,8 +296,8 @@ mod tests {
     fn a_process_that_will_not_exit_is_killed_after_the_bound() {
         let mut child = Command::new("sleep").arg("30").spawn().unwrap();
         let started = Instant::now();
-        let ending = Ending::of(wait_bounded(&mut child, Duration::from_millis(100)));
+        let ending = ProcessEnding::of(wait_bounded(&mut child, Duration::from_millis(100)));
         assert!(started.elapsed() < Duration::from_secs(5));
-        assert_eq!(ending, Ending::Signal(9));
+        assert_eq!(ending, ProcessEnding::Signal(9));
     }
 }

@@ -13,7 +13,8 @@
 //! - [`game`]: a GUI's position and moves, checked, and the position as an engine in
 //!   standard or Chess960 mode takes it;
 //! - [`quirks`]: what sp960 knows about particular engines (Glaurung, Toga II,
-//!   Fairy-Stockfish), one table the three roles and `sp960 tournament` look up;
+//!   Fairy-Stockfish), one table the three roles and `sp960 tournament` look up, and the
+//!   place a new quirk goes (a row, and a test);
 //! - [`session`]: the one sans-IO shape of the three roles' conversations (a line in,
 //!   lines and events out).
 //!
@@ -24,6 +25,8 @@
 //! null moves engines and the proxy's shield answer with). A parser that drops those
 //! lines cannot be a relay, a referee or an engine front-end here, and what it would
 //! still parse (`go`, `option`) is a few lines of this module.
+//!
+//! Must not import any room but `starts`: the roles above use this one.
 
 use std::fmt;
 

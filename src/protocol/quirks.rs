@@ -1,7 +1,18 @@
 //! What sp960 knows about particular engines, in one table: each fact was seen by running
 //! Debian's build (docs/tournament.md's engine table, docs/hostile-gui.md). The proxy, the
 //! match runner and `sp960 tournament` all look engines up here, by the engine's program
-//! file name (`glaurung`, `toga2`) or the name it gives itself (`id name Glaurung 2.2`).
+//! file name (`glaurung`, `toga2`) or the name it gives itself (`id name Glaurung 2.2`,
+//! XBoard's `myname`), and nowhere else is an engine recognised by its name.
+//!
+//! A new quirk goes here: a row (or a field of [`Quirks`] and the rows that have it), and a
+//! test. Each row has two tests below: its lookup by program name and by `id name`, and
+//! one that runs the engine from /usr/games and sees the fact the row states.
+//!
+//! | row | program, `id name` | the fact | what the tools do |
+//! | --- | --- | --- | --- |
+//! | Toga II | `toga2`, `Toga II 3.0` | no `UCI_Chess960` option | tournament: wrap in `proxy --offer-chess960` |
+//! | Fairy-Stockfish | `fairy-stockfish`, `Fairy-Stockfish 11.1 LB 64` | `UCI_Variant` lists `fischerandom`; XBoard: rejects `O-O`, takes king-takes-rook | tournament: wrap for cutechess-cli (UCI) and for XBoard castling; proxy: `--engine-castling kxr` by `myname` |
+//! | Glaurung | `glaurung`, `Glaurung 2.2` | one set of castling files for both colours; `Threads` 2 by default | proxy and runner: the castling-file shield; `Threads 1` unless set |
 
 /// What an engine needs to play Chess960 as the tools drive it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -100,35 +111,5 @@ pub fn sets_threads<'a>(mut names: impl Iterator<Item = &'a str>) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn program_names_and_engine_names_find_the_same_row() {
-        for name in [
-            "glaurung",
-            "Glaurung 2.2",
-            "/usr/games/glaurung".rsplit('/').next().unwrap(),
-        ] {
-            let glaurung = quirks(name);
-            assert!(glaurung.shared_castling_files, "{name}");
-            assert_eq!(glaurung.threads, Some(1), "{name}");
-        }
-        assert!(quirks("toga2").no_uci_chess960);
-        assert!(quirks("Toga II 3.0").no_uci_chess960);
-        for name in [
-            "fairy-stockfish",
-            "Fairy-Stockfish 11.1 LB",
-            "my_fairy_stockfish",
-        ] {
-            assert!(quirks(name).xboard_kxr, "{name}");
-            assert!(quirks(name).uci_variant_fischerandom, "{name}");
-        }
-        assert_eq!(quirks("stockfish"), Quirks::default());
-        assert_eq!(quirks("Stockfish 15.1"), Quirks::default());
-        // A name that only mentions Glaurung later is not Glaurung.
-        assert_eq!(quirks("not-glaurung"), Quirks::default());
-        assert!(sets_threads(["Hash", "threads"].into_iter()));
-        assert!(!sets_threads(["Hash"].into_iter()));
-    }
-}
+#[path = "quirks_tests.rs"]
+mod tests;

@@ -25,7 +25,7 @@ use super::transcript::{Entry, Transcript};
 use super::{Action, Peer, ProxyEvent, Relay, Session, Step};
 use crate::exit_code;
 use crate::launch::command::{EngineCommand, SpawnError, spawn_engine};
-use crate::os::process::{Ending, forward_signals_to, signal_forwarded, wait_bounded};
+use crate::os::process::{ProcessEnding, forward_signals_to, signal_forwarded, wait_bounded};
 use crate::os::stdio::{enlarge_pipe, raw_stdin_stdout};
 
 /// How the shell behaves.
@@ -211,11 +211,11 @@ fn supervise_once<S: Relay + 'static>(
                 record(shared, Entry::Event, message.as_bytes());
                 return Some(code);
             }
-            Some(Ending::of(status).shell_code())
+            Some(ProcessEnding::of(status).shell_code())
         }
         Event::EngineEof => {
             let status = wait_bounded(child, quit_timeout);
-            let how = Ending::of(status).describe();
+            let how = ProcessEnding::of(status).describe();
             eprintln!("sp960: proxy: the engine {how}");
             record(shared, Entry::Event, format!("the engine {how}").as_bytes());
             let mut actions = Vec::new();
@@ -244,7 +244,7 @@ fn supervise_once<S: Relay + 'static>(
                     }
                 }
             }
-            Some(match Ending::of(status).shell_code() {
+            Some(match ProcessEnding::of(status).shell_code() {
                 0 => exit_code::ENGINE_EXITED,
                 code => code,
             })

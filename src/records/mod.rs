@@ -4,6 +4,8 @@
 //! streamed in blocks of lines ([`line_blocks`]), the paths and directories to read ([`inputs`]), and the two commands
 //! over whole files: [`validate`] (compiler-style diagnostics) and [`normalize`]
 //! (rewrite records, byte for byte elsewhere).
+//!
+//! Must not import any room but `starts` (and the shared `exit_code`).
 
 pub mod check;
 pub mod inputs;

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 
 use thiserror::Error;
 
-use crate::starts::identify::identify;
+use crate::starts::identify::{IdentifyError, identify};
 use crate::starts::notation::BOM;
 use crate::starts::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
 use crate::starts::start::{InvalidStart, RandomStarts, SpecError, parse_spec};
@@ -77,7 +77,7 @@ pub fn identify_inputs(
                 0 => line.strip_prefix(BOM).unwrap_or(&line),
                 _ => &line,
             };
-            let text = std::str::from_utf8(line).map_err(|e| format!("not UTF-8 text ({e})"));
+            let text = std::str::from_utf8(line).map_err(NotAStart::NotUtf8);
             if text.as_ref().is_ok_and(|text| text.trim().is_empty()) {
                 continue;
             }
@@ -92,14 +92,25 @@ pub fn identify_inputs(
     }
 }
 
+/// Why an input of `identify` names no start.
+#[derive(Debug, Error)]
+enum NotAStart {
+    /// A line of stdin that is not UTF-8.
+    #[error("not UTF-8 text ({0})")]
+    NotUtf8(std::str::Utf8Error),
+    /// Text that is no start.
+    #[error(transparent)]
+    Identify(#[from] IdentifyError),
+}
+
 /// Writes the start `text` is, or why it is none; true when identified.
 fn report_identity(
     name: &str,
-    text: Result<&str, String>,
+    text: Result<&str, NotAStart>,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<bool> {
-    match text.and_then(|text| identify(text).map_err(|e| e.to_string())) {
+    match text.and_then(|text| Ok(identify(text)?)) {
         Ok(start) => writeln!(out, "{start}").map(|()| true),
         Err(reason) => {
             // Keep stdout and stderr in input order when both go to a terminal.

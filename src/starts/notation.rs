@@ -155,6 +155,15 @@ fn checked_start_fields(start: Start, notation: CastlingNotation) -> Result<Stri
     Ok(text)
 }
 
+/// A position for the tests: `fen` (either castling notation) read in Chess960 mode.
+#[cfg(test)]
+pub(crate) fn chess960_position(fen: &str) -> Chess {
+    Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position(CastlingMode::Chess960)
+        .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -599,7 +599,7 @@ fn run_runner(runner: Runner, argv: &[String], quiet: bool) -> Result<(), Handof
     if status.success() {
         return Ok(());
     }
-    let mut reason = crate::os::process::Ending::of(Some(status)).describe();
+    let mut reason = crate::os::process::ProcessEnding::of(Some(status)).describe();
     if quiet && !last.is_empty() {
         reason.push_str("; its last lines:\n");
         reason.push_str(&Vec::from(last).join("\n"));

@@ -3,6 +3,11 @@
 //! wrapped in `sp960 proxy` where the tool needs it ([`tournament`]), written for the user's
 //! shell ([`shell`]); books of openings generated with an engine ([`generate`]); what a book
 //! holds ([`stats`]) and the files that serve it to OpenBench and fishtest ([`package`]).
+//! What is known about particular engines is `protocol::quirks`'s table; [`tournament`]
+//! decides from it.
+//!
+//! Must not import `cli`, `proxy` or `engine`; uses `matches`, `launch`, `records`,
+//! `protocol`, `starts` and `os`.
 
 pub mod book;
 pub mod generate;

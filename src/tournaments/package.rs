@@ -293,8 +293,8 @@ pub fn package(
                     reason: "fishtest packages are made of EPD books here (name it .epd)",
                 });
             };
-            let entries = [(name.to_owned(), entry)];
-            let metadata = json_indent4(&crate::tournaments::stats::ByName(&entries));
+            // books.json's shape: `{"NAME": {"total": ..., ...}}`.
+            let metadata = json_indent4(&std::collections::BTreeMap::from([(name, entry)]));
             let notes = vec![
                 format!("fishtest: add {zip_name} to the books repository"),
                 format!("fishtest: merge {name}.json into its books.json"),
@@ -344,8 +344,9 @@ pub fn zip_one(name: &str, data: &[u8]) -> Result<Vec<u8>, PackageError> {
     const DOS_TIME: u16 = 0;
     const DOS_DATE: u16 = (1 << 5) | 1; // 1980-01-01
     let mut zip = Vec::with_capacity(compressed.len() + 2 * name.len() + 100);
-    let local = |zip: &mut Vec<u8>| {
-        zip.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+    // The fields the local header and the central directory entry share, from the
+    // version needed to extract to the name's length.
+    let shared = |zip: &mut Vec<u8>| {
         zip.extend_from_slice(&VERSION.to_le_bytes());
         zip.extend_from_slice(&0u16.to_le_bytes()); // flags
         zip.extend_from_slice(&DEFLATE.to_le_bytes());
@@ -355,23 +356,16 @@ pub fn zip_one(name: &str, data: &[u8]) -> Result<Vec<u8>, PackageError> {
         zip.extend_from_slice(&compressed_size.to_le_bytes());
         zip.extend_from_slice(&size.to_le_bytes());
         zip.extend_from_slice(&name_len.to_le_bytes());
-        zip.extend_from_slice(&0u16.to_le_bytes()); // extra field length
-        zip.extend_from_slice(name.as_bytes());
     };
-    local(&mut zip);
+    zip.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+    shared(&mut zip);
+    zip.extend_from_slice(&0u16.to_le_bytes()); // extra field length
+    zip.extend_from_slice(name.as_bytes());
     zip.extend_from_slice(&compressed);
     let directory_start = u32::try_from(zip.len()).map_err(|_| too_big())?;
     zip.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
     zip.extend_from_slice(&MADE_BY_UNIX.to_le_bytes());
-    zip.extend_from_slice(&VERSION.to_le_bytes());
-    zip.extend_from_slice(&0u16.to_le_bytes()); // flags
-    zip.extend_from_slice(&DEFLATE.to_le_bytes());
-    zip.extend_from_slice(&DOS_TIME.to_le_bytes());
-    zip.extend_from_slice(&DOS_DATE.to_le_bytes());
-    zip.extend_from_slice(&crc.to_le_bytes());
-    zip.extend_from_slice(&compressed_size.to_le_bytes());
-    zip.extend_from_slice(&size.to_le_bytes());
-    zip.extend_from_slice(&name_len.to_le_bytes());
+    shared(&mut zip);
     zip.extend_from_slice(&[0; 8]); // extra, comment, disk, internal attributes
     zip.extend_from_slice(&(0o100_644u32 << 16).to_le_bytes()); // a regular file, rw-r--r--
     zip.extend_from_slice(&0u32.to_le_bytes()); // offset of the local header

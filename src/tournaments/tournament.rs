@@ -17,7 +17,7 @@ use crate::launch::spec::{EngineSpec, EngineSpecError, ProxyChoice, Restart};
 use crate::launch::time_control::{TimeControl, TimeControlError};
 use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
-use crate::protocol::quirks::{quirks, sets_threads};
+use crate::protocol::quirks::{Quirks, quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{InvalidStart, Start};
 use crate::tournaments::book::{BookError, BookFormat, BookRequest, render};
@@ -335,24 +335,7 @@ fn launch(
     };
     let known = quirks(engine.program());
     let mut options = engine.options.clone();
-    let mut cores = None;
-    if let Some(threads) = known.threads
-        && !sets_threads(options.iter().map(|(name, _)| name.as_str()))
-    {
-        let given = if tool == Tool::Xboard {
-            // xboard sends an engine only the options it declares, and polyglot declares
-            // no Threads: it sets Threads from xboard's `cores` (-smpCores, both engines).
-            cores = Some(threads);
-            format!("-smpCores {threads} (polyglot passes it on as Threads {threads})")
-        } else {
-            options.push(("Threads".to_owned(), threads.to_string()));
-            format!("option Threads={threads}")
-        };
-        notes.push(format!(
-            "engine '{name}': given {given}, because with more threads (its default is 2) it \
-             crashes in Chess960 positions (set option.Threads=N to choose)"
-        ));
-    }
+    let cores = needed_threads(known, tool, &name, &mut options, notes);
     let protocol = engine.protocol_or_uci();
     if tool == Tool::Fastchess && protocol == Protocol::Xboard {
         return Err(TournamentError::CannotPlay {
@@ -363,81 +346,12 @@ fn launch(
                 .to_owned(),
         });
     }
-    let mut proxy_args: Vec<String> = Vec::new();
-    let mut reasons: Vec<String> = Vec::new();
+    let mut wrapping = Wrapping::default();
     match protocol {
-        Protocol::Uci => {
-            let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
-            if !has_chess960 {
-                proxy_args.push("--offer-chess960".to_owned());
-                reasons.push(format!(
-                    "it has no UCI_Chess960 option, so {} would not play Chess960 with it \
-                     (the proxy offers the option and gives it each position as standard \
-                     chess: it plays legal moves but never castles where Chess960 castling \
-                     differs from standard castling)",
-                    tool_name
-                ));
-            }
-            if engine.castling.as_deref() == Some("xfen") {
-                proxy_args.extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
-                reasons.push(format!(
-                    "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
-                ));
-            }
-            if known.shared_castling_files
-                && has_chess960
-                && let Some(label) = castling_files_differ(tournament)?
-            {
-                reasons.push(format!(
-                    "it keeps one king file and one rook file per wing for both colours, and \
-                     in {label} the colours' castling files differ: given such castling \
-                     rights it corrupts its memory and hangs or crashes (the proxy gives it \
-                     only the rights it can hold; the game is unchanged)"
-                ));
-            }
-            if tool == Tool::Cutechess && known.uci_variant_fischerandom && has_chess960 {
-                reasons.push(
-                    "cutechess-cli sends it `UCI_Variant chess960` instead of UCI_Chess960, \
-                     so it stays in standard chess (castling `c1c1`, illegal moves)"
-                        .into(),
-                );
-            }
-        }
-        Protocol::Xboard => {
-            // xboard and cutechess-cli both send castling to XBoard engines as O-O/O-O-O
-            // in fischerandom: wrap the engines that want king-takes-rook.
-            let takes = engine
-                .castling
-                .as_deref()
-                .or(known.xboard_kxr.then_some("kxr"));
-            if takes == Some("kxr") {
-                proxy_args.extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
-                reasons.push(format!(
-                    "{tool_name} sends castling as O-O/O-O-O, which it rejects (it takes \
-                     king-takes-rook)"
-                ));
-            }
-        }
+        Protocol::Uci => wrapping.uci(engine, known, tournament, tool_name)?,
+        Protocol::Xboard => wrapping.xboard(engine, known, tool_name),
     }
-    let wrap = match engine.proxy {
-        ProxyChoice::Auto => !reasons.is_empty(),
-        ProxyChoice::Always => {
-            if reasons.is_empty() {
-                reasons.push("proxy=yes".into());
-            }
-            true
-        }
-        ProxyChoice::Never => {
-            if !reasons.is_empty() {
-                notes.push(format!(
-                    "engine '{name}': NOT wrapped (proxy=no) although {}; expect broken games",
-                    reasons.join("; and ")
-                ));
-            }
-            false
-        }
-    };
-    if !wrap {
+    if !wrapping.decide(engine.proxy, &name, notes) {
         return Ok(Launch {
             name,
             program: engine.cmd.clone(),
@@ -448,13 +362,13 @@ fn launch(
     }
     notes.push(format!(
         "engine '{name}': wrapped in sp960 proxy because {}",
-        reasons.join("; and ")
+        wrapping.reasons.join("; and ")
     ));
     let mut args = vec!["proxy".to_owned()];
     if protocol == Protocol::Xboard {
         args.extend(["--protocol".to_owned(), "xboard".to_owned()]);
     }
-    args.extend(proxy_args);
+    args.extend(wrapping.proxy_args);
     args.push("--".to_owned());
     args.push(engine.cmd.clone());
     args.extend(engine.args.iter().cloned());
@@ -465,6 +379,133 @@ fn launch(
         options,
         cores,
     })
+}
+
+/// The `Threads` an engine needs ([`Quirks::threads`]) when the user set none: added to
+/// `options`, or for xboard returned as the `-smpCores` polyglot passes on; with a note.
+fn needed_threads(
+    known: Quirks,
+    tool: Tool,
+    name: &str,
+    options: &mut Vec<(String, String)>,
+    notes: &mut Vec<String>,
+) -> Option<u32> {
+    let threads = known.threads?;
+    if sets_threads(options.iter().map(|(name, _)| name.as_str())) {
+        return None;
+    }
+    let mut cores = None;
+    let given = if tool == Tool::Xboard {
+        // xboard sends an engine only the options it declares, and polyglot declares
+        // no Threads: it sets Threads from xboard's `cores` (-smpCores, both engines).
+        cores = Some(threads);
+        format!("-smpCores {threads} (polyglot passes it on as Threads {threads})")
+    } else {
+        options.push(("Threads".to_owned(), threads.to_string()));
+        format!("option Threads={threads}")
+    };
+    notes.push(format!(
+        "engine '{name}': given {given}, because with more threads (its default is 2) it \
+         crashes in Chess960 positions (set option.Threads=N to choose)"
+    ));
+    cores
+}
+
+/// Why an engine would be wrapped in `sp960 proxy`, and the proxy's arguments for it.
+#[derive(Debug, Default)]
+struct Wrapping {
+    proxy_args: Vec<String>,
+    reasons: Vec<String>,
+}
+
+impl Wrapping {
+    /// A UCI engine: no `UCI_Chess960`, X-FEN castling, shared castling files, or
+    /// cutechess-cli's `UCI_Variant`.
+    fn uci(
+        &mut self,
+        engine: &EngineSpec,
+        known: Quirks,
+        tournament: &Tournament,
+        tool_name: &str,
+    ) -> Result<(), TournamentError> {
+        let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
+        if !has_chess960 {
+            self.proxy_args.push("--offer-chess960".to_owned());
+            self.reasons.push(format!(
+                "it has no UCI_Chess960 option, so {} would not play Chess960 with it \
+                 (the proxy offers the option and gives it each position as standard \
+                 chess: it plays legal moves but never castles where Chess960 castling \
+                 differs from standard castling)",
+                tool_name
+            ));
+        }
+        if engine.castling.as_deref() == Some("xfen") {
+            self.proxy_args
+                .extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
+            self.reasons.push(format!(
+                "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
+            ));
+        }
+        if known.shared_castling_files
+            && has_chess960
+            && let Some(label) = castling_files_differ(tournament)?
+        {
+            self.reasons.push(format!(
+                "it keeps one king file and one rook file per wing for both colours, and \
+                 in {label} the colours' castling files differ: given such castling \
+                 rights it corrupts its memory and hangs or crashes (the proxy gives it \
+                 only the rights it can hold; the game is unchanged)"
+            ));
+        }
+        if tournament.tool == Tool::Cutechess && known.uci_variant_fischerandom && has_chess960 {
+            self.reasons.push(
+                "cutechess-cli sends it `UCI_Variant chess960` instead of UCI_Chess960, \
+                 so it stays in standard chess (castling `c1c1`, illegal moves)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// An XBoard engine: xboard and cutechess-cli both send castling to XBoard engines
+    /// as O-O/O-O-O in fischerandom, so the engines that want king-takes-rook are wrapped.
+    fn xboard(&mut self, engine: &EngineSpec, known: Quirks, tool_name: &str) {
+        let takes = engine
+            .castling
+            .as_deref()
+            .or(known.xboard_kxr.then_some("kxr"));
+        if takes == Some("kxr") {
+            self.proxy_args
+                .extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
+            self.reasons.push(format!(
+                "{tool_name} sends castling as O-O/O-O-O, which it rejects (it takes \
+                 king-takes-rook)"
+            ));
+        }
+    }
+
+    /// Whether to wrap, as `proxy=` says (auto: when there is a reason); a note when
+    /// `proxy=no` leaves an engine unwrapped that needs the proxy.
+    fn decide(&mut self, choice: ProxyChoice, name: &str, notes: &mut Vec<String>) -> bool {
+        match choice {
+            ProxyChoice::Auto => !self.reasons.is_empty(),
+            ProxyChoice::Always => {
+                if self.reasons.is_empty() {
+                    self.reasons.push("proxy=yes".into());
+                }
+                true
+            }
+            ProxyChoice::Never => {
+                if !self.reasons.is_empty() {
+                    notes.push(format!(
+                        "engine '{name}': NOT wrapped (proxy=no) although {}; expect broken games",
+                        self.reasons.join("; and ")
+                    ));
+                }
+                false
+            }
+        }
+    }
 }
 
 /// The label of the first start (or other root) whose castling rights put the colours'
@@ -505,65 +546,7 @@ fn runner_command(
     );
     for (engine, launch) in tournament.engines.iter().zip(launches) {
         plan.breaks.push(argv.len());
-        argv.push("-engine".to_owned());
-        argv.push(format!("name={}", launch.name));
-        argv.push(format!("cmd={}", launch.program));
-        if fastchess {
-            if !launch.args.is_empty() {
-                // fastchess splits args= at spaces itself.
-                if let Some(arg) = launch
-                    .args
-                    .iter()
-                    .find(|arg| arg.contains(char::is_whitespace))
-                {
-                    return Err(EngineSpecError {
-                        engine: engine.index,
-                        reason: format!(
-                            "argument '{arg}' holds a space, and fastchess splits args= at \
-                             spaces: use a wrapper script"
-                        ),
-                    }
-                    .into());
-                }
-                argv.push(format!("args={}", launch.args.join(" ")));
-            }
-        } else {
-            argv.extend(launch.args.iter().map(|arg| format!("arg={arg}")));
-        }
-        if let Some(dir) = &engine.dir {
-            argv.push(format!("dir={dir}"));
-        }
-        argv.push(format!("proto={}", engine.protocol_or_uci()));
-        argv.extend(
-            engine
-                .init_strings
-                .iter()
-                .map(|line| format!("initstr={line}")),
-        );
-        match engine.restart {
-            // fastchess knows only on and off; auto is both tools' default.
-            Some(Restart::Auto) | None => {}
-            Some(restart) => argv.push(format!("restart={restart}")),
-        }
-        let limits = &engine.limits;
-        match (&limits.tc, &limits.st) {
-            (_, Some((st, _))) => argv.push(format!("st={st}")),
-            (Some(tc), None) => argv.push(format!("tc={tc}")),
-            (None, None) if own_times => argv.push(format!("tc={}", tournament.time_control)),
-            (None, None) => {}
-        }
-        if let Some(depth) = limits.depth {
-            argv.push(format!("depth={depth}"));
-        }
-        if let Some(nodes) = limits.nodes {
-            argv.push(format!("nodes={nodes}"));
-        }
-        argv.extend(
-            launch
-                .options
-                .iter()
-                .map(|(name, value)| format!("option.{name}={value}")),
-        );
+        engine_words(engine, launch, tournament, own_times, argv)?;
     }
     if !own_times {
         plan.breaks.push(argv.len());
@@ -614,6 +597,78 @@ fn runner_command(
         tournament.pgn_out.clone()
     });
     plan.book = Some(render(&tournament.starts, format, tournament.castling)?);
+    Ok(())
+}
+
+/// One engine's `-engine` words for cutechess-cli or fastchess (`own_times`: some engine
+/// has a time limit of its own, so every engine gets its time limit here).
+fn engine_words(
+    engine: &EngineSpec,
+    launch: &Launch,
+    tournament: &Tournament,
+    own_times: bool,
+    argv: &mut Vec<String>,
+) -> Result<(), TournamentError> {
+    let fastchess = tournament.tool == Tool::Fastchess;
+    argv.push("-engine".to_owned());
+    argv.push(format!("name={}", launch.name));
+    argv.push(format!("cmd={}", launch.program));
+    if fastchess {
+        if !launch.args.is_empty() {
+            // fastchess splits args= at spaces itself.
+            if let Some(arg) = launch
+                .args
+                .iter()
+                .find(|arg| arg.contains(char::is_whitespace))
+            {
+                return Err(EngineSpecError {
+                    engine: engine.index,
+                    reason: format!(
+                        "argument '{arg}' holds a space, and fastchess splits args= at \
+                         spaces: use a wrapper script"
+                    ),
+                }
+                .into());
+            }
+            argv.push(format!("args={}", launch.args.join(" ")));
+        }
+    } else {
+        argv.extend(launch.args.iter().map(|arg| format!("arg={arg}")));
+    }
+    if let Some(dir) = &engine.dir {
+        argv.push(format!("dir={dir}"));
+    }
+    argv.push(format!("proto={}", engine.protocol_or_uci()));
+    argv.extend(
+        engine
+            .init_strings
+            .iter()
+            .map(|line| format!("initstr={line}")),
+    );
+    match engine.restart {
+        // fastchess knows only on and off; auto is both tools' default.
+        Some(Restart::Auto) | None => {}
+        Some(restart) => argv.push(format!("restart={restart}")),
+    }
+    let limits = &engine.limits;
+    match (&limits.tc, &limits.st) {
+        (_, Some((st, _))) => argv.push(format!("st={st}")),
+        (Some(tc), None) => argv.push(format!("tc={tc}")),
+        (None, None) if own_times => argv.push(format!("tc={}", tournament.time_control)),
+        (None, None) => {}
+    }
+    if let Some(depth) = limits.depth {
+        argv.push(format!("depth={depth}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        argv.push(format!("nodes={nodes}"));
+    }
+    argv.extend(
+        launch
+            .options
+            .iter()
+            .map(|(name, value)| format!("option.{name}={value}")),
+    );
     Ok(())
 }
 
@@ -777,268 +832,5 @@ pub fn shell_line(plan: &Plan, shell: Shell) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn engine(items: &str) -> EngineSpec {
-        EngineSpec::parse(1, items).unwrap()
-    }
-
-    fn tournament(tool: Tool, engines: &[&str], starts: &str) -> Tournament {
-        Tournament {
-            tool,
-            engines: engines.iter().map(|items| engine(items)).collect(),
-            starts: crate::starts::start::parse_spec(starts).unwrap(),
-            time_control: "10+0.1".parse().unwrap(),
-            book: "book-FRC.epd".into(),
-            book_format: BookFormat::Epd,
-            castling: CastlingNotation::Shredder,
-            pgn_out: "games.pgn".into(),
-            concurrency: None,
-            sp960: "sp960".into(),
-            other_roots: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn xboard_time_controls_are_whole_seconds() {
-        let tc: TimeControl = "40/1:00+0.6".parse().unwrap();
-        assert_eq!(xboard_minutes(&tc).unwrap(), "1:00");
-        assert_eq!(xboard_minutes(&"125".parse().unwrap()).unwrap(), "2:05");
-        assert_eq!(
-            xboard_minutes(&"0.5+0.1".parse().unwrap())
-                .unwrap_err()
-                .to_string(),
-            "time control '0.5+0.1': xboard takes whole seconds of base time"
-        );
-    }
-
-    #[test]
-    fn fairy_stockfish_is_wrapped_where_it_needs_it() {
-        let uci = ["cmd=/usr/games/stockfish", "cmd=/usr/games/fairy-stockfish"];
-        let cutechess = plan(&tournament(Tool::Cutechess, &uci, "0")).unwrap();
-        assert!(cutechess.argv.contains(&"cmd=sp960".to_owned()));
-        assert!(
-            cutechess
-                .argv
-                .contains(&"arg=/usr/games/fairy-stockfish".to_owned())
-        );
-        assert_eq!(cutechess.notes.len(), 1);
-        // fastchess sets UCI_Chess960 itself: no wrapper.
-        let fastchess = plan(&tournament(Tool::Fastchess, &uci, "0")).unwrap();
-        assert!(!fastchess.argv.iter().any(|word| word.contains("sp960")));
-        // xboard and cutechess-cli both send XBoard engines O-O: Fairy-Stockfish, which
-        // wants king-takes-rook, is wrapped in both; an O-O engine is not.
-        let xboard_engines = [
-            "cmd=/usr/games/sjaakii proto=xboard",
-            "cmd=/usr/games/fairy-stockfish proto=xboard",
-        ];
-        let wrapped =
-            "sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish";
-        let xboard = plan(&tournament(Tool::Xboard, &xboard_engines, "860")).unwrap();
-        assert!(xboard.argv.contains(&wrapped.to_owned()));
-        let cutechess = plan(&tournament(Tool::Cutechess, &xboard_engines, "0")).unwrap();
-        assert!(
-            cutechess
-                .argv
-                .contains(&"cmd=/usr/games/sjaakii".to_owned())
-        );
-        assert!(cutechess.argv.contains(&"arg=kxr".to_owned()));
-        assert_eq!(cutechess.notes.len(), 1);
-        assert!(cutechess.notes[0].contains("cutechess-cli sends castling as O-O/O-O-O"));
-        let oo = ["cmd=a proto=xboard castling=oo", "cmd=b proto=xboard"];
-        let cutechess = plan(&tournament(Tool::Cutechess, &oo, "0")).unwrap();
-        assert!(!cutechess.argv.iter().any(|word| word.contains("sp960")));
-        // Told not to wrap: done, with a note saying what to expect.
-        let never = ["cmd=stockfish", "cmd=fairy-stockfish proxy=no"];
-        let never = plan(&tournament(Tool::Cutechess, &never, "0")).unwrap();
-        assert!(never.argv.contains(&"cmd=fairy-stockfish".to_owned()));
-        assert!(never.notes[0].contains("NOT wrapped"));
-    }
-
-    #[test]
-    fn engines_without_uci_chess960_are_wrapped_with_the_option_offered() {
-        let toga = ["cmd=stockfish", "cmd=/usr/games/toga2"];
-        for tool in [Tool::Cutechess, Tool::Fastchess, Tool::Xboard] {
-            let plan = plan(&tournament(tool, &toga, "0")).unwrap();
-            let line = shell_line(&plan, Shell::Sh);
-            assert!(line.contains("--offer-chess960"), "{line}");
-            assert!(plan.notes[0].contains("never castles"), "{:?}", plan.notes);
-        }
-        let declared = ["cmd=stockfish", "cmd=/opt/old chess960=no"];
-        let plan = plan(&tournament(Tool::Fastchess, &declared, "0")).unwrap();
-        assert!(
-            plan.argv
-                .contains(&"args=proxy --offer-chess960 -- /opt/old".to_owned())
-        );
-    }
-
-    #[test]
-    fn glaurung_gets_one_thread_and_the_shield_where_castling_files_differ() {
-        let engines = ["cmd=/usr/games/stockfish", "cmd=/usr/games/glaurung"];
-        for tool in [Tool::Cutechess, Tool::Fastchess, Tool::Xboard] {
-            // SPs only: every start's castling files agree, so no wrapper; one thread.
-            let symmetric = plan(&tournament(tool, &engines, "1,2,860")).unwrap();
-            let line = shell_line(&symmetric, Shell::Sh);
-            assert!(!line.contains("proxy"), "{line}");
-            let threads = match tool {
-                Tool::Xboard => "-sn glaurung -sUCI \\\n  -smpCores 1 -variant fischerandom",
-                _ => "proto=uci option.Threads=1",
-            };
-            assert!(line.contains(threads), "{line}");
-            // xboard would not send it: polyglot declares no Threads option.
-            assert!(!line.contains("Options Threads"), "{line}");
-            assert_eq!(symmetric.notes.len(), 1, "{:?}", symmetric.notes);
-            let given = match tool {
-                Tool::Xboard => "-smpCores 1 (polyglot passes it on as Threads 1)",
-                _ => "option Threads=1",
-            };
-            assert!(
-                symmetric.notes[0].starts_with(&format!("engine 'glaurung': given {given}")),
-                "{:?}",
-                symmetric.notes
-            );
-            // DFRC 860:1 (kings c1 and g8): wrapped, and the note names the start.
-            let mixed = plan(&tournament(tool, &engines, "1,860,860:1")).unwrap();
-            let line = shell_line(&mixed, Shell::Sh);
-            let wrapped = match tool {
-                Tool::Cutechess => "cmd=sp960 arg=proxy arg=-- arg=/usr/games/glaurung",
-                Tool::Fastchess => "cmd=sp960 'args=proxy -- /usr/games/glaurung'",
-                Tool::Xboard => "-scp 'sp960 proxy -- /usr/games/glaurung' -sn glaurung -sUCI",
-            };
-            assert!(line.contains(wrapped), "{line}");
-            assert!(line.contains(threads), "{line}");
-            assert!(!line.contains("-- /usr/games/stockfish"), "{line}");
-            assert!(!line.contains("arg=/usr/games/stockfish"), "{line}");
-            assert_eq!(mixed.notes.len(), 2, "{:?}", mixed.notes);
-            assert!(
-                mixed.notes[1].starts_with("engine 'glaurung': wrapped in sp960 proxy because")
-                    && mixed.notes[1].contains("in DFRC 860:1 the colours' castling files differ"),
-                "{:?}",
-                mixed.notes
-            );
-        }
-        // A DFRC pair whose files agree (kings and rooks on the same files) needs nothing.
-        let same_files = plan(&tournament(Tool::Fastchess, &engines, "0:1")).unwrap();
-        assert!(!shell_line(&same_files, Shell::Sh).contains("proxy"));
-        // The user's own Threads (any case) is kept; proxy=no is obeyed and told.
-        let own = [
-            "cmd=/usr/games/stockfish",
-            "cmd=/usr/games/glaurung option.threads=3 proxy=no",
-        ];
-        let own = plan(&tournament(Tool::Cutechess, &own, "0:959")).unwrap();
-        let line = shell_line(&own, Shell::Sh);
-        assert!(
-            line.contains("cmd=/usr/games/glaurung proto=uci option.threads=3 "),
-            "{line}"
-        );
-        assert!(!line.contains("Threads=1"), "{line}");
-        assert_eq!(own.notes.len(), 1, "{:?}", own.notes);
-        assert!(
-            own.notes[0].contains("NOT wrapped (proxy=no)"),
-            "{:?}",
-            own.notes
-        );
-        // The roots of a match's own openings count as starts do.
-        let mut openings = tournament(Tool::Fastchess, &engines, "518");
-        assert!(!shell_line(&plan(&openings).unwrap(), Shell::Sh).contains("proxy"));
-        openings.other_roots = vec![(
-            "book.epd:2".to_owned(),
-            "0:959".parse::<Start>().unwrap().position().unwrap(),
-        )];
-        let planned = plan(&openings).unwrap();
-        assert!(shell_line(&planned, Shell::Sh).contains("args=proxy -- /usr/games/glaurung"));
-        assert!(planned.notes[1].contains("in book.epd:2 the colours'"));
-    }
-
-    #[test]
-    fn engines_that_cannot_play_are_refused_with_the_reason() {
-        let xboard_engine = ["cmd=stockfish", "cmd=sjaakii proto=xboard"];
-        let err = plan(&tournament(Tool::Fastchess, &xboard_engine, "0")).unwrap_err();
-        assert!(err.to_string().contains("fastchess speaks only UCI"));
-        let three = ["cmd=a", "cmd=b", "cmd=c"];
-        assert!(plan(&tournament(Tool::Xboard, &three, "0")).is_err());
-        assert!(plan(&tournament(Tool::Cutechess, &three, "0")).is_ok());
-        assert!(plan(&tournament(Tool::Cutechess, &["cmd=a"], "0")).is_err());
-    }
-
-    #[test]
-    fn runner_lines_recover_and_carry_each_engines_own_keys() {
-        for tool in [Tool::Cutechess, Tool::Fastchess] {
-            let plain = plan(&tournament(tool, &["a", "b"], "0")).unwrap();
-            assert!(plain.argv.contains(&"-recover".to_owned()));
-            assert!(plain.argv.contains(&"tc=10+0.1".to_owned()));
-            assert!(plain.argv.contains(&"-each".to_owned()));
-            // An engine's own time limit: every engine gets its limits on its own line.
-            let own = plan(&tournament(
-                tool,
-                &["a nodes=500 st=0.2 restart=on dir=/tmp", "b depth=3"],
-                "0",
-            ))
-            .unwrap();
-            let line = shell_line(&own, Shell::Sh);
-            assert!(!own.argv.contains(&"-each".to_owned()), "{line}");
-            assert!(
-                line.contains("cmd=a dir=/tmp proto=uci restart=on st=0.2 nodes=500"),
-                "{line}"
-            );
-            assert!(line.contains("cmd=b proto=uci tc=10+0.1 depth=3"), "{line}");
-        }
-        let init = ["a 'initstr=setoption name Hash value 8'", "b"];
-        let cutechess = plan(&tournament(Tool::Cutechess, &init, "0")).unwrap();
-        assert!(
-            cutechess
-                .argv
-                .contains(&"initstr=setoption name Hash value 8".to_owned())
-        );
-        let spaced = ["a 'arg=two words'", "b"];
-        let err = plan(&tournament(Tool::Fastchess, &spaced, "0")).unwrap_err();
-        assert!(
-            err.to_string().contains("fastchess splits args= at spaces"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn xboard_uses_the_sp_number_or_a_position_file() {
-        let engines = ["cmd=sjaakii proto=xboard", "cmd=sjaakii proto=xboard"];
-        let one = plan(&tournament(Tool::Xboard, &engines, "860")).unwrap();
-        let line = shell_line(&one, Shell::Sh);
-        assert!(
-            line.contains("-defaultFrcPosition 860 -matchGames 2"),
-            "{line}"
-        );
-        assert!(line.contains("-fn sjaakii"), "{line}");
-        assert!(line.contains("-sn sjaakii-2"), "{line}");
-        assert_eq!(one.book, None);
-        let many = plan(&tournament(Tool::Xboard, &engines, "0,0:959")).unwrap();
-        let line = shell_line(&many, Shell::Sh);
-        assert!(
-            line.contains("-lpf book-FRC.epd -lpi -2 -matchGames 4"),
-            "{line}"
-        );
-        assert_eq!(many.book.unwrap().lines().count(), 2);
-    }
-
-    #[test]
-    fn runners_get_epd_when_fen_is_asked_and_are_told() {
-        let mut asked = tournament(Tool::Fastchess, &["cmd=a", "cmd=b"], "0,1");
-        asked.book_format = BookFormat::Fen;
-        let plan = plan(&asked).unwrap();
-        assert!(plan.argv.contains(&"format=epd".to_owned()));
-        assert!(plan.book.unwrap().contains("id \"SP 1\";"));
-        assert!(plan.notes[0].contains("--book-format fen is for xboard"));
-        assert_eq!(
-            default_book_path(Tool::Cutechess, BookFormat::Fen),
-            "sp960-FRC.epd"
-        );
-        assert_eq!(
-            default_book_path(Tool::Xboard, BookFormat::Pgn),
-            "sp960-FRC.fen"
-        );
-        assert_eq!(
-            default_book_path(Tool::Fastchess, BookFormat::Pgn),
-            "sp960-FRC.pgn"
-        );
-    }
-}
+#[path = "tournament_tests.rs"]
+mod tests;

@@ -39,10 +39,19 @@ impl PartialRank {
         Some(file)
     }
 
+    /// [`PartialRank::finish`], once the five pieces the dice place (`placed`) are on the
+    /// rank.
+    pub fn finish_after(self, placed: u8) -> Option<FinishedRank> {
+        if placed < 5 {
+            return None;
+        }
+        self.finish()
+    }
+
     /// Rook, king, rook on the three squares left: the finished arrangement and the files
     /// of the rooks and the king, or `None` unless exactly three squares are empty and the
     /// result is a Chess960 start.
-    pub fn finish(mut self) -> Option<Finished> {
+    pub fn finish(mut self) -> Option<FinishedRank> {
         let empty = self.empty_files();
         let [rook, king, other_rook] = empty[..] else {
             return None;
@@ -52,7 +61,7 @@ impl PartialRank {
         self.put(other_rook, Role::Rook);
         let roles = self.0.map(|role| role.unwrap_or(Role::Pawn));
         let rank = BackRank::new(roles).ok()?;
-        Some(Finished {
+        Some(FinishedRank {
             rank,
             rooks: (rook, other_rook),
             king,
@@ -62,7 +71,7 @@ impl PartialRank {
 
 /// A rank completed by [`PartialRank::finish`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Finished {
+pub struct FinishedRank {
     /// The arrangement.
     pub rank: BackRank,
     /// The files of the two rooks.
@@ -71,7 +80,7 @@ pub struct Finished {
     pub king: usize,
 }
 
-impl Finished {
+impl FinishedRank {
     /// `rooks on a1 and h1, king on e1 between them`.
     pub fn sentence(&self) -> String {
         format!(

@@ -3,7 +3,7 @@
 //! more exactly when the first four tosses are all tails; then the draw starts again at
 //! once, without the other six tosses.
 
-use super::{Ask, Device, Done, Effect, Procedure, Step};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep};
 use crate::starts::numbering::StartPosition;
 
 /// How many tosses make a number.
@@ -34,14 +34,14 @@ impl Procedure for CoinTosses {
         })
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         if self.tossed >= TOSSES {
-            return Step::not_needed("toss", Device::Coin.show(face.min(1)));
+            return RollStep::not_needed("toss", Device::Coin.show(face.min(1)));
         }
         let bit = u16::from(face != 0);
         self.number = 2 * self.number + bit;
         self.tossed += 1;
-        let mut step = Step {
+        let mut step = RollStep {
             label: "toss",
             value: Device::Coin.show(face),
             reading: Some(bit.to_string()),

@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::Method;
 use super::fairness::{FairnessError, analyse};
 use super::input::{RollError, run};
-use super::interactive::ask_each;
+use super::interactive::{AskError, ask_each};
 use super::report::{fairness_json, fairness_text, outcome_json, outcome_text};
 use crate::exit_code;
 use crate::starts::notation::CastlingNotation;
@@ -52,6 +52,15 @@ impl RollCommandError {
         match self {
             RollCommandError::Roll(_) | RollCommandError::Io(_) => exit_code::USAGE,
             RollCommandError::Fairness(_) | RollCommandError::Start(_) => exit_code::INVALID_DATA,
+        }
+    }
+}
+
+impl From<AskError> for RollCommandError {
+    fn from(err: AskError) -> RollCommandError {
+        match err {
+            AskError::Roll(err) => RollCommandError::Roll(err),
+            AskError::Io(err) => RollCommandError::Io(err),
         }
     }
 }

@@ -7,7 +7,7 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, ordinal, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, Step};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep};
 use crate::starts::numbering::{BackRank, StartPosition};
 
 /// The dice, in the order they are read, with their faces and what a face is worth.
@@ -96,10 +96,10 @@ impl Procedure for D10 {
         })
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         let index = usize::from(self.read);
         let Some(&(name, faces, worth)) = DICE.get(index) else {
-            return Step::not_needed("die", (u64::from(face) + 1).to_string());
+            return RollStep::not_needed("die", (u64::from(face) + 1).to_string());
         };
         let digit = (face as u16).min(u16::from(faces) - 1);
         self.sum += digit * worth;
@@ -154,7 +154,7 @@ impl Procedure for D10 {
                 )
             }
         };
-        Step {
+        RollStep {
             label: name,
             value: (u64::from(face) + 1).to_string(),
             reading: None,

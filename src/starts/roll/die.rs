@@ -11,7 +11,7 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, piece_name, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, Step};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep};
 
 /// What the values are thrown with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -128,13 +128,13 @@ impl Procedure for PieceByPiece {
         })
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         let Some(choice) = self.choice() else {
-            return Step::not_needed("roll", (u64::from(face) + 1).to_string());
+            return RollStep::not_needed("roll", (u64::from(face) + 1).to_string());
         };
         let device = self.device(choice.files.len());
         let value = face as usize + 1;
-        let mut step = Step {
+        let mut step = RollStep {
             label: match self.thrower {
                 Thrower::Die => "roll",
                 Thrower::Coins => "throw",
@@ -175,21 +175,17 @@ impl Procedure for PieceByPiece {
     }
 
     fn done(&self) -> Option<Done> {
-        if self.placed < 5 {
-            return None;
-        }
-        self.rank.finish().map(Done::from)
+        self.rank.finish_after(self.placed).map(Done::from)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::starts::roll::{feed, feed_shown};
 
-    fn roll(values: &[u32]) -> (Vec<Step>, Option<Done>) {
-        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
-        feed(&mut PieceByPiece::new(Thrower::Die), &faces)
+    fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
+        feed_shown(PieceByPiece::new(Thrower::Die), values)
     }
 
     // 002_1e5e9696fc39c650.txt: "one of the random positions (rolled by 23323 or 23342) is

@@ -18,7 +18,7 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, Step};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep};
 
 /// The optimized single-die procedure between rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -64,7 +64,7 @@ impl DieOptimized {
         five.get((at + step) % five.len()).copied()
     }
 
-    fn place(&mut self, step: &mut Step, file: usize, role: Role) {
+    fn place(&mut self, step: &mut RollStep, file: usize, role: Role) {
         self.rank.put(file, role);
         self.placed += 1;
         step.effect = Effect::Placed;
@@ -113,9 +113,9 @@ impl Procedure for DieOptimized {
         })
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         let value = face.min(5) as usize + 1;
-        let mut step = Step {
+        let mut step = RollStep {
             label: "roll",
             value: value.to_string(),
             reading: None,
@@ -124,7 +124,7 @@ impl Procedure for DieOptimized {
             text: String::new(),
         };
         if self.placed >= 5 {
-            return Step::not_needed("roll", step.value);
+            return RollStep::not_needed("roll", step.value);
         }
         let empty = self.rank.empty_files();
         step.text = match (self.placed, self.bishop(), self.pending) {
@@ -215,24 +215,20 @@ impl Procedure for DieOptimized {
     }
 
     fn done(&self) -> Option<Done> {
-        if self.placed < 5 {
-            return None;
-        }
-        self.rank.finish().map(Done::from)
+        self.rank.finish_after(self.placed).map(Done::from)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::starts::roll::{feed, feed_shown};
 
-    fn roll(values: &[u32]) -> (Vec<Step>, Option<Done>) {
-        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
-        feed(&mut DieOptimized::default(), &faces)
+    fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
+        feed_shown(DieOptimized::default(), values)
     }
 
-    fn texts(steps: &[Step]) -> Vec<&str> {
+    fn texts(steps: &[RollStep]) -> Vec<&str> {
         steps.iter().map(|s| s.text.as_str()).collect()
     }
 

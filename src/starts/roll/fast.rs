@@ -13,7 +13,7 @@
 //! (the 4.33 of a rejection scheme without the leftovers; log₆ 960 ≈ 3.83 only on average
 //! over many starts drawn together).
 
-use super::{Ask, Device, Done, Effect, Procedure, Step};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep};
 use crate::starts::numbering::{COUNT, StartPosition};
 
 /// The fast procedure between rolls: N below S, or the SP once decided.
@@ -46,9 +46,9 @@ impl Procedure for Fast {
         })
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         if self.sp.is_some() {
-            return Step::not_needed("roll", (face.min(5) + 1).to_string());
+            return RollStep::not_needed("roll", (face.min(5) + 1).to_string());
         }
         let digit = (face as u16).min(5);
         let before = self.number;
@@ -63,7 +63,7 @@ impl Procedure for Fast {
                 self.size - 1
             )
         };
-        let mut step = Step {
+        let mut step = RollStep {
             label: "roll",
             value: (digit + 1).to_string(),
             reading: None,
@@ -111,11 +111,10 @@ impl Procedure for Fast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::starts::roll::feed_shown;
 
-    fn roll(values: &[u32]) -> (Vec<Step>, Option<Done>) {
-        let faces: Vec<u32> = values.iter().map(|v| v - 1).collect();
-        feed(&mut Fast::default(), &faces)
+    fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
+        feed_shown(Fast::default(), values)
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use thiserror::Error;
 
 use super::polyhedral::Polyhedral;
-use super::{Method, Outcome, Procedure, Step, d10::D10};
+use super::{Method, Procedure, RollOutcome, RollStep, d10::D10};
 
 /// Why the values give no start (a usage error: exit 2).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -68,7 +68,7 @@ pub enum RollError {
 }
 
 /// Reads `values` into `method`'s procedure: the trace and the start.
-pub fn run(method: Method, values: &[String]) -> Result<Outcome, RollError> {
+pub fn run(method: Method, values: &[String]) -> Result<RollOutcome, RollError> {
     if values.is_empty() {
         return Err(RollError::NoValues(method));
     }
@@ -87,7 +87,7 @@ struct Token<'a> {
     toss: Option<(usize, String)>,
 }
 
-fn sequential(method: Method, values: &[String]) -> Result<Outcome, RollError> {
+fn sequential(method: Method, values: &[String]) -> Result<RollOutcome, RollError> {
     let mut tokens = Vec::new();
     for (index, value) in values.iter().enumerate() {
         if method == Method::Coin {
@@ -107,7 +107,7 @@ fn sequential(method: Method, values: &[String]) -> Result<Outcome, RollError> {
         }
     }
     let mut procedure = method.procedure(false);
-    let mut steps: Vec<Step> = Vec::new();
+    let mut steps: Vec<RollStep> = Vec::new();
     for token in &tokens {
         let bad = |why: String| RollError::BadValue {
             method,
@@ -130,7 +130,7 @@ fn sequential(method: Method, values: &[String]) -> Result<Outcome, RollError> {
         let text = token.toss.as_ref().map_or(token.whole, |(_, c)| c.as_str());
         let face = ask.device.read(text).map_err(|why| match &token.toss {
             Some((letter, _)) => bad(format!("toss {letter}: {why}")),
-            None => bad(why),
+            None => bad(why.to_string()),
         })?;
         steps.push(procedure.take(face));
     }
@@ -152,7 +152,7 @@ fn expected_names(method: Method) -> String {
     }
 }
 
-fn named(method: Method, values: &[String]) -> Result<Outcome, RollError> {
+fn named(method: Method, values: &[String]) -> Result<RollOutcome, RollError> {
     let known = names(method, true);
     let mut given: Vec<(&'static str, usize, &str, &str)> = Vec::new();
     for (index, value) in values.iter().enumerate() {
@@ -198,7 +198,7 @@ fn named(method: Method, values: &[String]) -> Result<Outcome, RollError> {
             method,
             position,
             text: whole.to_owned(),
-            why,
+            why: why.to_string(),
         })?;
         steps.push(procedure.take(face));
     }
@@ -209,11 +209,11 @@ fn named(method: Method, values: &[String]) -> Result<Outcome, RollError> {
 fn finish(
     method: Method,
     procedure: super::Stepper,
-    steps: Vec<Step>,
+    steps: Vec<RollStep>,
     given: usize,
-) -> Result<Outcome, RollError> {
+) -> Result<RollOutcome, RollError> {
     match (procedure.ask(), procedure.done()) {
-        (None, Some(done)) => Ok(Outcome {
+        (None, Some(done)) => Ok(RollOutcome {
             method,
             steps,
             done,
@@ -240,12 +240,12 @@ fn finish(
 mod tests {
     use super::*;
 
-    fn roll(method: Method, values: &str) -> Result<Outcome, RollError> {
+    fn roll(method: Method, values: &str) -> Result<RollOutcome, RollError> {
         let values: Vec<String> = values.split_whitespace().map(String::from).collect();
         run(method, &values)
     }
 
-    fn sp(outcome: Outcome) -> u16 {
+    fn sp(outcome: RollOutcome) -> u16 {
         outcome.done.rank.number().number()
     }
 

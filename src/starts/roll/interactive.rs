@@ -3,11 +3,23 @@
 //! squares, says what the value did, and asks again after a value it cannot read.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 
-use super::command::RollCommandError;
+use thiserror::Error;
+
 use super::input::RollError;
-use super::{Method, Outcome, Procedure};
+use super::{Method, Procedure, RollOutcome};
+
+/// Why the interactive roll stopped.
+#[derive(Debug, Error)]
+pub enum AskError {
+    /// The input ended before the start was drawn.
+    #[error(transparent)]
+    Roll(#[from] RollError),
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
 
 /// Asks on `prompts` for each value of `method` and reads it from `input`, until the start
 /// is drawn. The polyhedral method asks for the four dice d8, d4, d6, d20 (without the
@@ -16,7 +28,7 @@ pub fn ask_each(
     method: Method,
     input: &mut impl BufRead,
     prompts: &mut impl Write,
-) -> Result<Outcome, RollCommandError> {
+) -> Result<RollOutcome, AskError> {
     let mut procedure = method.procedure(false);
     let mut steps = Vec::new();
     let mut counts: HashMap<&'static str, usize> = HashMap::new();
@@ -77,7 +89,7 @@ pub fn ask_each(
         label: "value",
         decides: "the rest".to_owned(),
     })?;
-    Ok(Outcome {
+    Ok(RollOutcome {
         method,
         steps,
         done,

@@ -2,7 +2,7 @@
 //! the numbering's literature and sp960's own `fast` one.
 //!
 //! Every method is a sans-IO [`Procedure`]: it says what the next value is thrown with and
-//! what it decides ([`Ask`]), takes the value and tells what it did ([`Step`]: a piece
+//! what it decides ([`Ask`]), takes the value and tells what it did ([`RollStep`]: a piece
 //! placed, a re-roll and why, a digit kept), and in the end gives the arrangement
 //! ([`Done`]). The same steppers serve values given on the command line ([`input`]), the
 //! interactive loop ([`interactive`]), seeded draws for `sp960 random --method`
@@ -179,42 +179,27 @@ impl Device {
     }
 
     /// Reads a value as typed: `4`, `TH`, `H`. The face (0-based), or why not.
-    pub fn read(self, text: &str) -> Result<u32, String> {
+    pub fn read(self, text: &str) -> Result<u32, FaceError> {
         let text = text.trim();
         match self {
             Device::Die(faces) => {
-                let shows = match faces {
-                    6 => "a die shows 1 to 6".to_owned(),
-                    10 => "a d10 shows 1 to 10 (or 0 for 10)".to_owned(),
-                    _ => format!("a d{faces} shows 1 to {faces}"),
-                };
                 if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(format!("not a number: {shows}"));
+                    return Err(FaceError::NotANumber(faces));
                 }
-                let value: u32 = text.parse().map_err(|_| shows.clone())?;
-                match value {
-                    0 if faces == 10 => Ok(9),
-                    1.. if value <= u32::from(faces) => Ok(value - 1),
-                    _ => Err(shows),
+                match text.parse::<u32>() {
+                    Ok(0) if faces == 10 => Ok(9),
+                    Ok(value @ 1..) if value <= u32::from(faces) => Ok(value - 1),
+                    _ => Err(FaceError::OutOfRange(faces)),
                 }
             }
             Device::Coins(count) => {
                 let letters: Vec<char> = text.chars().collect();
-                let names = if count == 2 {
-                    "small, large"
-                } else {
-                    "small, large, third"
-                };
                 if letters.len() != usize::from(count) {
-                    return Err(format!(
-                        "this throw is of {count} coins: {count} letters H or T ({names})"
-                    ));
+                    return Err(FaceError::CoinCount(count));
                 }
                 let mut value = 0;
                 for (index, &letter) in letters.iter().enumerate() {
-                    let heads = toss(letter)
-                        .ok_or_else(|| format!("'{letter}' is not H (heads) or T (tails)"))?
-                        == 0;
+                    let heads = toss(letter).ok_or(FaceError::NotATossLetter(letter))? == 0;
                     value += match (index, heads) {
                         (0, heads) => 2 * u32::from(heads),
                         (1, heads) => 1 + u32::from(heads),
@@ -226,9 +211,8 @@ impl Device {
             Device::Coin => {
                 let mut letters = text.chars();
                 match (letters.next(), letters.next()) {
-                    (Some(letter), None) => toss(letter)
-                        .ok_or_else(|| format!("'{letter}' is not H (heads) or T (tails)")),
-                    _ => Err("a toss is one letter, H (heads) or T (tails)".to_owned()),
+                    (Some(letter), None) => toss(letter).ok_or(FaceError::NotATossLetter(letter)),
+                    _ => Err(FaceError::NotOneLetter),
                 }
             }
         }
@@ -267,6 +251,39 @@ impl Device {
 }
 
 /// Heads 0, tails 1, either case.
+/// Why a value typed for a [`Device`] is none of its faces.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FaceError {
+    /// A die's value that is not a number.
+    #[error("not a number: {}", die_shows(*.0))]
+    NotANumber(u8),
+    /// A number no face of the die shows.
+    #[error("{}", die_shows(*.0))]
+    OutOfRange(u8),
+    /// Not one letter per coin of the throw.
+    #[error(
+        "this throw is of {count} coins: {count} letters H or T ({names})",
+        count = .0,
+        names = if *.0 == 2 { "small, large" } else { "small, large, third" }
+    )]
+    CoinCount(u8),
+    /// A letter other than H or T.
+    #[error("'{0}' is not H (heads) or T (tails)")]
+    NotATossLetter(char),
+    /// A single toss typed as no letter or several.
+    #[error("a toss is one letter, H (heads) or T (tails)")]
+    NotOneLetter,
+}
+
+/// What a die with `faces` faces shows: `a die shows 1 to 6`.
+fn die_shows(faces: u8) -> String {
+    match faces {
+        6 => "a die shows 1 to 6".to_owned(),
+        10 => "a d10 shows 1 to 10 (or 0 for 10)".to_owned(),
+        _ => format!("a d{faces} shows 1 to {faces}"),
+    }
+}
+
 fn toss(letter: char) -> Option<u32> {
     match letter.to_ascii_uppercase() {
         'H' => Some(0),
@@ -305,7 +322,7 @@ pub enum Effect {
 
 /// One value and what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Step {
+pub struct RollStep {
     /// What the value is called (`roll`, `d8`).
     pub label: &'static str,
     /// The value as typed (`5`, `TH`).
@@ -320,10 +337,10 @@ pub struct Step {
     pub text: String,
 }
 
-impl Step {
+impl RollStep {
     /// A value given after the start was complete: it decides nothing.
-    pub fn not_needed(label: &'static str, value: String) -> Step {
-        Step {
+    pub fn not_needed(label: &'static str, value: String) -> RollStep {
+        RollStep {
             label,
             value,
             reading: None,
@@ -344,9 +361,9 @@ pub struct Done {
     pub closing: Option<String>,
 }
 
-impl From<board::Finished> for Done {
+impl From<board::FinishedRank> for Done {
     /// A rank the pieces completed: the closing line says where the rooks and king went.
-    fn from(finished: board::Finished) -> Done {
+    fn from(finished: board::FinishedRank) -> Done {
         Done {
             rank: finished.rank,
             closing: Some(finished.sentence()),
@@ -361,8 +378,8 @@ pub trait Procedure: Clone + Eq + Hash {
     fn ask(&self) -> Option<Ask>;
     /// Takes the next value, a face `0..ask().device.outcomes()`, and says what it did.
     /// Meant for while [`Procedure::ask`] is `Some`: a value after the end changes nothing
-    /// ([`Step::not_needed`]), and a face out of range is clamped, never a panic.
-    fn take(&mut self, face: u32) -> Step;
+    /// ([`RollStep::not_needed`]), and a face out of range is clamped, never a panic.
+    fn take(&mut self, face: u32) -> RollStep;
     /// The start, once drawn.
     fn done(&self) -> Option<Done>;
 }
@@ -396,7 +413,7 @@ impl Procedure for Stepper {
         }
     }
 
-    fn take(&mut self, face: u32) -> Step {
+    fn take(&mut self, face: u32) -> RollStep {
         match self {
             Stepper::Pieces(p) => p.take(face),
             Stepper::DieOptimized(p) => p.take(face),
@@ -421,18 +438,18 @@ impl Procedure for Stepper {
 
 /// A whole draw: every value with what it did, and the start.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct RollOutcome {
     /// The method.
     pub method: Method,
     /// Each value in order.
-    pub steps: Vec<Step>,
+    pub steps: Vec<RollStep>,
     /// The start.
     pub done: Done,
 }
 
 /// Feeds `faces` to `procedure` until it is done: the steps, and the start if the faces
 /// were enough. (Faces beyond the end are not used.)
-pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<Step>, Option<Done>) {
+pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<RollStep>, Option<Done>) {
     let mut steps = Vec::new();
     for &face in faces {
         if procedure.ask().is_none() {
@@ -441,6 +458,16 @@ pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<Step>, Optio
         steps.push(procedure.take(face));
     }
     (steps, procedure.done())
+}
+
+/// [`feed`] with the values as a die shows them, from 1 (for the tests).
+#[cfg(test)]
+pub(crate) fn feed_shown<P: Procedure>(
+    mut procedure: P,
+    shown: &[u32],
+) -> (Vec<RollStep>, Option<Done>) {
+    let faces: Vec<u32> = shown.iter().map(|v| v - 1).collect();
+    feed(&mut procedure, &faces)
 }
 
 #[cfg(test)]
@@ -505,26 +532,32 @@ mod tests {
 
     #[test]
     fn devices_say_why_a_value_is_refused() {
-        assert_eq!(Device::Die(6).read("7"), Err("a die shows 1 to 6".into()));
-        assert_eq!(Device::Die(6).read("0"), Err("a die shows 1 to 6".into()));
         assert_eq!(
-            Device::Die(6).read("+3"),
+            Device::Die(6).read("7").map_err(|e| e.to_string()),
+            Err("a die shows 1 to 6".into())
+        );
+        assert_eq!(
+            Device::Die(6).read("0").map_err(|e| e.to_string()),
+            Err("a die shows 1 to 6".into())
+        );
+        assert_eq!(
+            Device::Die(6).read("+3").map_err(|e| e.to_string()),
             Err("not a number: a die shows 1 to 6".into())
         );
         assert_eq!(
-            Device::Die(20).read("21"),
+            Device::Die(20).read("21").map_err(|e| e.to_string()),
             Err("a d20 shows 1 to 20".into())
         );
         assert_eq!(
-            Device::Coins(2).read("TX"),
+            Device::Coins(2).read("TX").map_err(|e| e.to_string()),
             Err("'X' is not H (heads) or T (tails)".into())
         );
         assert_eq!(
-            Device::Coins(3).read("TH"),
+            Device::Coins(3).read("TH").map_err(|e| e.to_string()),
             Err("this throw is of 3 coins: 3 letters H or T (small, large, third)".into())
         );
         assert_eq!(
-            Device::Coin.read("X"),
+            Device::Coin.read("X").map_err(|e| e.to_string()),
             Err("'X' is not H (heads) or T (tails)".into())
         );
     }

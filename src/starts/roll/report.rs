@@ -8,13 +8,13 @@ use serde::Serialize;
 use super::board::{piece_name, square};
 use super::fairness::Analysis;
 use super::ratio::Ratio;
-use super::{Effect, Method, Outcome};
+use super::{Effect, Method, RollOutcome};
 use crate::starts::notation::{CastlingNotation, start_fen};
 use crate::starts::start::{InvalidStart, Start};
 
 /// The trace lines of a draw: `roll 2: 5 -> roll again: there is no 5th light square`,
 /// `throw 1: HT = 3 -> ...`, `d8=3 -> ...`; then the closing line if any.
-pub fn trace_lines(outcome: &Outcome) -> Vec<String> {
+pub fn trace_lines(outcome: &RollOutcome) -> Vec<String> {
     let mut counts: HashMap<&str, usize> = HashMap::new();
     let mut lines = Vec::new();
     for step in &outcome.steps {
@@ -35,7 +35,10 @@ pub fn trace_lines(outcome: &Outcome) -> Vec<String> {
 }
 
 /// The text of a draw: the trace, `SP n: ARRANGEMENT`, and the FEN.
-pub fn outcome_text(outcome: &Outcome, castling: CastlingNotation) -> Result<String, InvalidStart> {
+pub fn outcome_text(
+    outcome: &RollOutcome,
+    castling: CastlingNotation,
+) -> Result<String, InvalidStart> {
     let sp = outcome.done.rank.number();
     let mut text = trace_lines(outcome).join("\n");
     text.push_str(&format!(
@@ -76,7 +79,10 @@ struct OutcomeJson<'a> {
 
 /// A draw as one JSON object: `method`, `values` (each with what it did), `arrangement`,
 /// `sp` and `fen`.
-pub fn outcome_json(outcome: &Outcome, castling: CastlingNotation) -> Result<String, InvalidStart> {
+pub fn outcome_json(
+    outcome: &RollOutcome,
+    castling: CastlingNotation,
+) -> Result<String, InvalidStart> {
     let sp = outcome.done.rank.number();
     let json = OutcomeJson {
         method: outcome.method.name(),

@@ -8,20 +8,20 @@ use std::io::Write;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Method, Outcome, Procedure, Step};
+use super::{Method, Procedure, RollOutcome, RollStep};
 use crate::starts::commands::CommandError;
 use crate::starts::notation::{CastlingNotation, start_fen};
 use crate::starts::start::Start;
 
 /// One draw of `method` with faces from `rng` (the polyhedral method with its four dice).
-pub fn draw(method: Method, rng: &mut ChaCha8Rng) -> Option<Outcome> {
+pub fn draw(method: Method, rng: &mut ChaCha8Rng) -> Option<RollOutcome> {
     let mut procedure = method.procedure(false);
-    let mut steps: Vec<Step> = Vec::new();
+    let mut steps: Vec<RollStep> = Vec::new();
     while let Some(ask) = procedure.ask() {
         let face = rng.random_range(0..ask.device.outcomes());
         steps.push(procedure.take(face));
     }
-    Some(Outcome {
+    Some(RollOutcome {
         method,
         steps,
         done: procedure.done()?,
@@ -30,7 +30,7 @@ pub fn draw(method: Method, rng: &mut ChaCha8Rng) -> Option<Outcome> {
 
 /// The values of a draw as `sp960 roll` takes them: `3 5 1 4 6 2 1`, `d8=3 d4=2 ...`,
 /// `THTTHHHHTT`.
-pub fn command_line(outcome: &Outcome) -> String {
+pub fn command_line(outcome: &RollOutcome) -> String {
     let steps = outcome.steps.iter();
     match outcome.method {
         Method::Polyhedral | Method::D10 => steps

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move};
 use thiserror::Error;
 
-use super::walk::{PvLine, SearchResult};
+use super::walk::{EngineAnswer, PvLine};
 use crate::launch::command::{EngineCommand, SpawnError};
 use crate::launch::process::{EngineProcess, Received};
 use crate::matches::engines::client::{ClientEvent, GoRequest, Limits};
@@ -118,7 +118,7 @@ impl BookEngine {
         root: &Chess,
         moves: &[Move],
         lines: u32,
-    ) -> Result<SearchResult, EngineFailure> {
+    ) -> Result<EngineAnswer, EngineFailure> {
         let mut out = Vec::new();
         if self.has_multipv && lines != self.multipv {
             out.push(setoption_line("MultiPV", lines).into_bytes());
@@ -280,8 +280,8 @@ impl PvCollector {
     }
 
     /// The search's result: its lines in MultiPV order.
-    pub fn result(&self) -> SearchResult {
-        SearchResult {
+    pub fn result(&self) -> EngineAnswer {
+        EngineAnswer {
             lines: self.lines.iter().flatten().cloned().collect(),
             depth: self.depth,
             nodes: self.nodes,

@@ -4,13 +4,14 @@
 //!
 //! Owns: the choosing, window and dedup logic as a sans-IO state machine per start
 //! ([`walk`]: fed search results, answering with the next search), the records and their
-//! reading back for `--resume` ([`record`]), the engine shell ([`engine`], built on the
-//! match runner's process driver and UCI client) and the worker pool with its ordered
-//! commits, progress, Ctrl-C and restarts ([`run`]). Option checking lives here too
+//! reading back for `--resume` ([`record`]), the engine shell ([`engine`], built on
+//! `launch`'s engine command and process and the match runner's UCI client) and the worker
+//! pool with its ordered commits, progress, Ctrl-C and restarts ([`run`]). Option checking lives here too
 //! ([`GenerateOptions::check`]), so the CLI only maps flags.
 //!
-//! Must not import `cli`; uses `matches` (engine specs, process, UCI client), `protocol`,
-//! `starts` and `os`.
+//! Must not import `cli`, `proxy` or `engine`; uses `launch` (engine specs, command,
+//! process), `matches` (the UCI client and its search limits), `protocol`, `starts` and
+//! `os`.
 
 pub mod engine;
 pub mod record;
@@ -24,7 +25,7 @@ use crate::launch::spec::EngineSpec;
 use crate::matches::engines::client::Limits;
 use crate::protocol::Protocol;
 pub use engine::EngineSetup;
-pub use run::{GenerateError, GenerateRequest, Summary, generate};
+pub use run::{BookSummary, GenerateError, GenerateRequest, generate};
 pub use walk::{WalkSettings, Window};
 
 /// The MultiPV lines asked for at each ply unless `--multipv` says otherwise.

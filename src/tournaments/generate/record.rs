@@ -18,14 +18,14 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use super::walk::{Opening, position_key};
+use super::walk::{BookOpening, position_key};
 use crate::starts::castling::{CastlingDialect, move_text};
 use crate::starts::notation::{CastlingNotation, epd_fields, position_fen, start_fen};
 use crate::starts::start::InvalidStart;
 use crate::tournaments::book::{BookFormat, pgn_tags};
 
 /// The EPD line of an opening (without the line ending).
-pub fn epd_record(opening: &Opening, castling: CastlingNotation) -> String {
+pub fn epd_record(opening: &BookOpening, castling: CastlingNotation) -> String {
     let setup = opening.position.to_setup(EnPassantMode::Legal);
     let label = opening.start.label();
     let mut text = epd_fields(&setup, castling);
@@ -53,7 +53,10 @@ pub fn epd_record(opening: &Opening, castling: CastlingNotation) -> String {
 /// the start's FEN, then the moves in SAN and `*`. The variant is cutechess-cli's word:
 /// cutechess-cli 1.5.1 plays none of the moves of a game tagged `Chess960` (its games
 /// start at the start position), while fastchess, python-chess and sp960 read both words.
-pub fn pgn_record(opening: &Opening, castling: CastlingNotation) -> Result<String, InvalidStart> {
+pub fn pgn_record(
+    opening: &BookOpening,
+    castling: CastlingNotation,
+) -> Result<String, InvalidStart> {
     let fen = start_fen(opening.start, castling)?;
     let mut text = pgn_tags(&opening.start.label(), "fischerandom", &fen);
     text.push('\n');
@@ -75,7 +78,7 @@ pub fn pgn_record(opening: &Opening, castling: CastlingNotation) -> Result<Strin
 /// The text of a start's openings in `format` (PGN games separated by blank lines;
 /// `first` says whether anything precedes them in the file).
 pub fn render(
-    openings: &[Opening],
+    openings: &[BookOpening],
     format: BookFormat,
     castling: CastlingNotation,
     first: bool,
@@ -105,7 +108,7 @@ pub fn render(
 /// A record read back from a book: its start's label and its position's key
 /// ([`position_key`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadBack {
+pub struct ReadBackRecord {
     /// The `id` (EPD) or `Event` (PGN): `SP 860`, `DFRC 0:959`.
     pub label: String,
     /// The final position's key.
@@ -123,14 +126,14 @@ pub struct ReadBackError {
 }
 
 /// Reads the records of a generated book (EPD lines, or PGN games) back.
-pub fn read_back(text: &str, format: BookFormat) -> Result<Vec<ReadBack>, ReadBackError> {
+pub fn read_back(text: &str, format: BookFormat) -> Result<Vec<ReadBackRecord>, ReadBackError> {
     match format {
         BookFormat::Pgn => read_pgn(text),
         BookFormat::Epd | BookFormat::Fen => read_epd(text),
     }
 }
 
-fn read_epd(text: &str) -> Result<Vec<ReadBack>, ReadBackError> {
+fn read_epd(text: &str) -> Result<Vec<ReadBackRecord>, ReadBackError> {
     let mut records = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let fail = |reason: String| ReadBackError {
@@ -144,14 +147,14 @@ fn read_epd(text: &str) -> Result<Vec<ReadBack>, ReadBackError> {
         if fields.len() < 4 {
             return Err(fail("fewer than four EPD fields".into()));
         }
-        let key = key_of(&fields.join(" ")).map_err(fail)?;
+        let key = key_of(&fields.join(" "), index + 1)?;
         let label = quoted_after(line, "id \"").ok_or_else(|| fail("no id \"...\"".into()))?;
-        records.push(ReadBack { label, key });
+        records.push(ReadBackRecord { label, key });
     }
     Ok(records)
 }
 
-fn read_pgn(text: &str) -> Result<Vec<ReadBack>, ReadBackError> {
+fn read_pgn(text: &str) -> Result<Vec<ReadBackRecord>, ReadBackError> {
     let mut records = Vec::new();
     let (mut label, mut position, mut tag_line) = (None::<String>, None::<Chess>, 0);
     let lines = text.lines().enumerate();
@@ -196,7 +199,7 @@ fn read_pgn(text: &str) -> Result<Vec<ReadBack>, ReadBackError> {
             let label = label
                 .take()
                 .ok_or_else(|| fail_game("a game without an Event tag".into()))?;
-            records.push(ReadBack {
+            records.push(ReadBackRecord {
                 label,
                 key: position_key(&current),
             });
@@ -205,12 +208,16 @@ fn read_pgn(text: &str) -> Result<Vec<ReadBack>, ReadBackError> {
     Ok(records)
 }
 
-/// The key of four EPD fields (either castling notation).
-fn key_of(fields: &str) -> Result<String, String> {
+/// The key of four EPD fields (either castling notation), read on `line`.
+fn key_of(fields: &str, line: usize) -> Result<String, ReadBackError> {
+    let fail = |err: &dyn std::fmt::Display| ReadBackError {
+        line,
+        reason: format!("{fields}: {err}"),
+    };
     let position: Chess = Fen::from_ascii(fields.as_bytes())
-        .map_err(|err| format!("{fields}: {err}"))?
+        .map_err(|err| fail(&err))?
         .into_position(CastlingMode::Chess960)
-        .map_err(|err| format!("{fields}: {err}"))?;
+        .map_err(|err| fail(&err))?;
     Ok(position_key(&position))
 }
 
@@ -222,25 +229,9 @@ fn quoted_after(line: &str, opener: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::start::Start;
 
-    fn opening(spec: &str, moves: &str, score: i32) -> Opening {
-        let start: Start = spec.parse().unwrap();
-        let mut position = start.position().unwrap();
-        let mut played = Vec::new();
-        for text in moves.split_ascii_whitespace() {
-            let m = crate::starts::castling::parse_move(&position, text.as_bytes()).unwrap();
-            position.play_unchecked(m);
-            played.push(m);
-        }
-        Opening {
-            start,
-            moves: played,
-            position,
-            score,
-            depth: Some(9),
-            nodes: Some(10000),
-        }
+    fn opening(spec: &str, moves: &str, score: i32) -> BookOpening {
+        BookOpening::played(spec, moves, score)
     }
 
     #[test]

@@ -16,7 +16,7 @@ use thiserror::Error;
 use super::engine::{BookEngine, EngineFailure, EngineSetup};
 use super::record::{ReadBackError, read_back, render};
 use super::walk::{
-    StartOpenings, Step, Walk, WalkError, WalkSettings, Window, position_key, start_seed,
+    StartOpenings, Walk, WalkError, WalkSettings, WalkStep, Window, position_key, start_seed,
 };
 use crate::exit_code;
 use crate::os::{cpu, interrupt};
@@ -52,7 +52,7 @@ pub struct GenerateRequest {
 
 /// What a finished run did.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Summary {
+pub struct BookSummary {
     /// Starts in the request.
     pub starts: usize,
     /// Starts taken from the resumed file.
@@ -144,15 +144,72 @@ enum Outcome {
 pub fn generate(
     request: &GenerateRequest,
     stdout: &mut dyn Write,
-) -> Result<Summary, GenerateError> {
+) -> Result<BookSummary, GenerateError> {
     let began = Instant::now();
     let cpu_before = cpu::process_seconds();
-    let settings = &request.walk;
     // What a resumed book holds already.
     let (taken, mut done_labels, existing_text) = match (&request.output, request.resume) {
         (Some(path), true) => read_existing(path, request.format)?,
         _ => (HashSet::new(), HashMap::new(), false),
     };
+    let (jobs, resumed) = plan_jobs(request, &mut done_labels);
+    let mut book = BookWriter::new(
+        request,
+        open_output(request, stdout)?,
+        taken,
+        !existing_text,
+    );
+    book.summary.resumed = resumed;
+    let _sigint = interrupt::Guard::install();
+    run_workers(request, &jobs, &mut book, began);
+    if book.progress {
+        eprint!("\r\x1b[K");
+    }
+    book.out.flush().map_err(|source| GenerateError::Io {
+        path: book.out_name.clone(),
+        source,
+    })?;
+    let BookWriter {
+        out_name,
+        keys,
+        summary,
+        committed,
+        failure,
+        last_skip,
+        ..
+    } = book;
+    if let Some(err) = failure {
+        return Err(err);
+    }
+    if committed < jobs.len() {
+        return Err(interrupted(
+            request,
+            &summary,
+            resumed + committed,
+            &out_name,
+        ));
+    }
+    if let Some(err) = out_of_reach(&summary, request.walk.window, keys.is_empty()) {
+        return Err(err);
+    }
+    if let Some(reason) = last_skip.filter(|_| summary.skipped == jobs.len() && !jobs.is_empty()) {
+        return Err(GenerateError::Engine {
+            code: exit_code::ENGINE_EXITED,
+            message: format!("--engine: every start was skipped (the last, {reason})"),
+        });
+    }
+    if request.timing {
+        print_timing(began, cpu_before, &summary);
+    }
+    Ok(summary)
+}
+
+/// The jobs to run, in book order, and how many starts a resumed book holds already
+/// (`done_labels`: each start's records in the book, used up as starts are matched).
+fn plan_jobs(
+    request: &GenerateRequest,
+    done_labels: &mut HashMap<String, usize>,
+) -> (Vec<Job>, usize) {
     let mut occurrences: HashMap<Start, u32> = HashMap::new();
     let mut jobs = Vec::new();
     let mut resumed = 0;
@@ -165,61 +222,63 @@ pub fn generate(
         *occurrence += 1;
         match done_labels.get_mut(&start.label()) {
             Some(count) if *count > 0 => {
-                *count = count.saturating_sub(settings.per_start as usize);
+                *count = count.saturating_sub(request.walk.per_start as usize);
                 resumed += 1;
             }
             _ => jobs.push(job),
         }
     }
-    let mut out: Box<dyn Write + '_> = match &request.output {
-        Some(path) => {
-            let file = if request.resume {
-                OpenOptions::new().create(true).append(true).open(path)
-            } else {
-                File::create(path)
-            };
-            Box::new(io::BufWriter::new(file.map_err(|source| {
-                GenerateError::Io {
-                    path: path.display().to_string(),
-                    source,
-                }
-            })?))
-        }
-        None => Box::new(&mut *stdout),
+    (jobs, resumed)
+}
+
+/// The book file (appended to with `--resume`), or `stdout`.
+fn open_output<'a>(
+    request: &GenerateRequest,
+    stdout: &'a mut dyn Write,
+) -> Result<Box<dyn Write + 'a>, GenerateError> {
+    let Some(path) = &request.output else {
+        return Ok(Box::new(stdout));
     };
-    let out_name = request
+    let file = if request.resume {
+        OpenOptions::new().create(true).append(true).open(path)
+    } else {
+        File::create(path)
+    };
+    let file = file.map_err(|source| GenerateError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    Ok(Box::new(io::BufWriter::new(file)))
+}
+
+/// The book's name in messages: its path, or `<stdout>`.
+fn output_name(request: &GenerateRequest) -> String {
+    request
         .output
         .as_ref()
-        .map_or("<stdout>".to_owned(), |p| p.display().to_string());
-    let mut book_keys: HashSet<String> = taken;
-    let mut summary = Summary {
-        starts: request.starts.len(),
-        resumed,
-        ..Summary::default()
-    };
-    let mut first = !existing_text;
-    let progress = io::stderr().is_terminal();
-    let _sigint = interrupt::Guard::install();
+        .map_or("<stdout>".to_owned(), |p| p.display().to_string())
+}
+
+/// The workers, each with its engine, and the loop that commits their starts in request
+/// order (and shows the progress line on a terminal) until every worker is done.
+fn run_workers(request: &GenerateRequest, jobs: &[Job], book: &mut BookWriter<'_>, began: Instant) {
+    let settings = &request.walk;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let setup = Arc::new(request.engine.clone());
     let (sender, results) = mpsc::channel::<(usize, Outcome)>();
     let workers = request.concurrency.clamp(1, jobs.len().max(1));
-    let mut failure: Option<GenerateError> = None;
-    let mut committed = 0;
-    let mut last_skip = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
-            let (jobs, next, stop, setup) = (&jobs, &next, &stop, &setup);
+            let (next, stop, setup) = (&next, &stop, &setup);
             scope.spawn(move || worker(jobs, next, stop, setup, settings, &sender));
         }
         drop(sender);
         let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
         let mut last_shown = Instant::now();
         loop {
-            let received = results.recv_timeout(Duration::from_millis(250));
-            match received {
+            match results.recv_timeout(Duration::from_millis(250)) {
                 Ok((index, outcome)) => {
                     pending.insert(index, outcome);
                 }
@@ -229,163 +288,185 @@ pub fn generate(
             if interrupt::interrupted() {
                 stop.store(true, Ordering::SeqCst);
             }
-            while failure.is_none()
-                && let Some(outcome) = pending.remove(&committed)
-            {
-                match outcome {
-                    Outcome::Done(done) => {
-                        let result = commit(
-                            done,
-                            &mut book_keys,
-                            &mut summary,
-                            &mut out,
-                            request,
-                            &mut first,
-                        );
-                        if let Err(err) = result {
-                            failure = Some(err);
-                            break;
-                        }
-                    }
-                    Outcome::Skipped(start, reason) => {
-                        note(progress, &format!("{}: skipped: {reason}", start.label()));
-                        summary.skipped += 1;
-                        last_skip = Some(format!("{}: {reason}", start.label()));
-                    }
-                    Outcome::Fatal(err) => {
-                        failure = Some(err);
-                        break;
-                    }
-                    Outcome::Interrupted => {
-                        // Put back: nothing after it is written.
-                        pending.insert(committed, Outcome::Interrupted);
-                        break;
-                    }
-                }
-                committed += 1;
-            }
-            if failure.is_some() {
+            book.commit_ready(&mut pending);
+            if book.failure.is_some() {
                 stop.store(true, Ordering::SeqCst);
             }
-            if progress
-                && (last_shown.elapsed() >= Duration::from_millis(500) || committed == jobs.len())
+            if book.progress
+                && (last_shown.elapsed() >= Duration::from_millis(500)
+                    || book.committed == jobs.len())
             {
-                show_progress(began, committed, jobs.len(), &summary);
+                show_progress(began, book.committed, jobs.len(), &book.summary);
                 last_shown = Instant::now();
             }
         }
     });
-    if progress {
-        eprint!("\r\x1b[K");
-    }
-    out.flush().map_err(|source| GenerateError::Io {
-        path: out_name.clone(),
-        source,
-    })?;
-    drop(out);
-    if let Some(err) = failure {
-        return Err(err);
-    }
-    if committed < jobs.len() {
-        let resume = match &request.output {
-            Some(_) => format!(
-                "to continue, run the same command with --resume (and --seed {}, if it did not \
-                 give one)",
-                request.walk.seed
-            ),
-            None => "write to a file (-o FILE) to be able to --resume".to_owned(),
-        };
-        return Err(GenerateError::Interrupted(format!(
-            "interrupted: {} of {} starts written to {out_name} ({} positions); {resume}",
-            resumed + committed,
-            request.starts.len(),
-            summary.positions
-        )));
-    }
-    if let Some(err) = out_of_reach(&summary, request.walk.window, book_keys.is_empty()) {
-        return Err(err);
-    }
-    if let Some(reason) = last_skip.filter(|_| summary.skipped == jobs.len() && !jobs.is_empty()) {
-        return Err(GenerateError::Engine {
-            code: exit_code::ENGINE_EXITED,
-            message: format!("--engine: every start was skipped (the last, {reason})"),
-        });
-    }
-    if request.timing {
-        let seconds = began.elapsed().as_secs_f64();
-        let own = cpu::process_seconds() - cpu_before;
-        let engines = cpu::children_seconds().map_or("unknown".to_owned(), |s| format!("{s:.3} s"));
-        eprintln!(
-            "sp960: book: timing: {} positions, {} evaluated, {} searches, in {seconds:.3} s ({:.2} positions/s); CPU: sp960 {own:.3} s, engines {engines}",
-            summary.positions,
-            summary.evaluated,
-            summary.searches,
-            summary.positions as f64 / seconds.max(1e-9)
-        );
-    }
-    Ok(summary)
 }
 
-/// Writes a start's openings: the ones already in the book (from an earlier start, a
-/// transposition) are dropped; a start that reached none is counted (a note says it is
-/// short), and [`out_of_reach`] judges the whole run at its end.
-fn commit(
-    done: StartOpenings,
-    book_keys: &mut HashSet<String>,
-    summary: &mut Summary,
-    out: &mut Box<dyn Write + '_>,
+/// The error of a run stopped by Ctrl-C, with how to continue it.
+fn interrupted(
     request: &GenerateRequest,
-    first: &mut bool,
-) -> Result<(), GenerateError> {
-    let settings = &request.walk;
-    summary.evaluated += u64::from(done.evaluated);
-    summary.searches += u64::from(done.searches);
-    if done.openings.is_empty() {
-        summary.unreached += 1;
-        summary
-            .first_unreached
-            .get_or_insert_with(|| (done.start.label(), done.tries));
-    }
-    let openings: Vec<_> = done
-        .openings
-        .into_iter()
-        .filter(|o| book_keys.insert(position_key(&o.position)))
-        .collect();
-    if (openings.len() as u32) < settings.per_start {
-        summary.short += 1;
-        note(
-            io::stderr().is_terminal(),
-            &format!(
-                "{}: {} of {} positions (--per-start) after {} tries (--tries)",
-                done.start.label(),
-                openings.len(),
-                settings.per_start,
-                done.tries
-            ),
-        );
-    }
-    let text = render(&openings, request.format, request.castling, *first)?;
-    *first &= openings.is_empty();
-    summary.positions += openings.len();
-    let name = || {
-        request
-            .output
-            .as_ref()
-            .map_or("<stdout>".to_owned(), |p| p.display().to_string())
+    summary: &BookSummary,
+    written: usize,
+    out_name: &str,
+) -> GenerateError {
+    let resume = match &request.output {
+        Some(_) => format!(
+            "to continue, run the same command with --resume (and --seed {}, if it did not \
+             give one)",
+            request.walk.seed
+        ),
+        None => "write to a file (-o FILE) to be able to --resume".to_owned(),
     };
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|source| GenerateError::Io {
-            path: name(),
-            source,
-        })
+    GenerateError::Interrupted(format!(
+        "interrupted: {written} of {} starts written to {out_name} ({} positions); {resume}",
+        request.starts.len(),
+        summary.positions
+    ))
+}
+
+/// `--timing`: the run's time, rate and CPU (sp960's own and the engines').
+fn print_timing(began: Instant, cpu_before: f64, summary: &BookSummary) {
+    let seconds = began.elapsed().as_secs_f64();
+    let own = cpu::process_seconds() - cpu_before;
+    let engines = cpu::children_seconds().map_or("unknown".to_owned(), |s| format!("{s:.3} s"));
+    eprintln!(
+        "sp960: book: timing: {} positions, {} evaluated, {} searches, in {seconds:.3} s ({:.2} positions/s); CPU: sp960 {own:.3} s, engines {engines}",
+        summary.positions,
+        summary.evaluated,
+        summary.searches,
+        summary.positions as f64 / seconds.max(1e-9)
+    );
+}
+
+/// The book being written: the output, the keys of the positions it holds, the summary
+/// so far, and how far the starts are committed (in request order).
+struct BookWriter<'a> {
+    request: &'a GenerateRequest,
+    out: Box<dyn Write + 'a>,
+    out_name: String,
+    keys: HashSet<String>,
+    summary: BookSummary,
+    /// Nothing written yet (PGN games are separated by a blank line).
+    first: bool,
+    /// A progress line on stderr (a terminal).
+    progress: bool,
+    committed: usize,
+    failure: Option<GenerateError>,
+    /// The last skipped start and why, for the error when every start was skipped.
+    last_skip: Option<String>,
+}
+
+impl<'a> BookWriter<'a> {
+    /// A book written to `out` that holds the positions `keys` already (`first`: and no
+    /// text).
+    fn new(
+        request: &'a GenerateRequest,
+        out: Box<dyn Write + 'a>,
+        keys: HashSet<String>,
+        first: bool,
+    ) -> BookWriter<'a> {
+        BookWriter {
+            request,
+            out,
+            out_name: output_name(request),
+            keys,
+            summary: BookSummary {
+                starts: request.starts.len(),
+                ..BookSummary::default()
+            },
+            first,
+            progress: io::stderr().is_terminal(),
+            committed: 0,
+            failure: None,
+            last_skip: None,
+        }
+    }
+
+    /// Commits the outcomes that are next in request order, until one is missing, a
+    /// failure, or an interruption (put back: nothing after it is written).
+    fn commit_ready(&mut self, pending: &mut BTreeMap<usize, Outcome>) {
+        while self.failure.is_none()
+            && let Some(outcome) = pending.remove(&self.committed)
+        {
+            match outcome {
+                Outcome::Done(done) => {
+                    if let Err(err) = self.commit(done) {
+                        self.failure = Some(err);
+                        break;
+                    }
+                }
+                Outcome::Skipped(start, reason) => {
+                    note(
+                        self.progress,
+                        &format!("{}: skipped: {reason}", start.label()),
+                    );
+                    self.summary.skipped += 1;
+                    self.last_skip = Some(format!("{}: {reason}", start.label()));
+                }
+                Outcome::Fatal(err) => {
+                    self.failure = Some(err);
+                    break;
+                }
+                Outcome::Interrupted => {
+                    pending.insert(self.committed, Outcome::Interrupted);
+                    break;
+                }
+            }
+            self.committed += 1;
+        }
+    }
+
+    /// Writes a start's openings: the ones already in the book (from an earlier start, a
+    /// transposition) are dropped; a start that reached none is counted (a note says it
+    /// is short), and [`out_of_reach`] judges the whole run at its end.
+    fn commit(&mut self, done: StartOpenings) -> Result<(), GenerateError> {
+        let request = self.request;
+        let summary = &mut self.summary;
+        summary.evaluated += u64::from(done.evaluated);
+        summary.searches += u64::from(done.searches);
+        if done.openings.is_empty() {
+            summary.unreached += 1;
+            summary
+                .first_unreached
+                .get_or_insert_with(|| (done.start.label(), done.tries));
+        }
+        let openings: Vec<_> = done
+            .openings
+            .into_iter()
+            .filter(|o| self.keys.insert(position_key(&o.position)))
+            .collect();
+        if (openings.len() as u32) < request.walk.per_start {
+            summary.short += 1;
+            note(
+                io::stderr().is_terminal(),
+                &format!(
+                    "{}: {} of {} positions (--per-start) after {} tries (--tries)",
+                    done.start.label(),
+                    openings.len(),
+                    request.walk.per_start,
+                    done.tries
+                ),
+            );
+        }
+        let text = render(&openings, request.format, request.castling, self.first)?;
+        self.first &= openings.is_empty();
+        summary.positions += openings.len();
+        self.out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.flush())
+            .map_err(|source| GenerateError::Io {
+                path: self.out_name.clone(),
+                source,
+            })
+    }
 }
 
 /// The error for a run that wrote nothing because no start reached the window (a book that
 /// already held positions, or a start that reached one, is not out of reach: the starts
 /// that did not are notes). One rule whatever the order the starts finish in.
 fn out_of_reach(
-    summary: &Summary,
+    summary: &BookSummary,
     window: Option<Window>,
     book_empty: bool,
 ) -> Option<GenerateError> {
@@ -418,7 +499,7 @@ fn note(progress: bool, text: &str) {
     eprintln!("sp960: book: {text}");
 }
 
-fn show_progress(began: Instant, committed: usize, total: usize, summary: &Summary) {
+fn show_progress(began: Instant, committed: usize, total: usize, summary: &BookSummary) {
     let seconds = began.elapsed().as_secs_f64();
     let rate = summary.positions as f64 / seconds.max(1e-9);
     let eta = if committed == 0 {
@@ -581,7 +662,7 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
     engine.new_start()?;
     loop {
         match walk.step() {
-            Step::Search(request) => {
+            WalkStep::Search(request) => {
                 if request.fresh {
                     // The kept score is what a fresh engine reproduces (book_proof re-evaluates).
                     engine.new_start()?;
@@ -589,19 +670,17 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
                 let result = engine.search(walk.root(), &request.moves, request.lines)?;
                 walk.feed(result)?;
             }
-            Step::Done(done) => return Ok(done),
+            WalkStep::Done(done) => return Ok(done),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::walk::Opening;
+    use super::super::walk::BookOpening;
     use super::*;
     use crate::launch::command::EngineCommand;
     use crate::matches::engines::client::Limits;
-    use crate::starts::castling::parse_move;
-    use shakmaty::Position;
 
     fn request() -> GenerateRequest {
         GenerateRequest {
@@ -635,26 +714,11 @@ mod tests {
         }
     }
 
-    fn opening(spec: &str, moves: &str) -> Opening {
-        let start: Start = spec.parse().unwrap();
-        let mut position = start.position().unwrap();
-        let mut played = Vec::new();
-        for text in moves.split(' ') {
-            let m = parse_move(&position, text.as_bytes()).unwrap();
-            position.play_unchecked(m);
-            played.push(m);
-        }
-        Opening {
-            start,
-            moves: played,
-            position,
-            score: 0,
-            depth: None,
-            nodes: None,
-        }
+    fn opening(spec: &str, moves: &str) -> BookOpening {
+        BookOpening::played(spec, moves, 0)
     }
 
-    fn done(openings: Vec<Opening>) -> StartOpenings {
+    fn done(openings: Vec<BookOpening>) -> StartOpenings {
         StartOpenings {
             start: openings.first().map_or("860".parse().unwrap(), |o| o.start),
             openings,
@@ -667,61 +731,29 @@ mod tests {
     #[test]
     fn commits_drop_positions_the_book_holds_and_only_an_empty_book_is_out_of_reach() {
         let request = request();
-        let (mut keys, mut summary, mut first) = (HashSet::new(), Summary::default(), true);
         let mut bytes = Vec::new();
-        {
-            let mut out: Box<dyn Write + '_> = Box::new(&mut bytes);
+        let (keys, summary) = {
+            let mut book = BookWriter::new(&request, Box::new(&mut bytes), HashSet::new(), true);
             // Nothing in the book and nothing found: the window is out of reach.
-            commit(
-                done(Vec::new()),
-                &mut keys,
-                &mut summary,
-                &mut out,
-                &request,
-                &mut first,
-            )
-            .unwrap();
+            book.commit(done(Vec::new())).unwrap();
             let window = request.walk.window;
-            let err = out_of_reach(&summary, window, keys.is_empty()).unwrap();
+            let err = out_of_reach(&book.summary, window, book.keys.is_empty()).unwrap();
             assert!(
                 err.to_string()
                     .starts_with("--window -5,5: no position of SP 860 reached it in 7 tries"),
                 "{err}"
             );
             let a = opening("860", "e2e4 e7e5");
-            commit(
-                done(vec![a.clone()]),
-                &mut keys,
-                &mut summary,
-                &mut out,
-                &request,
-                &mut first,
-            )
-            .unwrap();
+            book.commit(done(vec![a.clone()])).unwrap();
             // The same start asked for again: a transposition of the first one's position
             // is dropped, the other kept.
             let b = opening("860", "e2e4 e7e5");
             let c = opening("860", "d2d4 d7d5");
-            commit(
-                done(vec![b, c]),
-                &mut keys,
-                &mut summary,
-                &mut out,
-                &request,
-                &mut first,
-            )
-            .unwrap();
+            book.commit(done(vec![b, c])).unwrap();
             // Empty once the book holds something: the start is short, no error.
-            commit(
-                done(Vec::new()),
-                &mut keys,
-                &mut summary,
-                &mut out,
-                &request,
-                &mut first,
-            )
-            .unwrap();
-        }
+            book.commit(done(Vec::new())).unwrap();
+            (book.keys, book.summary)
+        };
         let text = String::from_utf8(bytes).unwrap();
         assert_eq!(text.lines().count(), 2, "{text}");
         assert!(text.contains("c0 \"SP 860: e2e4 e7e5\""));
@@ -736,13 +768,13 @@ mod tests {
         assert_eq!(summary.unreached, 2);
         assert!(out_of_reach(&summary, request.walk.window, keys.is_empty()).is_none());
         // And a book resumed with positions in it is not out of reach either.
-        let nothing = Summary {
+        let nothing = BookSummary {
             unreached: 1,
             first_unreached: Some(("SP 860".to_owned(), 7)),
-            ..Summary::default()
+            ..BookSummary::default()
         };
         assert!(out_of_reach(&nothing, request.walk.window, false).is_none());
-        let several = Summary {
+        let several = BookSummary {
             unreached: 3,
             ..nothing
         };

@@ -1,6 +1,6 @@
 //! The openings of one start, as a sans-IO state machine: [`Walk::step`] answers with the
 //! next search to ask the engine for, [`Walk::feed`] takes the engine's answer, until the
-//! start is done ([`Step::Done`]).
+//! start is done ([`WalkStep::Done`]).
 //!
 //! A walk plays `plies` moves from the start, each chosen at random (the walk's own seeded
 //! ChaCha8 stream) among the MultiPV lines whose score is within `margin` centipawns of the
@@ -83,7 +83,7 @@ pub struct PvLine {
 
 /// What the engine answered: its lines (best first) and the search effort.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct EngineAnswer {
     /// The lines, in MultiPV order (best first).
     pub lines: Vec<PvLine>,
     /// The depth reached (`info depth`).
@@ -94,7 +94,7 @@ pub struct SearchResult {
 
 /// An opening kept for the book.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opening {
+pub struct BookOpening {
     /// Its start.
     pub start: Start,
     /// The moves from the start.
@@ -109,13 +109,37 @@ pub struct Opening {
     pub nodes: Option<u64>,
 }
 
+#[cfg(test)]
+impl BookOpening {
+    /// An opening for the tests: `moves` (coordinates) played from the start `spec`,
+    /// scored `score` by a search of depth 9 and 10,000 nodes.
+    pub(crate) fn played(spec: &str, moves: &str, score: i32) -> BookOpening {
+        let start: Start = spec.parse().unwrap();
+        let mut position = start.position().unwrap();
+        let mut played = Vec::new();
+        for text in moves.split_ascii_whitespace() {
+            let m = parse_move(&position, text.as_bytes()).unwrap();
+            position.play_unchecked(m);
+            played.push(m);
+        }
+        BookOpening {
+            start,
+            moves: played,
+            position,
+            score,
+            depth: Some(9),
+            nodes: Some(10000),
+        }
+    }
+}
+
 /// A start's openings, and how many walks they took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StartOpenings {
     /// The start.
     pub start: Start,
     /// The openings kept, in the order found.
-    pub openings: Vec<Opening>,
+    pub openings: Vec<BookOpening>,
     /// The walks made.
     pub tries: u32,
     /// Final positions searched (evaluated).
@@ -126,7 +150,7 @@ pub struct StartOpenings {
 
 /// What the walk wants next.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub enum WalkStep {
     /// Ask the engine for this search, then [`Walk::feed`] its result.
     Search(SearchRequest),
     /// The start is done.
@@ -175,7 +199,7 @@ pub fn start_seed(seed: u64, start: Start, occurrence: u32) -> u64 {
 #[derive(Debug, Clone)]
 struct Known {
     moves: Vec<(Move, EngineScore)>,
-    result: SearchResult,
+    result: EngineAnswer,
 }
 
 /// The openings of one start being made.
@@ -189,7 +213,7 @@ pub struct Walk {
     known: HashMap<(String, u32), Known>,
     /// The search asked for and not yet answered.
     asked: Option<(String, u32, Chess)>,
-    kept: Vec<Opening>,
+    kept: Vec<BookOpening>,
     kept_keys: HashSet<String>,
     tries: u32,
     evaluated: u32,
@@ -234,12 +258,12 @@ impl Walk {
     }
 
     /// The next search, or the start's openings when it is done.
-    pub fn step(&mut self) -> Step {
+    pub fn step(&mut self) -> WalkStep {
         loop {
             if self.kept.len() as u32 >= self.settings.per_start
                 || self.tries >= self.settings.tries
             {
-                return Step::Done(StartOpenings {
+                return WalkStep::Done(StartOpenings {
                     start: self.start,
                     openings: std::mem::take(&mut self.kept),
                     tries: self.tries,
@@ -292,7 +316,7 @@ impl Walk {
                 None => matches!(white, EngineScore::Centipawns(_)),
             };
             if let (true, EngineScore::Centipawns(cp)) = (inside, score) {
-                self.kept.push(Opening {
+                self.kept.push(BookOpening {
                     start: self.start,
                     moves: self.moves.clone(),
                     position: self.current.clone(),
@@ -307,7 +331,7 @@ impl Walk {
     }
 
     /// The engine's answer to the search last asked for.
-    pub fn feed(&mut self, result: SearchResult) -> Result<(), WalkError> {
+    pub fn feed(&mut self, result: EngineAnswer) -> Result<(), WalkError> {
         let (key, lines, position) = self.asked.take().ok_or(WalkError::Unasked)?;
         let mut moves: Vec<(Move, EngineScore)> = Vec::with_capacity(result.lines.len());
         for line in &result.lines {
@@ -326,10 +350,10 @@ impl Walk {
         Ok(())
     }
 
-    fn ask(&mut self, key: String, lines: u32, fresh: bool) -> Step {
+    fn ask(&mut self, key: String, lines: u32, fresh: bool) -> WalkStep {
         self.searches += 1;
         self.asked = Some((key, lines, self.current.clone()));
-        Step::Search(SearchRequest {
+        WalkStep::Search(SearchRequest {
             moves: self.moves.clone(),
             lines,
             fresh,
@@ -360,242 +384,5 @@ fn rank(score: EngineScore) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::starts::castling::{CastlingDialect, move_text};
-
-    fn settings() -> WalkSettings {
-        WalkSettings {
-            plies: 2,
-            per_start: 2,
-            window: Some(Window { low: -35, high: 35 }),
-            margin: 50,
-            multipv: 4,
-            tries: 40,
-            seed: 1,
-        }
-    }
-
-    fn start(spec: &str) -> Start {
-        spec.parse().unwrap()
-    }
-
-    fn walk(spec: &str, settings: WalkSettings) -> Walk {
-        Walk::new(
-            start(spec),
-            start_seed(settings.seed, start(spec), 0),
-            settings,
-        )
-        .unwrap()
-    }
-
-    /// A scripted engine: every legal move is a line, scored by `score` of the position
-    /// after it (from the mover's side); the final search scores the position itself.
-    fn answer(
-        walk: &Walk,
-        request: &SearchRequest,
-        score: &dyn Fn(&Chess, &str) -> i32,
-    ) -> SearchResult {
-        let mut position = walk.root().clone();
-        for m in &request.moves {
-            position.play_unchecked(*m);
-        }
-        let mut lines: Vec<PvLine> = position
-            .legal_moves()
-            .iter()
-            .map(|m| {
-                let text = move_text(m, CastlingDialect::Chess960);
-                PvLine {
-                    score: EngineScore::Centipawns(score(&position, &text)),
-                    first_move: text,
-                }
-            })
-            .collect();
-        lines.sort_by_key(|line| std::cmp::Reverse(rank(line.score)));
-        lines.truncate(request.lines as usize);
-        if request.lines == 1 {
-            // The final search: the position's own score.
-            lines[0].score = EngineScore::Centipawns(score(&position, ""));
-        }
-        SearchResult {
-            lines,
-            depth: Some(7),
-            nodes: Some(1000),
-        }
-    }
-
-    /// Runs the walk to the end; returns its openings and how often the start position
-    /// itself was searched.
-    fn run(walk: &mut Walk, score: &dyn Fn(&Chess, &str) -> i32) -> (StartOpenings, usize) {
-        let mut searches = 0;
-        loop {
-            match walk.step() {
-                Step::Search(request) => {
-                    searches += usize::from(request.moves.is_empty());
-                    let result = answer(walk, &request, score);
-                    walk.feed(result).unwrap();
-                }
-                Step::Done(done) => return (done, searches),
-            }
-        }
-    }
-
-    /// A deterministic spread of scores over -60..59: by the move's text, or for the
-    /// final search (no move) by the position's key.
-    fn spread(position: &Chess, text: &str) -> i32 {
-        if text.is_empty() {
-            let key = position_key(position);
-            let sum: usize = key
-                .bytes()
-                .enumerate()
-                .map(|(i, b)| (i + 1) * usize::from(b))
-                .sum();
-            return (sum % 120) as i32 - 60;
-        }
-        let bytes = text.as_bytes();
-        (i32::from(bytes[0]) * 7 + i32::from(bytes[2]) * 13 + i32::from(bytes[3])) % 120 - 60
-    }
-
-    #[test]
-    fn openings_are_distinct_in_the_window_and_reproducible() {
-        let (done, searches) = run(&mut walk("860", settings()), &spread);
-        assert_eq!(done.openings.len(), 2);
-        let keys: HashSet<String> = done
-            .openings
-            .iter()
-            .map(|o| position_key(&o.position))
-            .collect();
-        assert_eq!(keys.len(), 2);
-        for opening in &done.openings {
-            assert_eq!(opening.moves.len(), 2);
-            // White to move after two plies: the score is White's.
-            assert!((-35..=35).contains(&opening.score), "{}", opening.score);
-            assert_eq!((opening.depth, opening.nodes), (Some(7), Some(1000)));
-        }
-        // The start position was searched once for all walks.
-        assert!(done.tries >= 2);
-        assert_eq!(searches, 1);
-        let (again, _) = run(&mut walk("860", settings()), &spread);
-        assert_eq!(again, done);
-        let other = WalkSettings {
-            seed: 2,
-            ..settings()
-        };
-        let (reseeded, _) = run(&mut walk("860", other), &spread);
-        assert_ne!(reseeded.openings, done.openings);
-    }
-
-    #[test]
-    fn moves_are_chosen_within_the_margin_only() {
-        // One move scores 100, the rest -100: with a 50 cp margin only that one is played.
-        let one = |position: &Chess, text: &str| {
-            let best = move_text(&position.legal_moves()[0], CastlingDialect::Chess960);
-            if text == best { 100 } else { -100 }
-        };
-        let wide = WalkSettings {
-            window: None,
-            per_start: 5,
-            tries: 5,
-            ..settings()
-        };
-        let (done, _) = run(&mut walk("518", wide.clone()), &one);
-        // Every walk plays the same two moves: one position, and the start is done after
-        // the first walk (all the others would be the same).
-        assert_eq!(done.openings.len(), 1);
-        assert_eq!(done.tries, 5);
-        assert_eq!(done.evaluated, 1);
-        // A margin of 200 lets every move in: more distinct positions.
-        let (many, _) = run(
-            &mut walk(
-                "518",
-                WalkSettings {
-                    margin: 200,
-                    ..wide
-                },
-            ),
-            &one,
-        );
-        assert!(many.openings.len() > 1);
-    }
-
-    #[test]
-    fn scores_are_judged_from_whites_side_and_mates_are_never_kept() {
-        // After one ply black is to move; the engine says +50 for black = -50 for White.
-        let black_up = |_: &Chess, _: &str| 50;
-        let odd = WalkSettings {
-            plies: 1,
-            window: Some(Window {
-                low: -60,
-                high: -40,
-            }),
-            per_start: 1,
-            ..settings()
-        };
-        let (done, _) = run(&mut walk("0", odd.clone()), &black_up);
-        assert_eq!(done.openings.len(), 1);
-        assert_eq!(done.openings[0].score, 50);
-        let flipped = WalkSettings {
-            window: Some(Window { low: 40, high: 60 }),
-            tries: 3,
-            ..odd
-        };
-        let (none, _) = run(&mut walk("0", flipped), &black_up);
-        assert!(none.openings.is_empty());
-        assert_eq!(none.tries, 3);
-        // A mate score is outside every window, and outside "no window".
-        let mut w = walk(
-            "0",
-            WalkSettings {
-                window: None,
-                tries: 2,
-                ..settings()
-            },
-        );
-        loop {
-            match w.step() {
-                Step::Search(request) => {
-                    let mut result = answer(&w, &request, &spread);
-                    if request.lines == 1 {
-                        result.lines[0].score = EngineScore::Mate(3);
-                    }
-                    w.feed(result).unwrap();
-                }
-                Step::Done(done) => {
-                    assert!(done.openings.is_empty());
-                    assert_eq!(done.evaluated, 2);
-                    break;
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn bad_answers_are_errors() {
-        let mut w = walk("860", settings());
-        assert_eq!(w.feed(SearchResult::default()), Err(WalkError::Unasked));
-        let Step::Search(_) = w.step() else { panic!() };
-        let bad = SearchResult {
-            lines: vec![PvLine {
-                first_move: "e2e5".into(),
-                score: EngineScore::Centipawns(0),
-            }],
-            ..SearchResult::default()
-        };
-        assert_eq!(w.feed(bad), Err(WalkError::IllegalMove("e2e5".into())));
-        let Step::Search(_) = w.step() else { panic!() };
-        assert_eq!(w.feed(SearchResult::default()), Err(WalkError::NoLines(20)));
-    }
-
-    #[test]
-    fn seeds_differ_by_start_and_occurrence() {
-        let a = start_seed(7, start("860"), 0);
-        assert_eq!(a, start_seed(7, start("860"), 0));
-        assert_ne!(a, start_seed(7, start("860"), 1));
-        assert_ne!(a, start_seed(7, start("861"), 0));
-        assert_ne!(a, start_seed(8, start("860"), 0));
-        assert_ne!(
-            start_seed(7, start("0:959"), 0),
-            start_seed(7, start("959:0"), 0)
-        );
-    }
-}
+#[path = "walk_tests.rs"]
+mod tests;
