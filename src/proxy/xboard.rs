@@ -27,6 +27,7 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::exit_code;
 use crate::protocol::game::{GameLine, parse_fen, standard_rights_only};
+use crate::protocol::quirks::quirks;
 use crate::protocol::xboard::{
     CastlingForm, Level, castling_form_of, feature_pairs, parse_centiseconds, parse_seconds,
     parse_xboard_move, rejected_command, write_xboard_move,
@@ -465,9 +466,7 @@ impl XboardSession {
                 }
                 b"myname" => {
                     let name = String::from_utf8_lossy(value).into_owned();
-                    if !self.engine_castling_fixed()
-                        && name.to_ascii_lowercase().contains("fairy-stockfish")
-                    {
+                    if !self.engine_castling_fixed() && quirks(&name).xboard_kxr {
                         self.engine_castling = EngineCastling::KingTakesRook;
                     }
                     self.features.myname = Some(name);
