@@ -14,16 +14,16 @@
 //!   Ctrl-C, pipes, CPU time);
 //! - [`cli`]: the `sp960` command line: clap arguments, help texts, errors to exit codes.
 
-pub mod cli;
-pub mod engine;
-pub mod launch;
-pub mod matches;
+pub(crate) mod cli;
+pub(crate) mod engine;
+pub(crate) mod launch;
+pub(crate) mod matches;
 pub(crate) mod os;
-pub mod protocol;
-pub mod proxy;
-pub mod records;
-pub mod starts;
-pub mod tournaments;
+pub(crate) mod protocol;
+pub(crate) mod proxy;
+pub(crate) mod records;
+pub(crate) mod starts;
+pub(crate) mod tournaments;
 
 // The public face: what the `sp960` binary, the integration tests, the fuzzers and the
 // examples use. The rooms themselves are the crate's own (their items are reached through

@@ -25,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
         actions.clear();
         match side % 8 {
             0 => session.on_gui_eof(&mut actions),
-            1 => session.on_engine_exit("died unexpectedly from signal 11", &mut actions),
+            1 => session.on_engine_exit(
+                "died unexpectedly from signal 11",
+                side & 8 != 0,
+                &mut actions,
+            ),
             2..=4 => session.on_gui_line(text, &mut actions),
             _ => session.on_engine_line(text, &mut actions),
         }

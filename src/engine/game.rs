@@ -115,6 +115,7 @@ impl Game {
     }
 
     /// The moves played from the start.
+    #[cfg(test)]
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }

@@ -22,7 +22,7 @@ pub mod uci;
 pub mod xboard;
 
 pub use io::run;
-pub use search::{SearchJob, SearchLimits, SearchReport, SearchResult, TimeBudget};
+pub use search::{SearchJob, SearchReport, SearchResult};
 
 /// The engine's name, as `id name` (UCI) and `myname` (XBoard) give it.
 pub const ENGINE_NAME: &str = "sp960";

@@ -68,12 +68,8 @@ struct Go {
 }
 
 impl UciFrontEnd {
-    /// Whether `UCI_Chess960` is on.
-    pub fn chess960(&self) -> bool {
-        self.chess960
-    }
-
     /// The current game, if the last `position` command was accepted.
+    #[cfg(test)]
     pub fn game(&self) -> Option<&Game> {
         self.game.as_ref()
     }

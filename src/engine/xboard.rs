@@ -83,13 +83,9 @@ fn unknown(line: &str) -> EngineStep {
 
 impl XboardFrontEnd {
     /// The current game, if the last `setboard` was accepted.
+    #[cfg(test)]
     pub fn game(&self) -> Option<&Game> {
         self.game.as_ref()
-    }
-
-    /// Whether `variant fischerandom` is on.
-    pub fn fischerandom(&self) -> bool {
-        self.fischerandom
     }
 
     /// Drops the running search, if any: its move will not be played.

@@ -31,8 +31,8 @@ pub mod engines;
 pub mod game;
 pub mod tally;
 
-pub use config::request::{DEFAULT_MOVETIME_MS, MatchConfig, MatchEngine, MatchRequest};
-pub use tally::summary::{GameSummary, Summary, summary_table};
+pub use config::request::{MatchConfig, MatchRequest};
+pub use tally::summary::{GameSummary, Summary};
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};

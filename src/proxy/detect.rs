@@ -104,6 +104,7 @@ impl DetectingSession {
     }
 
     /// The protocol, once decided.
+    #[cfg(test)]
     pub fn protocol(&self) -> Option<Protocol> {
         match self.inner {
             Inner::Undecided(_) => None,

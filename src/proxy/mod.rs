@@ -15,7 +15,7 @@
 
 use std::time::Instant;
 
-pub use crate::protocol::{first_token, is_chess960_variant, tokens};
+pub use crate::protocol::first_token;
 
 pub mod detect;
 pub mod io;
@@ -140,6 +140,7 @@ pub fn forward_unless_changed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::is_chess960_variant;
 
     #[test]
     fn unchanged_rewrites_are_forwarded_byte_for_byte() {

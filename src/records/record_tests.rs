@@ -1,4 +1,5 @@
 use super::*;
+use crate::records::check::Rules;
 
 fn verdict(line: &str) -> Result<(), Problem> {
     verdict_with(line, &CheckOptions::default())

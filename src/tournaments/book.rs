@@ -36,7 +36,7 @@ impl BookFormat {
     }
 }
 
-pub use crate::starts::request::{BookError, BookRequest, MAX_RANDOM_STARTS};
+pub use crate::starts::request::{BookError, BookRequest};
 
 /// One moveless PGN game that starts from `start`.
 pub fn pgn_entry(start: Start, castling: CastlingNotation) -> Result<String, InvalidStart> {
@@ -168,6 +168,7 @@ pub enum WriteBookError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::starts::request::MAX_RANDOM_STARTS;
     use crate::starts::start::RandomStarts;
 
     fn request(specs: &[&str]) -> BookRequest {

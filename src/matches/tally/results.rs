@@ -120,6 +120,7 @@ impl Tally {
     }
 
     /// Games counted.
+    #[cfg(test)]
     pub fn games(&self) -> u32 {
         self.matchups.values().map(|m| m.score.games()).sum()
     }

@@ -226,6 +226,7 @@ impl SprtConfig {
     /// How far `llr` has gone towards the bound on its side, as fastchess prints it in
     /// percent (`LLR: 2.25 (76.4%)`): `llr / upper` when `llr >= 0`, else
     /// `-llr / lower` (which fastchess leaves negative).
+    #[cfg(test)]
     pub fn fraction(&self, llr: f64) -> f64 {
         if llr >= 0.0 {
             llr / self.upper_bound()

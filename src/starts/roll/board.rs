@@ -21,11 +21,6 @@ impl PartialRank {
         (0..8).filter(|&file| self.0[file].is_none()).collect()
     }
 
-    /// Whether `file` is still empty.
-    pub fn is_empty(&self, file: usize) -> bool {
-        self.0[file].is_none()
-    }
-
     /// Puts `role` on `file`.
     pub fn put(&mut self, file: usize, role: Role) {
         self.0[file] = Some(role);
@@ -33,6 +28,7 @@ impl PartialRank {
 
     /// Puts `role` on the `index`-th (0-based) empty square and returns its file, or
     /// `None` (and changes nothing) when there are not that many empty squares.
+    #[cfg(test)]
     pub fn put_on_empty(&mut self, index: usize, role: Role) -> Option<usize> {
         let file = *self.empty_files().get(index)?;
         self.put(file, role);

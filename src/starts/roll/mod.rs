@@ -449,6 +449,7 @@ pub struct RollOutcome {
 
 /// Feeds `faces` to `procedure` until it is done: the steps, and the start if the faces
 /// were enough. (Faces beyond the end are not used.)
+#[cfg(test)]
 pub fn feed<P: Procedure>(procedure: &mut P, faces: &[u32]) -> (Vec<RollStep>, Option<Done>) {
     let mut steps = Vec::new();
     for &face in faces {

@@ -47,6 +47,7 @@ impl Ratio {
     }
 
     /// The numerator (lowest terms; negative for a negative fraction).
+    #[cfg(test)]
     pub fn numerator(self) -> i128 {
         self.num
     }

@@ -25,7 +25,7 @@ use crate::launch::spec::EngineSpec;
 use crate::matches::engines::client::Limits;
 use crate::protocol::Protocol;
 pub use engine::EngineSetup;
-pub use run::{BookSummary, GenerateError, GenerateRequest, generate};
+pub use run::{GenerateError, GenerateRequest, generate};
 pub use walk::{WalkSettings, Window};
 
 /// The MultiPV lines asked for at each ply unless `--multipv` says otherwise.
