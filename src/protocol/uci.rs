@@ -488,9 +488,14 @@ pub struct PositionCommand<'a> {
     pub moves: Vec<&'a [u8]>,
 }
 
+/// A `position` line that is neither `startpos` nor `fen FEN`: what came instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected 'startpos' or 'fen <FEN>', got '{0}'")]
+pub struct PositionSyntaxError(pub String);
+
 impl<'a> PositionCommand<'a> {
     /// Reads a `position` line; the error says what is missing.
-    pub fn parse(line: &'a [u8]) -> Result<PositionCommand<'a>, String> {
+    pub fn parse(line: &'a [u8]) -> Result<PositionCommand<'a>, PositionSyntaxError> {
         let words: Vec<&[u8]> = tokens(line).skip(1).collect();
         let moves_at = words
             .iter()
@@ -503,9 +508,8 @@ impl<'a> PositionCommand<'a> {
                 Some(String::from_utf8_lossy(&fen.join(&b' ')).into_owned())
             }
             setup => {
-                return Err(format!(
-                    "expected 'startpos' or 'fen <FEN>', got '{}'",
-                    String::from_utf8_lossy(&setup.join(&b' '))
+                return Err(PositionSyntaxError(
+                    String::from_utf8_lossy(&setup.join(&b' ')).into_owned(),
                 ));
             }
         };

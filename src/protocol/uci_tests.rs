@@ -130,7 +130,9 @@ fn position_commands() {
     assert_eq!(fen.fen.as_deref(), Some("8/8/8/8/8/8/8/K1k5 w - - 0 1"));
     assert!(fen.moves.is_empty());
     assert_eq!(
-        PositionCommand::parse(b"position banana").unwrap_err(),
+        PositionCommand::parse(b"position banana")
+            .unwrap_err()
+            .to_string(),
         "expected 'startpos' or 'fen <FEN>', got 'banana'"
     );
     assert!(PositionCommand::parse(b"position fen").is_err());

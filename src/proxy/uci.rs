@@ -284,6 +284,20 @@ enum Search {
     Running(Box<Running>),
 }
 
+/// Why a GUI's `position` was refused (told to the GUI; its next `go` is answered).
+#[derive(Debug, thiserror::Error)]
+enum PositionRefusal {
+    /// Neither `startpos` nor `fen FEN`.
+    #[error(transparent)]
+    Syntax(#[from] crate::protocol::uci::PositionSyntaxError),
+    /// The start of the games cannot be set up (a bug).
+    #[error(transparent)]
+    Start(#[from] crate::starts::start::InvalidStart),
+    /// A bad FEN or an illegal move.
+    #[error(transparent)]
+    Position(#[from] crate::protocol::game::PositionError),
+}
+
 /// Exit code when `--require-chess960` is given and the engine lacks `UCI_Chess960`.
 pub const NO_CHESS960_EXIT: u8 = exit_code::ENGINE_UNSUITABLE;
 
@@ -325,7 +339,7 @@ pub struct UciSession {
     /// dialect unless `--gui-castling` says.
     gui_chess960: bool,
     /// The reason the last `position` was refused; `go` is answered while set.
-    refused: Option<String>,
+    refused: Option<PositionRefusal>,
     /// The engine's handshake: the GUI's lines held until `uciok`, or a restart's.
     handshake: Handshake,
     /// The GUI's current position, once a `position` was accepted.
@@ -893,25 +907,24 @@ impl UciSession {
 
     /// The GUI's `position` as a checked line: (line, came from `startpos` with no start
     /// of ours, notes about repaired FEN parts).
-    fn read_position(&mut self, line: &[u8]) -> Result<(GameLine, bool, Vec<String>), String> {
+    fn read_position(
+        &mut self,
+        line: &[u8],
+    ) -> Result<(GameLine, bool, Vec<String>), PositionRefusal> {
         let command = PositionCommand::parse(line)?;
         let (root, plain_startpos, notes) = match &command.fen {
             None => match self.starts.current() {
-                Some(start) => (
-                    start.position().map_err(|err| err.to_string())?,
-                    false,
-                    Vec::new(),
-                ),
+                Some(start) => (start.position()?, false, Vec::new()),
                 None => (Chess::default(), true, Vec::new()),
             },
             Some(fen) => {
-                let (root, notes) = parse_fen(fen).map_err(|err| err.to_string())?;
+                let (root, notes) = parse_fen(fen)?;
                 (root, false, notes)
             }
         };
         let mut game = GameLine::new(root);
         for text in &command.moves {
-            game.push_text(text).map_err(|err| err.to_string())?;
+            game.push_text(text)?;
         }
         Ok((game, plain_startpos, notes))
     }
