@@ -87,22 +87,22 @@ pub fn xboard_move_text(m: Move, fischerandom: bool) -> String {
 
 /// A game: a start position and the moves played since.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct EngineGame {
     positions: Vec<Chess>,
     moves: Vec<Move>,
     hashes: Vec<u64>,
 }
 
-impl Default for Game {
-    fn default() -> Game {
-        Game::new(Chess::default())
+impl Default for EngineGame {
+    fn default() -> EngineGame {
+        EngineGame::new(Chess::default())
     }
 }
 
-impl Game {
+impl EngineGame {
     /// A game from `start`.
-    pub fn new(start: Chess) -> Game {
-        Game {
+    pub fn new(start: Chess) -> EngineGame {
+        EngineGame {
             hashes: vec![position_hash(&start)],
             positions: vec![start],
             moves: Vec::new(),
@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn undo_restores_the_position_and_history() {
-        let mut game = Game::default();
+        let mut game = EngineGame::default();
         game.play_text("e2e4").unwrap();
         game.play_text("e7e5").unwrap();
         assert_eq!(game.search_job(SearchLimits::default()).history.len(), 2);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::game::{Game, position_from_fen};
+use crate::engine::game::{EngineGame, position_from_fen};
 use shakmaty::Square;
 
 fn run(fen: &str, limits: SearchLimits) -> SearchResult {
@@ -104,7 +104,7 @@ fn clock_budgets_are_sane() {
 fn repetition_counts_as_a_draw() {
     // White is a rook down but can repeat: Kh1-g1 shuffles while Black can only do the
     // same; with history the search must prefer the repetition line's 0 to losing.
-    let mut game = Game::new(position_from_fen("7k/8/8/8/8/8/8/6K1 w - - 0 1").unwrap());
+    let mut game = EngineGame::new(position_from_fen("7k/8/8/8/8/8/8/6K1 w - - 0 1").unwrap());
     for text in ["g1h1", "h8g8", "h1g1", "g8h8"] {
         game.play_text(text).unwrap();
     }

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use shakmaty::{Color, Position};
 
-use super::game::{Game, parse_move, position_from_fen, uci_move_text};
+use super::game::{EngineGame, parse_move, position_from_fen, uci_move_text};
 use super::search::{
     Eval, MAX_DEPTH, SearchJob, SearchLimits, SearchReport, SearchResult, TimeBudget,
 };
@@ -24,7 +24,7 @@ use crate::protocol::uci::{self, PositionCommand, SetOption, bestmove_line, chec
 pub struct UciFrontEnd {
     chess960: bool,
     /// `None` after a rejected `position` command.
-    game: Option<Game>,
+    game: Option<EngineGame>,
     search: Option<PendingSearch>,
     /// A `go` that came after `stop` but before the stopped search's `bestmove`: it
     /// starts once that `bestmove` is written, as GUIs expect.
@@ -47,7 +47,7 @@ impl Default for UciFrontEnd {
     fn default() -> UciFrontEnd {
         UciFrontEnd {
             chess960: false,
-            game: Some(Game::default()),
+            game: Some(EngineGame::default()),
             search: None,
             queued: None,
             next_id: 1,
@@ -70,7 +70,7 @@ struct Go {
 impl UciFrontEnd {
     /// The current game, if the last `position` command was accepted.
     #[cfg(test)]
-    pub fn game(&self) -> Option<&Game> {
+    pub fn game(&self) -> Option<&EngineGame> {
         self.game.as_ref()
     }
 
@@ -108,9 +108,9 @@ impl UciFrontEnd {
             Err(err) => return vec![error(format!("position rejected: {err}"))],
         };
         let mut game = match &command.fen {
-            None => Game::default(),
+            None => EngineGame::default(),
             Some(fen) => match position_from_fen(fen) {
-                Ok(position) => Game::new(position),
+                Ok(position) => EngineGame::new(position),
                 Err(err) => return vec![error(format!("position rejected: {err}"))],
             },
         };

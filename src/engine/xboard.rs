@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use shakmaty::{Color, Position};
 
-use super::game::{Game, position_from_fen, xboard_move_text};
+use super::game::{EngineGame, position_from_fen, xboard_move_text};
 use super::search::{Eval, MAX_DEPTH, SearchLimits, SearchReport, SearchResult, TimeBudget};
 use super::{ENGINE_NAME, EngineEvent, EngineStep, SearchSession, Step, send};
 use crate::protocol::split_command;
@@ -36,7 +36,7 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub struct XboardFrontEnd {
     /// `None` after a rejected `setboard`.
-    game: Option<Game>,
+    game: Option<EngineGame>,
     fischerandom: bool,
     force: bool,
     /// The side the engine plays when not in force mode.
@@ -59,7 +59,7 @@ pub struct XboardFrontEnd {
 impl Default for XboardFrontEnd {
     fn default() -> XboardFrontEnd {
         XboardFrontEnd {
-            game: Some(Game::default()),
+            game: Some(EngineGame::default()),
             fischerandom: false,
             force: false,
             engine_side: Color::Black,
@@ -84,7 +84,7 @@ fn unknown(line: &str) -> EngineStep {
 impl XboardFrontEnd {
     /// The current game, if the last `setboard` was accepted.
     #[cfg(test)]
-    pub fn game(&self) -> Option<&Game> {
+    pub fn game(&self) -> Option<&EngineGame> {
         self.game.as_ref()
     }
 
@@ -213,7 +213,7 @@ impl XboardFrontEnd {
     fn setboard(&mut self, fen: &str) -> Vec<EngineStep> {
         let mut actions = self.abandon_search();
         match position_from_fen(fen) {
-            Ok(position) => self.game = Some(Game::new(position)),
+            Ok(position) => self.game = Some(EngineGame::new(position)),
             Err(err) => {
                 self.game = None;
                 actions.push(send(format!("tellusererror Illegal position: {err}")));

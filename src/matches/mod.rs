@@ -757,7 +757,7 @@ impl Ledger {
 /// A match to continue: where its games begin in the PGN, and those finished there.
 struct Resumed {
     pgn_start: u64,
-    games: Vec<config::resume::PgnGame>,
+    games: Vec<tally::summary::GameSummary>,
 }
 
 impl Resumed {

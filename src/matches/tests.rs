@@ -2,7 +2,7 @@
 //! `--resume`, the refusals of a node limit for XBoard, and the report.
 
 use super::*;
-use crate::matches::config::resume::PgnGame;
+use crate::matches::tally::summary::GameSummary;
 
 fn config(engines: &[&str], specs: &str, rounds: u32) -> MatchConfig {
     let mut request = MatchRequest::for_tests(engines);
@@ -76,7 +76,7 @@ fn each_start_is_played_twice_colours_swapped_and_resume_leaves_the_rest() {
             (8, 1, 1, 0, 3),
         ]
     );
-    let read_back = |round| PgnGame {
+    let read_back = |round| GameSummary {
         round,
         start: String::new(),
         white: "a".into(),

@@ -96,7 +96,7 @@ struct PendingGo {
 
 /// Where the clock guard stands in the current search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Guard {
+enum ClockGuard {
     /// No deadline (no guard, or a search it does not bound).
     Off,
     /// `stop` goes to the engine at this instant.
@@ -138,7 +138,7 @@ enum Stop {
 struct Running {
     go: PendingGo,
     stop: Stop,
-    guard: Guard,
+    guard: ClockGuard,
     /// The first move of the engine's last principal variation in this search, in the
     /// engine's notation (tracked only with the clock guard on).
     last_pv_move: Option<Vec<u8>>,
@@ -152,7 +152,7 @@ impl Running {
     fn new(go: PendingGo, config: &UciConfig) -> Running {
         let mut run = Running {
             stop: Stop::Unheard(None),
-            guard: Guard::Off,
+            guard: ClockGuard::Off,
             last_pv_move: None,
             after: Vec::new(),
             go,
@@ -164,8 +164,8 @@ impl Running {
     /// The guard's `stop` deadline, the search's clock counted from `from`.
     fn arm_guard(&mut self, from: Instant, config: &UciConfig) {
         self.guard = match self.go.clock.limit(config.max_overrun, config.max_search) {
-            Some(limit) => Guard::StopAt(from + limit),
-            None => Guard::Off,
+            Some(limit) => ClockGuard::StopAt(from + limit),
+            None => ClockGuard::Off,
         };
     }
 
@@ -188,8 +188,8 @@ impl Running {
 
     fn guard_deadline(&self) -> Option<Instant> {
         match self.guard {
-            Guard::StopAt(at) | Guard::AnswerAt(at) => Some(at),
-            Guard::Off => None,
+            ClockGuard::StopAt(at) | ClockGuard::AnswerAt(at) => Some(at),
+            ClockGuard::Off => None,
         }
     }
 
@@ -628,7 +628,7 @@ impl UciSession {
                 String::from_utf8_lossy(line.trim_ascii())
             ))));
         };
-        let guarded = matches!(run.guard, Guard::AnswerAt(_));
+        let guarded = matches!(run.guard, ClockGuard::AnswerAt(_));
         if let Some(reason) = self.illegal_bestmove(line) {
             // The GUI is not misled: the protocol's null move (or, after the clock guard's
             // stop, the engine's best so far), and why.
@@ -1207,7 +1207,7 @@ impl UciSession {
             return;
         };
         match run.guard {
-            Guard::StopAt(at) if now >= at => {
+            ClockGuard::StopAt(at) if now >= at => {
                 let limit = match (
                     run.go.clock.clock,
                     self.config.max_overrun,
@@ -1228,10 +1228,10 @@ impl UciSession {
                 if run.guard_stop() {
                     actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
                 }
-                run.guard = Guard::AnswerAt(now + STOP_GRACE);
+                run.guard = ClockGuard::AnswerAt(now + STOP_GRACE);
             }
-            Guard::AnswerAt(at) if now >= at => self.guard_answers(actions),
-            Guard::Off | Guard::StopAt(_) | Guard::AnswerAt(_) => {}
+            ClockGuard::AnswerAt(at) if now >= at => self.guard_answers(actions),
+            ClockGuard::Off | ClockGuard::StopAt(_) | ClockGuard::AnswerAt(_) => {}
         }
     }
 

@@ -157,7 +157,7 @@ enum Board {
 /// What the engine does between moves, as the GUI's commands (and the proxy's own
 /// `force` for a `remove`) left it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
+enum PlayMode {
     /// Force mode (the GUI's `force`): the engine plays neither side.
     Force,
     /// The engine plays a side: Black after `new`, the side to move at the GUI's last
@@ -169,12 +169,12 @@ enum Mode {
     Resuming(Option<Color>),
 }
 
-impl Mode {
+impl PlayMode {
     /// The side the engine plays outside force mode.
     fn side(self) -> Option<Color> {
         match self {
-            Mode::Force => None,
-            Mode::Playing(side) | Mode::Resuming(side) => side,
+            PlayMode::Force => None,
+            PlayMode::Playing(side) | PlayMode::Resuming(side) => side,
         }
     }
 }
@@ -210,7 +210,7 @@ pub struct XboardSession {
     /// The text of the GUI's last move as the engine got it (to notice its rejection).
     last_gui_move: Option<Vec<u8>>,
     /// Force mode, the side the engine plays, or its return to play after a `remove`.
-    mode: Mode,
+    mode: PlayMode,
     /// The GUI is in edit mode (until its `.`).
     in_edit: bool,
     /// Ignorable commands the GUI has sent.
@@ -255,7 +255,7 @@ impl XboardSession {
             injected_variant: false,
             board: Board::Tracked(Box::new(GameLine::new(Chess::default()))),
             last_gui_move: None,
-            mode: Mode::Playing(Some(Color::Black)),
+            mode: PlayMode::Playing(Some(Color::Black)),
             in_edit: false,
             ignorable_sent: [false; IGNORABLE.len()],
             warned_no_chess960: false,
@@ -580,7 +580,7 @@ impl XboardSession {
         actions.push(Action::Forward);
         self.restarts = 0;
         self.clocks = Clocks::default();
-        self.mode = Mode::Playing(Some(Color::Black));
+        self.mode = PlayMode::Playing(Some(Color::Black));
         self.in_edit = false;
         self.last_gui_move = None;
         self.injected_variant = false;
@@ -743,8 +743,8 @@ impl XboardSession {
         // (the GUI may move the engine's side first: Fairy-Stockfish XBoard seed 4242,
         // command 84,321, then played the GUI's side).
         let resume = match self.mode {
-            Mode::Resuming(side) => side.is_none_or(|side| game.current.turn() == side),
-            Mode::Force | Mode::Playing(_) => false,
+            PlayMode::Resuming(side) => side.is_none_or(|side| game.current.turn() == side),
+            PlayMode::Force | PlayMode::Playing(_) => false,
         };
         // The form the engine asked for: `usermove MOVE` with usermove=1, the bare move
         // otherwise (Sjaak II refuses `usermove f2e2`, and the `go` after a `remove` would
@@ -775,7 +775,7 @@ impl XboardSession {
         self.last_gui_move = Some(out[usize::from(prefixed) * b"usermove ".len()..].to_vec());
         forward_unless_changed(actions, Peer::Engine, line, out);
         if resume {
-            self.mode = Mode::Playing(self.mode.side());
+            self.mode = PlayMode::Playing(self.mode.side());
             Self::to_engine(actions, "go", Mark::Injected);
         }
     }
@@ -788,7 +788,7 @@ impl XboardSession {
     /// `remove` means.
     fn gui_take_back(&mut self, plies: usize, line: &[u8], actions: &mut Vec<Action>) {
         self.last_gui_move = None;
-        if plies == 1 && self.mode != Mode::Force {
+        if plies == 1 && self.mode != PlayMode::Force {
             // XBoard sends `undo` in force mode only; outside it Fairy-Stockfish 11.1
             // takes its move back and plays again, into the GUI's next game.
             return Self::to_gui(
@@ -822,9 +822,9 @@ impl XboardSession {
         if plies == 1 {
             return actions.push(Action::Forward);
         }
-        if self.mode != Mode::Force {
+        if self.mode != PlayMode::Force {
             Self::to_engine(actions, "force", Mark::Injected);
-            self.mode = Mode::Resuming(self.mode.side());
+            self.mode = PlayMode::Resuming(self.mode.side());
         }
         Self::to_engine(actions, "undo", Mark::Rewritten);
         Self::to_engine(actions, "undo", Mark::Rewritten);
@@ -847,7 +847,7 @@ impl XboardSession {
             return Self::no_position(reason, line, actions);
         }
         self.tell_if_the_gui_plays_standard(actions);
-        self.mode = Mode::Playing(match &self.board {
+        self.mode = PlayMode::Playing(match &self.board {
             Board::Tracked(game) if first_token(line) == b"playother" => Some(!game.current.turn()),
             Board::Tracked(game) => Some(game.current.turn()),
             _ => None,
@@ -1154,9 +1154,9 @@ impl XboardSession {
         }
         if engine_to_move {
             Self::to_engine(actions, "go", Mark::Injected);
-        } else if self.mode != Mode::Force {
+        } else if self.mode != PlayMode::Force {
             // The engine plays on after the GUI's next move.
-            self.mode = Mode::Resuming(self.mode.side());
+            self.mode = PlayMode::Resuming(self.mode.side());
         }
         Self::notice(
             actions,
@@ -1271,7 +1271,7 @@ impl XboardSession {
             b"undo" => self.gui_take_back(1, line, actions),
             b"remove" => self.gui_take_back(2, line, actions),
             b"force" => {
-                self.mode = Mode::Force;
+                self.mode = PlayMode::Force;
                 actions.push(Action::Forward);
             }
             b"go" | b"playother" => self.gui_go(line, actions),

@@ -150,12 +150,8 @@ pub fn differences(
     differences
 }
 
-/// A finished game read back from the PGN: the summary's row of it, whose `start` is left
-/// empty (the PGN's `FEN` does not name the start: the schedule does, by `round`).
-pub type PgnGame = GameSummary;
-
 /// The result of a game read back, from white's view.
-pub fn white_outcome(game: &PgnGame) -> Outcome {
+pub fn white_outcome(game: &GameSummary) -> Outcome {
     match game.result.as_str() {
         "1-0" => Outcome::Win,
         "0-1" => Outcome::Loss,
@@ -176,8 +172,9 @@ pub struct DamagedPgn {
 /// The games read back from the text after `pgn_start`.
 #[derive(Debug, Clone)]
 pub struct ReadBack {
-    /// The complete entries, in file order.
-    pub games: Vec<PgnGame>,
+    /// The complete entries, in file order: each the summary's row of a game, with `start`
+    /// left empty (the PGN's `FEN` does not name the start: the schedule does, by `round`).
+    pub games: Vec<GameSummary>,
     /// The bytes they take: anything after is an entry cut short.
     pub complete: usize,
 }
@@ -217,7 +214,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// One complete entry at the start of `text`, and its length.
-fn read_entry(text: &[u8]) -> Option<(PgnGame, usize)> {
+fn read_entry(text: &[u8]) -> Option<(GameSummary, usize)> {
     if !text.starts_with(b"[Event ") {
         return None;
     }
@@ -237,7 +234,7 @@ fn read_entry(text: &[u8]) -> Option<(PgnGame, usize)> {
     let open = body.rfind('}').map_or(0, |close| close + 1);
     let reason = body[open..].split_once('{')?.1.replace('\n', " ");
     Some((
-        PgnGame {
+        GameSummary {
             round: tag("Round")?.parse().ok()?,
             start: String::new(),
             white: tag("White")?,

@@ -127,13 +127,13 @@ impl GenerateError {
 /// One start to make: its place in the request, the start, and its occurrence (the same
 /// start asked for twice gets two random streams).
 #[derive(Debug, Clone, Copy)]
-struct Job {
+struct StartJob {
     start: Start,
     occurrence: u32,
 }
 
 /// What a worker made of a job.
-enum Outcome {
+enum StartOutcome {
     Done(StartOpenings),
     Skipped(Start, String),
     Fatal(GenerateError),
@@ -209,13 +209,13 @@ pub fn generate(
 fn plan_jobs(
     request: &GenerateRequest,
     done_labels: &mut HashMap<String, usize>,
-) -> (Vec<Job>, usize) {
+) -> (Vec<StartJob>, usize) {
     let mut occurrences: HashMap<Start, u32> = HashMap::new();
     let mut jobs = Vec::new();
     let mut resumed = 0;
     for &start in &request.starts {
         let occurrence = occurrences.entry(start).or_default();
-        let job = Job {
+        let job = StartJob {
             start,
             occurrence: *occurrence,
         };
@@ -261,12 +261,17 @@ fn output_name(request: &GenerateRequest) -> String {
 
 /// The workers, each with its engine, and the loop that commits their starts in request
 /// order (and shows the progress line on a terminal) until every worker is done.
-fn run_workers(request: &GenerateRequest, jobs: &[Job], book: &mut BookWriter<'_>, began: Instant) {
+fn run_workers(
+    request: &GenerateRequest,
+    jobs: &[StartJob],
+    book: &mut BookWriter<'_>,
+    began: Instant,
+) {
     let settings = &request.walk;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let setup = Arc::new(request.engine.clone());
-    let (sender, results) = mpsc::channel::<(usize, Outcome)>();
+    let (sender, results) = mpsc::channel::<(usize, StartOutcome)>();
     let workers = request.concurrency.clamp(1, jobs.len().max(1));
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -275,7 +280,7 @@ fn run_workers(request: &GenerateRequest, jobs: &[Job], book: &mut BookWriter<'_
             scope.spawn(move || worker(jobs, next, stop, setup, settings, &sender));
         }
         drop(sender);
-        let mut pending: BTreeMap<usize, Outcome> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, StartOutcome> = BTreeMap::new();
         let mut last_shown = Instant::now();
         loop {
             match results.recv_timeout(Duration::from_millis(250)) {
@@ -385,18 +390,18 @@ impl<'a> BookWriter<'a> {
 
     /// Commits the outcomes that are next in request order, until one is missing, a
     /// failure, or an interruption (put back: nothing after it is written).
-    fn commit_ready(&mut self, pending: &mut BTreeMap<usize, Outcome>) {
+    fn commit_ready(&mut self, pending: &mut BTreeMap<usize, StartOutcome>) {
         while self.failure.is_none()
             && let Some(outcome) = pending.remove(&self.committed)
         {
             match outcome {
-                Outcome::Done(done) => {
+                StartOutcome::Done(done) => {
                     if let Err(err) = self.commit(done) {
                         self.failure = Some(err);
                         break;
                     }
                 }
-                Outcome::Skipped(start, reason) => {
+                StartOutcome::Skipped(start, reason) => {
                     note(
                         self.progress,
                         &format!("{}: skipped: {reason}", start.label()),
@@ -404,12 +409,12 @@ impl<'a> BookWriter<'a> {
                     self.summary.skipped += 1;
                     self.last_skip = Some(format!("{}: {reason}", start.label()));
                 }
-                Outcome::Fatal(err) => {
+                StartOutcome::Fatal(err) => {
                     self.failure = Some(err);
                     break;
                 }
-                Outcome::Interrupted => {
-                    pending.insert(self.committed, Outcome::Interrupted);
+                StartOutcome::Interrupted => {
+                    pending.insert(self.committed, StartOutcome::Interrupted);
                     break;
                 }
             }
@@ -552,12 +557,12 @@ fn read_existing(
 
 /// A worker: its own engine, started when first needed and again after a failure.
 fn worker(
-    jobs: &[Job],
+    jobs: &[StartJob],
     next: &AtomicUsize,
     stop: &AtomicBool,
     setup: &Arc<EngineSetup>,
     settings: &WalkSettings,
-    sender: &mpsc::Sender<(usize, Outcome)>,
+    sender: &mpsc::Sender<(usize, StartOutcome)>,
 ) {
     let mut engine: Option<BookEngine> = None;
     loop {
@@ -569,7 +574,7 @@ fn worker(
             break;
         };
         let outcome = run_job(job, &mut engine, setup, settings);
-        let last = matches!(outcome, Outcome::Fatal(_) | Outcome::Interrupted);
+        let last = matches!(outcome, StartOutcome::Fatal(_) | StartOutcome::Interrupted);
         if sender.send((index, outcome)).is_err() || last {
             break;
         }
@@ -590,24 +595,24 @@ enum StartFailure {
 
 /// One start, retried from scratch on a fresh engine after a failure.
 fn run_job(
-    job: Job,
+    job: StartJob,
     engine: &mut Option<BookEngine>,
     setup: &Arc<EngineSetup>,
     settings: &WalkSettings,
-) -> Outcome {
+) -> StartOutcome {
     let label = job.start.label();
     let mut failures = 0;
     loop {
         if interrupt::interrupted() {
-            return Outcome::Interrupted;
+            return StartOutcome::Interrupted;
         }
         let running = match engine {
             Some(running) => running,
             None => match BookEngine::start(Arc::clone(setup)) {
                 Ok(started) => engine.insert(started),
-                Err(EngineFailure::Interrupted) => return Outcome::Interrupted,
+                Err(EngineFailure::Interrupted) => return StartOutcome::Interrupted,
                 Err(EngineFailure::Start(err)) => {
-                    return Outcome::Fatal(GenerateError::Engine {
+                    return StartOutcome::Fatal(GenerateError::Engine {
                         code: err.exit_code(),
                         message: format!(
                             "--engine: {}",
@@ -616,7 +621,7 @@ fn run_job(
                     });
                 }
                 Err(err) => {
-                    return Outcome::Fatal(GenerateError::Engine {
+                    return StartOutcome::Fatal(GenerateError::Engine {
                         code: exit_code::ENGINE_UNSUITABLE,
                         message: format!("--engine: the UCI handshake failed: {err}"),
                     });
@@ -626,22 +631,24 @@ fn run_job(
         let seed = start_seed(settings.seed, job.start, job.occurrence);
         let walk = match Walk::new(job.start, seed, settings.clone()) {
             Ok(walk) => walk,
-            Err(err) => return Outcome::Fatal(err.into()),
+            Err(err) => return StartOutcome::Fatal(err.into()),
         };
         match make_start(running, walk) {
-            Ok(done) => return Outcome::Done(done),
-            Err(StartFailure::Engine(EngineFailure::Interrupted)) => return Outcome::Interrupted,
+            Ok(done) => return StartOutcome::Done(done),
+            Err(StartFailure::Engine(EngineFailure::Interrupted)) => {
+                return StartOutcome::Interrupted;
+            }
             Err(_) if interrupt::interrupted() => {
                 // Ctrl-C from a terminal reaches the engines too: their deaths are not
                 // failures to retry.
-                return Outcome::Interrupted;
+                return StartOutcome::Interrupted;
             }
             Err(failure) => {
                 // The engine is dropped (killed if it still runs) and started afresh.
                 *engine = None;
                 failures += 1;
                 if failures > RETRIES {
-                    return Outcome::Skipped(
+                    return StartOutcome::Skipped(
                         job.start,
                         format!("{failure} ({} attempts)", RETRIES + 1),
                     );
