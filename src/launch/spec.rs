@@ -24,7 +24,7 @@
 //! | `initstr=TEXT` | a line sent before the protocol starts (`\n` separates lines; repeatable) |
 //! | `restart=auto\|on\|off` | a fresh process for every game (`on`), or only after a failure |
 //! | `tc=`, `st=`, `depth=`, `nodes=` | this engine's own time control, seconds per move, depth and node limits |
-//! | `castling=`, `chess960=`, `proxy=` | tournaments only: what the engine takes, see [`crate::tournaments::tournament`] |
+//! | `castling=`, `chess960=`, `proxy=` | tournaments only: what the engine takes, see `tournaments/tournament.rs` |
 //!
 //! Each command says which keys it supports ([`EngineSpec::refuse`]); the others are usage
 //! errors naming the key and why.

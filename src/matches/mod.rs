@@ -4,7 +4,7 @@
 //!
 //! Wings, one folder each (its `mod.rs` says what it owns):
 //! - [`engines`]: the GUI side of each protocol as a sans-IO client (engine lines in;
-//!   lines to send and [`engines::client::ClientEvent`]s out), unit-tested on transcripts
+//!   lines to send and [`engines::talk::ClientEvent`]s out), unit-tested on transcripts
 //!   of the real engines;
 //! - [`game`]: one game: the rules and clocks ([`game::referee`]), the PGN entry
 //!   ([`game::pgn`]) and the two engine processes playing it ([`game::player`]);
@@ -19,7 +19,7 @@
 //!
 //! Engine specs, time controls and the engine process are [`crate::launch`]'s (below this
 //! room, shared with `sp960 tournament` and `sp960 book`); `--runner fastchess|cutechess`,
-//! the same match played by a real runner, is [`crate::tournaments::handoff`]'s. Ctrl-C is
+//! the same match played by a real runner, is `tournaments/handoff.rs`'s (above this room). Ctrl-C is
 //! [`crate::os::interrupt`].
 //!
 //! Castling, FENs and move checking are the proxies' own ([`crate::starts::castling`],

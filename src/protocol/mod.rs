@@ -1,6 +1,6 @@
 //! The protocols' vocabulary, shared by the three roles that speak them: the proxy (a
-//! relay between a GUI and an engine, `crate::proxy`), the match runner (a GUI,
-//! `crate::matches`) and the built-in engine (`crate::engine`). No role tokenizes a
+//! relay between a GUI and an engine, `sp960 proxy`), the match runner (a GUI, `sp960
+//! match`) and the built-in engine (`sp960 engine`). No role tokenizes a
 //! protocol line itself: it asks this room.
 //!
 //! - here: tokens with their byte spans (zero-copy, as the proxy's relay needs: a line is

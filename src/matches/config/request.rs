@@ -12,7 +12,7 @@ use crate::matches::MatchError;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
-use crate::matches::engines::client::Limits;
+use crate::matches::engines::talk::Limits;
 use crate::matches::tally::sprt::{SprtConfig, parse_sprt};
 use crate::protocol::Protocol;
 

@@ -12,7 +12,7 @@
 use shakmaty::{Chess, Position};
 
 use crate::launch::spec::{NodeLimitError, check_node_limit};
-use crate::matches::engines::client::{
+use crate::matches::engines::talk::{
     ClientEvent, GoRequest, Lines, NewGame, Unsupported, illegal_move,
 };
 use crate::protocol::game::EngineChess;

@@ -1,5 +1,5 @@
-use super::super::client::{Clocks, Limits};
 use super::*;
+use crate::matches::engines::talk::{Clocks, Limits};
 use crate::protocol::game::{GameLine, parse_fen};
 use std::time::Duration;
 

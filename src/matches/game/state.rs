@@ -23,9 +23,8 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
-use crate::matches::engines::client::{
-    Client, ClientEvent, GoRequest, Limits, Lines, NewGame, slot,
-};
+use crate::matches::engines::client::Client;
+use crate::matches::engines::talk::{ClientEvent, GoRequest, Limits, Lines, NewGame, slot};
 use crate::matches::game::pgn;
 use crate::matches::game::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
 use crate::protocol::session::{Peer, Session, Step};

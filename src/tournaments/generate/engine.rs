@@ -12,7 +12,7 @@ use thiserror::Error;
 use super::walk::{EngineAnswer, PvLine};
 use crate::launch::command::{EngineCommand, SpawnError};
 use crate::launch::process::{EngineProcess, Received};
-use crate::matches::engines::client::{ClientEvent, GoRequest, Limits};
+use crate::matches::engines::talk::{ClientEvent, GoRequest, Limits};
 use crate::matches::engines::uci::UciClient;
 use crate::protocol::game::GameLine;
 use crate::protocol::uci::{EngineScore, OptionDecl, setoption_line};

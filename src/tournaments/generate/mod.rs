@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::EngineSpec;
-use crate::matches::engines::client::Limits;
+use crate::matches::engines::talk::Limits;
 use crate::protocol::Protocol;
 pub use engine::EngineSetup;
 pub use run::{GenerateError, GenerateRequest, generate};

@@ -687,7 +687,7 @@ mod tests {
     use super::super::walk::BookOpening;
     use super::*;
     use crate::launch::command::EngineCommand;
-    use crate::matches::engines::client::Limits;
+    use crate::matches::engines::talk::Limits;
 
     fn request() -> GenerateRequest {
         GenerateRequest {
