@@ -71,6 +71,19 @@ fn number<T: std::str::FromStr>(
     })
 }
 
+/// The `score=` of `--resign` or `--draw`: centipawns, 0 or more.
+fn centipawns(
+    flag: &'static str,
+    pairs: &[(&'static str, &str)],
+) -> Result<u32, AdjudicationError> {
+    number(
+        flag,
+        pairs,
+        "score",
+        "a whole number of centipawns, 0 or more",
+    )
+}
+
 impl ResignRule {
     /// Reads `--resign`'s words.
     pub fn parse(words: &[String]) -> Result<ResignRule, AdjudicationError> {
@@ -86,12 +99,7 @@ impl ResignRule {
                 what: positive,
             });
         }
-        let score = number::<u32>(
-            FLAG,
-            &pairs,
-            "score",
-            "a whole number of centipawns, 0 or more",
-        )?;
+        let score = centipawns(FLAG, &pairs)?;
         let two_sided = match key_value::value(&pairs, "twosided") {
             None => false,
             Some(value) => key_value::one_of(value, &[("true", true), ("false", false)])
@@ -117,12 +125,7 @@ impl DrawRule {
         let pairs = key_value::read(FLAG, &["movenumber", "movecount", "score"], words)?;
         let move_number = number(FLAG, &pairs, "movenumber", "a whole number, 0 or more")?;
         let move_count = number(FLAG, &pairs, "movecount", "a whole number, 0 or more")?;
-        let score = number::<u32>(
-            FLAG,
-            &pairs,
-            "score",
-            "a whole number of centipawns, 0 or more",
-        )?;
+        let score = centipawns(FLAG, &pairs)?;
         Ok(DrawRule {
             move_number,
             move_count,
