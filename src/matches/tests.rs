@@ -2,7 +2,11 @@
 //! `--resume`, the refusals of a node limit for XBoard, and the report.
 
 use super::*;
-use crate::matches::tally::summary::GameSummary;
+use crate::launch::spec::{NodeLimitError, check_node_limit};
+use crate::matches::tally::results::Tally;
+use crate::matches::tally::sprt::SprtDecision;
+use crate::matches::tally::summary::{GameSummary, MatchRecord};
+use crate::protocol::Protocol;
 
 fn config(engines: &[&str], specs: &str, rounds: u32) -> MatchConfig {
     let mut request = MatchRequest::for_tests(engines);
@@ -125,7 +129,7 @@ fn the_report_writes_the_summary_then_says_the_match_was_interrupted() {
     let summary = Summary::new(&tally, names, None, None, record(true));
     let err = report(summary, true, &mut out).unwrap_err();
     assert_eq!(err.to_string(), "interrupted: 3 games saved to x.pgn");
-    assert_eq!(err.exit_code(), INTERRUPTED);
+    assert_eq!(err.exit_code(), crate::exit_code::INTERRUPTED);
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(json["interrupted"], true);
 }

@@ -27,13 +27,14 @@ use std::process::{Command, Stdio};
 use thiserror::Error;
 
 use crate::launch::spec::{EngineSpec, NodeLimitError, check_node_limit};
+use crate::matches::MatchError;
 use crate::matches::config::openings::Opening;
 use crate::matches::config::request::{MatchConfig, MatchRequest};
 use crate::matches::game::player::launch_all;
 use crate::matches::tally::counts::Outcome;
 use crate::matches::tally::results::{GameResult, Tally};
+use crate::matches::tally::summary::Stopwatch;
 use crate::matches::tally::summary::{GameSummary, Summary};
-use crate::matches::{MatchError, Stopwatch};
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
 use crate::tournaments::book::{BookFormat, pgn_tags};

@@ -3,6 +3,8 @@
 //! built-in runner and for `--runner` alike.
 
 use std::io::{self, IsTerminal};
+use std::path::Path;
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -10,6 +12,7 @@ use crate::matches::tally::counts::{Counts, Score};
 use crate::matches::tally::results::{EngineStanding, PairStanding, Tally};
 use crate::matches::tally::sprt::{SprtConfig, SprtDecision};
 use crate::matches::tally::stats::{MatchStats, Stat, match_stats};
+use crate::os::cpu::process_seconds;
 
 /// One game's result, as the summary lists it.
 #[derive(Debug, Clone, Serialize)]
@@ -401,6 +404,41 @@ fn llr_text(llr: f64) -> String {
         format!("{:.2}", llr + 0.0)
     } else {
         "undefined (the model has no finite value for these counts)".to_owned()
+    }
+}
+
+/// The wall and CPU time (the runner's own) since a match began, for its summary.
+pub(crate) struct Stopwatch {
+    wall: Instant,
+    cpu: f64,
+}
+
+impl Stopwatch {
+    /// Starts counting now.
+    pub(crate) fn start() -> Stopwatch {
+        Stopwatch {
+            wall: Instant::now(),
+            cpu: process_seconds(),
+        }
+    }
+
+    /// What the summary says besides the tally: `games` (listed for `--json`), `played`,
+    /// the PGN file, the times so far and whether Ctrl-C ended the match.
+    pub(crate) fn record(
+        &self,
+        games: Vec<GameSummary>,
+        played: usize,
+        pgn: &Path,
+        interrupted: bool,
+    ) -> MatchRecord {
+        MatchRecord {
+            games,
+            played,
+            pgn: pgn.display().to_string(),
+            wall_seconds: self.wall.elapsed().as_secs_f64(),
+            runner_cpu_seconds: process_seconds() - self.cpu,
+            interrupted,
+        }
     }
 }
 
