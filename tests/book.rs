@@ -3,7 +3,6 @@
 use std::path::Path;
 use std::process::Command as Process;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use sp960::BookRequest;
 
@@ -11,15 +10,9 @@ use sp960::BookRequest;
 mod peers;
 use peers::Peer;
 
-fn sp960() -> Command {
-    Command::cargo_bin("sp960").expect("binary built")
-}
-
-fn stdout_of(args: &[&str]) -> Vec<u8> {
-    let output = sp960().args(args).output().unwrap();
-    assert!(output.status.success(), "sp960 {args:?}: {output:?}");
-    output.stdout
-}
+#[path = "support/cli.rs"]
+mod support_cli;
+use support_cli::{sp960, stdout_of};
 
 /// Runs tests/python/check_book.py: python-chess reads `book` in `kind` and compares each
 /// record with the matching line of `expected` (FENs); returns the record count.

@@ -6,22 +6,15 @@
 use std::path::Path;
 use std::process::Command as Process;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 #[path = "support/peers.rs"]
 mod peers;
 use peers::Peer;
 
-fn sp960() -> Command {
-    Command::cargo_bin("sp960").expect("binary built")
-}
-
-fn stdout_of(args: &[&str]) -> Vec<u8> {
-    let output = sp960().args(args).output().unwrap();
-    assert!(output.status.success(), "sp960 {args:?}: {output:?}");
-    output.stdout
-}
+#[path = "support/cli.rs"]
+mod support_cli;
+use support_cli::{sp960, stdout_of};
 
 /// Runs the clients' checks on a package; panics with their message when one fails.
 fn clients_accept(system: &str, package: &Path, name: &str) {

@@ -195,18 +195,7 @@ fn a_fresh_re_evaluation_by_the_same_engine_gives_each_records_score() {
 
 /// Runs an emitted command line in `dir` within a time limit.
 fn play(dir: &Path, line: &str) {
-    let output = Command::new("timeout")
-        .args(["600", "sh", "-c", line])
-        .env("PATH", search_path())
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let log = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{line}\nfailed: {log}");
+    let log = peers::run_printed_line(dir, line);
     assert!(!log.contains("Illegal move"), "{line}\n{log}");
 }
 

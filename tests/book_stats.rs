@@ -5,7 +5,6 @@
 use std::path::Path;
 use std::process::Command as Process;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -13,15 +12,9 @@ use serde_json::Value;
 mod peers;
 use peers::Peer;
 
-fn sp960() -> Command {
-    Command::cargo_bin("sp960").expect("binary built")
-}
-
-fn stdout_of(args: &[&str]) -> Vec<u8> {
-    let output = sp960().args(args).output().unwrap();
-    assert!(output.status.success(), "sp960 {args:?}: {output:?}");
-    output.stdout
-}
+#[path = "support/cli.rs"]
+mod support_cli;
+use support_cli::{sp960, stdout_of};
 
 fn stats_json(path: &Path) -> Value {
     let output = sp960()

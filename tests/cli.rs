@@ -1,15 +1,14 @@
 //! The built `sp960` binary: exact stdout, errors on stderr, exit codes.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 #[path = "support/peers.rs"]
 mod peers;
 use peers::Peer;
 
-fn sp960() -> Command {
-    Command::cargo_bin("sp960").expect("binary built")
-}
+#[path = "support/cli.rs"]
+mod support_cli;
+use support_cli::sp960;
 
 #[test]
 fn fen_prints_one_line_per_start_and_nothing_else() {

@@ -47,21 +47,7 @@ fn games(pgn: &Path) -> BTreeMap<usize, Game> {
                 tags.push((name.to_owned(), value.to_owned()));
             }
         }
-        let mut text = String::new();
-        let mut depth = 0;
-        for c in body.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                _ if depth == 0 => text.push(c),
-                _ => {}
-            }
-        }
-        let moves = text
-            .split_whitespace()
-            .filter(|word| !word.ends_with('.'))
-            .map(str::to_owned)
-            .collect();
+        let moves = peers::movetext_words(body);
         let round: usize = tags
             .iter()
             .find(|(n, _)| n == "Round")

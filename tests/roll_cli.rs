@@ -1,12 +1,11 @@
 //! `sp960 explain`, `sp960 roll` and `sp960 random --method` as built: the README's
 //! examples run verbatim, exact stdout, JSON fields, the fairness figures, exit codes.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn sp960() -> Command {
-    Command::cargo_bin("sp960").expect("binary built")
-}
+#[path = "support/cli.rs"]
+mod support_cli;
+use support_cli::sp960;
 
 fn stdout_of(args: &[&str]) -> String {
     let output = sp960().args(args).output().unwrap();

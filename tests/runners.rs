@@ -55,18 +55,7 @@ fn emit_told(dir: &Path, args: &[&str]) -> (String, String) {
 
 /// Runs an emitted command line as a shell would, in `dir`, within a time limit.
 fn play(dir: &Path, line: &str) {
-    let output = Command::new("timeout")
-        .args(["600", "sh", "-c", line])
-        .env("PATH", search_path())
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let log = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{line}\nfailed: {log}");
+    let log = peers::run_printed_line(dir, line);
     for bad in [
         "stalled / disconnected",
         "Warning; Engine",

@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 #[path = "support/peers.rs"]
@@ -14,9 +13,9 @@ use peers::Peer;
 mod process;
 use process::replay_games;
 
-fn sp960() -> Command {
-    Command::cargo_bin("sp960").expect("binary built")
-}
+#[path = "support/cli.rs"]
+mod support_cli;
+use support_cli::sp960;
 
 /// One golden case: the arguments after `sp960 tournament`, and the book's format.
 struct Case {

@@ -252,6 +252,24 @@ pub fn search_path() -> String {
     )
 }
 
+/// Runs a command line a tool printed as a shell would, in `dir`, within ten minutes: it must
+/// succeed; returns its stdout and stderr, for the caller's own checks.
+pub fn run_printed_line(dir: &Path, line: &str) -> String {
+    let output = std::process::Command::new("timeout")
+        .args(["600", "sh", "-c", line])
+        .env("PATH", search_path())
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let log = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{line}\nfailed: {log}");
+    log
+}
+
 /// A script or data file in tests/python.
 pub fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -291,6 +309,25 @@ pub fn python_check_pgn<T: serde::de::DeserializeOwned>(pgn: &Path) -> Vec<T> {
         .collect()
 }
 
+/// The words of a PGN movetext without its `{...}` comments and move numbers: the moves
+/// and, last, the result.
+pub fn movetext_words(body: &str) -> Vec<String> {
+    let mut text = String::new();
+    let mut depth = 0;
+    for c in body.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace()
+        .filter(|word| !word.ends_with('.'))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The moves and result of each game of a PGN file, comments and move numbers dropped.
 pub fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
     pgn.split("[Event ")
@@ -303,21 +340,8 @@ pub fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
                 .unwrap()
                 .to_owned();
             let body = game.split_once("\n\n").map_or("", |(_, body)| body);
-            let mut text = String::new();
-            let mut depth = 0;
-            for c in body.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    _ if depth == 0 => text.push(c),
-                    _ => {}
-                }
-            }
-            let moves = text
-                .split_whitespace()
-                .filter(|word| !word.ends_with('.') && *word != result)
-                .map(str::to_owned)
-                .collect();
+            let mut moves = movetext_words(body);
+            moves.retain(|word| *word != result);
             (result, moves)
         })
         .collect()
