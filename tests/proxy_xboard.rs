@@ -361,6 +361,51 @@ fn sjaak_alone_misreads_a_fen_with_adjacent_digits() {
     gui.quit();
 }
 
+/// Sjaak II 1.4.1 reads `=f5` (and `f5=`, `=f7f5`) as the move f5 and plays on, where the
+/// GUI's board has no move (hostile_gui seed 11060597144664119042: the engine then moved out
+/// of turn). Through the proxy such a line is refused as an illegal move and the engine's
+/// board stays as the GUI's.
+#[test]
+fn sjaak_alone_plays_a_move_wrapped_in_equals_signs() {
+    if !peers::need(&[Peer::SjaakII]) {
+        return;
+    }
+    let fen = "rnbqkbnr/pppppppp/8/8/1P6/8/P1PPPPPP/RNBQKBNR b KQkq - 0 1";
+    for text in ["=f5", "f5=", "=f7f5"] {
+        let mut engine = Gui::spawn(SJAAK, &[]);
+        for line in ["xboard", "protover 2", "new", "force"] {
+            engine.send(line);
+        }
+        engine.send(&format!("setboard {fen}"));
+        engine.send(text);
+        engine.send("fen");
+        let played = engine.wait_for(|line| line.starts_with("rnbqkbnr/"));
+        assert_eq!(
+            played, "rnbqkbnr/ppppp1pp/8/5p2/1P6/8/P1PPPPPP/RNBQKBNR w KQkq f6 0 2",
+            "{text}"
+        );
+        engine.send("quit");
+
+        let mut gui = Gui::proxy(&[], &[SJAAK]);
+        gui.send("new");
+        gui.send("force");
+        gui.send(&format!("setboard {fen}"));
+        gui.send(text);
+        gui.send("fen");
+        let kept = gui.wait_for(|line| line.starts_with("rnbqkbnr/"));
+        assert_eq!(kept, fen, "{text}");
+        assert!(
+            gui.errors()
+                .iter()
+                .any(|line| line.starts_with("Illegal move (not a move: '=' around it)")),
+            "{text}: {:?}",
+            gui.errors()
+        );
+        gui.sync(1);
+        gui.quit();
+    }
+}
+
 /// In normal chess (no `variant fischerandom`) Fairy-Stockfish 11.1 keeps no castling right
 /// that only Chess960 has: after `setboard` with `KQkq` and the king on c1 it refuses the
 /// long castling `c1a1` as an unknown command. Through the proxy the right is dropped for

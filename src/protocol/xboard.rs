@@ -60,6 +60,15 @@ pub fn looks_like_move(text: &[u8]) -> bool {
     coordinate || matches!(San::from_ascii(text), Ok(San::Normal { .. }))
 }
 
+/// The move-shaped text inside `text` when it is wrapped in `=` signs (`=f5`, `f5=`,
+/// `=f7f5`): not a move in any notation, but Sjaak II 1.4.1 reads it as one and plays on
+/// (hostile_gui seed 11060597144664119042, command 140,502: a move out of turn).
+pub fn move_inside_equals(text: &[u8]) -> Option<&[u8]> {
+    let inner = text.strip_prefix(b"=").unwrap_or(text);
+    let inner = inner.strip_suffix(b"=").unwrap_or(inner);
+    (inner.len() < text.len() && !inner.is_empty() && looks_like_move(inner)).then_some(inner)
+}
+
 /// Reads `text` as a legal move in `position`: SAN castling (for the side to move),
 /// coordinate notation (either castling dialect), or SAN.
 pub fn parse_xboard_move(position: &Chess, text: &[u8]) -> Result<Move, MoveError> {

@@ -1322,6 +1322,15 @@ impl XboardSession {
                         ),
                         Mark::Answered,
                     );
+                } else if crate::protocol::xboard::move_inside_equals(first).is_some() {
+                    Self::to_gui(
+                        actions,
+                        format!(
+                            "Illegal move (not a move: '=' around it): {}",
+                            String::from_utf8_lossy(first)
+                        ),
+                        Mark::Answered,
+                    );
                 } else {
                     actions.push(Action::Forward);
                 }

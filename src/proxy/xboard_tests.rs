@@ -586,6 +586,27 @@ fn a_move_with_text_after_its_mate_sign_is_refused() {
 }
 
 #[test]
+fn a_move_wrapped_in_equals_signs_is_refused() {
+    let mut session = XboardSession::new(config(None));
+    play(&mut session, &SJAAK);
+    play(&mut session, &["gui: new", "gui: force"]);
+    let out = play(
+        &mut session,
+        &["gui: =e4", "gui: e2e4=", "gui: =", "gui: ==x", "gui: e4"],
+    );
+    assert_eq!(
+        out,
+        [
+            "gui< Illegal move (not a move: '=' around it): =e4 [Answered]",
+            "gui< Illegal move (not a move: '=' around it): e2e4= [Answered]",
+            "engine< =",
+            "engine< ==x",
+            "engine< e2e4 [Rewritten]",
+        ]
+    );
+}
+
+#[test]
 fn castling_with_digits_reaches_the_engine_as_letters() {
     // Hostile-GUI fuzzing, Sjaak II seed 4242 command 48,825: Sjaak II 1.4.1 refuses
     // `0-0`; after a `remove` outside force mode the proxy's `go` that follows the
