@@ -5,7 +5,7 @@
 //! book (the scripted engine relays to Stockfish and fails on cue), and bad arguments named.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,10 @@ use sp960::{CastlingNotation, epd_fields};
 
 #[path = "support/peers.rs"]
 mod peers;
+#[path = "support/process.rs"]
+mod process;
 use peers::Peer;
+use process::fake_engine;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 
@@ -34,19 +37,6 @@ fn sp960(dir: &Path, args: &[&str]) -> Output {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// The scripted engine, built by `cargo test` with the other examples.
-fn fake_engine() -> PathBuf {
-    let deps = std::env::current_exe().unwrap();
-    let dir = deps.parent().unwrap().parent().unwrap();
-    let path = dir.join("examples").join("fake_uci_engine");
-    assert!(
-        path.exists(),
-        "{} missing: cargo test builds examples",
-        path.display()
-    );
-    path
 }
 
 /// The arguments of a small balanced book: 4 starts (one DFRC pair), 4 plies, 2 positions

@@ -15,7 +15,7 @@ use sp960::{Start, parse_spec};
 
 #[path = "support/process.rs"]
 mod process;
-use process::{LineProcess, sp960};
+use process::{LineProcess, fake_engine, sp960};
 
 /// SP 860, `RBKNRNBQ`, and a line of moves (Chess960 notation) after which White can castle
 /// kingside (king c1, rook e1).
@@ -57,19 +57,6 @@ fn castling_text(m: &Move, dialect: CastlingDialect) -> String {
         CastlingDialect::Standard if king.distance(destination) <= 1 => format!("{king}{rook}"),
         CastlingDialect::Standard => format!("{king}{destination}"),
     }
-}
-
-/// The scripted engine (examples/fake_uci_engine.rs), built with the examples.
-fn scripted_engine() -> std::path::PathBuf {
-    let deps = std::env::current_exe().unwrap();
-    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
-    let engine = examples.join(if cfg!(windows) {
-        "fake_uci_engine.exe"
-    } else {
-        "fake_uci_engine"
-    });
-    assert!(engine.exists(), "{}: build the examples", engine.display());
-    engine
 }
 
 /// A copy of sp960 at `to`, with the DLLs it runs with under Wine (scripts/test-platforms.sh
@@ -412,7 +399,7 @@ fn untouched_crlf_lines_pass_byte_for_byte() {
 #[test]
 fn a_killed_proxy_leaves_no_engine_behind() {
     use std::io::{BufRead, BufReader, Read, Write};
-    let engine = scripted_engine();
+    let engine = fake_engine();
     let mut proxy = Command::new(sp960())
         .arg("proxy")
         .arg("--")
@@ -453,7 +440,7 @@ fn a_killed_proxy_leaves_no_engine_behind() {
 /// are the `--shell sh` line read back by POSIX rules.
 #[test]
 fn tournament_lines_reach_the_runner_as_planned() {
-    let runner = scripted_engine();
+    let runner = fake_engine();
     let dir = tempfile::tempdir().unwrap();
     let line = |shell: &str| {
         let output = Command::new(sp960())
@@ -517,7 +504,7 @@ fn tournament_lines_reach_the_runner_as_planned() {
 /// the shell's status for it (128 + 11 on Unix, 255 on Windows).
 #[test]
 fn an_engine_fault_is_told_as_the_platform_tells_it() {
-    let engine = scripted_engine();
+    let engine = fake_engine();
     let mut gui = LineProcess::spawn(
         sp960(),
         &["proxy", "--", engine.to_str().unwrap(), "fault-on-go"],

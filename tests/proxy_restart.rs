@@ -5,7 +5,7 @@
 //! Fairy-Stockfish killed mid-search in python-chess XBoard games: each game must still end
 //! by the rules.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -14,24 +14,12 @@ mod peers;
 #[path = "support/process.rs"]
 mod process;
 use peers::{Peer, search_path};
-use process::{LineProcess, sp960};
+use process::{LineProcess, fake_engine, sp960};
 
 const GLAURUNG: &str = "/usr/games/glaurung";
 /// Glaurung 2.2 scores every root move with a quiescence search before its first
 /// iteration, millions of nodes here (docs/hostile-gui.md).
 const BACK_RANKS_SWAPPED: &str = "NRBBNQKR/pppppppp/8/8/8/8/PPPPPPPP/nrbbnqkr w - - 0 1";
-
-fn fake_engine() -> PathBuf {
-    let deps = std::env::current_exe().unwrap();
-    let dir = deps.parent().unwrap().parent().unwrap();
-    let path = dir.join("examples").join("fake_uci_engine");
-    assert!(
-        path.exists(),
-        "{} missing: cargo test builds examples",
-        path.display()
-    );
-    path
-}
 
 fn proxy(args: &[&str]) -> LineProcess {
     LineProcess::spawn(sp960(), &[&["proxy"], args].concat(), Stdio::piped())

@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 use std::ops::{Deref, DerefMut};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,26 +24,13 @@ const TOGA: &str = "/usr/games/toga2";
 mod peers;
 #[path = "support/process.rs"]
 mod process;
-use process::{LineProcess, run_python_client, sp960};
+use process::{LineProcess, fake_engine, run_python_client, sp960};
 
 /// The proxy's `--log` transcript at `log`, read and removed.
 fn take_transcript(log: &Path) -> String {
     let transcript = std::fs::read_to_string(log).unwrap();
     std::fs::remove_file(log).unwrap();
     transcript
-}
-
-/// The scripted engine, built by `cargo test` with the other examples.
-fn fake_engine() -> PathBuf {
-    let deps = std::env::current_exe().unwrap();
-    let dir = deps.parent().unwrap().parent().unwrap();
-    let path = dir.join("examples").join("fake_uci_engine");
-    assert!(
-        path.exists(),
-        "{} missing: cargo test builds examples",
-        path.display()
-    );
-    path
 }
 
 /// The proxy or an engine, spoken to as a UCI GUI does.

@@ -18,6 +18,24 @@ pub fn sp960() -> &'static str {
     env!("CARGO_BIN_EXE_sp960")
 }
 
+/// The scripted engine (examples/fake_uci_engine.rs), built by `cargo test` with the other
+/// examples.
+pub fn fake_engine() -> std::path::PathBuf {
+    let deps = std::env::current_exe().unwrap();
+    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
+    let engine = examples.join(if cfg!(windows) {
+        "fake_uci_engine.exe"
+    } else {
+        "fake_uci_engine"
+    });
+    assert!(
+        engine.exists(),
+        "{} missing: cargo test builds examples",
+        engine.display()
+    );
+    engine
+}
+
 /// A running process with its stdin, and its stdout read line by line on a thread.
 pub struct LineProcess {
     pub child: Child,
