@@ -60,13 +60,23 @@ pub fn looks_like_move(text: &[u8]) -> bool {
     coordinate || matches!(San::from_ascii(text), Ok(San::Normal { .. }))
 }
 
-/// The move-shaped text inside `text` when it is wrapped in `=` signs (`=f5`, `f5=`,
-/// `=f7f5`): not a move in any notation, but Sjaak II 1.4.1 reads it as one and plays on
-/// (hostile_gui seed 11060597144664119042, command 140,502: a move out of turn).
-pub fn move_inside_equals(text: &[u8]) -> Option<&[u8]> {
+/// Why `text`, no move in any notation, is one that an engine reads as a move all the same,
+/// when it is: Sjaak II 1.4.1 plays on after either (a move out of turn in hostile_gui runs).
+/// - a move up to a `#` with more after it (`b5#N7K-7` reads as `b5#`: seed
+///   13486995591715602931, command 22,207);
+/// - a move wrapped in `=` signs (`=f5`, `f5=`, `=f7f5` read as `f5`: seed
+///   11060597144664119042, command 140,502).
+pub fn disguised_move(text: &[u8]) -> Option<&'static str> {
+    if let Some(hash) = text.iter().position(|b| *b == b'#')
+        && hash + 1 < text.len()
+        && looks_like_move(&text[..=hash])
+    {
+        return Some("text after '#'");
+    }
     let inner = text.strip_prefix(b"=").unwrap_or(text);
     let inner = inner.strip_suffix(b"=").unwrap_or(inner);
-    (inner.len() < text.len() && !inner.is_empty() && looks_like_move(inner)).then_some(inner)
+    (inner.len() < text.len() && !inner.is_empty() && looks_like_move(inner))
+        .then_some("'=' around it")
 }
 
 /// Reads `text` as a legal move in `position`: SAN castling (for the side to move),

@@ -1308,25 +1308,12 @@ impl XboardSession {
                     actions.push(Action::Forward);
                 } else if crate::protocol::xboard::looks_like_move(first) {
                     self.gui_move(line, first, actions);
-                } else if let Some(hash) = first.iter().position(|b| *b == b'#')
-                    && crate::protocol::xboard::looks_like_move(&first[..=hash])
-                {
-                    // Sjaak II 1.4.1 reads `b5#N7K-7` as the move `b5#` (the rest is a
-                    // comment to it) and plays on: hostile_gui seed 13486995591715602931,
-                    // command 22,207, a move out of turn.
+                } else if let Some(reason) = crate::protocol::xboard::disguised_move(first) {
+                    // An engine would play it (Sjaak II 1.4.1): refused, not forwarded.
                     Self::to_gui(
                         actions,
                         format!(
-                            "Illegal move (not a move: text after '#'): {}",
-                            String::from_utf8_lossy(first)
-                        ),
-                        Mark::Answered,
-                    );
-                } else if crate::protocol::xboard::move_inside_equals(first).is_some() {
-                    Self::to_gui(
-                        actions,
-                        format!(
-                            "Illegal move (not a move: '=' around it): {}",
+                            "Illegal move (not a move: {reason}): {}",
                             String::from_utf8_lossy(first)
                         ),
                         Mark::Answered,
