@@ -221,9 +221,13 @@ impl Go {
                 return Some(format!("go: '{name} {value}' is beyond {MAX_GO_VALUE}"));
             }
         }
-        if self.infinite || self.ponder {
+        if self.infinite {
             return None;
         }
+        // A `go ponder` becomes a search with its clocks at `ponderhit`, so they are checked
+        // as any `go`'s (Stockfish 15.1 searched without end after `go wtime 0 binc 0
+        // ponder` and `ponderhit`: hostile_gui seed 7450476427249911153, command 17,797);
+        // without a limit at all it is allowed, as `go infinite` is.
         let clocks = self.time.iter().chain(&self.increment).any(Option::is_some)
             || self.moves_to_go.is_some();
         let own = self.time[usize::from(!white_to_move)];
@@ -240,7 +244,7 @@ impl Go {
                 "go: '{side} 0' leaves no time to search (Stockfish 15.1 answered no bestmove)"
             ));
         }
-        if !other_limit && own.is_none() {
+        if !other_limit && own.is_none() && !self.ponder {
             return Some(if self.mate.is_some() {
                 "go: 'mate' alone may never end; add depth, nodes, movetime or a clock".into()
             } else {

@@ -219,3 +219,21 @@ fn search_info_reads_depth_score_and_time() {
     let bad = SearchInfo::parse(b"info depth x score cp").unwrap();
     assert_eq!((bad.depth, bad.score), (None, None));
 }
+
+#[test]
+fn a_ponder_search_has_its_clocks_checked_as_any_go() {
+    let refused = |line: &str| Go::parse(line.as_bytes()).unwrap().never_ending(true);
+    assert!(
+        refused("go wtime 0 binc 0 ponder")
+            .unwrap()
+            .contains("'wtime 0' leaves no time")
+    );
+    assert!(
+        refused("go btime 1000 ponder")
+            .unwrap()
+            .contains("a clock without 'wtime'")
+    );
+    assert_eq!(refused("go ponder"), None);
+    assert_eq!(refused("go ponder wtime 1000 btime 1000"), None);
+    assert_eq!(refused("go infinite wtime 0"), None);
+}
