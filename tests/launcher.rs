@@ -1,8 +1,8 @@
 //! Launchers (`sp960 proxy --write-launcher PATH ... -- ENGINE`) started as GUIs start an
 //! engine: by their path alone, with no arguments, from a working directory of the GUI's
-//! choosing (Cute Chess GUI uses the temporary directory). python-chess is the GUI-side
-//! client (tests/python/launcher_game.py); every game is replayed here with shakmaty, and
-//! a game "to its end" ends by the rules as shakmaty sees them too.
+//! choosing. python-chess is the GUI-side client (tests/python/launcher_game.py); every
+//! game is replayed here with shakmaty, and a game "to its end" ends by the rules as
+//! shakmaty sees them too.
 //!
 //! Also: the settings file as written (engine and `--log` made absolute), the UCI probe a
 //! GUI sends when an engine is added, and every broken launcher told as `sp960: launcher:

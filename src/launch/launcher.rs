@@ -1,5 +1,5 @@
 //! Launchers: the proxy as one program path, for GUIs that start an engine by its path
-//! alone, with no arguments (Cute Chess GUI, En Croissant). A launcher is a copy of the
+//! alone, with no arguments, in a working directory of their choosing. A launcher is a copy of the
 //! sp960 executable (`PATH`, on Windows `PATH.exe`) and a settings file beside it (`PATH`
 //! without a trailing `.exe`, plus `.sp960.json`) that holds the directory to run in and
 //! the words of `sp960 proxy`:
