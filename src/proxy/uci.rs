@@ -32,12 +32,12 @@ use crate::protocol::uci::{
     info_move_lists, setoption_line, spin_option_line,
 };
 use crate::protocol::{first_token, is_chess960_variant, tokens};
-use crate::proxy::recovery::{self, SearchClock};
+use crate::proxy::recovery::{self, ExitVerdict, Restarts, SearchClock};
 pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
-use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{
-    Action, Mark, Peer, ProxyEvent, Relay, Step, forward_unless_changed, release_held,
+use crate::proxy::starts::{
+    NoChess960, NoChess960Verdict, StartChoice, StartNotices, StartOption, StartSelector,
 };
+use crate::proxy::{Action, Fate, Mark, Peer, ProxyEvent, Relay, Reply, Step, tell};
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
@@ -303,16 +303,94 @@ pub const NO_CHESS960_EXIT: u8 = exit_code::ENGINE_UNSUITABLE;
 
 /// The engine's handshake, as it decides what becomes of the GUI's lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Handshake {
-    /// GUI lines are handled as they come (before the GUI's `uci`, and after `uciok`).
-    Open,
-    /// The GUI sent `uci` (or the engine's output ended, and a restart may follow): its
-    /// lines are held until the engine's `uciok`, then handled with the engine's options
-    /// known.
+enum Link {
+    /// Before the GUI's `uci`: its lines are handled as they come.
+    Unstarted,
+    /// The GUI sent `uci`: its lines are held until the engine's first `uciok`, then
+    /// handled with the engine's options known.
     AwaitingUciok(Vec<Vec<u8>>),
-    /// A restarted engine's handshake: its lines are consumed until its `uciok`, then the
-    /// replay; the GUI's lines are held until after it.
+    /// The engine answered `uciok`: the GUI's lines are handled as they come.
+    Ready,
+    /// After a `uciok`: the GUI sent `uci` again, or the engine's output ended and a
+    /// restart may follow; the GUI's lines are held until the next `uciok` (or the
+    /// restart's replay).
+    Held(Vec<Vec<u8>>),
+    /// A restarted engine's handshake: its lines are consumed until its `uciok`, then
+    /// the replay; the GUI's lines are held until after it.
     Restarting(Vec<Vec<u8>>),
+}
+
+impl Link {
+    /// The engine answered `uciok` at least once (it can be restarted).
+    fn ready(&self) -> bool {
+        matches!(self, Link::Ready | Link::Held(_) | Link::Restarting(_))
+    }
+
+    /// The GUI lines held, if the link holds them.
+    fn held(&mut self) -> Option<&mut Vec<Vec<u8>>> {
+        match self {
+            Link::AwaitingUciok(held) | Link::Held(held) | Link::Restarting(held) => Some(held),
+            Link::Unstarted | Link::Ready => None,
+        }
+    }
+
+    /// The held GUI lines, taken: the link is [`Link::Ready`] (`uciok` came).
+    fn open(&mut self) -> Vec<Vec<u8>> {
+        match std::mem::replace(self, Link::Ready) {
+            Link::AwaitingUciok(held) | Link::Held(held) | Link::Restarting(held) => held,
+            Link::Unstarted | Link::Ready => Vec::new(),
+        }
+    }
+}
+
+/// The GUI's position, from its last `position`.
+#[derive(Debug)]
+enum GuiPosition {
+    /// No `position` yet.
+    Unset,
+    /// Accepted: the position after its moves.
+    Accepted(Chess),
+    /// Refused (the GUI was told why); the next `go` is answered `bestmove 0000`.
+    Refused,
+}
+
+impl GuiPosition {
+    fn current(&self) -> Option<&Chess> {
+        match self {
+            GuiPosition::Accepted(position) => Some(position),
+            GuiPosition::Unset | GuiPosition::Refused => None,
+        }
+    }
+}
+
+/// The root of the engine's current or last search, for reading and translating its
+/// output.
+struct SearchRoot {
+    position: Chess,
+    /// Finds castling texts of `position` in engine output.
+    filter: CastlingFilter,
+}
+
+/// The `position` line the engine got last.
+struct SentPosition {
+    line: Vec<u8>,
+    /// A `ucinewgame` came after it: it is sent again before the next `go` (Glaurung 2.2
+    /// searches the start position after `position`, `ucinewgame`, `go`).
+    renew: bool,
+}
+
+/// What the session knows of the engine from its handshake.
+struct EngineFacts {
+    /// Its `UCI_Chess960`: missing, off or on.
+    chess960: Chess960Option,
+    /// Its own options, as it declared them (for checking the GUI's values).
+    options: Vec<OptionDecl>,
+    /// It keeps one king file and one rook file per wing for both colours
+    /// ([`crate::protocol::quirks::Quirks::shared_castling_files`] of its `id name`:
+    /// Glaurung 2.2 reads `HDfa` as one set of files and corrupts its memory,
+    /// docs/hostile-gui.md): its positions come from
+    /// [`GameLine::for_shared_castling_files`].
+    shared_castling_files: bool,
 }
 
 /// The engine's `UCI_Chess960` option.
@@ -326,57 +404,38 @@ enum Chess960Option {
     On,
 }
 
-/// The UCI proxy session. Its bools are independent facts, each set by its own lines.
+/// The UCI proxy session: the engine's handshake ([`Link`]), what the GUI and the engine
+/// said, and the search.
 pub struct UciSession {
     config: UciConfig,
+    /// The engine's handshake: the GUI's lines held until `uciok`, or a restart's.
+    link: Link,
     /// The start of the games (command line and `SP960_Start` / `SP960_BlackStart`).
     starts: StartSelector,
-    /// The engine's `UCI_Chess960`: missing, off or on.
-    engine_chess960: Chess960Option,
-    /// The GUI was told the engine has no `UCI_Chess960` (once).
-    warned_no_chess960: bool,
+    /// What the GUI was told about the start in this game (once per game).
+    told: StartNotices,
+    /// The warning (or failure) for an engine without `UCI_Chess960`.
+    no_chess960: NoChess960,
+    engine: EngineFacts,
     /// The GUI enabled Chess960 (`UCI_Chess960`, or `UCI_Variant chess960`): its castling
     /// dialect unless `--gui-castling` says.
     gui_chess960: bool,
-    /// The reason the last `position` was refused; `go` is answered while set.
-    refused: Option<PositionRefusal>,
-    /// The engine's handshake: the GUI's lines held until `uciok`, or a restart's.
-    handshake: Handshake,
-    /// The GUI's current position, once a `position` was accepted.
-    position: Option<Chess>,
-    /// Root of the engine's current or last search, for translating its output.
-    search_root: Option<Chess>,
-    /// Finds castling texts of `search_root` in engine output.
-    castling_filter: Option<CastlingFilter>,
-    /// What the GUI was told about the start in this game (once per game).
-    told: StartNotices,
-    /// The engine's own options, as it declared them (for checking the GUI's values).
-    engine_options: Vec<OptionDecl>,
+    /// The GUI's position: none, accepted, or refused.
+    position: GuiPosition,
+    /// Root of the engine's current or last search.
+    root: Option<SearchRoot>,
     /// The engine's search: none, answered by the proxy, or running (its `go`, what it
     /// was told to stop it, the clock guard, the GUI lines held for after it).
     search: Search,
     /// The `position` line the engine got last.
-    last_position: Option<Vec<u8>>,
-    /// A `ucinewgame` came after `last_position`: it is sent again before the next `go`
-    /// (Glaurung 2.2 searches the start position after `position`, `ucinewgame`, `go`).
-    renew_position: bool,
-    /// The engine keeps one king file and one rook file per wing for both colours
-    /// ([`crate::protocol::quirks::Quirks::shared_castling_files`] of its `id name`:
-    /// Glaurung 2.2 reads `HDfa` as one set of files and corrupts its memory,
-    /// docs/hostile-gui.md): its positions come from
-    /// [`GameLine::for_shared_castling_files`].
-    shared_castling_files: bool,
+    sent_position: Option<SentPosition>,
+    /// `--restart-engine`: the budget, and the `setoption` lines the engine got (the
+    /// last per option name, lowercase), replayed to a restarted engine.
+    restarts: Restarts,
+    /// `bestmove`s still to come for searches the clock guard answered (dropped).
+    stale_bestmoves: u32,
     /// The shell's clock at the last line read or timeout.
     now: Option<Instant>,
-    /// `bestmove`s still to come for searches the proxy answered itself (dropped).
-    stale_bestmoves: u32,
-    /// The `setoption` lines the engine got, the last per option name (lowercase), in
-    /// order: replayed to a restarted engine.
-    options_sent: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The engine answered `uciok` once: it can be restarted.
-    handshake_done: bool,
-    /// Restarts in this game (since `ucinewgame`).
-    restarts: u32,
 }
 
 /// How long a `stop` or `ponderhit` that came right after `go` waits for the search's
@@ -410,53 +469,47 @@ impl UciSession {
     pub fn new(config: UciConfig) -> UciSession {
         UciSession {
             starts: StartSelector::new(config.start, config.random_seed),
-            config,
-            engine_chess960: Chess960Option::Missing,
-            warned_no_chess960: false,
-            gui_chess960: false,
-            refused: None,
-            handshake: Handshake::Open,
-            position: None,
-            search_root: None,
-            castling_filter: None,
             told: StartNotices::default(),
-            engine_options: Vec::new(),
+            no_chess960: NoChess960::new(config.require_chess960),
+            restarts: Restarts::new(config.restart_engine),
+            config,
+            link: Link::Unstarted,
+            engine: EngineFacts {
+                chess960: Chess960Option::Missing,
+                options: Vec::new(),
+                shared_castling_files: false,
+            },
+            gui_chess960: false,
+            position: GuiPosition::Unset,
+            root: None,
             search: Search::Idle,
-            last_position: None,
-            renew_position: false,
-            shared_castling_files: false,
-            now: None,
+            sent_position: None,
             stale_bestmoves: 0,
-            options_sent: Vec::new(),
-            handshake_done: false,
-            restarts: 0,
+            now: None,
         }
     }
 
+    /// The shell's clock ([`Relay::set_now`]); a session never given one (a unit test)
+    /// reads the system's.
     fn now(&self) -> Instant {
         self.now.unwrap_or_else(Instant::now)
     }
 
     /// Notes a `setoption` line the engine gets (replacing an earlier one of the option).
     fn remember_option(&mut self, line: &[u8]) {
-        if self.config.restart_engine == 0 {
-            return;
-        }
         let Some(set) = SetOption::parse(line) else {
             return;
         };
         // Only the engine's own options matter to it (and hostile input names endless
         // others: kept, they would grow without bound).
-        if !self
-            .engine_options
+        if self
+            .engine
+            .options
             .iter()
             .any(|option| option.name.eq_ignore_ascii_case(&set.name))
         {
-            return;
+            self.restarts.remember(set.name.to_ascii_lowercase(), line);
         }
-        let name = set.name.to_ascii_lowercase();
-        self.options_sent.retain(|(known, _)| *known != name);
-        self.options_sent.push((name, line.trim_ascii().to_vec()));
     }
 
     /// True while a `go` the engine got has not been answered.
@@ -475,7 +528,7 @@ impl UciSession {
 
     /// How the engine takes positions now.
     pub fn engine_chess(&self) -> EngineChess {
-        if self.engine_chess960 == Chess960Option::On {
+        if self.engine.chess960 == Chess960Option::On {
             EngineChess::Chess960(self.config.engine_castling)
         } else {
             EngineChess::Standard
@@ -499,42 +552,51 @@ impl UciSession {
         ));
     }
 
+    /// Tells the user: an `info string` for the GUI, and stderr.
+    fn tell(actions: &mut Vec<Action>, message: &str) {
+        tell(actions, format!("info string sp960: {message}"), message);
+    }
+
     /// Puts the engine into Chess960 mode if it can be and is not.
     fn enable_engine_chess960(&mut self, actions: &mut Vec<Action>) {
-        if self.engine_chess960 == Chess960Option::Off {
+        if self.engine.chess960 == Chess960Option::Off {
             let line = setoption_line("UCI_Chess960", true);
             self.remember_option(line.as_bytes());
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
-            self.engine_chess960 = Chess960Option::On;
+            self.engine.chess960 = Chess960Option::On;
         }
     }
 
     /// After `uciok` or when the GUI picks a start: the engine into Chess960 mode, or
-    /// the warning (or failure) when it has no such mode.
-    fn prepare_engine_for_start(&mut self, actions: &mut Vec<Action>) {
+    /// the warning (or failure) when it has no such mode. False when the proxy fails.
+    fn prepare_engine_for_start(&mut self, actions: &mut Vec<Action>) -> bool {
         if !self.start_active() {
-            return;
+            return true;
         }
-        if self.engine_chess960 != Chess960Option::Missing {
+        if self.engine.chess960 != Chess960Option::Missing {
             self.enable_engine_chess960(actions);
-            return;
+            return true;
         }
-        let message = "the engine has no UCI_Chess960 option: it plays the start as standard \
-                       chess without castling (after a Chess960 castling move it gets the \
-                       position from there on)";
-        if self.config.require_chess960 {
-            Self::info_to_gui(actions, "the engine has no UCI_Chess960 option");
-            actions.push(Step::Event(ProxyEvent::Fail {
-                code: NO_CHESS960_EXIT,
-                message: "proxy: the engine has no UCI_Chess960 option and --require-chess960 \
-                          was given"
-                    .to_owned(),
-            }));
-        } else if !self.warned_no_chess960 {
-            self.warned_no_chess960 = true;
-            Self::info_to_gui(actions, message);
-            actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+        match self.no_chess960.verdict() {
+            NoChess960Verdict::Fail => {
+                Self::info_to_gui(actions, "the engine has no UCI_Chess960 option");
+                actions.push(Step::Event(ProxyEvent::Fail {
+                    code: NO_CHESS960_EXIT,
+                    message: "proxy: the engine has no UCI_Chess960 option and \
+                              --require-chess960 was given"
+                        .to_owned(),
+                }));
+                return false;
+            }
+            NoChess960Verdict::Warn => Self::tell(
+                actions,
+                "the engine has no UCI_Chess960 option: it plays the start as standard chess \
+                 without castling (after a Chess960 castling move it gets the position from \
+                 there on)",
+            ),
+            NoChess960Verdict::Quiet => {}
         }
+        true
     }
 
     fn our_options(&self) -> [String; 2] {
@@ -547,12 +609,13 @@ impl UciSession {
 
     // ---- engine side ----
 
-    fn engine_option(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn engine_option(&mut self, out: &mut Reply) {
+        let line = out.line();
         let option = OptionDecl::parse(line);
-        self.engine_options.push(option.clone());
+        self.engine.options.push(option.clone());
         if option.is("UCI_Chess960") {
-            if self.engine_chess960 == Chess960Option::Missing {
-                self.engine_chess960 = Chess960Option::Off;
+            if self.engine.chess960 == Chess960Option::Missing {
+                self.engine.chess960 = Chess960Option::Off;
             }
             // python-chess reads `default False` as true and then never enables the
             // option: give GUIs the lowercase spelling.
@@ -569,61 +632,60 @@ impl UciSession {
                         }
                     })
                     .collect();
-                actions.push(Action::send(Peer::Gui, words.join(&b' '), Mark::Rewritten));
-                return;
+                return out.replace(words.join(&b' '));
             }
         }
-        actions.push(Action::Forward);
+        out.forward();
     }
 
-    fn engine_uciok(&mut self, actions: &mut Vec<Action>) {
-        self.handshake_done = true;
+    fn engine_uciok(&mut self, out: &mut Reply) {
         // The engine hears `UCI_Chess960 true` before the GUI can hear `uciok`, so before
         // anything the GUI sends after it.
-        let first = actions.len();
-        self.prepare_engine_for_start(actions);
-        if actions[first..]
-            .iter()
-            .any(|a| matches!(a, Step::Event(ProxyEvent::Fail { .. })))
-        {
+        if !self.prepare_engine_for_start(out) {
+            // The proxy fails: the GUI's lines stay held.
+            self.link = match std::mem::replace(&mut self.link, Link::Ready) {
+                Link::AwaitingUciok(held) | Link::Held(held) => Link::Held(held),
+                other => other,
+            };
             return;
         }
-        if self.config.offer_chess960 && self.engine_chess960 == Chess960Option::Missing {
-            actions.push(Action::send(
+        if self.config.offer_chess960 && self.engine.chess960 == Chess960Option::Missing {
+            out.push(Action::send(
                 Peer::Gui,
                 check_option_line("UCI_Chess960", false),
                 Mark::Injected,
             ));
         }
         for option in self.our_options() {
-            actions.push(Action::send(Peer::Gui, option, Mark::Injected));
+            out.push(Action::send(Peer::Gui, option, Mark::Injected));
         }
-        actions.push(Action::Forward);
+        out.forward();
         // Lines the GUI sent too early now go, read with the engine's options known.
-        self.release_held(actions);
+        let held = self.link.open();
+        self.release(held, out);
     }
 
-    /// Handles the GUI lines held while waiting for `uciok`.
-    fn release_held(&mut self, actions: &mut Vec<Action>) {
-        let held = match std::mem::replace(&mut self.handshake, Handshake::Open) {
-            Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => held,
-            Handshake::Open => Vec::new(),
-        };
-        release_held(held, actions, |line, out| self.gui_line(line, out));
+    /// Handles GUI lines the session held, in order (forwarded ones go marked
+    /// [`Mark::Held`]).
+    fn release(&mut self, held: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
+        for line in held {
+            self.gui_line(&mut Reply::held(actions, &line));
+        }
     }
 
-    fn engine_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn engine_bestmove(&mut self, out: &mut Reply) {
+        let line = out.line();
         if self.stale_bestmoves > 0 {
             // The answer to a search the clock guard answered itself.
             self.stale_bestmoves -= 1;
-            return actions.push(Step::Event(ProxyEvent::Warn(format!(
+            return out.push(Step::Event(ProxyEvent::Warn(format!(
                 "proxy: the engine's late '{}' (its search was answered by the clock guard); not passed on",
                 String::from_utf8_lossy(line.trim_ascii())
             ))));
         }
         let Some(run) = self.end_search() else {
             // Every `go` gets one `bestmove`: one without a search is not passed on.
-            return actions.push(Step::Event(ProxyEvent::Warn(format!(
+            return out.push(Step::Event(ProxyEvent::Warn(format!(
                 "proxy: the engine's '{}' answers no go; not passed on",
                 String::from_utf8_lossy(line.trim_ascii())
             ))));
@@ -636,7 +698,7 @@ impl UciSession {
             match self.best_so_far(&run).filter(|_| guarded) {
                 Some(best) => {
                     Self::info_to_gui(
-                        actions,
+                        out,
                         &format!(
                             "{reason}; after the clock guard's stop: the first move of its last pv instead"
                         ),
@@ -644,25 +706,22 @@ impl UciSession {
                     answer.extend_from_slice(&best);
                 }
                 None => {
-                    Self::info_to_gui(actions, &reason);
+                    Self::info_to_gui(out, &reason);
                     answer.extend_from_slice(b"0000");
                 }
             }
-            actions.push(Action::send(Peer::Gui, answer, Mark::Rewritten));
+            out.replace(answer);
         } else if let Some(without) = self.without_illegal_ponder(line) {
             // Glaurung 2.2 names a ponder move that is not legal after its best move: a GUI
             // that ponders would search an impossible position. The hint is dropped.
-            let first = actions.len();
-            self.pass_bestmove(&without, actions);
-            for action in &mut actions[first..] {
-                if *action == Action::Forward {
-                    *action = Action::send(Peer::Gui, without.clone(), Mark::Rewritten);
-                }
-            }
+            let translated = self.translated_bestmove(&without);
+            out.replace(translated.unwrap_or(without));
+        } else if let Some(translated) = self.translated_bestmove(line) {
+            out.rewrite(translated);
         } else {
-            self.pass_bestmove(line, actions);
+            out.forward();
         }
-        self.release_after_search(run.after, actions);
+        self.release(run.after, out);
     }
 
     /// The search ends (its `bestmove` came, or the clock guard answered): the session is
@@ -677,17 +736,11 @@ impl UciSession {
         }
     }
 
-    /// The GUI's lines held during the search go now (in the same batch, and the shell
-    /// flushes the engine's side first).
-    fn release_after_search(&mut self, after: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
-        release_held(after, actions, |line, out| self.gui_line(line, out));
-    }
-
     /// Why the engine's `bestmove` is not a move the GUI can play: not legal in the
     /// searched position while that has legal moves (Ethereal answers `a1a1` and Glaurung
     /// `(none)` to a search stopped before its first iteration ends).
     fn illegal_bestmove(&self, line: &[u8]) -> Option<String> {
-        let root = self.search_root.as_ref()?;
+        let root = &self.root.as_ref()?.position;
         let bestmove = BestMove::parse(line);
         let best = bestmove.best;
         // Without a legal move only a null move is right (Ethereal 12.75 names a move in
@@ -707,7 +760,7 @@ impl UciSession {
     /// The `bestmove` line without its `ponder` move when that is not legal after the
     /// (legal) best move.
     fn without_illegal_ponder(&self, line: &[u8]) -> Option<Vec<u8>> {
-        let root = self.search_root.as_ref()?;
+        let root = &self.root.as_ref()?.position;
         let bestmove = BestMove::parse(line);
         let ponder = bestmove
             .ponder
@@ -723,13 +776,15 @@ impl UciSession {
         Some(out)
     }
 
-    fn pass_bestmove(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        let (Some(root), true) = (&self.search_root, self.translation_needed()) else {
-            return actions.push(Action::Forward);
-        };
-        let Ok(best) = parse_move(root, BestMove::parse(line).best) else {
-            return actions.push(Action::Forward);
-        };
+    /// The `bestmove` line with its moves in the GUI's dialect, when the dialects differ
+    /// and the best move is legal.
+    fn translated_bestmove(&self, line: &[u8]) -> Option<Vec<u8>> {
+        let root = &self
+            .root
+            .as_ref()
+            .filter(|_| self.translation_needed())?
+            .position;
+        let best = parse_move(root, BestMove::parse(line).best).ok()?;
         let words: Vec<&[u8]> = tokens(line).collect();
         let dialect = self.gui_dialect();
         let mut out = b"bestmove ".to_vec();
@@ -747,10 +802,11 @@ impl UciSession {
                 translate_moves(&after, [*ponder], dialect, &mut out);
             }
         }
-        forward_unless_changed(actions, Peer::Gui, line, out);
+        Some(out)
     }
 
-    fn engine_info(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn engine_info(&mut self, out: &mut Reply) {
+        let line = out.line();
         if self.guard_on()
             && let Search::Running(run) = &mut self.search
             && let Some(first) = first_pv_move(line)
@@ -758,38 +814,31 @@ impl UciSession {
             run.last_pv_move = Some(first);
         }
         // Cheapest test first: with both sides in one dialect, no line needs a look.
-        let root = match &self.search_root {
-            Some(root)
-                if self.translation_needed()
-                    && self
-                        .castling_filter
-                        .as_ref()
-                        .is_some_and(|filter| filter.might_match(line)) =>
-            {
-                root
+        match &self.root {
+            Some(root) if self.translation_needed() && root.filter.might_match(line) => {
+                out.rewrite(translate_info(&root.position, line, self.gui_dialect()));
             }
-            _ => return actions.push(Action::Forward),
-        };
-        let out = translate_info(root, line, self.gui_dialect());
-        forward_unless_changed(actions, Peer::Gui, line, out);
+            _ => out.forward(),
+        }
     }
 
     // ---- GUI side ----
 
-    fn gui_setoption(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn gui_setoption(&mut self, out: &mut Reply) {
+        let line = out.line();
         let Some(set) = SetOption::parse(line) else {
-            return actions.push(Action::Forward);
+            return out.forward();
         };
         let value = set.value();
         if let Some(option) = StartOption::from_name(&set.name) {
             match self.starts.set_option(option, value) {
                 Ok(note) => {
                     if let Some(note) = note {
-                        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {note}"))));
+                        out.push(Step::Event(ProxyEvent::Warn(format!("proxy: {note}"))));
                     }
-                    self.prepare_engine_for_start(actions);
+                    self.prepare_engine_for_start(out);
                 }
-                Err(err) => Self::info_to_gui(actions, &format!("{err}: ignored")),
+                Err(err) => Self::info_to_gui(out, &format!("{err}: ignored")),
             }
         } else if set.is("UCI_Chess960")
             && !value.eq_ignore_ascii_case(b"true")
@@ -798,7 +847,7 @@ impl UciSession {
             // Ethereal reads `value 1.5` its own way, and the proxy would write positions
             // for the other mode.
             Self::info_to_gui(
-                actions,
+                out,
                 &format!(
                     "refused setoption (UCI_Chess960 takes true or false, not '{}'); not sent \
                      to the engine",
@@ -807,37 +856,38 @@ impl UciSession {
             );
         } else if set.is("UCI_Chess960") {
             self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
-            let missing = self.engine_chess960 == Chess960Option::Missing;
+            let missing = self.engine.chess960 == Chess960Option::Missing;
             if self.start_active() || (missing && self.config.offer_chess960) {
                 // The engine stays in Chess960 mode (in standard mode it would write O-O-O
                 // from SP 860 as `c1c1`); the value only selects the GUI's dialect.
                 return;
             }
             if !missing {
-                self.engine_chess960 = if self.gui_chess960 {
+                self.engine.chess960 = if self.gui_chess960 {
                     Chess960Option::On
                 } else {
                     Chess960Option::Off
                 };
             }
             self.remember_option(line);
-            actions.push(Action::Forward);
+            out.forward();
         } else if set.is("UCI_Variant") && is_chess960_variant(value) {
             // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
             // chess with it): UCI_Chess960 is what engines understand.
             self.gui_chess960 = true;
-            if self.engine_chess960 == Chess960Option::Missing {
+            if self.engine.chess960 == Chess960Option::Missing {
                 // Its own UCI_Variant may know the name.
                 self.remember_option(line);
-                actions.push(Action::Forward);
-            } else if self.engine_chess960 == Chess960Option::Off {
-                self.engine_chess960 = Chess960Option::On;
+                out.forward();
+            } else if self.engine.chess960 == Chess960Option::Off {
+                self.engine.chess960 = Chess960Option::On;
                 let line = setoption_line("UCI_Chess960", true);
                 self.remember_option(line.as_bytes());
-                actions.push(Action::send(Peer::Engine, line, Mark::Rewritten));
+                out.replace(line);
             }
         } else if let Some(reason) = self
-            .engine_options
+            .engine
+            .options
             .iter()
             .find(|option| option.name.eq_ignore_ascii_case(&set.name))
             .and_then(|option| option.check_value(value).err())
@@ -845,16 +895,17 @@ impl UciSession {
             // The shield: a value the engine did not declare (Stockfish 15.1 aborts on
             // `setoption name Hash value abc`).
             Self::info_to_gui(
-                actions,
+                out,
                 &format!("refused setoption ({reason}); not sent to the engine"),
             );
         } else {
             self.remember_option(line);
-            actions.push(Action::Forward);
+            out.forward();
         }
     }
 
-    fn gui_position(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn gui_position(&mut self, out: &mut Reply) {
+        let line = out.line();
         // A `stop` after a new position goes to the engine.
         if let Search::AnsweredByProxy = self.search {
             self.search = Search::Idle;
@@ -862,23 +913,21 @@ impl UciSession {
         match self.read_position(line) {
             Ok((game, from_startpos, notes)) => {
                 for note in notes {
-                    Self::info_to_gui(actions, &note);
+                    Self::info_to_gui(out, &note);
                 }
-                self.tell_about_the_start(line, actions);
-                self.refused = None;
-                self.send_position(line, &game, from_startpos, actions);
-                self.position = Some(game.current);
+                self.tell_about_the_start(line, out);
+                self.send_position(&game, from_startpos, out);
+                self.position = GuiPosition::Accepted(game.current);
             }
             Err(reason) => {
                 Self::info_to_gui(
-                    actions,
+                    out,
                     &format!(
                         "refused position ({reason}); not sent to the engine, the next go gets \
                          bestmove 0000"
                     ),
                 );
-                self.refused = Some(reason);
-                self.position = None;
+                self.position = GuiPosition::Refused;
             }
         }
     }
@@ -898,11 +947,9 @@ impl UciSession {
         } else {
             None
         };
-        let Some(message) = message else {
-            return;
-        };
-        Self::info_to_gui(actions, &message);
-        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+        if let Some(message) = message {
+            Self::tell(actions, &message);
+        }
     }
 
     /// The GUI's `position` as a checked line: (line, came from `startpos` with no start
@@ -929,26 +976,20 @@ impl UciSession {
         Ok((game, plain_startpos, notes))
     }
 
-    fn send_position(
-        &mut self,
-        original: &[u8],
-        game: &GameLine,
-        plain_startpos: bool,
-        actions: &mut Vec<Action>,
-    ) {
+    fn send_position(&mut self, game: &GameLine, plain_startpos: bool, out: &mut Reply) {
         if has_chess960_castling(&game.root) {
-            self.enable_engine_chess960(actions);
+            self.enable_engine_chess960(out);
         }
         let engine = self.engine_chess();
         let mut for_engine = match engine {
             EngineChess::Standard => game.for_standard_engine(),
-            EngineChess::Chess960(_) if self.shared_castling_files => {
+            EngineChess::Chess960(_) if self.engine.shared_castling_files => {
                 let shared = game.for_shared_castling_files();
                 if shared.current.castles().castling_rights()
                     != game.current.castles().castling_rights()
                 {
                     Self::info_to_gui(
-                        actions,
+                        out,
                         &format!(
                             "the engine keeps one king file and one rook file per wing for \
                              both colours: it gets castling rights {} instead of {}",
@@ -966,34 +1007,37 @@ impl UciSession {
         if for_engine.moves.len() > MAX_ENGINE_PLIES || long_reversible_tail {
             for_engine = for_engine.rebased(REBASED_PLIES);
         }
-        let mut out = b"position ".to_vec();
+        let mut line = b"position ".to_vec();
         if plain_startpos && for_engine.root == Chess::default() {
-            out.extend_from_slice(b"startpos");
+            line.extend_from_slice(b"startpos");
         } else {
-            out.extend_from_slice(b"fen ");
-            out.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
+            line.extend_from_slice(b"fen ");
+            line.extend_from_slice(engine.fen(&for_engine.root).as_bytes());
         }
-        GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut out);
-        self.last_position = Some(out.clone());
-        self.renew_position = false;
-        forward_unless_changed(actions, Peer::Engine, original, out);
+        GameLine::write_moves(&for_engine.moves, engine.dialect(), &mut line);
+        self.sent_position = Some(SentPosition {
+            line: line.clone(),
+            renew: false,
+        });
+        out.rewrite(line);
     }
 
-    fn gui_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        if self.refused.is_some() {
-            return self.answer_go(actions);
+    fn gui_go(&mut self, out: &mut Reply) {
+        let line = out.line();
+        if let GuiPosition::Refused = self.position {
+            return self.answer_go(out);
         }
         // The shield: a parameter UCI does not define, a known one without its number, or a
         // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
         // forever or never answers `bestmove` (`go garbage`, `go perft 2`, `go depth 0`).
         let white = self
             .position
-            .as_ref()
+            .current()
             .is_none_or(|p| p.turn() == shakmaty::Color::White);
         let go = match Go::parse(line) {
             Ok(go) => go,
             Err(GoError::Number(reason) | GoError::Unknown(reason)) => {
-                return self.refuse_go(&reason, actions);
+                return self.refuse_go(&reason, out);
             }
         };
         if let Some(reason) = go
@@ -1001,29 +1045,30 @@ impl UciSession {
             .or_else(|| go.never_ending(white))
             .or_else(|| self.illegal_searchmove(line, &go))
         {
-            return self.refuse_go(&reason, actions);
+            return self.refuse_go(&reason, out);
         }
-        if std::mem::take(&mut self.renew_position)
-            && let Some(position) = &self.last_position
+        if let Some(sent) = &mut self.sent_position
+            && std::mem::take(&mut sent.renew)
         {
-            actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
+            out.push(Action::send(
+                Peer::Engine,
+                sent.line.clone(),
+                Mark::Injected,
+            ));
         }
-        self.search_root = self.position.clone();
-        self.castling_filter = self.search_root.as_ref().map(CastlingFilter::new);
-        let first = actions.len();
-        self.forward_go(line, actions);
+        self.root = self.position.current().map(|position| SearchRoot {
+            position: position.clone(),
+            filter: CastlingFilter::new(position),
+        });
+        match self.translated_searchmoves(line) {
+            Some(rewritten) => out.rewrite(rewritten),
+            None => out.forward(),
+        }
         // The line the engine gets: the one read, or its rewrite.
-        let sent = actions[first..]
-            .iter()
-            .find_map(|action| match action {
-                Action::Send {
-                    to: Peer::Engine,
-                    line,
-                    ..
-                } if first_token(line) == b"go" => Some(line.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| line.trim_ascii().to_vec());
+        let sent = match out.fate() {
+            Fate::Rewritten(sent) => sent.clone(),
+            _ => line.trim_ascii().to_vec(),
+        };
         let go = PendingGo {
             line: sent,
             at: self.now(),
@@ -1035,7 +1080,7 @@ impl UciSession {
     }
 
     /// A `go` the engine never gets: why, and the proxy's answer.
-    fn refuse_go(&mut self, reason: &str, actions: &mut Vec<Action>) {
+    fn refuse_go(&mut self, reason: &str, actions: &mut Reply) {
         Self::info_to_gui(
             actions,
             &format!("refused go ({reason}); not sent to the engine"),
@@ -1044,20 +1089,19 @@ impl UciSession {
     }
 
     /// The proxy answers the GUI's `go` itself, with the null move.
-    fn answer_go(&mut self, actions: &mut Vec<Action>) {
+    fn answer_go(&mut self, actions: &mut Reply) {
         self.search = Search::AnsweredByProxy;
         actions.push(Action::send(Peer::Gui, "bestmove 0000", Mark::Answered));
     }
 
-    /// Sends the `go` (`searchmoves` translated) to the engine.
-    fn forward_go(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        let root = match &self.search_root {
-            Some(root) if memmem::find(line, b"searchmoves").is_some() => root,
-            _ => return actions.push(Action::Forward),
+    /// The `go` with its `searchmoves` translated for the engine and put last, if it
+    /// has any.
+    fn translated_searchmoves(&self, line: &[u8]) -> Option<Vec<u8>> {
+        let root = match &self.root {
+            Some(root) if memmem::find(line, b"searchmoves").is_some() => &root.position,
+            _ => return None,
         };
-        let Ok(go) = Go::parse(line) else {
-            return actions.push(Action::Forward);
-        };
+        let go = Go::parse(line).ok()?;
         let dialect = self.engine_chess().dialect();
         let trimmed = line.trim_ascii_end();
         let out = if go
@@ -1081,13 +1125,13 @@ impl UciSession {
             );
             out
         };
-        forward_unless_changed(actions, Peer::Engine, line, out);
+        Some(out)
     }
 
     /// A `searchmoves` move that is not legal in the position (Stockfish, Glaurung and
     /// Fairy-Stockfish answer `bestmove (none)` when none is).
     fn illegal_searchmove(&self, line: &[u8], go: &Go) -> Option<String> {
-        let position = self.position.as_ref()?;
+        let position = self.position.current()?;
         go.searchmoves.iter().find_map(|span| {
             let text = &line[span.clone()];
             parse_move(position, text).err().map(|_| {
@@ -1100,31 +1144,34 @@ impl UciSession {
     }
 
     /// A GUI line once the engine's options are known.
-    fn gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
+    fn gui_line(&mut self, out: &mut Reply) {
+        let line = out.line();
         let first = first_token(line);
         if let Search::Running(run) = &mut self.search {
             if first != b"quit" && !run.after.is_empty() {
                 return run.after.push(line.to_vec());
             }
-            return self.gui_line_during_search(first, line, actions);
+            return self.gui_line_during_search(first, out);
         }
         match first {
-            b"setoption" => self.gui_setoption(line, actions),
+            b"setoption" => self.gui_setoption(out),
             b"ucinewgame" => {
-                self.restarts = 0;
+                self.restarts.new_game();
                 self.starts.new_game();
                 self.told.new_game();
-                self.renew_position = self.last_position.is_some();
-                actions.push(Action::Forward);
+                if let Some(sent) = &mut self.sent_position {
+                    sent.renew = true;
+                }
+                out.forward();
             }
-            b"position" => self.gui_position(line, actions),
-            b"go" => self.gui_go(line, actions),
+            b"position" => self.gui_position(out),
+            b"go" => self.gui_go(out),
             b"stop" | b"ponderhit" if matches!(self.search, Search::AnsweredByProxy) => {}
             b"quit" => {
-                actions.push(Action::Forward);
-                actions.push(Step::Event(ProxyEvent::Shutdown));
+                out.forward();
+                out.push(Step::Event(ProxyEvent::Shutdown));
             }
-            _ => actions.push(Action::Forward),
+            _ => out.forward(),
         }
     }
 }
@@ -1136,42 +1183,34 @@ impl UciSession {
     /// search's `bestmove` would answer the wrong `go`): the search is stopped, its
     /// `bestmove` passed on, then they go. `isready` is answered by the proxy (Glaurung
     /// 2.2 answers none during a search).
-    fn gui_line_during_search(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
+    fn gui_line_during_search(&mut self, first: &[u8], out: &mut Reply) {
+        let line = out.line();
+        let now = self.now();
+        let Search::Running(run) = &mut self.search else {
+            return;
+        };
         match first {
-            b"stop" | b"ponderhit" => self.gui_stop(first, line, actions),
-            b"isready" => actions.push(Action::send(Peer::Gui, "readyok", Mark::Answered)),
+            // Forwarded once the engine has been heard since its `go` (else held until it
+            // is, at most [`EARLY_WAIT`]); a second `stop` is dropped. `ponderhit` puts
+            // the pondering search on its clock.
+            b"stop" | b"ponderhit" => {
+                if run.stop_or_ponderhit(first == b"stop", line, now, &self.config) {
+                    out.forward();
+                }
+            }
+            b"isready" => out.push(Action::send(Peer::Gui, "readyok", Mark::Answered)),
             b"position" | b"go" | b"setoption" | b"ucinewgame" => {
-                let Search::Running(run) = &mut self.search else {
-                    return;
-                };
                 run.after.push(line.to_vec());
-                if !run.stop_pending() {
-                    let before = actions.len();
-                    self.gui_stop(b"stop", b"stop", actions);
-                    // Sent now (not held): our own line, not the one read.
-                    if actions.len() > before {
-                        actions.truncate(before);
-                        actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
-                    }
+                // Our own `stop`, not the line read (held, or sent now).
+                if !run.stop_pending() && run.stop_or_ponderhit(true, b"stop", now, &self.config) {
+                    out.push(Action::send(Peer::Engine, "stop", Mark::Injected));
                 }
             }
             b"quit" => {
-                actions.push(Action::Forward);
-                actions.push(Step::Event(ProxyEvent::Shutdown));
+                out.forward();
+                out.push(Step::Event(ProxyEvent::Shutdown));
             }
-            _ => actions.push(Action::Forward),
-        }
-    }
-
-    /// `stop` or `ponderhit` during a search: forwarded once the engine has been heard
-    /// since its `go` (else held until it is, at most [`EARLY_WAIT`]); a second `stop` is
-    /// dropped. `ponderhit` puts the pondering search on its clock.
-    fn gui_stop(&mut self, first: &[u8], line: &[u8], actions: &mut Vec<Action>) {
-        let now = self.now();
-        if let Search::Running(run) = &mut self.search
-            && run.stop_or_ponderhit(first == b"stop", line, now, &self.config)
-        {
-            actions.push(Action::Forward);
+            _ => out.forward(),
         }
     }
 
@@ -1195,7 +1234,7 @@ impl UciSession {
     /// The engine's best move so far in `run`, legal in the searched position, as the GUI
     /// writes it.
     fn best_so_far(&self, run: &Running) -> Option<Vec<u8>> {
-        let root = self.search_root.as_ref()?;
+        let root = &self.root.as_ref()?.position;
         let best = parse_move(root, run.last_pv_move.as_deref()?).ok()?;
         let mut out = Vec::new();
         write_move(&best, self.gui_dialect(), &mut out);
@@ -1221,10 +1260,10 @@ impl UciSession {
                     (_, _, Some(search)) => format!("{} ms (--max-search)", search.as_millis()),
                     _ => "its limit".to_owned(),
                 };
-                let message =
-                    format!("clock guard: no bestmove within {limit}; stop sent to the engine");
-                Self::info_to_gui(actions, &message);
-                actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
+                Self::tell(
+                    actions,
+                    &format!("clock guard: no bestmove within {limit}; stop sent to the engine"),
+                );
                 if run.guard_stop() {
                     actions.push(Action::send(Peer::Engine, "stop", Mark::Injected));
                 }
@@ -1251,48 +1290,48 @@ impl UciSession {
                 "bestmove 0000 (no legal pv move)".to_owned(),
             ),
         };
-        let message = format!(
-            "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
-            STOP_GRACE.as_millis()
+        Self::tell(
+            actions,
+            &format!(
+                "clock guard: no bestmove {} ms after stop; the GUI gets {what}",
+                STOP_GRACE.as_millis()
+            ),
         );
-        Self::info_to_gui(actions, &message);
-        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
         let mut line = b"bestmove ".to_vec();
         line.extend_from_slice(&best);
         actions.push(Action::send(Peer::Gui, line, Mark::Answered));
         self.stale_bestmoves += 1;
-        self.release_after_search(run.after, actions);
+        self.release(run.after, actions);
     }
 
     /// The engine exited unasked: restarted within the budget, else told.
     fn engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
-        let budget = self.config.restart_engine;
-        if !(restartable && budget > 0 && self.handshake_done) {
-            return Self::info_to_gui(actions, &format!("the engine {how}"));
+        let budget = self.restarts.budget();
+        match self.restarts.verdict(restartable, self.link.ready()) {
+            ExitVerdict::Final => return Self::info_to_gui(actions, &format!("the engine {how}")),
+            ExitVerdict::Spent => {
+                return Self::tell(
+                    actions,
+                    &format!(
+                        "the engine {how}; restarted {budget} time(s) in this game already \
+                         (--restart-engine {budget}): giving up"
+                    ),
+                );
+            }
+            ExitVerdict::Restart => {}
         }
-        if self.restarts >= budget {
-            let message = format!(
-                "the engine {how}; restarted {budget} time(s) in this game already (--restart-engine {budget}): giving up"
-            );
-            Self::info_to_gui(actions, &message);
-            return actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
-        }
-        self.restarts += 1;
-        let message = format!(
-            "the engine {how}; restarting it ({} of {budget} in this game), then its options, the position{}",
-            self.restarts,
-            if self.searching() { " and the go" } else { "" }
+        let number = self.restarts.begin();
+        Self::tell(
+            actions,
+            &format!(
+                "the engine {how}; restarting it ({number} of {budget} in this game), then its \
+                 options, the position{}",
+                if self.searching() { " and the go" } else { "" }
+            ),
         );
-        Self::info_to_gui(actions, &message);
-        actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
         actions.push(Step::Event(ProxyEvent::Restart));
         actions.push(Action::send(Peer::Engine, "uci", Mark::Injected));
-        self.handshake = Handshake::Restarting(
-            match std::mem::replace(&mut self.handshake, Handshake::Open) {
-                Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => held,
-                Handshake::Open => Vec::new(),
-            },
-        );
+        self.link = Link::Restarting(self.link.open());
         // A search the proxy answered itself gets no bestmove from the new engine.
         self.stale_bestmoves = 0;
     }
@@ -1301,11 +1340,15 @@ impl UciSession {
     /// running search's `go` with the time spent taken off its clocks (a `stop` it had
     /// is held again until the new engine is heard), then the GUI's held lines.
     fn replay(&mut self, actions: &mut Vec<Action>) {
-        for (_, line) in &self.options_sent {
-            actions.push(Action::send(Peer::Engine, line.clone(), Mark::Injected));
+        for (_, line) in self.restarts.settings() {
+            actions.push(Action::send(Peer::Engine, line.to_vec(), Mark::Injected));
         }
-        if let Some(position) = &self.last_position {
-            actions.push(Action::send(Peer::Engine, position.clone(), Mark::Injected));
+        if let Some(sent) = &self.sent_position {
+            actions.push(Action::send(
+                Peer::Engine,
+                sent.line.clone(),
+                Mark::Injected,
+            ));
         }
         let now = self.now();
         if let Search::Running(run) = &mut self.search {
@@ -1317,16 +1360,18 @@ impl UciSession {
             } else {
                 format!(" with the {} ms spent off its clock", spent.as_millis())
             };
-            let message = format!(
-                "the engine restarted; the go sent again{spent}: {}",
-                String::from_utf8_lossy(&line)
+            Self::tell(
+                actions,
+                &format!(
+                    "the engine restarted; the go sent again{spent}: {}",
+                    String::from_utf8_lossy(&line)
+                ),
             );
-            Self::info_to_gui(actions, &message);
-            actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
             actions.push(Action::send(Peer::Engine, line, Mark::Injected));
             run.restarted(now);
         }
-        self.release_held(actions);
+        let held = self.link.open();
+        self.release(held, actions);
     }
 }
 
@@ -1390,26 +1435,25 @@ pub fn translate_info(root: &Chess, line: &[u8], dialect: CastlingDialect) -> Ve
 
 impl Relay for UciSession {
     fn on_gui_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
-        match first_token(line) {
-            b"uci" => {
-                if self.handshake == Handshake::Open {
-                    self.handshake = Handshake::AwaitingUciok(Vec::new());
-                }
-                actions.push(Action::Forward);
-            }
-            // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are
-            // not known yet: lines are held until `uciok` (UCI says GUIs wait for it).
-            _ => match &mut self.handshake {
-                Handshake::AwaitingUciok(held) | Handshake::Restarting(held) => {
-                    held.push(line.to_vec());
-                }
-                Handshake::Open => self.gui_line(line, actions),
-            },
+        if first_token(line) == b"uci" {
+            self.link = match std::mem::replace(&mut self.link, Link::Ready) {
+                Link::Unstarted => Link::AwaitingUciok(Vec::new()),
+                Link::Ready => Link::Held(Vec::new()),
+                holding => holding,
+            };
+            return actions.push(Action::Forward);
+        }
+        // Between `uci` and `uciok` the engine's options (UCI_Chess960 above all) are not
+        // known yet: lines are held until `uciok` (UCI says GUIs wait for it).
+        match self.link.held() {
+            Some(held) => held.push(line.to_vec()),
+            None => self.gui_line(&mut Reply::new(actions, line, Peer::Engine)),
         }
     }
+
     fn on_engine_line(&mut self, line: &[u8], actions: &mut Vec<Action>) {
         let first = first_token(line);
-        if let Handshake::Restarting(_) = self.handshake {
+        if let Link::Restarting(_) = self.link {
             // The restarted engine's handshake: the GUI had it once.
             if first == b"uciok" {
                 self.replay(actions);
@@ -1426,27 +1470,28 @@ impl Relay for UciSession {
         {
             run.release_early(true, actions);
         }
+        let out = &mut Reply::new(actions, line, Peer::Gui);
         match first {
-            b"info" => self.engine_info(line, actions),
-            b"bestmove" => self.engine_bestmove(line, actions),
-            b"option" => self.engine_option(line, actions),
-            b"uciok" => self.engine_uciok(actions),
+            b"info" => self.engine_info(out),
+            b"bestmove" => self.engine_bestmove(out),
+            b"option" => self.engine_option(out),
+            b"uciok" => self.engine_uciok(out),
             b"id" => {
                 let mut words = tokens(line).skip(1);
                 if words.next() == Some(b"name".as_slice())
                     && let Some(name) = words.next()
                 {
-                    self.shared_castling_files =
+                    self.engine.shared_castling_files =
                         quirks(&String::from_utf8_lossy(name)).shared_castling_files;
                 }
-                actions.push(Action::Forward);
+                out.forward();
             }
-            _ => actions.push(Action::Forward),
+            _ => out.forward(),
         }
     }
 
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>) {
-        if let Handshake::AwaitingUciok(held) | Handshake::Restarting(held) = &mut self.handshake {
+        if let Some(held) = self.link.held() {
             // Held lines go at `uciok`, then a quit (the shell waits a bounded time).
             if !held.iter().any(|line| first_token(line) == b"quit") {
                 held.push(b"quit".to_vec());
@@ -1462,12 +1507,8 @@ impl Relay for UciSession {
     }
 
     fn on_engine_eof(&mut self) {
-        if self.config.restart_engine > 0
-            && self.handshake_done
-            && self.restarts < self.config.restart_engine
-            && self.handshake == Handshake::Open
-        {
-            self.handshake = Handshake::AwaitingUciok(Vec::new());
+        if self.link == Link::Ready && self.restarts.possible(true) {
+            self.link = Link::Held(Vec::new());
         }
     }
 

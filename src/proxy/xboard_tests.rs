@@ -1114,18 +1114,18 @@ fn force_cancels_the_return_to_play_after_a_remove_and_go_resumes_it() {
         "gui: remove",
     ];
     play(&mut session, &game);
-    assert_eq!(session.mode, PlayMode::Resuming(Some(Color::Black)));
+    assert_eq!(session.game.mode, PlayMode::Resuming(Some(Color::Black)));
     // The GUI's force: the engine plays no side, no go after the GUI's move.
     let out = play(&mut session, &["gui: force", "gui: usermove g1f3"]);
     assert_eq!(out, ["engine< force", "engine< usermove g1f3"]);
-    assert_eq!(session.mode, PlayMode::Force);
+    assert_eq!(session.game.mode, PlayMode::Force);
     // undo is allowed in force mode; go makes the engine play the side to move.
     let out = play(&mut session, &["gui: undo", "gui: go"]);
     assert_eq!(out, ["engine< undo", "engine< go"]);
-    assert_eq!(session.mode, PlayMode::Playing(Some(Color::White)));
+    assert_eq!(session.game.mode, PlayMode::Playing(Some(Color::White)));
     // playother: the other side.
     play(&mut session, &["gui: force", "gui: playother"]);
-    assert_eq!(session.mode, PlayMode::Playing(Some(Color::Black)));
+    assert_eq!(session.game.mode, PlayMode::Playing(Some(Color::Black)));
 }
 
 #[test]
@@ -1174,5 +1174,5 @@ fn a_restart_after_a_remove_replays_the_game_and_goes_after_the_guis_move() {
             "engine< go [Injected]",
         ]
     );
-    assert_eq!(session.mode, PlayMode::Playing(Some(Color::Black)));
+    assert_eq!(session.game.mode, PlayMode::Playing(Some(Color::Black)));
 }
