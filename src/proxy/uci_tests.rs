@@ -1,5 +1,9 @@
 //! Transcript tests of [`super`]'s session.
 
+use super::guard::STOP_GRACE;
+use super::output::translate_info;
+use super::position::REBASED_PLIES;
+use super::search::EARLY_WAIT;
 use super::*;
 
 use crate::proxy::script::{is_start_notice, play as play_all, play_without_start_notices as play};
