@@ -28,6 +28,7 @@ pub mod transcript;
 pub mod uci;
 pub mod xboard;
 
+pub use crate::os::process::ProcessEnding;
 pub use crate::protocol::session::{Mark, Peer, Session, Step};
 
 /// What only the proxy's shell can do, asked by a session ([`Step::Event`]).
@@ -54,6 +55,23 @@ pub enum ProxyEvent {
 /// What the shell does, in order, after a proxy session has read a line.
 pub type Action = Step<ProxyEvent>;
 
+/// How the engine's process ended when it exited unasked, as the shell tells a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineExit {
+    /// Its exit status.
+    pub ending: ProcessEnding,
+    /// False when the exit followed a signal passed on to it (Ctrl-C, SIGTERM): not a
+    /// crash to undo.
+    pub restartable: bool,
+}
+
+impl EngineExit {
+    /// In words, after "the engine": "died unexpectedly from signal 11".
+    pub fn describe(self) -> String {
+        self.ending.describe()
+    }
+}
+
 /// A proxy session's inputs, one method per peer: every `Relay` is a [`Session`] whose
 /// events are [`ProxyEvent`]s, which is how the shell drives it.
 pub trait Relay: Send {
@@ -64,11 +82,10 @@ pub trait Relay: Send {
     /// The GUI closed our stdin: typically send the engine its quit command, then shut
     /// down.
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>);
-    /// The engine exited without being asked to (`how` describes the exit status): tell
-    /// the GUI in its protocol, or take the engine back ([`ProxyEvent::Restart`], then
-    /// the lines for the new engine) when `restartable` (false: the exit followed a signal
-    /// passed on to it) and the session may (`--restart-engine`).
-    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>);
+    /// The engine exited without being asked to: tell the GUI in its protocol, or take
+    /// the engine back ([`ProxyEvent::Restart`], then the lines for the new engine) when
+    /// the exit is restartable and the session may (`--restart-engine`).
+    fn on_engine_exit(&mut self, exit: EngineExit, actions: &mut Vec<Action>);
     /// The engine's output ended (its exit follows, [`Relay::on_engine_exit`]): a session
     /// that may restart it holds the GUI's lines from now on, so none is lost to the dead
     /// engine's pipe.
@@ -95,10 +112,18 @@ impl<T: Relay> Session for T {
         }
     }
 
-    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
+    /// (The shell tells an engine's exit with its status, [`Relay::on_engine_exit`];
+    /// here it is unknown.)
+    fn on_closed(&mut self, from: Peer, _how: &str, out: &mut Vec<Action>) {
         match from {
             Peer::Gui => self.on_gui_eof(out),
-            Peer::Engine => self.on_engine_exit(how, true, out),
+            Peer::Engine => self.on_engine_exit(
+                EngineExit {
+                    ending: ProcessEnding::Unknown,
+                    restartable: true,
+                },
+                out,
+            ),
         }
     }
 }

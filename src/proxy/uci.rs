@@ -45,7 +45,7 @@ pub use crate::proxy::starts::{BLACK_START_OPTION, START_OPTION};
 use crate::proxy::starts::{
     NoChess960, NoChess960Verdict, StartChoice, StartNotices, StartOption, StartSelector,
 };
-use crate::proxy::{Action, Fate, Mark, Peer, ProxyEvent, Relay, Reply, Step, tell};
+use crate::proxy::{Action, EngineExit, Fate, Mark, Peer, ProxyEvent, Relay, Reply, Step, tell};
 use crate::starts::castling::{
     CastlingDialect, CastlingFilter, parse_move, translate_moves, write_move,
 };
@@ -418,8 +418,8 @@ impl Relay for UciSession {
         actions.push(Step::Event(ProxyEvent::Shutdown));
     }
 
-    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
-        self.engine_exit(how, restartable, actions);
+    fn on_engine_exit(&mut self, exit: EngineExit, actions: &mut Vec<Action>) {
+        self.engine_exit(exit, actions);
     }
 
     fn on_engine_eof(&mut self) {

@@ -44,7 +44,7 @@ use crate::protocol::{first_token, is_chess960_variant, split_command, tokens};
 use crate::proxy::recovery::{self, ExitVerdict, Restarts};
 use crate::proxy::starts::{NoChess960, NoChess960Verdict};
 use crate::proxy::starts::{StartChoice, StartNotices, StartOption, StartSelector};
-use crate::proxy::{Action, Fate, Mark, Peer, ProxyEvent, Relay, Reply, Step, tell};
+use crate::proxy::{Action, EngineExit, Fate, Mark, Peer, ProxyEvent, Relay, Reply, Step, tell};
 use crate::starts::castling::{CastlingDialect, MoveError};
 use crate::starts::notation::{CastlingNotation, position_fen};
 
@@ -453,7 +453,7 @@ impl Relay for XboardSession {
         }
     }
 
-    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+    fn on_engine_exit(&mut self, exit: EngineExit, actions: &mut Vec<Action>) {
         // Lines held since the engine's output ended wait for the new engine, if any.
         let held = match std::mem::replace(&mut self.link, Link::Live) {
             Link::Restarting(held) => held,
@@ -463,7 +463,7 @@ impl Relay for XboardSession {
             }
             Link::Live => Vec::new(),
         };
-        self.engine_exit(how, restartable, actions);
+        self.engine_exit(exit, actions);
         if let Link::Restarting(restarting) = &mut self.link {
             *restarting = held;
         }

@@ -2,7 +2,9 @@
 
 use super::*;
 
-use crate::proxy::script::{is_start_notice, play as play_all, play_without_start_notices as play};
+use crate::proxy::script::{
+    is_start_notice, killed, play as play_all, play_without_start_notices as play,
+};
 
 #[test]
 fn the_start_notices_come_once_per_game() {
@@ -118,7 +120,7 @@ fn a_crashed_engine_is_restarted_with_its_settings_the_game_and_the_clock_less_t
     // A GUI line now is held, not lost to the dead pipe.
     session.on_gui_line(b"ping 7", &mut actions);
     assert!(actions.is_empty());
-    session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+    session.on_engine_exit(killed(9, true), &mut actions);
     let mut out: Vec<String> = actions
         .into_iter()
         .map(|action| match action {
@@ -168,7 +170,7 @@ fn a_crashed_engine_is_restarted_with_its_settings_the_game_and_the_clock_less_t
     );
     // One restart a game: the next death is told as without the option.
     let mut actions = Vec::new();
-    session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+    session.on_engine_exit(killed(9, true), &mut actions);
     assert!(!actions.contains(&Step::Event(ProxyEvent::Restart)));
     assert!(actions.contains(&Action::send(
         Peer::Gui,
@@ -1151,7 +1153,7 @@ fn a_restart_after_a_remove_replays_the_game_and_goes_after_the_guis_move() {
     session.on_engine_eof();
     session.on_gui_line(b"g1f3", &mut actions);
     assert!(actions.is_empty(), "held while the engine restarts");
-    session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+    session.on_engine_exit(killed(9, true), &mut actions);
     assert!(actions.contains(&Step::Event(ProxyEvent::Restart)));
     let out = play(
         &mut session,

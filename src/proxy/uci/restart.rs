@@ -5,9 +5,10 @@ use super::*;
 
 impl UciSession {
     /// The engine exited unasked: restarted within the budget, else told.
-    pub(super) fn engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+    pub(super) fn engine_exit(&mut self, exit: EngineExit, actions: &mut Vec<Action>) {
+        let how = exit.describe();
         let budget = self.restarts.budget();
-        match self.restarts.verdict(restartable, self.link.ready()) {
+        match self.restarts.verdict(exit.restartable, self.link.ready()) {
             ExitVerdict::Final => return Self::info_to_gui(actions, &format!("the engine {how}")),
             ExitVerdict::Spent => {
                 return Self::tell(

@@ -62,11 +62,12 @@ impl XboardSession {
 
     /// The engine exited unasked: restarted within the budget (the game known to the
     /// proxy), else told.
-    pub(super) fn engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+    pub(super) fn engine_exit(&mut self, exit: EngineExit, actions: &mut Vec<Action>) {
+        let how = exit.describe();
         let budget = self.restarts.budget();
         let tracked = matches!(self.game.board, Board::Tracked(_));
         let ready = self.link != Link::Handshake;
-        let why = match self.restarts.verdict(restartable, ready) {
+        let why = match self.restarts.verdict(exit.restartable, ready) {
             ExitVerdict::Restart if tracked => {
                 let number = self.restarts.begin();
                 Self::notice(
