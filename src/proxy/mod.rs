@@ -91,7 +91,8 @@ pub trait Relay: Send {
     /// engine's pipe.
     fn on_engine_eof(&mut self) {}
     /// The shell's clock: the time now, given before each batch of lines read and before
-    /// [`Relay::handle_timeout`]. A session never reads a clock itself.
+    /// [`Relay::handle_timeout`]. A session takes the time from here (the UCI session
+    /// reads the system clock only when never given one, in unit tests).
     fn set_now(&mut self, _now: Instant) {}
     /// The next instant the session must be woken at ([`Relay::handle_timeout`]), if
     /// any: a deadline such as the clock guard's (`--max-overrun`).

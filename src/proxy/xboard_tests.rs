@@ -265,6 +265,9 @@ fn new_sets_up_the_start_and_the_guis_own_setup_passes() {
 /// proxy alike, so a castling move the engine would refuse is refused by the proxy.
 #[test]
 fn in_normal_chess_chess960_castling_rights_are_dropped() {
+    // Hostile-GUI fuzzing, Fairy-Stockfish XBoard seed 12526710409882059559, command
+    // 241,055: `O-O-O` from such rights was refused after a `remove`, and the pending `go`
+    // made the engine play the GUI's side.
     let fen = "rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w KQkq - 0 10";
     let mut session = XboardSession::new(config(None));
     play(&mut session, &FAIRY);

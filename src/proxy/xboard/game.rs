@@ -173,9 +173,9 @@ impl XboardSession {
                 }
                 // In normal chess a castling right only Chess960 can hold (`KQkq` with the
                 // king on c1) means nothing to the engine: the proxy drops it too, or it
-                // would pass a castling move the engine refuses (Fairy-Stockfish XBoard seed
-                // 12526710409882059559, command 241,055: `O-O-O` refused after a `remove`,
-                // and the pending `go` made it play the GUI's side).
+                // would pass a castling move the engine refuses (Fairy-Stockfish refused
+                // `O-O-O` after a `remove`, and the pending `go` made it play the GUI's
+                // side; the test says where the fuzzer found it).
                 let position = if self.engine.chess960 {
                     position
                 } else {
@@ -198,8 +198,8 @@ impl XboardSession {
                     .fen_castling
                     .unwrap_or_else(|| fen_castling_notation(&fen));
                 // A pending `go` after a `remove` stays pending: the engine is still in
-                // the force mode the proxy put it in, the GUI thinks it plays on
-                // (Fairy-Stockfish XBoard seed 4242, command 95,151: no move).
+                // the force mode the proxy put it in, the GUI thinks it plays on (else
+                // Fairy-Stockfish never moves).
                 match self.engine.features.takes_setboard() {
                     true => out.rewrite(
                         format!("setboard {}", position_fen(&position, notation)).into_bytes(),
@@ -264,8 +264,8 @@ impl XboardSession {
         };
         game.push(m);
         // After a `remove` outside force mode the engine plays on once it is its turn
-        // (the GUI may move the engine's side first: Fairy-Stockfish XBoard seed 4242,
-        // command 84,321, then played the GUI's side).
+        // (the GUI may move the engine's side first; a `go` then made Fairy-Stockfish
+        // play the GUI's side).
         let resume = match self.game.mode {
             PlayMode::Resuming(side) => side.is_none_or(|side| game.current.turn() == side),
             PlayMode::Force | PlayMode::Playing(_) => false,
