@@ -107,7 +107,7 @@ impl UciSession {
             // The proxy fails: the GUI's lines stay held.
             self.link = match std::mem::replace(&mut self.link, Link::Ready) {
                 Link::AwaitingUciok(held) | Link::Held(held) => Link::Held(held),
-                other => other,
+                _ => Link::Ready,
             };
             return;
         }
