@@ -158,6 +158,15 @@ impl GuiPosition {
     }
 }
 
+/// What the GUI said.
+struct GuiState {
+    /// It enabled Chess960 (`UCI_Chess960`, or `UCI_Variant chess960`): its castling
+    /// dialect unless `--gui-castling` says.
+    chess960: bool,
+    /// Its position: none, accepted, or refused.
+    position: GuiPosition,
+}
+
 /// The root of the engine's current or last search, for reading and translating its
 /// output.
 struct SearchRoot {
@@ -212,11 +221,7 @@ pub struct UciSession {
     /// The warning (or failure) for an engine without `UCI_Chess960`.
     no_chess960: NoChess960,
     engine: EngineFacts,
-    /// The GUI enabled Chess960 (`UCI_Chess960`, or `UCI_Variant chess960`): its castling
-    /// dialect unless `--gui-castling` says.
-    gui_chess960: bool,
-    /// The GUI's position: none, accepted, or refused.
-    position: GuiPosition,
+    gui: GuiState,
     /// Root of the engine's current or last search.
     root: Option<SearchRoot>,
     /// The engine's search: none, answered by the proxy, or running (its `go`, what it
@@ -248,8 +253,10 @@ impl UciSession {
                 options: Vec::new(),
                 shared_castling_files: false,
             },
-            gui_chess960: false,
-            position: GuiPosition::Unset,
+            gui: GuiState {
+                chess960: false,
+                position: GuiPosition::Unset,
+            },
             root: None,
             search: Search::Idle,
             sent_position: None,
@@ -266,7 +273,7 @@ impl UciSession {
 
     /// The castling dialect the GUI speaks now.
     pub fn gui_dialect(&self) -> CastlingDialect {
-        self.config.gui_castling.unwrap_or(if self.gui_chess960 {
+        self.config.gui_castling.unwrap_or(if self.gui.chess960 {
             CastlingDialect::Chess960
         } else {
             CastlingDialect::Standard

@@ -158,7 +158,7 @@ impl UciSession {
                 ),
             );
         } else if set.is("UCI_Chess960") {
-            self.gui_chess960 = value.eq_ignore_ascii_case(b"true");
+            self.gui.chess960 = value.eq_ignore_ascii_case(b"true");
             let missing = self.engine.chess960 == Chess960Option::Missing;
             if self.start_active() || (missing && self.config.offer_chess960) {
                 // The engine stays in Chess960 mode (in standard mode it would write O-O-O
@@ -166,7 +166,7 @@ impl UciSession {
                 return;
             }
             if !missing {
-                self.engine.chess960 = if self.gui_chess960 {
+                self.engine.chess960 = if self.gui.chess960 {
                     Chess960Option::On
                 } else {
                     Chess960Option::Off
@@ -177,7 +177,7 @@ impl UciSession {
         } else if set.is("UCI_Variant") && is_chess960_variant(value) {
             // cutechess's way to ask for Chess960 (Fairy-Stockfish would stay in standard
             // chess with it): UCI_Chess960 is what engines understand.
-            self.gui_chess960 = true;
+            self.gui.chess960 = true;
             if self.engine.chess960 == Chess960Option::Missing {
                 // Its own UCI_Variant may know the name.
                 self.remember_option(line);

@@ -51,7 +51,7 @@ impl UciSession {
                 }
                 self.tell_about_the_start(line, out);
                 self.send_position(&game, from_startpos, out);
-                self.position = GuiPosition::Accepted(game.current);
+                self.gui.position = GuiPosition::Accepted(game.current);
             }
             Err(reason) => {
                 Self::info_to_gui(
@@ -61,7 +61,7 @@ impl UciSession {
                          bestmove 0000"
                     ),
                 );
-                self.position = GuiPosition::Refused;
+                self.gui.position = GuiPosition::Refused;
             }
         }
     }
@@ -75,7 +75,7 @@ impl UciSession {
         };
         let message = if tokens(line).nth(1) == Some(b"fen") {
             self.told.replaced(start, "position fen")
-        } else if !self.gui_chess960 {
+        } else if !self.gui.chess960 {
             self.told
                 .standard_gui(start, "position startpos", "UCI_Chess960")
         } else {

@@ -236,13 +236,14 @@ impl UciSession {
 
     pub(super) fn gui_go(&mut self, out: &mut Reply) {
         let line = out.line();
-        if let GuiPosition::Refused = self.position {
+        if let GuiPosition::Refused = self.gui.position {
             return self.answer_go(out);
         }
         // The shield: a parameter UCI does not define, a known one without its number, or a
         // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
         // forever or never answers `bestmove` (`go garbage`, `go perft 2`, `go depth 0`).
         let white = self
+            .gui
             .position
             .current()
             .is_none_or(|p| p.turn() == shakmaty::Color::White);
@@ -268,7 +269,7 @@ impl UciSession {
                 Mark::Injected,
             ));
         }
-        self.root = self.position.current().map(|position| SearchRoot {
+        self.root = self.gui.position.current().map(|position| SearchRoot {
             position: position.clone(),
             filter: CastlingFilter::new(position),
         });
@@ -343,7 +344,7 @@ impl UciSession {
     /// A `searchmoves` move that is not legal in the position (Stockfish, Glaurung and
     /// Fairy-Stockfish answer `bestmove (none)` when none is).
     pub(super) fn illegal_searchmove(&self, line: &[u8], go: &Go) -> Option<String> {
-        let position = self.position.current()?;
+        let position = self.gui.position.current()?;
         go.searchmoves.iter().find_map(|span| {
             let text = &line[span.clone()];
             parse_move(position, text).err().map(|_| {
