@@ -298,6 +298,7 @@ impl UciSession {
         self.gui_dialect() != self.engine_chess().dialect()
     }
 
+    /// An `info string` for the GUI only.
     fn info_to_gui(actions: &mut Vec<Action>, text: &str) {
         actions.push(Action::send(
             Peer::Gui,
@@ -311,8 +312,6 @@ impl UciSession {
         tell(actions, format!("info string sp960: {message}"), message);
     }
 
-    // ---- engine side ----
-
     /// Handles GUI lines the session held, in order (forwarded ones go marked
     /// [`Mark::Held`]).
     fn release(&mut self, held: Vec<Vec<u8>>, actions: &mut Vec<Action>) {
@@ -320,8 +319,6 @@ impl UciSession {
             self.gui_line(&mut Reply::held(actions, &line));
         }
     }
-
-    // ---- GUI side ----
 
     /// A GUI line once the engine's options are known.
     fn gui_line(&mut self, out: &mut Reply) {
