@@ -37,7 +37,7 @@ pub use protocol::{
 };
 /// The proxy's sessions, fed lines without processes (the proxy fuzzer).
 pub use proxy::{
-    Relay,
+    EngineExit, ProcessEnding, Relay,
     uci::{UciConfig, UciSession},
     xboard::{XboardConfig, XboardSession},
 };

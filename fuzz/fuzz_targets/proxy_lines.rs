@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sp960::Relay;
+use sp960::{EngineExit, ProcessEnding, Relay};
 use sp960::{UciConfig, UciSession};
 use sp960::{XboardConfig, XboardSession};
 
@@ -26,8 +26,10 @@ fuzz_target!(|data: &[u8]| {
         match side % 8 {
             0 => session.on_gui_eof(&mut actions),
             1 => session.on_engine_exit(
-                "died unexpectedly from signal 11",
-                side & 8 != 0,
+                EngineExit {
+                    ending: ProcessEnding::Signal(11),
+                    restartable: side & 8 != 0,
+                },
                 &mut actions,
             ),
             2..=4 => session.on_gui_line(text, &mut actions),

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::io::{self, ShellError, ShellOptions};
-use super::{Action, Mark, Peer, ProxyEvent, Relay, Session, Step, first_token};
+use super::{Action, EngineExit, Mark, Peer, ProxyEvent, Relay, Session, Step, first_token};
 use crate::launch::command::EngineCommand;
 use crate::protocol::Protocol;
 use crate::proxy::starts::StartChoice;
@@ -197,14 +197,14 @@ impl Relay for DetectingSession {
         }
     }
 
-    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>) {
+    fn on_engine_exit(&mut self, exit: EngineExit, actions: &mut Vec<Action>) {
         // Before the GUI said anything: told in UCI, the protocol of any first line but
         // `xboard` (an XBoard GUI ignores the `info string`; stderr has it too).
         self.decide(Protocol::Uci);
         match &mut self.inner {
             Inner::Undecided(_) => {}
-            Inner::Uci(session) => session.on_engine_exit(how, restartable, actions),
-            Inner::Xboard(session) => session.on_engine_exit(how, restartable, actions),
+            Inner::Uci(session) => session.on_engine_exit(exit, actions),
+            Inner::Xboard(session) => session.on_engine_exit(exit, actions),
         }
     }
 }
@@ -222,6 +222,7 @@ pub fn run_proxy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proxy::ProcessEnding;
 
     fn first_actions(session: &mut DetectingSession, line: &str) -> Vec<Action> {
         let mut actions = Vec::new();
@@ -276,7 +277,11 @@ mod tests {
         // An engine that dies before the GUI speaks is reported in UCI, the default.
         let mut session = DetectingSession::new(ProxyConfig::default());
         let mut actions = Vec::new();
-        session.on_engine_exit("exited unexpectedly with status 0", true, &mut actions);
+        let exit = EngineExit {
+            ending: ProcessEnding::Code(0),
+            restartable: true,
+        };
+        session.on_engine_exit(exit, &mut actions);
         assert_eq!(session.protocol(), Some(Protocol::Uci));
         assert_eq!(
             actions,

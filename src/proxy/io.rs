@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::transcript::{Entry, Transcript};
-use super::{Action, Peer, ProxyEvent, Relay, Session, Step};
+use super::{Action, EngineExit, Peer, ProxyEvent, Relay, Session, Step};
 use crate::exit_code;
 use crate::launch::command::{EngineCommand, SpawnError, spawn_engine};
 use crate::os::process::{ProcessEnding, forward_signals_to, signal_forwarded, wait_bounded};
@@ -215,7 +215,8 @@ fn supervise_once<S: Relay + 'static>(
         }
         Event::EngineEof => {
             let status = wait_bounded(child, quit_timeout);
-            let how = ProcessEnding::of(status).describe();
+            let ending = ProcessEnding::of(status);
+            let how = ending.describe();
             eprintln!("sp960: proxy: the engine {how}");
             record(shared, Entry::Event, format!("the engine {how}").as_bytes());
             let mut actions = Vec::new();
@@ -223,7 +224,11 @@ fn supervise_once<S: Relay + 'static>(
                 let mut session = lock(&shared.session);
                 session.set_now(Instant::now());
                 // A signal we passed on (Ctrl-C, SIGTERM) ended it: not a crash to undo.
-                session.on_engine_exit(&how, !signal_forwarded(), &mut actions);
+                let exit = EngineExit {
+                    ending,
+                    restartable: !signal_forwarded(),
+                };
+                session.on_engine_exit(exit, &mut actions);
             }
             let restart = actions
                 .iter()

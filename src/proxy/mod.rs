@@ -10,8 +10,9 @@
 //! The parts: [`io`] (the shell), [`detect`] (which session: the GUI's first command or
 //! `--protocol`; [`detect::run_proxy`] is what `sp960 proxy` runs), [`starts`] (the start
 //! of each game: `--sp` and the `SP960_Start` / `SP960_BlackStart` options, for every
-//! protocol), [`transcript`] (`--log`), and helpers both sessions use
-//! ([`forward_unless_changed`], [`is_chess960_variant`], [`tokens`], [`first_token`]).
+//! protocol), [`transcript`] (`--log`), [`recovery`] (the clock guard's and the engine
+//! restart's protocol-neutral parts), and what both sessions use to answer a line
+//! ([`Reply`], [`tell`]).
 
 use std::time::Instant;
 
@@ -27,6 +28,7 @@ pub mod transcript;
 pub mod uci;
 pub mod xboard;
 
+pub use crate::os::process::ProcessEnding;
 pub use crate::protocol::session::{Mark, Peer, Session, Step};
 
 /// What only the proxy's shell can do, asked by a session ([`Step::Event`]).
@@ -53,6 +55,23 @@ pub enum ProxyEvent {
 /// What the shell does, in order, after a proxy session has read a line.
 pub type Action = Step<ProxyEvent>;
 
+/// How the engine's process ended when it exited unasked, as the shell tells a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineExit {
+    /// Its exit status.
+    pub ending: ProcessEnding,
+    /// False when the exit followed a signal passed on to it (Ctrl-C, SIGTERM): not a
+    /// crash to undo.
+    pub restartable: bool,
+}
+
+impl EngineExit {
+    /// In words, after "the engine": "died unexpectedly from signal 11".
+    pub fn describe(self) -> String {
+        self.ending.describe()
+    }
+}
+
 /// A proxy session's inputs, one method per peer: every `Relay` is a [`Session`] whose
 /// events are [`ProxyEvent`]s, which is how the shell drives it.
 pub trait Relay: Send {
@@ -63,17 +82,17 @@ pub trait Relay: Send {
     /// The GUI closed our stdin: typically send the engine its quit command, then shut
     /// down.
     fn on_gui_eof(&mut self, actions: &mut Vec<Action>);
-    /// The engine exited without being asked to (`how` describes the exit status): tell
-    /// the GUI in its protocol, or take the engine back ([`ProxyEvent::Restart`], then
-    /// the lines for the new engine) when `restartable` (false: the exit followed a signal
-    /// passed on to it) and the session may (`--restart-engine`).
-    fn on_engine_exit(&mut self, how: &str, restartable: bool, actions: &mut Vec<Action>);
+    /// The engine exited without being asked to: tell the GUI in its protocol, or take
+    /// the engine back ([`ProxyEvent::Restart`], then the lines for the new engine) when
+    /// the exit is restartable and the session may (`--restart-engine`).
+    fn on_engine_exit(&mut self, exit: EngineExit, actions: &mut Vec<Action>);
     /// The engine's output ended (its exit follows, [`Relay::on_engine_exit`]): a session
     /// that may restart it holds the GUI's lines from now on, so none is lost to the dead
     /// engine's pipe.
     fn on_engine_eof(&mut self) {}
     /// The shell's clock: the time now, given before each batch of lines read and before
-    /// [`Relay::handle_timeout`]. A session never reads a clock itself.
+    /// [`Relay::handle_timeout`]. A session takes the time from here (the UCI session
+    /// reads the system clock only when never given one, in unit tests).
     fn set_now(&mut self, _now: Instant) {}
     /// The next instant the session must be woken at ([`Relay::handle_timeout`]), if
     /// any: a deadline such as the clock guard's (`--max-overrun`).
@@ -94,47 +113,132 @@ impl<T: Relay> Session for T {
         }
     }
 
-    fn on_closed(&mut self, from: Peer, how: &str, out: &mut Vec<Action>) {
+    /// (The shell tells an engine's exit with its status, [`Relay::on_engine_exit`];
+    /// here it is unknown.)
+    fn on_closed(&mut self, from: Peer, _how: &str, out: &mut Vec<Action>) {
         match from {
             Peer::Gui => self.on_gui_eof(out),
-            Peer::Engine => self.on_engine_exit(how, true, out),
+            Peer::Engine => self.on_engine_exit(
+                EngineExit {
+                    ending: ProcessEnding::Unknown,
+                    restartable: true,
+                },
+                out,
+            ),
         }
     }
 }
 
-/// Handles GUI lines the session held, in order, with `handle`: a line it forwards goes to
-/// the engine marked [`Mark::Held`] (the line read is not the batch's current one).
-pub(crate) fn release_held(
-    held: Vec<Vec<u8>>,
-    actions: &mut Vec<Action>,
-    mut handle: impl FnMut(&[u8], &mut Vec<Action>),
-) {
-    for line in held {
-        let first = actions.len();
-        handle(&line, actions);
-        for action in &mut actions[first..] {
-            if *action == Action::Forward {
-                *action = Action::send(Peer::Engine, line.clone(), Mark::Held);
-            }
-        }
-    }
+/// Tells the user: `gui_line` (the protocol's form of `message`) to the GUI, and `message`
+/// on stderr.
+pub(crate) fn tell(actions: &mut Vec<Action>, gui_line: String, message: &str) {
+    actions.push(Action::send(Peer::Gui, gui_line, Mark::Injected));
+    actions.push(Step::Event(ProxyEvent::Warn(format!("proxy: {message}"))));
 }
 
-/// Pushes the action that sends `rewritten` (a rewrite of the line `original` read from
-/// the other side) to `to`: [`Action::Forward`] when the rewrite changed nothing, so the
-/// line goes byte for byte (trailing whitespace and `\r` included), else a
-/// [`Mark::Rewritten`] send.
-pub fn forward_unless_changed(
-    actions: &mut Vec<Action>,
+/// What a handler made of the line it read, as [`Reply`] records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Fate {
+    /// Nothing yet: the line is dropped (consumed, held or answered by the proxy) unless
+    /// the handler says otherwise.
+    Dropped,
+    /// Forwarded byte for byte.
+    Forwarded,
+    /// Sent rewritten (the line the other side got).
+    Rewritten(Vec<u8>),
+}
+
+/// Where a handler puts what becomes of the line it read (forward it, rewrite it, or
+/// neither: drop or answer it) among the other lines and events it sends; it knows
+/// whether the line was held, so a forwarded held line goes as a [`Mark::Held`] send, and
+/// it records the line's [`Fate`] for the caller.
+pub(crate) struct Reply<'a> {
+    actions: &'a mut Vec<Action>,
+    line: &'a [u8],
+    /// The peer the line goes to when forwarded.
     to: Peer,
-    original: &[u8],
-    rewritten: Vec<u8>,
-) {
-    if original.trim_ascii_end() == rewritten.as_slice() && !original.starts_with(b" ") {
-        actions.push(Action::Forward);
-    } else {
-        actions.push(Action::send(to, rewritten, Mark::Rewritten));
+    /// The line was held by the session (not the batch's current line).
+    held: bool,
+    fate: Fate,
+}
+
+impl<'a> Reply<'a> {
+    /// A reply to `line`, read now, that goes `to` the other peer when forwarded.
+    pub(crate) fn new(actions: &'a mut Vec<Action>, line: &'a [u8], to: Peer) -> Reply<'a> {
+        Reply {
+            actions,
+            line,
+            to,
+            held: false,
+            fate: Fate::Dropped,
+        }
     }
+
+    /// A reply to a GUI line the session held and handles now.
+    pub(crate) fn held(actions: &'a mut Vec<Action>, line: &'a [u8]) -> Reply<'a> {
+        Reply {
+            held: true,
+            ..Reply::new(actions, line, Peer::Engine)
+        }
+    }
+
+    /// The line replied to.
+    pub(crate) fn line(&self) -> &'a [u8] {
+        self.line
+    }
+
+    /// Forwards the line byte for byte.
+    pub(crate) fn forward(&mut self) {
+        self.actions.push(if self.held {
+            Action::send(self.to, self.line.to_vec(), Mark::Held)
+        } else {
+            Action::Forward
+        });
+        self.fate = Fate::Forwarded;
+    }
+
+    /// Sends `rewritten` in the line's place: forwarded byte for byte when the rewrite
+    /// changed nothing (only trailing whitespace or a `\r`).
+    pub(crate) fn rewrite(&mut self, rewritten: Vec<u8>) {
+        if unchanged(self.line, &rewritten) {
+            return self.forward();
+        }
+        self.actions
+            .push(Action::send(self.to, rewritten.clone(), Mark::Rewritten));
+        self.fate = Fate::Rewritten(rewritten);
+    }
+
+    /// Sends `line` to the other peer in the line's place, marked [`Mark::Rewritten`].
+    pub(crate) fn replace(&mut self, line: impl Into<Vec<u8>>) {
+        let line = line.into();
+        self.actions
+            .push(Action::send(self.to, line.clone(), Mark::Rewritten));
+        self.fate = Fate::Rewritten(line);
+    }
+
+    /// What became of the line so far.
+    pub(crate) fn fate(&self) -> &Fate {
+        &self.fate
+    }
+}
+
+impl std::ops::Deref for Reply<'_> {
+    type Target = Vec<Action>;
+    fn deref(&self) -> &Vec<Action> {
+        self.actions
+    }
+}
+
+impl std::ops::DerefMut for Reply<'_> {
+    fn deref_mut(&mut self) -> &mut Vec<Action> {
+        self.actions
+    }
+}
+
+/// True when `rewritten` is `original` as it was read: only trailing whitespace (and a
+/// `\r`) differ, and `original` does not start with a space.
+fn unchanged(original: &[u8], rewritten: &[u8]) -> bool {
+    original.trim_ascii_end() == rewritten && !original.starts_with(b" ")
 }
 
 #[cfg(test)]
@@ -145,25 +249,27 @@ mod tests {
     #[test]
     fn unchanged_rewrites_are_forwarded_byte_for_byte() {
         let mut actions = Vec::new();
-        forward_unless_changed(
-            &mut actions,
-            Peer::Gui,
-            b"bestmove e2e4 \r",
-            b"bestmove e2e4".to_vec(),
-        );
-        forward_unless_changed(
-            &mut actions,
-            Peer::Gui,
-            b" bestmove e2e4",
-            b"bestmove e2e4".to_vec(),
-        );
-        forward_unless_changed(&mut actions, Peer::Engine, b"go", b"go depth 1".to_vec());
+        let mut out = Reply::new(&mut actions, b"bestmove e2e4 \r", Peer::Gui);
+        out.rewrite(b"bestmove e2e4".to_vec());
+        assert_eq!(*out.fate(), Fate::Forwarded);
+        let mut out = Reply::new(&mut actions, b" bestmove e2e4", Peer::Gui);
+        out.rewrite(b"bestmove e2e4".to_vec());
+        assert_eq!(*out.fate(), Fate::Rewritten(b"bestmove e2e4".to_vec()));
+        let mut out = Reply::new(&mut actions, b"go", Peer::Engine);
+        out.rewrite(b"go depth 1".to_vec());
+        // A held line forwarded goes as itself, marked held.
+        let mut out = Reply::held(&mut actions, b"isready \r");
+        out.rewrite(b"isready".to_vec());
+        assert_eq!(*out.fate(), Fate::Forwarded);
+        let out = Reply::new(&mut actions, b"stop", Peer::Engine);
+        assert_eq!(*out.fate(), Fate::Dropped);
         assert_eq!(
             actions,
             [
                 Action::Forward,
                 Action::send(Peer::Gui, "bestmove e2e4", Mark::Rewritten),
                 Action::send(Peer::Engine, "go depth 1", Mark::Rewritten),
+                Action::send(Peer::Engine, "isready \r", Mark::Held),
             ]
         );
         assert!(is_chess960_variant(b"FischeRandom") && is_chess960_variant(b"960"));

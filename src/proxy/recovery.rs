@@ -1,6 +1,8 @@
 //! What the clock guard (`--max-overrun`, `--max-search`) and the engine restart
-//! (`--restart-engine`) read from a `go`, protocol-neutral and pure: the time a search may
-//! take by its clock, and the same `go` with the time already spent taken off its clocks.
+//! (`--restart-engine`) share between the protocols: the time a search may take by its
+//! clock, the same `go` (or XBoard `time`) with the time already spent taken off its
+//! clocks, and [`Restarts`], the budget of restarts and the settings log replayed to a
+//! restarted engine.
 
 use std::time::Duration;
 
@@ -76,6 +78,114 @@ pub fn reduce_clocks(line: &[u8], white: bool, spent: Duration) -> Vec<u8> {
     out
 }
 
+/// XBoard's `time N` (centiseconds) with `spent` taken off, at least 1; a `time` without
+/// a number is kept as it is (trimmed).
+pub fn reduce_centiseconds(line: &[u8], spent: Duration) -> Vec<u8> {
+    let centiseconds = tokens(line)
+        .nth(1)
+        .and_then(|v| std::str::from_utf8(v).ok()?.parse::<i64>().ok());
+    match centiseconds {
+        Some(cs) => {
+            let spent = i64::try_from(spent.as_millis() / 10).unwrap_or(i64::MAX);
+            format!("time {}", cs.saturating_sub(spent).max(1)).into_bytes()
+        }
+        None => line.trim_ascii().to_vec(),
+    }
+}
+
+/// The engine restart (`--restart-engine N`) in either protocol: the budget of restarts
+/// per game and the settings log, the last line of each setting the engine got, in
+/// order, replayed to a restarted engine.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Restarts {
+    /// N: restarts allowed per game (0: never).
+    budget: u32,
+    /// Restarts in this game.
+    used: u32,
+    /// (key, line): the last line per key, in order.
+    settings: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// What becomes of an engine that exited unasked, by the budget alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ExitVerdict {
+    /// No restart is possible: no budget, an exit the user asked for (a signal passed
+    /// on), or an engine that never finished its handshake.
+    Final,
+    /// The budget of this game is spent.
+    Spent,
+    /// A restart may follow.
+    Restart,
+}
+
+impl Restarts {
+    /// A budget of `budget` restarts per game.
+    pub(crate) fn new(budget: u32) -> Restarts {
+        Restarts {
+            budget,
+            ..Restarts::default()
+        }
+    }
+
+    /// The budget per game.
+    pub(crate) fn budget(&self) -> u32 {
+        self.budget
+    }
+
+    /// True when an engine whose output ends now may be restarted: its handshake is
+    /// done (`ready`) and this game's budget is not spent.
+    pub(crate) fn possible(&self, ready: bool) -> bool {
+        self.budget > 0 && ready && self.used < self.budget
+    }
+
+    /// What becomes of an engine that exited unasked: `restartable` is false after a
+    /// signal passed on to it, `ready` once its handshake was done.
+    pub(crate) fn verdict(&self, restartable: bool, ready: bool) -> ExitVerdict {
+        if !(restartable && self.budget > 0 && ready) {
+            ExitVerdict::Final
+        } else if self.used >= self.budget {
+            ExitVerdict::Spent
+        } else {
+            ExitVerdict::Restart
+        }
+    }
+
+    /// A restart begins (after [`ExitVerdict::Restart`]): its number in this game.
+    pub(crate) fn begin(&mut self) -> u32 {
+        self.used += 1;
+        self.used
+    }
+
+    /// A new game: the budget is whole again.
+    pub(crate) fn new_game(&mut self) {
+        self.used = 0;
+    }
+
+    /// Notes `line` (the engine got it) as the setting `key`, replacing the earlier
+    /// line of that key; nothing is kept without a budget.
+    pub(crate) fn remember(&mut self, key: Vec<u8>, line: &[u8]) {
+        if self.budget == 0 {
+            return;
+        }
+        self.settings.retain(|(known, _)| *known != key);
+        self.settings.push((key, line.trim_ascii().to_vec()));
+    }
+
+    /// The settings log in order: (key, line).
+    pub(crate) fn settings(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.settings
+            .iter()
+            .map(|(key, line)| (key.as_slice(), line.as_slice()))
+    }
+
+    /// The last line of the setting `key`, if the engine got one.
+    pub(crate) fn setting(&self, key: &[u8]) -> Option<&[u8]> {
+        self.settings()
+            .find(|(known, _)| *known == key)
+            .map(|(_, line)| line)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +234,35 @@ mod tests {
         );
         assert_eq!(reduce_clocks(b"go  depth 5\r", true, spent), b"go depth 5");
         assert_eq!(reduce_clocks(b"time 500", true, spent), b"time 500");
+        assert_eq!(reduce_centiseconds(b"time 500 \r", spent), b"time 430");
+        assert_eq!(reduce_centiseconds(b"time 50", spent), b"time 1");
+        assert_eq!(reduce_centiseconds(b" time x", spent), b"time x");
+    }
+
+    #[test]
+    fn restarts_keep_a_budget_per_game_and_the_last_line_of_each_setting() {
+        let mut restarts = Restarts::new(1);
+        assert_eq!(restarts.verdict(true, false), ExitVerdict::Final);
+        assert_eq!(restarts.verdict(false, true), ExitVerdict::Final);
+        assert!(restarts.possible(true) && !restarts.possible(false));
+        assert_eq!(restarts.verdict(true, true), ExitVerdict::Restart);
+        assert_eq!(restarts.begin(), 1);
+        assert_eq!(restarts.verdict(true, true), ExitVerdict::Spent);
+        assert!(!restarts.possible(true));
+        restarts.new_game();
+        assert_eq!(restarts.verdict(true, true), ExitVerdict::Restart);
+        restarts.remember(b"hash".to_vec(), b"setoption name Hash value 1 ");
+        restarts.remember(b"threads".to_vec(), b"setoption name Threads value 2");
+        restarts.remember(b"hash".to_vec(), b"setoption name Hash value 8");
+        let keys: Vec<&[u8]> = restarts.settings().map(|(key, _)| key).collect();
+        assert_eq!(keys, [&b"threads"[..], b"hash"]);
+        assert_eq!(
+            restarts.setting(b"hash"),
+            Some(&b"setoption name Hash value 8"[..])
+        );
+        let mut none = Restarts::new(0);
+        none.remember(b"hash".to_vec(), b"setoption name Hash value 1");
+        assert_eq!(none.settings().count(), 0);
+        assert_eq!(none.verdict(true, true), ExitVerdict::Final);
     }
 }

@@ -43,6 +43,14 @@ pub fn play(session: &mut dyn Relay, script: &[&str]) -> Vec<String> {
     out
 }
 
+/// The engine's exit after `signal` (`restartable`: not one passed on to it).
+pub fn killed(signal: i32, restartable: bool) -> super::EngineExit {
+    super::EngineExit {
+        ending: super::ProcessEnding::Signal(signal),
+        restartable,
+    }
+}
+
 /// True for the once-per-game notices about the proxy's start ([`super::starts::StartNotices`]),
 /// in either protocol, to the GUI or stderr.
 pub fn is_start_notice(line: &str) -> bool {

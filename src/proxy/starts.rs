@@ -1,6 +1,6 @@
 //! Which start a proxied game begins from: the command line's `--sp` (a fixed start, or a
 //! seeded random one per game), overridden by the GUI's start options. Protocol-neutral:
-//! the UCI and XBoard proxies and the match runner share it.
+//! the UCI and XBoard proxy sessions share it.
 //!
 //! The two options every proxy offers its GUI (as UCI `option name ... type spin` or
 //! XBoard `feature option="... -spin ..."`):
@@ -295,6 +295,48 @@ impl StartSelector {
             StartChoice::Fixed(start) => StartSetting::Fixed(start.white),
         };
         (white.value(), black)
+    }
+}
+
+/// What a session does when a start of ours is active and the engine has no Chess960
+/// mode: fail (`--require-chess960`), or warn once a session.
+#[derive(Debug, Default)]
+pub(crate) struct NoChess960 {
+    /// `--require-chess960`.
+    require: bool,
+    /// The warning was given.
+    warned: bool,
+}
+
+/// [`NoChess960::verdict`]: what to say now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NoChess960Verdict {
+    /// Stop the proxy ([`exit_code::ENGINE_UNSUITABLE`](crate::exit_code::ENGINE_UNSUITABLE)).
+    Fail,
+    /// Warn the GUI and stderr (the first time).
+    Warn,
+    /// Said already.
+    Quiet,
+}
+
+impl NoChess960 {
+    /// Fails when `require` (`--require-chess960`), else warns once.
+    pub(crate) fn new(require: bool) -> NoChess960 {
+        NoChess960 {
+            require,
+            warned: false,
+        }
+    }
+
+    /// The engine cannot play the start as Chess960: what to do.
+    pub(crate) fn verdict(&mut self) -> NoChess960Verdict {
+        if self.require {
+            NoChess960Verdict::Fail
+        } else if std::mem::replace(&mut self.warned, true) {
+            NoChess960Verdict::Quiet
+        } else {
+            NoChess960Verdict::Warn
+        }
     }
 }
 

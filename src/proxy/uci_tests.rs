@@ -1,8 +1,14 @@
 //! Transcript tests of [`super`]'s session.
 
+use super::guard::STOP_GRACE;
+use super::output::translate_info;
+use super::position::REBASED_PLIES;
+use super::search::EARLY_WAIT;
 use super::*;
 
-use crate::proxy::script::{is_start_notice, play as play_all, play_without_start_notices as play};
+use crate::proxy::script::{
+    is_start_notice, killed, play as play_all, play_without_start_notices as play,
+};
 
 #[test]
 fn the_start_notices_come_once_per_game() {
@@ -129,7 +135,7 @@ fn play_timed(session: &mut UciSession, base: Instant, script: &[&str]) -> Vec<S
             out.extend(actions_text(actions));
         } else if *line == "exit" {
             let mut actions = Vec::new();
-            session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+            session.on_engine_exit(killed(9, true), &mut actions);
             out.extend(actions_text(actions));
         } else {
             out.extend(play(session, &[line]));
@@ -249,7 +255,7 @@ fn a_crashed_engine_is_restarted_with_options_position_and_the_go_less_the_time_
     });
     play(&mut session, &HANDSHAKE);
     let mut actions = Vec::new();
-    session.on_engine_exit("died unexpectedly from signal 2", false, &mut actions);
+    session.on_engine_exit(killed(2, false), &mut actions);
     assert!(!actions.contains(&Step::Event(ProxyEvent::Restart)));
 }
 

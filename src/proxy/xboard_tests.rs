@@ -2,7 +2,9 @@
 
 use super::*;
 
-use crate::proxy::script::{is_start_notice, play as play_all, play_without_start_notices as play};
+use crate::proxy::script::{
+    is_start_notice, killed, play as play_all, play_without_start_notices as play,
+};
 
 #[test]
 fn the_start_notices_come_once_per_game() {
@@ -118,7 +120,7 @@ fn a_crashed_engine_is_restarted_with_its_settings_the_game_and_the_clock_less_t
     // A GUI line now is held, not lost to the dead pipe.
     session.on_gui_line(b"ping 7", &mut actions);
     assert!(actions.is_empty());
-    session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+    session.on_engine_exit(killed(9, true), &mut actions);
     let mut out: Vec<String> = actions
         .into_iter()
         .map(|action| match action {
@@ -168,7 +170,7 @@ fn a_crashed_engine_is_restarted_with_its_settings_the_game_and_the_clock_less_t
     );
     // One restart a game: the next death is told as without the option.
     let mut actions = Vec::new();
-    session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+    session.on_engine_exit(killed(9, true), &mut actions);
     assert!(!actions.contains(&Step::Event(ProxyEvent::Restart)));
     assert!(actions.contains(&Action::send(
         Peer::Gui,
@@ -263,6 +265,9 @@ fn new_sets_up_the_start_and_the_guis_own_setup_passes() {
 /// proxy alike, so a castling move the engine would refuse is refused by the proxy.
 #[test]
 fn in_normal_chess_chess960_castling_rights_are_dropped() {
+    // Hostile-GUI fuzzing, Fairy-Stockfish XBoard seed 12526710409882059559, command
+    // 241,055: `O-O-O` from such rights was refused after a `remove`, and the pending `go`
+    // made the engine play the GUI's side.
     let fen = "rqbkrb2/1pp1pnpp/8/p2p1p2/3PnP1P/P1N3P1/1PP1P1Q1/R1KRN1BB w KQkq - 0 10";
     let mut session = XboardSession::new(config(None));
     play(&mut session, &FAIRY);
@@ -1114,18 +1119,18 @@ fn force_cancels_the_return_to_play_after_a_remove_and_go_resumes_it() {
         "gui: remove",
     ];
     play(&mut session, &game);
-    assert_eq!(session.mode, PlayMode::Resuming(Some(Color::Black)));
+    assert_eq!(session.game.mode, PlayMode::Resuming(Some(Color::Black)));
     // The GUI's force: the engine plays no side, no go after the GUI's move.
     let out = play(&mut session, &["gui: force", "gui: usermove g1f3"]);
     assert_eq!(out, ["engine< force", "engine< usermove g1f3"]);
-    assert_eq!(session.mode, PlayMode::Force);
+    assert_eq!(session.game.mode, PlayMode::Force);
     // undo is allowed in force mode; go makes the engine play the side to move.
     let out = play(&mut session, &["gui: undo", "gui: go"]);
     assert_eq!(out, ["engine< undo", "engine< go"]);
-    assert_eq!(session.mode, PlayMode::Playing(Some(Color::White)));
+    assert_eq!(session.game.mode, PlayMode::Playing(Some(Color::White)));
     // playother: the other side.
     play(&mut session, &["gui: force", "gui: playother"]);
-    assert_eq!(session.mode, PlayMode::Playing(Some(Color::Black)));
+    assert_eq!(session.game.mode, PlayMode::Playing(Some(Color::Black)));
 }
 
 #[test]
@@ -1151,7 +1156,7 @@ fn a_restart_after_a_remove_replays_the_game_and_goes_after_the_guis_move() {
     session.on_engine_eof();
     session.on_gui_line(b"g1f3", &mut actions);
     assert!(actions.is_empty(), "held while the engine restarts");
-    session.on_engine_exit("died unexpectedly from signal 9", true, &mut actions);
+    session.on_engine_exit(killed(9, true), &mut actions);
     assert!(actions.contains(&Step::Event(ProxyEvent::Restart)));
     let out = play(
         &mut session,
@@ -1174,5 +1179,5 @@ fn a_restart_after_a_remove_replays_the_game_and_goes_after_the_guis_move() {
             "engine< go [Injected]",
         ]
     );
-    assert_eq!(session.mode, PlayMode::Playing(Some(Color::Black)));
+    assert_eq!(session.game.mode, PlayMode::Playing(Some(Color::Black)));
 }
