@@ -15,13 +15,17 @@
 #    entry for standard chess (Stockfish, no `variants`), then runs
 #    `sp960 tournament --emit cutechess-gui` for Fairy-Stockfish (UCI: Cute Chess needs the
 #    proxy's translation for it) and Sjaak II (XBoard) with the default engines.json.
-# 3. Starts the GUI under Xvfb with that HOME, opens Game > New (Ctrl+N) and takes
-#    screenshots: variant standard (only the hand-made engine), variant fischerandom (only
-#    the two launchers), the engine list open.
+# 3. Starts the GUI under Xvfb with that HOME, opens Game > New and takes screenshots: the
+#    variant standard with White's engine list open (the hand-made entry only), the variant
+#    fischerandom with it open (the two launchers only).
 # 4. Plays one game in the GUI between the two launchers from SP 860 (the dialog's FEN
 #    string, 20 s + 0.2 s each), waits for the PGN the GUI writes
 #    (games/default_pgn_output_file), and replays it with python-chess
-#    (tests/python/runner_games.py: legal from its FEN, ended by the rules or a flag).
+#    (tests/python/runner_games.py: legal from its FEN, and how it ended).
+# 5. Opens Tournament > New, fills it in as `sp960 tournament` printed (the book it wrote,
+#    Games per encounter 2, Play each opening 2 times, ...), adds the two launchers and plays
+#    the tournament (2 games, colours swapped) to its end; python-chess replays its PGN and
+#    `sp960 validate --start-positions` names SP 860 for each game.
 #
 # OUT_DIR gets the screenshots (*.png), engines.json, the GUI's PGN and the logs.
 # Needs: g++ make cmake qt6-base-dev qt6-5compat-dev qt6-svg-dev xvfb xdotool imagemagick,
@@ -75,7 +79,7 @@ if [ -z "${SP960:-}" ]; then
 	SP960=${CARGO_TARGET_DIR:-$repo/target}/debug/sp960
 fi
 work=$(mktemp -d)
-trap 'kill "${gui_pid:-}" "${xvfb_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "${gui_pid:-}" "${xvfb_pid:-}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work" || true' EXIT
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config
 config=$XDG_CONFIG_HOME/cutechess
 mkdir -p "$config" "$HOME/chess"
@@ -107,6 +111,9 @@ opening_suite\\fen=$fen
 time_control\\moves_per_tc=0
 time_control\\time_per_tc=20000
 time_control\\increment=200
+second_time_control\\time_control\\moves_per_tc=0
+second_time_control\\time_control\\time_per_tc=20000
+second_time_control\\time_control\\increment=200
 EOF
 
 # 3. The GUI under Xvfb.
@@ -117,42 +124,102 @@ export DISPLAY=$display
 sleep 2
 "$gui" >"$out/gui.log" 2>&1 &
 gui_pid=$!
-main=$(xdotool search --sync --onlyvisible --name "Cute Chess" | head -1)
-xdotool windowmove "$main" 0 0 windowsize "$main" 1000 800
+# No window manager: windows are found by name and clicked; the main window is named
+# after its game ("Human vs Human").
+main=$(xdotool search --sync --onlyvisible --name "Human vs Human" | head -1)
 sleep 2
 shot() {
 	sleep 1
 	import -window root "$out/$1.png"
 	log "screenshot $out/$1.png"
 }
+click() {
+	xdotool mousemove --sync "$1" "$2" click 1
+	sleep 1
+}
 shot 1-main-window
-xdotool windowactivate --sync "$main" key ctrl+n
+# Game > New...
+click 27 8
+shot 2-game-menu
+click 50 30
 dialog=$(xdotool search --sync --onlyvisible --name "New Game" | head -1)
-xdotool windowmove "$dialog" 0 0
-shot 2-new-game-standard
-# The variant combo: open it and choose fischerandom by typing its name.
-eval "$(xdotool getwindowgeometry --shell "$dialog")"
-click() { xdotool mousemove --sync "$1" "$2" click 1; sleep 0.5; }
-click "${VARIANT_X:-150}" "${VARIANT_Y:-330}"
+eval "$(xdotool getwindowgeometry --shell "$dialog")" # X, Y of the dialog
+at() { click $((X + $1)) $((Y + $2)); }
+shot 3-new-game-standard
+# White: CPU, and its engine list opened (standard: the hand-made entry only).
+at 31 75
+at 176 103
+shot 4-standard-engine-list
+xdotool key Escape
+# The variant combo: open it, type fischerandom, Return.
+at 283 144
 xdotool type fischerandom
 xdotool key Return
-shot 3-new-game-fischerandom
-# White and Black: CPU; Black's engine: the second launcher.
-click "${WHITE_CPU_X:-120}" "${WHITE_CPU_Y:-70}"
-click "${BLACK_CPU_X:-420}" "${BLACK_CPU_Y:-70}"
-click "${BLACK_ENGINE_X:-480}" "${BLACK_ENGINE_Y:-100}"
-shot 4-engine-list
+shot 5-new-game-fischerandom
+at 176 103
+shot 6-fischerandom-engine-list
+xdotool key Escape
+# Black: CPU, its list opened, the second engine taken.
+at 265 75
+at 411 103
 xdotool key Down Return
-shot 5-new-game-ready
-xdotool key --window "$dialog" Return
+sleep 1
+shot 7-new-game-ready
+at 350 727 # OK
 
 # 4. One game, to its end.
 for _ in $(seq 1 240); do
 	[ -s "$pgn" ] && break
 	sleep 1
 done
-shot 6-game-over
+shot 8-game-over
 [ -s "$pgn" ] || die "the GUI wrote no game to $pgn in 4 minutes (see the screenshots)"
 python3 "$repo/tests/python/runner_games.py" "$pgn" | tee "$out/replay.json"
 python3 "$repo/tests/python/replay_games.py" "$pgn"
+# 5. Tournament > New..., filled in as `sp960 tournament` printed (steps.txt): the PGN
+# output, Round Robin, Rounds 1, Games per encounter 2, Play each opening 2 times, Recover
+# crashed engines, the variant fischerandom, no FEN string, the book sp960 wrote, Sequential,
+# the two launchers; then the tournament played to its end.
+click 95 8
+click 120 30
+dialog=$(xdotool search --sync --onlyvisible --name "New Tournament" | head -1)
+eval "$(xdotool getwindowgeometry --shell "$dialog")"
+shot 9-new-tournament
+field() { # click a text field, replace its text
+	at "$1" "$2"
+	xdotool key ctrl+a
+	xdotool type --delay 20 "$3"
+	sleep 0.5
+}
+tour_pgn=$out/gui-tournament.pgn
+rm -f "$tour_pgn"
+field 225 106 "$tour_pgn"
+field 194 300 1
+field 194 329 2
+at 229 352 # Play each opening: up from once to 2 times
+at 171 414 # Recover crashed engines
+at 698 51
+xdotool type fischerandom
+xdotool key Return
+at 704 168 # FEN string: emptied
+xdotool key ctrl+a BackSpace
+field 660 196 "$HOME/chess/sp960-FRC.epd"
+at 888 637 # Players: + (Add)
+xdotool search --sync --onlyvisible --name "Select Chess Engines" >/dev/null
+at 650 338
+xdotool keydown shift
+at 650 352
+xdotool keyup shift
+shot 10-select-engines
+at 813 630 # OK
+shot 11-new-tournament-filled
+at 1028 678 # OK
+for _ in $(seq 1 480); do
+	[ "$(grep -c '^\[Result' "$tour_pgn" 2>/dev/null)" = 2 ] && break
+	sleep 1
+done
+shot 12-tournament-over
+[ "$(grep -c '^\[Result' "$tour_pgn" 2>/dev/null)" = 2 ] || die "the GUI's tournament did not finish its 2 games in 8 minutes (see the screenshots)"
+python3 "$repo/tests/python/runner_games.py" "$tour_pgn" | tee "$out/tournament-replay.json"
+"$SP960" validate --start-positions "$tour_pgn"
 log "done: $out"

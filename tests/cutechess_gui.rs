@@ -268,7 +268,7 @@ fn the_default_engines_json_is_the_one_cutechess_reads() {
             &["glaurung-960", "fairy-xboard"],
             &dir.path().join("sp960-FRC.epd"),
             1,
-            &["-debug"],
+            &["-debug", "all"],
         );
         // cutechess-cli gave Glaurung the entry's option (its launcher passes it on).
         assert!(

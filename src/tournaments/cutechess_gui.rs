@@ -600,13 +600,17 @@ fn steps(tournament: &Tournament, plan: &Plan, files: &GuiFiles, book: &Path) ->
     let _ = writeln!(out, "  Time Control: {}", time_control_steps(tournament));
     let _ = writeln!(
         out,
-        "  Opening suite: PGN/EPD file: {} (read as {format}: the GUI goes by the extension)",
+        "  FEN string: empty (a FEN there replaces the opening suite)"
+    );
+    let _ = writeln!(
+        out,
+        "  PGN/EPD file: {} (read as {format}: the GUI goes by the extension)",
         book.display()
     );
     let _ = writeln!(out, "  Opening order: Sequential");
     let _ = writeln!(
         out,
-        "  Players: Add, then select {} (listed under {VARIANT} only)",
+        "  Players: + (Add), then select {} (listed under {VARIANT} only)",
         names.join(", ")
     );
     if let Some(concurrency) = tournament.concurrency {

@@ -298,9 +298,10 @@ In Cute Chess: Tournament > New...
   Recover crashed engines: on; Swap sides: on
   Variant: fischerandom
   Time Control: Tournament, Moves: 40, Time: 60 Seconds, Increment: 0.6 sec
-  Opening suite: PGN/EPD file: /home/me/chess/sp960-FRC.epd (read as EPD: the GUI goes by the extension)
+  FEN string: empty (a FEN there replaces the opening suite)
+  PGN/EPD file: /home/me/chess/sp960-FRC.epd (read as EPD: the GUI goes by the extension)
   Opening order: Sequential
-  Players: Add, then select stockfish-960, sjaakii-960 (listed under fischerandom only)
+  Players: + (Add), then select stockfish-960, sjaakii-960 (listed under fischerandom only)
 Tools > Settings > Tournaments: Concurrent games: 2
 "
     );
