@@ -470,3 +470,77 @@ fn the_documented_run_prints_what_the_docs_say() {
     let written = std::fs::read_to_string(home.join(".config/cutechess/engines.json")).unwrap();
     assert_eq!(written.replace(&temp_name, ""), json);
 }
+
+/// --engines-json and --launchers belong to --emit cutechess-gui, --shell to the command
+/// lines: each elsewhere is a usage error (exit 2) that names it.
+#[test]
+fn the_gui_options_and_the_command_line_options_do_not_mix() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (
+            vec!["--emit", "cutechess", "--engines-json", "e.json"],
+            "sp960: tournament: --engines-json is for --emit cutechess-gui\n",
+        ),
+        (
+            vec!["--emit", "fastchess", "--launchers", "l"],
+            "sp960: tournament: --launchers is for --emit cutechess-gui\n",
+        ),
+        (
+            vec!["--emit", "cutechess-gui", "--shell", "sh"],
+            "sp960: tournament: --shell is for command lines; --emit cutechess-gui writes files\n",
+        ),
+    ] {
+        let output = Command::new(sp960())
+            .arg("tournament")
+            .args(&args)
+            .args(["--engine", "a", "--engine", "b", "--sp", "1"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), message);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// An engine program that is not there, or a `dir=` that is no directory, is refused (exit
+/// 2, naming it) before anything is written.
+#[test]
+fn an_engine_its_launcher_could_not_start_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    for (engine, message) in [
+        (
+            "/nonexistent/engine",
+            "sp960: tournament: engine 'engine-960': engine '/nonexistent/engine' not found\n"
+                .to_owned(),
+        ),
+        (
+            "sp960 engine dir=nowhere",
+            format!(
+                "sp960: tournament: engine 'sp960-960': its working directory {} is not a \
+                 directory\n",
+                dir.path().join("nowhere").display()
+            ),
+        ),
+    ] {
+        let output = emit(
+            dir.path(),
+            home.path(),
+            None,
+            &[
+                "--engines-json",
+                "engines.json",
+                "--engine",
+                engine,
+                "--engine",
+                "sp960 engine name=other",
+                "--sp",
+                "860",
+            ],
+        );
+        assert_eq!(output.status.code(), Some(2), "{engine}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), message);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

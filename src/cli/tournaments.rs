@@ -406,6 +406,12 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
             format!("tournament: {flag} is for --emit cutechess-gui"),
         ));
     }
+    if args.emit == Tool::CutechessGui && args.shell.is_some() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            "tournament: --shell is for command lines; --emit cutechess-gui writes files",
+        ));
+    }
     let gui_files = (args.emit == Tool::CutechessGui)
         .then(|| gui_files(args.engines_json.clone(), args.launchers.clone()))
         .transpose()?;

@@ -133,14 +133,13 @@ pub(crate) enum GuiError {
 
 impl GuiError {
     /// The exit code: bad input data 1 (a malformed engines.json, bad starts), an engine
-    /// that cannot play 3, otherwise a usage error 2.
+    /// that cannot play 3, otherwise (an engine program not found too) a usage error 2.
     pub(crate) fn exit_code(&self) -> u8 {
         use crate::exit_code::{INVALID_DATA, USAGE};
         match self {
             GuiError::Plan(err) => err.exit_code(),
             GuiError::Malformed { .. } | GuiError::NotAnArray { .. } => INVALID_DATA,
-            GuiError::Launcher { source, .. } => source.exit_code(),
-            GuiError::Engine { .. } | GuiError::Io { .. } => USAGE,
+            GuiError::Engine { .. } | GuiError::Io { .. } | GuiError::Launcher { .. } => USAGE,
         }
     }
 }
@@ -183,6 +182,15 @@ pub(crate) fn write_gui_files(
             settings.push(None);
             continue;
         };
+        if !job.directory.is_dir() {
+            return Err(GuiError::Engine {
+                name: launch.name.clone(),
+                reason: format!(
+                    "its working directory {} is not a directory",
+                    job.directory.display()
+                ),
+            });
+        }
         let program = absolute_engine_program(OsStr::new(&job.program)).map_err(|source| {
             GuiError::Launcher {
                 name: launch.name.clone(),
