@@ -111,6 +111,15 @@ pub(crate) enum GuiError {
         /// Why.
         reason: String,
     },
+    /// A book the GUI would read in the wrong format.
+    #[error(
+        "book {path}: Cute Chess GUI reads an opening suite as EPD only when its name ends in \
+         .epd (any other as PGN): name the EPD book so (--book NAME.epd)"
+    )]
+    BookName {
+        /// The book.
+        path: String,
+    },
     /// A file could not be read or written.
     #[error("cannot {action} {path}: {source}")]
     Io {
@@ -139,7 +148,10 @@ impl GuiError {
         match self {
             GuiError::Plan(err) => err.exit_code(),
             GuiError::Malformed { .. } | GuiError::NotAnArray { .. } => INVALID_DATA,
-            GuiError::Engine { .. } | GuiError::Io { .. } | GuiError::Launcher { .. } => USAGE,
+            GuiError::Engine { .. }
+            | GuiError::Io { .. }
+            | GuiError::Launcher { .. }
+            | GuiError::BookName { .. } => USAGE,
         }
     }
 }
@@ -172,6 +184,15 @@ pub(crate) fn write_gui_files(
     let given_book = request.given_book.is_some();
     let tournament = request.resolve()?;
     let plan = plan(&tournament)?;
+    // The GUI goes by the extension (gamesettingswidget.cpp): `.epd` is EPD, anything else PGN.
+    let epd_name = Path::new(&tournament.book)
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("epd"));
+    if tournament.book_format != BookFormat::Pgn && !epd_name {
+        return Err(GuiError::BookName {
+            path: tournament.book.clone(),
+        });
+    }
     let mut engines = gui_engines(&tournament, &plan, files)?;
     // Everything is checked before anything is written: the old file, and each engine's
     // program (made absolute: a bare name found on PATH, a path taken from here).

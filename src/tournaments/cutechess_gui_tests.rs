@@ -306,3 +306,23 @@ Tools > Settings > Tournaments: Concurrent games: 2
 "
     );
 }
+
+#[test]
+fn an_epd_book_must_be_named_so_for_the_gui() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut request = request(&["stockfish", "stockfish"], "860");
+    request.book = Some("book-FRC.txt".to_owned());
+    let files = GuiFiles {
+        engines_json: dir.path().join("engines.json"),
+        launchers: dir.path().join("l"),
+        current_dir: dir.path().to_path_buf(),
+        gui_engines_json: None,
+    };
+    let err = write_gui_files(request, &files).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "book book-FRC.txt: Cute Chess GUI reads an opening suite as EPD only when its name \
+         ends in .epd (any other as PGN): name the EPD book so (--book NAME.epd)"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
