@@ -12,7 +12,6 @@
 //! A missing runner, engine or python-chess skips a test with a message, except when `CI`
 //! is set: then it is a failure (tests/support/peers.rs).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 use std::sync::Mutex;
@@ -20,7 +19,7 @@ use std::sync::Mutex;
 /// One tournament at a time: each plays two games at once on a 2-core machine.
 #[path = "support/peers.rs"]
 mod peers;
-use peers::{Peer, search_path};
+use peers::{Game, Peer, check_games, search_path, starts_in};
 
 static RUNNING: Mutex<()> = Mutex::new(());
 
@@ -67,98 +66,6 @@ fn play(dir: &Path, line: &str) {
             "{line}\nthe runner said '{bad}':\n{log}"
         );
     }
-}
-
-/// One game as python-chess sees it (tests/python/runner_games.py).
-#[derive(Debug, serde::Deserialize)]
-struct Game {
-    white: String,
-    black: String,
-    result: String,
-    moves: u32,
-    reason: String,
-    by_rules: bool,
-}
-
-/// How a game on a real clock may end besides the rules: a flag that fell well into the
-/// game, by a small overrun (fastchess says `loses on time (13ms overrun)`; cutechess-cli
-/// gives no figure), is the machine's load, not the setup. A flag in the opening, or a
-/// large overrun, is not tolerated.
-fn late_flag_under_load(game: &Game) -> bool {
-    let Some(rest) = game.reason.strip_suffix("ms overrun)") else {
-        return game.reason.ends_with("loses on time") && game.moves > 20;
-    };
-    let overrun: u64 = rest
-        .rsplit('(')
-        .next()
-        .and_then(|ms| ms.parse().ok())
-        .unwrap_or(u64::MAX);
-    rest.contains("loses on time") && game.moves > 20 && overrun <= 250
-}
-
-/// Checks the games of `pgn`: `games` of them, each ended by the rules (or, with
-/// `clock`, by a late flag under load: [`late_flag_under_load`]), legal in python-chess,
-/// from one of `starts` (sp960's labels: `860`, `0:959`) by
-/// `sp960 validate --start-positions`, each start and pairing with both colours.
-fn check_games(pgn: &Path, games: usize, starts: &[&str], clock: bool) -> Vec<Game> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/runner_games.py");
-    let text = std::fs::read_to_string(pgn).unwrap_or_default();
-    let output = Command::new("python3")
-        .arg(script)
-        .arg(pgn)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "python-chess: {}\n{text}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let played: Vec<Game> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
-    assert_eq!(played.len(), games, "{text}");
-    for game in &played {
-        if clock && late_flag_under_load(game) {
-            eprintln!("tolerated, a late flag under load: {game:?}");
-            continue;
-        }
-        assert!(
-            game.by_rules && ["1-0", "0-1", "1/2-1/2"].contains(&game.result.as_str()),
-            "not ended by the rules ({}): {game:?}\n{text}",
-            game.reason
-        );
-        assert!(game.moves > 0, "{game:?}");
-    }
-    // The starts, in PGN order, as sp960 reads them back.
-    let found = starts_in(pgn);
-    assert_eq!(found.len(), games);
-    // Both colours: (start, white, black) as often as (start, black, white).
-    let mut pairings: BTreeMap<(String, String, String), i32> = BTreeMap::new();
-    for (start, game) in found.iter().zip(&played) {
-        assert!(
-            starts.contains(&start.as_str()),
-            "start {start} was not asked for"
-        );
-        *pairings
-            .entry((start.clone(), game.white.clone(), game.black.clone()))
-            .or_default() += 1;
-        *pairings
-            .entry((start.clone(), game.black.clone(), game.white.clone()))
-            .or_default() -= 1;
-    }
-    assert!(
-        pairings.values().all(|n| *n == 0),
-        "colours not swapped: {pairings:?}"
-    );
-    for start in starts {
-        assert!(
-            found.iter().any(|s| s == start),
-            "start {start} never played"
-        );
-    }
-    played
 }
 
 /// SP 0 (`HFhf`), SP 860 (`EAea`) and the DFRC pair 0:959: three starts, six games.
@@ -536,29 +443,6 @@ fn readme_worked_examples_play_in_their_tools() {
             true,
         );
     }
-}
-
-/// The starts of a book or a runner's PGN, in order, as `sp960 validate
-/// --start-positions` reads them (which must accept the file).
-fn starts_in(book: &Path) -> Vec<String> {
-    let output = Command::new(sp960())
-        .args(["validate", "--start-positions", "--format", "json"])
-        .arg(book)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "sp960 validate --start-positions refused {}: {}",
-        book.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
-        .filter(|record| record.get("summary").is_none())
-        .map(|record| record["start"].as_str().expect("a start").to_owned())
-        .collect()
 }
 
 // ---- the proxy's own start inside a runner ----

@@ -14,6 +14,7 @@ use crate::starts::start::RandomStarts;
 use crate::tournaments::book::{
     BookError, BookFormat, BookRequest, WriteBookError, file_name_warning, write_book,
 };
+use crate::tournaments::cutechess_gui::{GuiFiles, write_gui_files};
 use crate::tournaments::generate::{
     GenerateError, GenerateOptions, GenerateRequest, generate as generate_openings,
 };
@@ -166,14 +167,21 @@ pub struct BookPackageArgs {
     pub output: PathBuf,
 }
 
-/// Write the command line (and book) that plays a Chess960 tournament in a match runner.
+/// Write the command line (and book) that plays a Chess960 tournament in a match runner,
+/// or Cute Chess GUI's engines.json.
 ///
 /// Every start is played twice, colours swapped. Engines that need it are wrapped in
 /// `sp960 proxy -- ...`; engines that cannot play Chess960 are refused with the reason.
 /// The command goes to stdout, notes to stderr, the book to --book.
+///
+/// --emit cutechess-gui makes the same decisions as --emit cutechess, but writes one
+/// launcher per engine (a program the GUI starts with no arguments that runs sp960 proxy
+/// with the engine) and their entries in engines.json, listed under the variant
+/// fischerandom only; other entries are kept, the old file copied to engines.json.bak.
+/// stdout tells the steps in the GUI's Tournament > New dialog.
 #[derive(clap::Args)]
 #[command(
-    after_help = "--engine: one argument, split as a shell would: the command (or cmd=PROGRAM) and its\narguments (or arg=ARG), and cutechess-cli's keys dir= name= proto=uci|xboard option.NAME=VALUE\ninitstr= restart=auto|on|off tc= st= depth= nodes=, plus castling=shredder|xfen (UCI FEN) or\noo|kxr (XBoard moves), chess960=yes|no (has UCI_Chess960), proxy=auto|yes|no. An unknown\nkey is an error, never an engine argument.\n\nExamples:\n  sp960 tournament --emit cutechess --engine /usr/games/stockfish --engine /usr/games/fairy-stockfish --sp 0,518,959\n  sp960 tournament --emit fastchess --engine 'stockfish option.Hash=16' --engine ethereal-chess --sp all --tc 10+0.1\n  sp960 tournament --emit xboard --engine '/usr/games/sjaakii proto=xboard' --engine '/usr/games/fairy-stockfish proto=xboard' --sp 860"
+    after_help = "--engine: one argument, split as a shell would: the command (or cmd=PROGRAM) and its\narguments (or arg=ARG), and cutechess-cli's keys dir= name= proto=uci|xboard option.NAME=VALUE\ninitstr= restart=auto|on|off tc= st= depth= nodes=, plus castling=shredder|xfen (UCI FEN) or\noo|kxr (XBoard moves), chess960=yes|no (has UCI_Chess960), proxy=auto|yes|no. An unknown\nkey is an error, never an engine argument.\n\nExamples:\n  sp960 tournament --emit cutechess --engine /usr/games/stockfish --engine /usr/games/fairy-stockfish --sp 0,518,959\n  sp960 tournament --emit fastchess --engine 'stockfish option.Hash=16' --engine ethereal-chess --sp all --tc 10+0.1\n  sp960 tournament --emit xboard --engine '/usr/games/sjaakii proto=xboard' --engine '/usr/games/fairy-stockfish proto=xboard' --sp 860\n  sp960 tournament --emit cutechess-gui --engine /usr/games/stockfish --engine '/usr/games/sjaakii proto=xboard' --sp 0,860"
 )]
 pub struct TournamentArgs {
     /// The match runner to write for.
@@ -215,6 +223,23 @@ pub struct TournamentArgs {
     /// The shell the command line is written for [default: powershell on Windows, sh elsewhere].
     #[arg(long, value_enum)]
     pub shell: Option<Shell>,
+    /// --emit cutechess-gui: the engines.json to write or merge into [default: Cute Chess
+    /// GUI's own, cutechess/engines.json in $XDG_CONFIG_HOME or ~/.config (%APPDATA% on
+    /// Windows)].
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Cute Chess GUI (--emit cutechess-gui)"
+    )]
+    pub engines_json: Option<PathBuf>,
+    /// --emit cutechess-gui: the folder the launchers go into (created if missing)
+    /// [default: sp960-launchers beside the engines.json].
+    #[arg(
+        long,
+        value_name = "DIR",
+        help_heading = "Cute Chess GUI (--emit cutechess-gui)"
+    )]
+    pub launchers: Option<PathBuf>,
 }
 
 /// The random parts of a book's starts, shared by `book` and `tournament`.
@@ -368,6 +393,28 @@ fn generate_book(args: BookArgs) -> Result<(), Failure> {
 
 /// `sp960 tournament`: the command line to stdout, then the notes.
 pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
+    if args.emit != Tool::CutechessGui
+        && let Some(flag) = [
+            (args.engines_json.is_some(), "--engines-json"),
+            (args.launchers.is_some(), "--launchers"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            format!("tournament: {flag} is for --emit cutechess-gui"),
+        ));
+    }
+    if args.emit == Tool::CutechessGui && args.shell.is_some() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            "tournament: --shell is for command lines; --emit cutechess-gui writes files",
+        ));
+    }
+    let gui_files = (args.emit == Tool::CutechessGui)
+        .then(|| gui_files(args.engines_json.clone(), args.launchers.clone()))
+        .transpose()?;
     let given_book = args
         .openings
         .as_deref()
@@ -387,6 +434,9 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
         shell: args.shell.unwrap_or_else(Shell::platform),
         given_book,
     };
+    if let Some(files) = gui_files {
+        return cutechess_gui(request, &files);
+    }
     let notes = write_tournament(request, &mut io::stdout().lock()).map_err(|err| match err {
         WriteTournamentError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
             Failure::from(source)
@@ -399,6 +449,60 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
         }
     })?;
     for note in notes {
+        eprintln!("sp960: tournament: {note}");
+    }
+    Ok(())
+}
+
+/// `--emit cutechess-gui`'s files: `--engines-json` (default: Cute Chess's own), the
+/// launchers' folder (default: `sp960-launchers` beside it, absolute).
+fn gui_files(
+    engines_json: Option<PathBuf>,
+    launchers: Option<PathBuf>,
+) -> Result<GuiFiles, Failure> {
+    let current_dir = std::env::current_dir().map_err(|err| {
+        Failure::new(
+            exit_code::USAGE,
+            format!("tournament: cannot read the current directory: {err}"),
+        )
+    })?;
+    // Where Cute Chess GUI reads it: QSettings' folder for the organisation `cutechess`.
+    let gui_engines_json = crate::os::dirs::qsettings_ini_user_dir()
+        .map(|dir| current_dir.join(dir).join("cutechess").join("engines.json"));
+    // As given (relative paths read from here), so that messages name it as the user did.
+    let engines_json = match engines_json {
+        Some(path) => path,
+        None => gui_engines_json.clone().ok_or_else(|| {
+            Failure::new(
+                exit_code::USAGE,
+                "tournament: cannot tell where Cute Chess keeps engines.json (no HOME, or \
+                 APPDATA on Windows): give --engines-json FILE",
+            )
+        })?,
+    };
+    let launchers = match launchers {
+        Some(dir) => current_dir.join(dir),
+        None => current_dir
+            .join(engines_json.parent().unwrap_or(Path::new("")))
+            .join("sp960-launchers"),
+    };
+    Ok(GuiFiles {
+        engines_json,
+        launchers,
+        current_dir,
+        gui_engines_json,
+    })
+}
+
+/// `--emit cutechess-gui`: launchers, engines.json and book written, the steps to stdout,
+/// the notes to stderr.
+fn cutechess_gui(request: TournamentRequest, files: &GuiFiles) -> Result<(), Failure> {
+    let report = write_gui_files(request, files)
+        .map_err(|err| Failure::new(err.exit_code(), format!("tournament: {err}")))?;
+    let mut out = io::stdout().lock();
+    out.write_all(report.steps.as_bytes())?;
+    out.flush()?;
+    for note in report.notes {
         eprintln!("sp960: tournament: {note}");
     }
     Ok(())
@@ -429,7 +533,7 @@ fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, Failure> {
     // cutechess-cli 1.5.1 plays a PGN book game's moves in Chess960 only under
     // [Variant "fischerandom"]: under any other variant name its games start at the root.
     let moves = openings.iter().any(|opening| !opening.moves.is_empty());
-    if tool == Tool::Cutechess && format == BookFormat::Pgn && moves {
+    if matches!(tool, Tool::Cutechess | Tool::CutechessGui) && format == BookFormat::Pgn && moves {
         let mut lines = text.lines().enumerate();
         if let Some((index, line)) = lines.find(|(_, line)| {
             line.trim().starts_with("[Variant ") && !line.contains("\"fischerandom\"")

@@ -13,6 +13,7 @@
 //! | replace a file atomically ([`fs::write_atomic`]) | temp + `fsync` + `rename` + directory `fsync` | same | temp + flush + `MoveFileEx` (std) |
 //! | a copy of a program made executable, and its file name ([`fs::set_executable`], [`fs::executable_path`]) | execute bits (`chmod`) | same | nothing to set; `.exe` appended |
 //! | a program by its path or on PATH ([`process::program_file`], [`process::find_program`]) | the file; PATH | same | also with `.exe`; PATH with `PATHEXT` |
+//! | the folder of Qt's settings files, IniFormat ([`dirs::qsettings_ini_user_dir`]) | `$XDG_CONFIG_HOME` (absolute) or `~/.config` | macOS: `$XDG_CONFIG_HOME` or `~/.config` | `%APPDATA%` |
 //! | CPU time of its reaped children ([`cpu::children_seconds`]) | `getrusage(RUSAGE_CHILDREN)` | same | not known (`None`) |
 //!
 //! The `portable-io` feature makes Linux take the macOS column (no timer signal, no
@@ -22,6 +23,7 @@
 //! Must not import any other room of sp960: the rooms above use this one.
 
 pub mod cpu;
+pub mod dirs;
 pub mod fs;
 pub mod interrupt;
 pub mod process;

@@ -2,7 +2,8 @@
 //! cutechess-cli, fastchess or xboard command line that plays them, with each engine
 //! wrapped in `sp960 proxy` where the tool needs it ([`tournament`]), written for the user's
 //! shell ([`shell`]); books of openings generated with an engine ([`generate`]); what a book
-//! holds ([`stats`]) and the files that serve it to OpenBench and fishtest ([`package`]).
+//! holds ([`stats`]) and the files that serve it to OpenBench and fishtest ([`package`]);
+//! Cute Chess GUI's engines.json with a launcher per engine ([`cutechess_gui`]).
 //! What is known about particular engines is `protocol::quirks`'s table; [`tournament`]
 //! decides from it.
 //!
@@ -10,6 +11,7 @@
 //! `protocol`, `starts` and `os`.
 
 pub mod book;
+pub(crate) mod cutechess_gui;
 pub mod generate;
 pub mod handoff;
 pub mod package;

@@ -31,6 +31,21 @@ pub enum Tool {
     Fastchess,
     /// xboard 4.9 in match mode (two engines; UCI ones through polyglot).
     Xboard,
+    /// Cute Chess GUI: entries in its engines.json, one launcher per engine, and the
+    /// steps of its Tournament > New dialog.
+    CutechessGui,
+}
+
+impl Tool {
+    /// The tool's name in notes.
+    fn display_name(self) -> &'static str {
+        match self {
+            Tool::Cutechess => "cutechess-cli",
+            Tool::Fastchess => "fastchess",
+            Tool::Xboard => "xboard",
+            Tool::CutechessGui => "Cute Chess",
+        }
+    }
 }
 
 /// Why no tournament command could be written.
@@ -207,6 +222,24 @@ impl TournamentRequest {
 fn unsupported_keys(tool: Tool) -> &'static [(&'static str, &'static str)] {
     match tool {
         Tool::Cutechess => &[],
+        Tool::CutechessGui => &[
+            (
+                "tc",
+                "by Cute Chess GUI's engines.json (set the time control in Tournament > New: use --tc)",
+            ),
+            (
+                "st",
+                "by Cute Chess GUI's engines.json (set the time control in Tournament > New: use --tc)",
+            ),
+            (
+                "depth",
+                "by Cute Chess GUI's engines.json (set Plies in the tournament's time control)",
+            ),
+            (
+                "nodes",
+                "by Cute Chess GUI's engines.json (set Nodes in the tournament's time control)",
+            ),
+        ],
         Tool::Fastchess => &[(
             "initstr",
             "by fastchess (it has no initstr; send options with option.NAME=VALUE)",
@@ -242,15 +275,24 @@ pub struct Plan {
     pub book: Option<String>,
     /// What was decided about each engine and why, for stderr.
     pub notes: Vec<String>,
+    /// How each engine is started, in `--engine` order.
+    pub(crate) launches: Vec<Launch>,
 }
 
 /// How one engine is started: program and arguments (through the proxy or not), and the
 /// options it is given.
-struct Launch {
-    name: String,
-    program: String,
-    args: Vec<String>,
-    options: Vec<(String, String)>,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Launch {
+    /// The engine's name in the tool (unique).
+    pub(crate) name: String,
+    /// The program the tool starts: the engine, or sp960 when wrapped.
+    pub(crate) program: String,
+    /// Its arguments (`proxy ... -- ENGINE ARGS` when wrapped).
+    pub(crate) args: Vec<String>,
+    /// The proxy's options (the words between `proxy` and `--`) when wrapped.
+    pub(crate) proxy_options: Option<Vec<String>>,
+    /// `option.NAME=VALUE` the tool sets: the user's, and those the quirks table adds.
+    pub(crate) options: Vec<(String, String)>,
     /// xboard's `-smpCores` the engine needs (polyglot's `Threads`).
     cores: Option<u32>,
 }
@@ -284,7 +326,7 @@ pub fn plan(tournament: &Tournament) -> Result<Plan, TournamentError> {
         _ => {}
     }
     let mut notes = Vec::new();
-    let names = unique_names(&tournament.engines);
+    let names = unique_names(&tournament.engines, tool);
     let mut launches = Vec::new();
     for (engine, name) in tournament.engines.iter().zip(names) {
         launches.push(launch(engine, name, tournament, &mut notes)?);
@@ -294,21 +336,37 @@ pub fn plan(tournament: &Tournament) -> Result<Plan, TournamentError> {
         breaks: Vec::new(),
         book: None,
         notes,
+        launches: Vec::new(),
     };
     match tool {
-        Tool::Cutechess | Tool::Fastchess => runner_command(tournament, &launches, &mut plan)?,
+        // The GUI plays as cutechess-cli does (one library): the same line is planned,
+        // and its engines, book and notes are what the GUI's files are made from.
+        Tool::Cutechess | Tool::Fastchess | Tool::CutechessGui => {
+            runner_command(tournament, &launches, &mut plan)?
+        }
         Tool::Xboard => xboard_command(tournament, &launches, &mut plan)?,
     }
+    plan.launches = launches;
     Ok(plan)
 }
 
-fn unique_names(engines: &[EngineSpec]) -> Vec<String> {
+/// The engines' names: `name=`, else the program's file name; for Cute Chess GUI its stem
+/// and `-960` (`stockfish-960`), so that an entry of the user's own for the engine is not
+/// replaced. Made unique with `-2`, `-3`, ...
+fn unique_names(engines: &[EngineSpec], tool: Tool) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for engine in engines {
-        let base = engine
-            .name
-            .clone()
-            .unwrap_or_else(|| engine.program().to_owned());
+        let base = match &engine.name {
+            Some(name) => name.clone(),
+            None if tool == Tool::CutechessGui => {
+                let stem = Path::new(engine.program())
+                    .file_stem()
+                    .and_then(|stem| stem.to_str())
+                    .unwrap_or(engine.program());
+                format!("{stem}-960")
+            }
+            None => engine.program().to_owned(),
+        };
         let mut name = base.clone();
         let mut n = 2;
         while names.contains(&name) {
@@ -328,11 +386,7 @@ fn launch(
     notes: &mut Vec<String>,
 ) -> Result<Launch, TournamentError> {
     let tool = tournament.tool;
-    let tool_name = match tool {
-        Tool::Cutechess => "cutechess-cli",
-        Tool::Fastchess => "fastchess",
-        Tool::Xboard => "xboard",
-    };
+    let tool_name = tool.display_name();
     let known = quirks(engine.program());
     let mut options = engine.options.clone();
     let cores = needed_threads(known, tool, &name, &mut options, notes);
@@ -356,6 +410,7 @@ fn launch(
             name,
             program: engine.cmd.clone(),
             args: engine.args.clone(),
+            proxy_options: None,
             options,
             cores,
         });
@@ -364,11 +419,13 @@ fn launch(
         "engine '{name}': wrapped in sp960 proxy because {}",
         wrapping.reasons.join("; and ")
     ));
-    let mut args = vec!["proxy".to_owned()];
+    let mut proxy_options = Vec::new();
     if protocol == Protocol::Xboard {
-        args.extend(["--protocol".to_owned(), "xboard".to_owned()]);
+        proxy_options.extend(["--protocol".to_owned(), "xboard".to_owned()]);
     }
-    args.extend(wrapping.proxy_args);
+    proxy_options.extend(wrapping.proxy_args);
+    let mut args = vec!["proxy".to_owned()];
+    args.extend(proxy_options.iter().cloned());
     args.push("--".to_owned());
     args.push(engine.cmd.clone());
     args.extend(engine.args.iter().cloned());
@@ -376,6 +433,7 @@ fn launch(
         name,
         program: tournament.sp960.clone(),
         args,
+        proxy_options: Some(proxy_options),
         options,
         cores,
     })
@@ -457,12 +515,14 @@ impl Wrapping {
                  only the rights it can hold; the game is unchanged)"
             ));
         }
-        if tournament.tool == Tool::Cutechess && known.uci_variant_fischerandom && has_chess960 {
-            self.reasons.push(
-                "cutechess-cli sends it `UCI_Variant chess960` instead of UCI_Chess960, \
+        if matches!(tournament.tool, Tool::Cutechess | Tool::CutechessGui)
+            && known.uci_variant_fischerandom
+            && has_chess960
+        {
+            self.reasons.push(format!(
+                "{tool_name} sends it `UCI_Variant chess960` instead of UCI_Chess960, \
                  so it stays in standard chess (castling `c1c1`, illegal moves)"
-                    .into(),
-            );
+            ));
         }
         Ok(())
     }

@@ -122,7 +122,9 @@ fn glaurung_gets_one_thread_and_the_shield_where_castling_files_differ() {
         let mixed = plan(&tournament(tool, &engines, "1,860,860:1")).unwrap();
         let line = shell_line(&mixed, Shell::Sh);
         let wrapped = match tool {
-            Tool::Cutechess => "cmd=sp960 arg=proxy arg=-- arg=/usr/games/glaurung",
+            Tool::Cutechess | Tool::CutechessGui => {
+                "cmd=sp960 arg=proxy arg=-- arg=/usr/games/glaurung"
+            }
             Tool::Fastchess => "cmd=sp960 'args=proxy -- /usr/games/glaurung'",
             Tool::Xboard => "-scp 'sp960 proxy -- /usr/games/glaurung' -sn glaurung -sUCI",
         };

@@ -346,3 +346,121 @@ pub fn games(pgn: &str) -> Vec<(String, Vec<String>)> {
         })
         .collect()
 }
+
+// ---- the games a match runner saved (tests/runners.rs, tests/cutechess_gui.rs) ----
+
+/// One game as python-chess sees it (tests/python/runner_games.py).
+#[derive(Debug, serde::Deserialize)]
+pub struct Game {
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub moves: u32,
+    pub reason: String,
+    pub by_rules: bool,
+}
+
+/// How a game on a real clock may end besides the rules: a flag that fell well into the
+/// game, by a small overrun (fastchess says `loses on time (13ms overrun)`; cutechess-cli
+/// gives no figure), is the machine's load, not the setup. A flag in the opening, or a
+/// large overrun, is not tolerated.
+pub fn late_flag_under_load(game: &Game) -> bool {
+    let Some(rest) = game.reason.strip_suffix("ms overrun)") else {
+        return game.reason.ends_with("loses on time") && game.moves > 20;
+    };
+    let overrun: u64 = rest
+        .rsplit('(')
+        .next()
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or(u64::MAX);
+    rest.contains("loses on time") && game.moves > 20 && overrun <= 250
+}
+
+/// Checks the games of `pgn`: `games` of them, each ended by the rules (or, with
+/// `clock`, by a late flag under load: [`late_flag_under_load`]), legal in python-chess,
+/// from one of `starts` (sp960's labels: `860`, `0:959`) by
+/// `sp960 validate --start-positions`, each start and pairing with both colours.
+pub fn check_games(pgn: &Path, games: usize, starts: &[&str], clock: bool) -> Vec<Game> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/runner_games.py");
+    let text = std::fs::read_to_string(pgn).unwrap_or_default();
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .arg(pgn)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "python-chess: {}\n{text}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let played: Vec<Game> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(played.len(), games, "{text}");
+    for game in &played {
+        if clock && late_flag_under_load(game) {
+            eprintln!("tolerated, a late flag under load: {game:?}");
+            continue;
+        }
+        assert!(
+            game.by_rules && ["1-0", "0-1", "1/2-1/2"].contains(&game.result.as_str()),
+            "not ended by the rules ({}): {game:?}\n{text}",
+            game.reason
+        );
+        assert!(game.moves > 0, "{game:?}");
+    }
+    // The starts, in PGN order, as sp960 reads them back.
+    let found = starts_in(pgn);
+    assert_eq!(found.len(), games);
+    // Both colours: (start, white, black) as often as (start, black, white).
+    let mut pairings: std::collections::BTreeMap<(String, String, String), i32> =
+        std::collections::BTreeMap::new();
+    for (start, game) in found.iter().zip(&played) {
+        assert!(
+            starts.contains(&start.as_str()),
+            "start {start} was not asked for"
+        );
+        *pairings
+            .entry((start.clone(), game.white.clone(), game.black.clone()))
+            .or_default() += 1;
+        *pairings
+            .entry((start.clone(), game.black.clone(), game.white.clone()))
+            .or_default() -= 1;
+    }
+    assert!(
+        pairings.values().all(|n| *n == 0),
+        "colours not swapped: {pairings:?}"
+    );
+    for start in starts {
+        assert!(
+            found.iter().any(|s| s == start),
+            "start {start} never played"
+        );
+    }
+    played
+}
+
+/// The starts of a book or a runner's PGN, in order, as `sp960 validate
+/// --start-positions` reads them (which must accept the file).
+pub fn starts_in(book: &Path) -> Vec<String> {
+    let output = std::process::Command::new(sp960())
+        .args(["validate", "--start-positions", "--format", "json"])
+        .arg(book)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "sp960 validate --start-positions refused {}: {}",
+        book.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|record| record.get("summary").is_none())
+        .map(|record| record["start"].as_str().expect("a start").to_owned())
+        .collect()
+}
