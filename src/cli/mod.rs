@@ -7,7 +7,8 @@
 //! help text) and the small functions that turn them into library calls: [`starts`]
 //! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match) and [`tournaments`]
-//! (book, tournament).
+//! (book, tournament). `launcher` is the start of every run: a launcher (a copy of sp960
+//! with a settings file beside it) runs the proxy command of its settings file.
 
 use std::io;
 
@@ -15,6 +16,7 @@ use clap::{Parser, Subcommand};
 
 use crate::exit_code;
 
+mod launcher;
 pub mod matches;
 pub mod proxy;
 pub mod records;

@@ -1,13 +1,18 @@
 //! `sp960 proxy`: its arguments and help text, and the call into [`crate::proxy`]: the
-//! start choice and options become a [`ProxyConfig`], the engine's exit becomes ours.
+//! start choice and options become a [`ProxyConfig`], the engine's exit becomes ours. With
+//! `--write-launcher PATH` the same options, checked as for a run, become a launcher's
+//! words instead ([`launcher_words`]), written by [`crate::launch::launcher`].
 
-use std::ffi::OsString;
-use std::path::PathBuf;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+use clap::ValueEnum;
 
 use super::Failure;
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
+use crate::launch::launcher::{self, LauncherSettings, absolute_engine_program};
 use crate::protocol::Protocol;
 use crate::proxy::detect::{EngineCastlingArg, ProxyConfig, run_proxy};
 use crate::proxy::io::ShellOptions;
@@ -39,10 +44,15 @@ Examples:
   sp960 proxy -- glaurung                      shield and translate only
   sp960 proxy --offer-chess960 -- toga2        an engine without UCI_Chess960 in a runner
   sp960 proxy --restart-engine 3 --max-overrun 500 -- /usr/games/stockfish
+  sp960 proxy --write-launcher ~/engines/stockfish-960 --sp 860 -- stockfish
+                                               one program path for a GUI (Cute Chess)
   xboard -variant fischerandom -fcp \"sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish\"";
 
+/// The default of `--quit-timeout`, left out of a launcher's words.
+const DEFAULT_QUIT_TIMEOUT_MS: u64 = 2000;
+
 /// Run a UCI or XBoard engine behind a proxy that sets up Chess960 starts and shields it.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug, Clone, PartialEq)]
 #[command(after_help = PROXY_HELP)]
 pub struct ProxyArgs {
     /// Start of every game: N (0-959), W:B (double FRC) or `random`.
@@ -96,8 +106,16 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// Milliseconds the engine gets to exit after `quit` before it is killed.
-    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_QUIT_TIMEOUT_MS)]
     pub quit_timeout: u64,
+    /// Do not run: write a launcher at PATH (PATH.exe on Windows) for GUIs that start an
+    /// engine by its path alone, with no arguments (Cute Chess GUI, En Croissant). It is a
+    /// copy of sp960 with PATH.sp960.json beside it, holding this directory and these
+    /// options and engine (the engine and --log made absolute); started with no arguments
+    /// from any directory, it runs this very `sp960 proxy` here. Prints the launcher's
+    /// path; register that path alone in the GUI. Rewrites a launcher, never another file.
+    #[arg(long, value_name = "PATH")]
+    pub write_launcher: Option<PathBuf>,
     /// The engine program and its arguments (after `--`).
     #[arg(required = true, last = true, value_name = "ENGINE [ARGS]")]
     pub engine: Vec<OsString>,
@@ -109,6 +127,9 @@ pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
     let random_seed = args.seed.unwrap_or_else(RandomStarts::fresh_seed);
     let start = StartChoice::from_arguments(args.sp.as_deref(), random_seed, args.dfrc)
         .map_err(|err| Failure::invalid(format!("proxy: --sp: {err}")))?;
+    if let Some(path) = &args.write_launcher {
+        return write_launcher(path, &args);
+    }
     if let (StartChoice::Random { .. }, None) = (start, args.seed) {
         eprintln!("sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})");
     }
@@ -137,5 +158,197 @@ pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
         Ok(exit_code::SUCCESS) => Ok(()),
         Ok(code) => Err(Failure::quiet(code)),
         Err(err) => Err(Failure::new(err.exit_code(), err.to_string())),
+    }
+}
+
+/// `sp960 proxy --write-launcher PATH ...`: the options already checked as for a run, the
+/// engine and `--log` made absolute, the launcher written in the current directory's name;
+/// its path on stdout, how to register it on stderr.
+fn write_launcher(path: &Path, args: &ProxyArgs) -> Result<(), Failure> {
+    let failure = |err: launcher::LauncherError| {
+        Failure::new(err.exit_code(), format!("proxy: --write-launcher: {err}"))
+    };
+    let directory = std::env::current_dir()?;
+    let program = args.engine.first().expect("clap requires the engine");
+    let program = absolute_engine_program(program).map_err(failure)?;
+    let log = args.log.as_deref().map(std::path::absolute).transpose()?;
+    let settings = LauncherSettings {
+        directory,
+        proxy_args: launcher_words(args, &program, log.as_deref())?,
+    };
+    let written = launcher::write_launcher(path, &settings).map_err(failure)?;
+    let written = std::path::absolute(&written)?;
+    println!("{}", written.display());
+    eprintln!(
+        "sp960: proxy: launcher written; in the GUI give its path alone as the engine's command, with no arguments (its settings: {})",
+        launcher::settings_path(&written).display()
+    );
+    Ok(())
+}
+
+/// The words after `sp960 proxy` that run `args` again, `--write-launcher` left out, with
+/// `program` for the engine program and `log` for `--log`. Every field is named here (no
+/// `..`), so a new proxy option does not compile until it says how a launcher keeps it.
+fn launcher_words(
+    args: &ProxyArgs,
+    program: &Path,
+    log: Option<&Path>,
+) -> Result<Vec<String>, Failure> {
+    let ProxyArgs {
+        sp,
+        seed,
+        dfrc,
+        gui_castling,
+        engine_castling,
+        protocol,
+        require_chess960,
+        offer_chess960,
+        restart_engine,
+        max_overrun,
+        max_search,
+        log: _,
+        quit_timeout,
+        write_launcher: _,
+        engine,
+    } = args;
+    let mut words: Vec<String> = Vec::new();
+    let mut option = |name: &str, value: Option<String>| {
+        if let Some(value) = value {
+            words.push(format!("--{name}"));
+            words.push(value);
+        }
+    };
+    option("sp", sp.clone());
+    option("seed", seed.map(|seed| seed.to_string()));
+    option("gui-castling", gui_castling.map(value_name));
+    option("engine-castling", engine_castling.map(value_name));
+    option("protocol", protocol.map(value_name));
+    option(
+        "restart-engine",
+        (*restart_engine != 0).then(|| restart_engine.to_string()),
+    );
+    option("max-overrun", max_overrun.map(|ms| ms.to_string()));
+    option("max-search", max_search.map(|ms| ms.to_string()));
+    option(
+        "log",
+        log.map(|log| text("the --log file", log.as_os_str()))
+            .transpose()?,
+    );
+    option(
+        "quit-timeout",
+        (*quit_timeout != DEFAULT_QUIT_TIMEOUT_MS).then(|| quit_timeout.to_string()),
+    );
+    for (flag, set) in [
+        ("--dfrc", dfrc),
+        ("--require-chess960", require_chess960),
+        ("--offer-chess960", offer_chess960),
+    ] {
+        if *set {
+            words.push(flag.to_owned());
+        }
+    }
+    words.push("--".to_owned());
+    words.push(text("the engine program", program.as_os_str())?);
+    for arg in &engine[1..] {
+        words.push(text("an engine argument", arg)?);
+    }
+    Ok(words)
+}
+
+/// A value enum's name as clap reads it (`shredder`, `xboard`).
+fn value_name<T: ValueEnum>(value: T) -> String {
+    value
+        .to_possible_value()
+        .expect("no value is skipped")
+        .get_name()
+        .to_owned()
+}
+
+/// A word of a launcher's settings file: JSON holds text, so it must be Unicode.
+fn text(what: &str, word: &OsStr) -> Result<String, Failure> {
+    word.to_str().map(str::to_owned).ok_or_else(|| {
+        Failure::new(
+            exit_code::USAGE,
+            format!(
+                "proxy: --write-launcher: {what} '{}' is not valid Unicode: a launcher's settings file cannot hold it",
+                word.to_string_lossy()
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn proxy_args(words: &[&str]) -> ProxyArgs {
+        let cli = Cli::try_parse_from(["sp960", "proxy"].iter().chain(words)).unwrap();
+        match cli.command {
+            Command::Proxy(args) => args,
+            _ => unreachable!("a proxy command"),
+        }
+    }
+
+    /// Every option set away from its default comes back from the launcher's words: the
+    /// words parse as the same arguments, but for `--write-launcher` and the absolute
+    /// engine and log.
+    #[test]
+    fn launcher_words_keep_every_option() {
+        let given = proxy_args(&[
+            "--sp",
+            "0:959",
+            "--seed",
+            "7",
+            "--dfrc",
+            "--gui-castling",
+            "chess960",
+            "--engine-castling",
+            "kxr",
+            "--protocol",
+            "xboard",
+            "--require-chess960",
+            "--offer-chess960",
+            "--restart-engine",
+            "3",
+            "--max-overrun",
+            "500",
+            "--max-search",
+            "9000",
+            "--log",
+            "game.log",
+            "--quit-timeout",
+            "100",
+            "--write-launcher",
+            "sf-960",
+            "--",
+            "sf",
+            "-x",
+            "--y",
+            "a b",
+        ]);
+        let words = launcher_words(
+            &given,
+            Path::new("/abs/sf"),
+            Some(Path::new("/abs/game.log")),
+        )
+        .unwrap();
+        let again = proxy_args(&words.iter().map(String::as_str).collect::<Vec<_>>());
+        let expected = ProxyArgs {
+            write_launcher: None,
+            log: Some("/abs/game.log".into()),
+            engine: ["/abs/sf", "-x", "--y", "a b"].map(OsString::from).to_vec(),
+            ..given
+        };
+        assert_eq!(again, expected);
+    }
+
+    #[test]
+    fn defaults_are_left_out_of_the_words() {
+        let given = proxy_args(&["--sp", "860", "--", "stockfish"]);
+        let words = launcher_words(&given, Path::new("/usr/games/stockfish"), None).unwrap();
+        assert_eq!(words, ["--sp", "860", "--", "/usr/games/stockfish"]);
     }
 }

@@ -11,6 +11,8 @@
 //! | our stdin/stdout unbuffered, bigger pipes ([`stdio`]) | `dup`, `F_SETPIPE_SZ` | `dup` | `DuplicateHandle` (std) |
 //! | CPU time of this process ([`cpu::process_seconds`]) | `getrusage` | same | `GetProcessTimes` |
 //! | replace a file atomically ([`fs::write_atomic`]) | temp + `fsync` + `rename` + directory `fsync` | same | temp + flush + `MoveFileEx` (std) |
+//! | a copy of a program made executable, and its file name ([`fs::set_executable`], [`fs::executable_path`]) | execute bits (`chmod`) | same | nothing to set; `.exe` appended |
+//! | a program by its path or on PATH ([`process::program_file`], [`process::find_program`]) | the file; PATH | same | also with `.exe`; PATH with `PATHEXT` |
 //! | CPU time of its reaped children ([`cpu::children_seconds`]) | `getrusage(RUSAGE_CHILDREN)` | same | not known (`None`) |
 //!
 //! The `portable-io` feature makes Linux take the macOS column (no timer signal, no

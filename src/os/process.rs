@@ -55,6 +55,22 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
+/// The file a program given by its path (`engines/sf`, `C:\e\sf`) starts, as the OS
+/// finds it: the path itself when it is a file; on Windows a path without an extension is
+/// also tried with `.exe` (what `CreateProcess` appends).
+pub fn program_file(path: &Path) -> Option<PathBuf> {
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    if cfg!(windows) && path.extension().is_none() {
+        let mut exe = path.as_os_str().to_owned();
+        exe.push(".exe");
+        let exe = PathBuf::from(exe);
+        return exe.is_file().then_some(exe);
+    }
+    None
+}
+
 /// How a process ended, as the OS tells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProcessEnding {
