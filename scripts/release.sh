@@ -35,7 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
-log() { printf 'release: %s\n' "$*" >&2; }
+log() { printf 'release: [%ss] %s\n' "$SECONDS" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 out=${1:-target/dist}

@@ -37,14 +37,11 @@ if [ "${1:-}" = --as-user ]; then
   # Hide every Rust program: an empty, non-executable file over each one, an empty tmpfs over
   # rustup's and cargo's homes.
   : >"$work/not-here" && chmod 644 "$work/not-here"
-  for program in /usr/bin/cargo* /usr/bin/rust* /usr/bin/clippy-driver* /usr/bin/cargo-clippy*; do
-    [ -e "$program" ] && [ ! -L "$program" ] && mount --bind "$work/not-here" "$program"
+  for program in /usr/bin/cargo* /usr/bin/rustc* /usr/bin/rustdoc* /usr/bin/clippy-driver*; do
+    if [ -f "$program" ]; then mount --bind "$work/not-here" "$(readlink -f "$program")"; fi
   done
-  for program in /usr/bin/cargo* /usr/bin/rust*; do # symlinks (to rustc-web's programs)
-    [ -L "$program" ] && [ -e "$program" ] && mount --bind "$work/not-here" "$(readlink -f "$program")"
-  done
-  for home in /root/.cargo /root/.rustup "${SUDO_HOME:-}" "$HOME/.cargo" "$HOME/.rustup"; do
-    [ -n "$home" ] && [ -d "$home" ] && mount -t tmpfs tmpfs "$home"
+  for home in "$HOME/.cargo" "$HOME/.rustup" /root/.cargo /root/.rustup; do
+    if [ -d "$home" ] && ! mountpoint -q "$home"; then mount -t tmpfs tmpfs "$home"; fi
   done
   mkdir -p "$work/home" "$work/elsewhere" "$work/launchers"
   exec env -i HOME="$work/home" PATH="$dir:/usr/bin:/bin" LANG=C.UTF-8 TERM=dumb \
@@ -164,10 +161,25 @@ wine=(/usr/lib/wine/wine64)
 "${wine[@]}" wineboot --init >/dev/null 2>&1 || true
 x86_64-w64-mingw32-gcc -shared -O2 -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
   scripts/windows/bcryptprimitives.c -ladvapi32
+exe_windows=$("${wine[@]}" winepath -w "$wdir/sp960.exe" 2>/dev/null | tr -d '\r')
 fen=$(cd "$work" && timeout 120 "${wine[@]}" "$wdir/sp960.exe" fen 860 | tr -d '\r')
 [ "$fen" = "$expected_fen" ] || fail "wine sp960.exe fen 860 printed: $fen"
 log "  wine sp960.exe fen 860: $fen"
 log "  wine sp960.exe --version: $(timeout 120 "${wine[@]}" "$wdir/sp960.exe" --version | tr -d '\r')"
+
+# A launcher written by the unpacked sp960.exe, in front of its built-in engine, started by
+# python-chess (Linux) through Wine with no argument, from another directory: a game from SP 860.
+mkdir "$work/wine-launchers" "$work/wine-elsewhere"
+(cd "$work/wine-elsewhere" && timeout 120 "${wine[@]}" "$wdir/sp960.exe" proxy \
+  --write-launcher 'C:\sp960-launchers\builtin-960' --sp 860 -- "$exe_windows" engine) ||
+  fail "wine sp960.exe proxy --write-launcher"
+launcher="$WINEPREFIX/drive_c/sp960-launchers/builtin-960.exe"
+[ -f "$launcher" ] && [ -f "${launcher%.exe}.sp960.json" ] ||
+  fail "no launcher and settings file at C:\sp960-launchers: $(ls "$WINEPREFIX/drive_c/sp960-launchers" 2>&1)"
+log "  launcher written: C:\sp960-launchers\builtin-960.exe and builtin-960.sp960.json"
+timeout 600 "$python" tests/python/release_launcher_game.py --via "${wine[0]}" \
+  'C:\sp960-launchers\builtin-960.exe' 'C:\sp960-launchers\builtin-960.exe' "$work/wine-elsewhere" ||
+  fail "a game through the Windows launcher"
 
 # The launcher test of tests/portable.rs, built for Windows (as scripts/test-platforms.sh builds
 # it; a no-op when that script ran first), run with SP960_EXE = the unpacked sp960.exe.
@@ -187,7 +199,6 @@ for line in open(sys.argv[1]):
         print(message["executable"])' "$work/portable.json" | tail -n 1)
 test_name=${SP960_RELEASE_WINE_TEST:-launcher}
 mkdir "$work/wine-cwd"
-exe_windows=$("${wine[@]}" winepath -w "$wdir/sp960.exe" 2>/dev/null | tr -d '\r')
 (cd "$work/wine-cwd" && SP960_EXE="$exe_windows" timeout 600 "${wine[@]}" "$portable" \
   "$test_name" --test-threads=1 >"$work/wine-portable.log" 2>&1) ||
   { cat "$work/wine-portable.log" >&2; fail "tests/portable.rs $test_name under Wine"; }
