@@ -17,7 +17,7 @@
 # COPYING, NOTICE.txt (license, where the source is, macOS), man/man1/*.1, completions/ and a
 # SHA256SUMS of those files. macOS has no archive: it is built from source (NOTICE.txt, README).
 #
-# The Linux binary is built FROM the unpacked source archive, offline, so the source archive is
+# The Linux binary is built from the source archive's tree, offline, so the source archive is
 # proven to be complete and to be what the binary was built from. Windows is built from the
 # checkout (the same commit): -Zbuild-std fetches the standard library's own crates, which the
 # vendored source does not hold.
@@ -60,7 +60,8 @@ cargo_home=${CARGO_HOME:-$HOME/.cargo}
 remap="--remap-path-prefix=$cargo_home/registry/src=crates --remap-path-prefix=$cargo_home/git/checkouts=crates"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+xz_pid=""
+trap '[ -z "$xz_pid" ] || kill "$xz_pid" 2>/dev/null; rm -rf "$work"' EXIT
 
 # --- the source archive -------------------------------------------------------------------
 log "source: git archive $commit, cargo vendor --locked"
@@ -99,18 +100,20 @@ det_tar() { # det_tar DIR ENTRY OUT.tar.gz|OUT.tar.xz
     -C "$1" -cf - "$2" | "${compress[@]}" >"$3"
 }
 # xz: the vendored crates are 128 MB unpacked (windows-sys and linux-raw-sys a third of it);
-# 13 MB as xz, 22 MB as gzip.
-det_tar "$work/source" "$name" "$out/$name-source.tar.xz"
+# 13 MB as xz, 22 MB as gzip. It takes a core for a minute or two: it runs beside the builds.
+rm -f "$out/$name-source.tar.xz"
+det_tar "$work/source" "$name" "$work/$name-source.tar.xz" &
+xz_pid=$!
 
-# --- Linux: static, from the unpacked source archive, offline ----------------------------------
-# A fixed build directory (so the cache applies), refilled from the archive each time, with
-# fresh mtimes (cargo then rebuilds sp960 itself, never a stale one; the vendored crates are
-# cached by version).
+# --- Linux: static, from the source archive's tree, offline --------------------------------
+# A fixed build directory (so the cache applies), refilled from the tree that is archived each
+# time, with fresh mtimes (cargo then rebuilds sp960 itself, never a stale one; the vendored
+# crates are cached by version). --offline: it builds from what the archive holds, or fails.
 release_target="${SP960_RELEASE_TARGET:-$HOME/.cache/sp960-release-target}"
 build_src="$release_target/source/$name"
 rm -rf "$release_target/source"
 mkdir -p "$release_target/source"
-tar -x -m -C "$release_target/source" -f "$out/$name-source.tar.xz"
+cp -r "$src" "$release_target/source/"
 linux_target=x86_64-unknown-linux-gnu
 log "Linux: cargo build --release --offline, +crt-static ($linux_target)"
 (
@@ -141,11 +144,20 @@ RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$cross_target" \
   --config "target.$windows_target.linker=\"x86_64-w64-mingw32-gcc\"" --bin sp960
 windows_exe="$cross_target/$windows_target/release/sp960.exe"
 # Only DLLs every Windows has: no mingw runtime (libgcc_s, libwinpthread, libstdc++) to ship.
-dlls=$(x86_64-w64-mingw32-objdump -p "$windows_exe" | sed -n 's/^\s*DLL Name: //p' | sort -u | tr '\n' ' ')
+dlls=$(x86_64-w64-mingw32-objdump -p "$windows_exe" | sed -n 's/^\s*DLL Name: //p' | sort -uf | tr '\n' ' ')
 case "$dlls" in
   *libgcc*|*winpthread*|*libstdc*) die "sp960.exe needs mingw's DLLs: $dlls" ;;
 esac
 log "Windows: imports $dlls"
+
+log "source: waiting for xz"
+wait "$xz_pid" || die "the source archive (tar | xz) failed"
+xz_pid=""
+# The archive holds the tree the Linux binary was built from: the same files.
+diff <(tar -tJf "$work/$name-source.tar.xz" | grep -v '/$' | LC_ALL=C sort) \
+  <(cd "$release_target/source" && find "$name" ! -type d | LC_ALL=C sort) >/dev/null ||
+  die "the source archive and the tree the Linux binary was built from differ"
+mv "$work/$name-source.tar.xz" "$out/"
 
 # --- man pages and completions (from the same clap definitions as --help) -------------------
 log "man pages and completions (examples/man_and_completions.rs)"
