@@ -1,10 +1,11 @@
 //! What every platform runs, with nothing but sp960 itself: the proxy in front of the
 //! built-in engine over pipes, as a GUI drives it (UCI and XBoard, castling in both UCI
-//! dialects, a refused position), and a match of the built-in engine writing a PGN.
+//! dialects, a refused position), a launcher started by its path alone playing a game to
+//! its end, and a match of the built-in engine writing a PGN.
 //! CI runs this suite on Linux, on Linux with the `portable-io` feature (the macOS path),
 //! and as a Windows build under Wine (scripts/test-windows.sh).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -16,6 +17,9 @@ use sp960::{Start, parse_spec};
 #[path = "support/process.rs"]
 mod process;
 use process::{LineProcess, fake_engine, sp960};
+#[path = "support/rules.rs"]
+mod rules;
+use rules::Replay;
 
 /// SP 860, `RBKNRNBQ`, and a line of moves (Chess960 notation) after which White can castle
 /// kingside (king c1, rook e1).
@@ -135,6 +139,123 @@ fn uci_gui_through_the_proxy_in_both_castling_dialects() {
         assert!(gui.wait(Duration::from_secs(20)).success());
     }
     assert!(dialects_differ, "kingside castling from c1 differs");
+}
+
+/// The sp960 executable a launcher is written from: `SP960_EXE` when set (an unpacked
+/// release archive's sp960.exe), else the one cargo built; absolute in this platform's
+/// terms (under Wine the built path is a Unix one, `/...`, which Windows reads as a path on
+/// the current drive).
+fn sp960_exe() -> PathBuf {
+    let exe = std::env::var_os("SP960_EXE").map_or_else(|| PathBuf::from(sp960()), PathBuf::from);
+    std::path::absolute(exe).unwrap()
+}
+
+/// A launcher for the built-in engine (`sp960 engine`), written in one directory with a
+/// relative `--log`, started by its path alone, with no arguments, from another directory
+/// (on Windows a copy of sp960.exe named `builtin-960.exe`, no cmd.exe between): a UCI GUI
+/// plays a game from SP 860 to its end by the rules (shakmaty: mate, stalemate,
+/// insufficient material, fifty moves, threefold repetition), every move legal; the
+/// transcript shows the engine got SP 860's FEN.
+#[test]
+fn a_launcher_started_by_its_path_alone_plays_sp_860_to_the_end() {
+    let temp = tempfile::tempdir().unwrap();
+    let (home, elsewhere) = (temp.path().join("home"), temp.path().join("elsewhere"));
+    std::fs::create_dir(&home).unwrap();
+    std::fs::create_dir(&elsewhere).unwrap();
+    let exe = sp960_exe();
+    let exe_text = exe.to_str().unwrap();
+    let output = Command::new(&exe)
+        .args(["proxy", "--write-launcher", "builtin-960", "--sp", SP])
+        .args(["--log", "game.log", "--", exe_text, "engine"])
+        .current_dir(&home)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let launcher = PathBuf::from(printed.trim_end());
+    let name = if cfg!(windows) {
+        "builtin-960.exe"
+    } else {
+        "builtin-960"
+    };
+    let canonical = |path: &Path| std::fs::canonicalize(path).unwrap();
+    assert!(launcher.is_absolute(), "{printed}");
+    assert_eq!(canonical(&launcher), canonical(&home.join(name)));
+    // The settings beside it: the directory it was written in, the log made absolute.
+    let settings: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(home.join("builtin-960.sp960.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(settings["sp960-launcher"], 1);
+    let directory = settings["directory"].as_str().unwrap();
+    assert_eq!(canonical(Path::new(directory)), canonical(&home));
+    let proxy: Vec<&str> = settings["proxy"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|word| word.as_str().unwrap())
+        .collect();
+    assert_eq!(proxy[..3], ["--sp", SP, "--log"]);
+    assert_eq!(
+        canonical(Path::new(proxy[3]).parent().unwrap()),
+        canonical(&home)
+    );
+    assert_eq!(proxy[4..], ["--", exe_text, "engine"]);
+    // Under Wine, sp960.exe runs with the DLLs beside it (scripts/test-platforms.sh).
+    for entry in std::fs::read_dir(exe.parent().unwrap()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "dll") {
+            std::fs::copy(&path, home.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+
+    let mut command = Command::new(&launcher);
+    command.current_dir(&elsewhere).stderr(Stdio::null());
+    let mut gui = LineProcess::start(command);
+    gui.send("uci");
+    let options = gui.until("uciok", |l| l == "uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Chess960 ")),
+        "{options:?}"
+    );
+    gui.send("setoption name UCI_Chess960 value true");
+    gui.send("ucinewgame");
+    gui.send("isready");
+    gui.wait_for(|l| l == "readyok");
+    let mut replay = Replay::new(root());
+    let mut moves: Vec<String> = Vec::new();
+    while replay.endings().is_empty() {
+        assert!(moves.len() < 1000, "no end after 1000 plies");
+        if moves.is_empty() {
+            gui.send("position startpos");
+        } else {
+            gui.send(&format!("position startpos moves {}", moves.join(" ")));
+        }
+        let best = bestmove(&mut gui, "go depth 2");
+        replay.play(&best);
+        moves.push(best);
+    }
+    gui.send("quit");
+    assert!(gui.wait(Duration::from_secs(20)).success());
+    let transcript = std::fs::read_to_string(home.join("game.log")).unwrap();
+    let fen = start_fen(start(), CastlingNotation::Shredder).unwrap();
+    let first = transcript
+        .lines()
+        .find(|l| l.contains(" proxy>engine ") && l.contains(" position "))
+        .unwrap_or_else(|| panic!("no position sent in the transcript:\n{transcript}"));
+    assert!(
+        first.contains(" proxy>engine rewritten ")
+            && first.ends_with(&format!(" position fen {fen}")),
+        "{first}"
+    );
+    assert!(!elsewhere.join("game.log").exists());
+    eprintln!(
+        "launcher game from SP {SP}: {} plies, ended by {:?}",
+        moves.len(),
+        replay.endings()
+    );
 }
 
 /// An XBoard GUI: SP 860 set up with `variant fischerandom` and `setboard`, the GUI castles

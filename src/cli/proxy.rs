@@ -45,7 +45,7 @@ Examples:
   sp960 proxy --offer-chess960 -- toga2        an engine without UCI_Chess960 in a runner
   sp960 proxy --restart-engine 3 --max-overrun 500 -- /usr/games/stockfish
   sp960 proxy --write-launcher ~/engines/stockfish-960 --sp 860 -- stockfish
-                                               one program path for a GUI (Cute Chess)
+                                               one program path for a GUI, started with no arguments
   xboard -variant fischerandom -fcp \"sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish\"";
 
 /// The default of `--quit-timeout`, left out of a launcher's words.
@@ -109,8 +109,7 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_QUIT_TIMEOUT_MS)]
     pub quit_timeout: u64,
     /// Do not run: write a launcher at PATH (PATH.exe on Windows) for GUIs that start an
-    /// engine by its path alone, with no arguments (Cute Chess GUI, En Croissant). It is a
-    /// copy of sp960 with PATH.sp960.json beside it, holding this directory and these
+    /// engine by its path alone, with no arguments. It is a copy of sp960 with PATH.sp960.json beside it, holding this directory and these
     /// options and engine (the engine and --log made absolute); started with no arguments
     /// from any directory, it runs this very `sp960 proxy` here. Prints the launcher's
     /// path; register that path alone in the GUI. Rewrites a launcher, never another file.

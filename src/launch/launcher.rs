@@ -1,5 +1,5 @@
 //! Launchers: the proxy as one program path, for GUIs that start an engine by its path
-//! alone, with no arguments (Cute Chess GUI, En Croissant). A launcher is a copy of the
+//! alone, with no arguments, in a working directory of their choosing. A launcher is a copy of the
 //! sp960 executable (`PATH`, on Windows `PATH.exe`) and a settings file beside it (`PATH`
 //! without a trailing `.exe`, plus `.sp960.json`) that holds the directory to run in and
 //! the words of `sp960 proxy`:
@@ -59,15 +59,6 @@ struct SettingsFile {
     version: u64,
     directory: String,
     proxy: Vec<String>,
-}
-
-/// The version alone, read first so that a file of another version is told as such, not
-/// by the fields it has.
-#[derive(Deserialize)]
-#[serde(expecting = "an sp960 launcher settings object")]
-struct VersionProbe {
-    #[serde(rename = "sp960-launcher")]
-    version: Option<serde_json::Value>,
 }
 
 /// Why a launcher could not be written, read or started.
@@ -210,9 +201,11 @@ impl LauncherSettings {
     /// Reads the text of the settings file `file` (named in every error): the version
     /// first, then the fields; the directory must be absolute.
     pub(crate) fn from_json(file: &Path, text: &str) -> Result<LauncherSettings, LauncherError> {
-        let probe: VersionProbe =
+        // The version alone first, so that a file of another version is told as such, not
+        // by the fields it has.
+        let object: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(text).map_err(|err| json_error(file, &err))?;
-        match probe.version {
+        match object.get("sp960-launcher") {
             None => {
                 return Err(LauncherError::NoVersion {
                     file: file.to_path_buf(),
@@ -497,7 +490,7 @@ mod tests {
         );
         assert_eq!(
             error_text("[1]"),
-            "e/sf.sp960.json:1:0: invalid type: sequence, expected an sp960 launcher settings object"
+            "e/sf.sp960.json:1:0: invalid type: sequence, expected a map"
         );
         assert_eq!(
             error_text("{\"sp960-launcher\": 2, \"anything\": 0}"),
@@ -513,7 +506,7 @@ mod tests {
         );
         assert_eq!(
             error_text("{\"sp960-launcher\": 1,\n\"directory\": \"/x\", \"proxy\": [860]}"),
-            "e/sf.sp960.json:2:33: invalid type: integer `860`, expected a string"
+            "e/sf.sp960.json:2:32: invalid type: integer `860`, expected a string"
         );
         assert_eq!(
             error_text("{\"sp960-launcher\": 1, \"directory\": \"/x\"}"),

@@ -49,13 +49,19 @@ pub struct LineProcess {
 impl LineProcess {
     /// Starts `program` with piped stdin and stdout; `stderr` as given.
     pub fn spawn(program: &str, args: &[&str], stderr: Stdio) -> LineProcess {
-        let mut child = Command::new(program)
-            .args(args)
+        let mut command = Command::new(program);
+        command.args(args).stderr(stderr);
+        LineProcess::start(command)
+    }
+
+    /// Starts `command` (its arguments, directory and stderr already chosen) with piped
+    /// stdin and stdout.
+    pub fn start(mut command: Command) -> LineProcess {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
             .spawn()
-            .unwrap_or_else(|err| panic!("{program}: {err}"));
+            .unwrap_or_else(|err| panic!("{command:?}: {err}"));
         let stdout = child.stdout.take().unwrap();
         let (send, lines) = channel();
         thread::spawn(move || {
