@@ -34,12 +34,17 @@ expected_fen='rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1'
 # The user's side on Linux, run inside the mount namespace: `--as-user DIR PYTHON WORK`.
 if [ "${1:-}" = --as-user ]; then
   dir=$2 python=$3 work=$4 out=$5
-  # Hide every Rust program: an empty, non-executable file over each one, an empty tmpfs over
+  # Hide every Rust program: /usr/bin seen through an overlay whose upper layer deletes
+  # (whiteouts: character devices 0/0) cargo*, rust*, clippy-driver; an empty tmpfs over
   # rustup's and cargo's homes.
-  : >"$work/not-here" && chmod 644 "$work/not-here"
-  for program in /usr/bin/cargo* /usr/bin/rustc* /usr/bin/rustdoc* /usr/bin/clippy-driver*; do
-    if [ -f "$program" ]; then mount --bind "$work/not-here" "$(readlink -f "$program")"; fi
+  mkdir "$work/overlay"
+  mount -t tmpfs tmpfs "$work/overlay"
+  mkdir "$work/overlay/upper" "$work/overlay/work"
+  for program in /usr/bin/cargo* /usr/bin/rust* /usr/bin/clippy-driver*; do
+    if [ -e "$program" ] || [ -L "$program" ]; then mknod "$work/overlay/upper/${program##*/}" c 0 0; fi
   done
+  mount -t overlay overlay \
+    -o "lowerdir=/usr/bin,upperdir=$work/overlay/upper,workdir=$work/overlay/work" /usr/bin
   for home in "$HOME/.cargo" "$HOME/.rustup" /root/.cargo /root/.rustup; do
     if [ -d "$home" ] && ! mountpoint -q "$home"; then mount -t tmpfs tmpfs "$home"; fi
   done
@@ -158,7 +163,9 @@ export WINEDEBUG=-all WINEPREFIX="${SP960_RELEASE_WINEPREFIX:-$cross_target/wine
 wine=(/usr/lib/wine/wine64)
 # The stand-in for bcryptprimitives.dll (docs/platforms.md), in system32: every copy of
 # sp960.exe (a launcher is one) finds it there, wherever it lies.
-"${wine[@]}" wineboot --init >/dev/null 2>&1 || true
+mkdir -p "$(dirname "$WINEPREFIX")"
+"${wine[@]}" wineboot --init >"$work/wineboot.log" 2>&1 ||
+  { cat "$work/wineboot.log" >&2; fail "wineboot --init ($WINEPREFIX)"; }
 x86_64-w64-mingw32-gcc -shared -O2 -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
   scripts/windows/bcryptprimitives.c -ladvapi32
 exe_windows=$("${wine[@]}" winepath -w "$wdir/sp960.exe" 2>/dev/null | tr -d '\r')
@@ -169,7 +176,7 @@ log "  wine sp960.exe --version: $(timeout 120 "${wine[@]}" "$wdir/sp960.exe" --
 
 # A launcher written by the unpacked sp960.exe, in front of its built-in engine, started by
 # python-chess (Linux) through Wine with no argument, from another directory: a game from SP 860.
-mkdir "$work/wine-launchers" "$work/wine-elsewhere"
+mkdir -p "$work/wine-elsewhere" "$WINEPREFIX/drive_c/sp960-launchers"
 (cd "$work/wine-elsewhere" && timeout 120 "${wine[@]}" "$wdir/sp960.exe" proxy \
   --write-launcher 'C:\sp960-launchers\builtin-960' --sp 860 -- "$exe_windows" engine) ||
   fail "wine sp960.exe proxy --write-launcher"
