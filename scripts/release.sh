@@ -14,7 +14,7 @@
 #                                        configuration that builds from them offline
 #   SHA256SUMS                           of the three
 # Each binary archive holds one directory `sp960-VERSION-TARGET/` with the binary, README.md,
-# COPYING, NOTICE.txt (license, where the source is, macOS), man/man1/*.1, completions/ and a
+# docs/ and ARCHITECTURE.md (README's links), COPYING, NOTICE.txt (license, where the source is, macOS), man/man1/*.1, completions/ and a
 # SHA256SUMS of those files. macOS has no archive: it is built from source (NOTICE.txt, README).
 #
 # The Linux binary is built from the source archive's tree, offline, so the source archive is
@@ -183,7 +183,8 @@ Source
 
 What is here
   $2
-  README.md              the manual's first page (the rest is in the source, docs/)
+  README.md, docs/       the manual (README.md first), as in the repository
+  ARCHITECTURE.md        how the code is built, for those who read the source
   man/man1/              man pages: sp960.1 and one per command (sp960-fen.1, ...)
   completions/           shell completions: sp960.bash, _sp960 (zsh), sp960.fish,
                          sp960.elv (elvish), _sp960.ps1 (PowerShell)
@@ -199,7 +200,8 @@ package() { # package TARGET BINARY NAME-IN-ARCHIVE NOTICE-ARGS...
   rm -rf "$work/pkg"
   mkdir -p "$dir/man" "$dir/completions"
   install -m 755 "$2" "$dir/$3"
-  install -m 644 README.md COPYING "$dir/"
+  install -m 644 README.md COPYING ARCHITECTURE.md "$dir/"
+  cp -r docs "$dir/docs" # README's links lead there
   cp -r "$work/share/man1" "$dir/man/man1"
   cp "$work/share/completions/"* "$dir/completions/"
   notice "$4" "$5" >"$dir/NOTICE.txt"
