@@ -161,7 +161,7 @@ pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
 }
 
 /// `sp960 proxy --write-launcher PATH ...`: the options already checked as for a run, the
-/// engine and `--log` made absolute, the launcher written in the current directory's name;
+/// engine and `--log` made absolute, the current directory as the launcher's directory;
 /// its path on stdout, how to register it on stderr.
 fn write_launcher(path: &Path, args: &ProxyArgs) -> Result<(), Failure> {
     let failure = |err: launcher::LauncherError| {
