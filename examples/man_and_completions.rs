@@ -7,7 +7,8 @@
 //!
 //! writes `DIR/man1/sp960.1` with one page per subcommand (`sp960-fen.1`, ...), and
 //! `DIR/completions/`: `sp960.bash`, `_sp960` (zsh), `sp960.fish`, `sp960.elv` and
-//! `_sp960.ps1`. README "Quick start" shows where to install them.
+//! `_sp960.ps1`. docs/platforms.md (Install) shows where to install them; the downloads
+//! (scripts/release.sh) carry them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
