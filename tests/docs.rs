@@ -287,6 +287,7 @@ const CHECKED: &[&str] = &[
     "docs/benchmarks.md",
     "docs/book-packaging.md",
     "docs/book.md",
+    "docs/check.md",
     "docs/engine-quirks.md",
     "docs/exit-codes.md",
     "docs/hostile-gui.md",
