@@ -10,7 +10,8 @@
 //!   destination are still checked);
 //! - `xfen-outermost`: reads every castling field letter as the outermost rook on that
 //!   side of the king (`F` with rooks on f1 and h1 becomes `K`, the h1 rook);
-//! - `crash-on-perft`: aborts on its third `go perft` (a crash mid-check).
+//! - `crash-on-perft`: aborts on its third `go perft` (a crash mid-check);
+//! - `hang-on-deep-perft`: never answers a `go perft` deeper than 2 (a hang mid-check).
 //!
 //! It speaks enough UCI for the check: `uci` (declaring `UCI_Chess960` as a check with
 //! `default false`), `isready`, `setoption`, `ucinewgame`, `position fen|startpos [moves]`,
@@ -30,6 +31,7 @@ enum Defect {
     AttackedPath,
     XfenOutermost,
     CrashOnPerft,
+    HangOnDeepPerft,
 }
 
 fn main() {
@@ -39,6 +41,7 @@ fn main() {
         Some("attacked-path") => Defect::AttackedPath,
         Some("xfen-outermost") => Defect::XfenOutermost,
         Some("crash-on-perft") => Defect::CrashOnPerft,
+        Some("hang-on-deep-perft") => Defect::HangOnDeepPerft,
         Some(other) => {
             eprintln!("broken_engine: unknown defect '{other}'");
             std::process::exit(2);
@@ -80,6 +83,9 @@ fn main() {
                     std::process::abort();
                 }
                 let depth: u32 = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
+                if defect == Defect::HangOnDeepPerft && depth > 2 {
+                    continue;
+                }
                 let mut total = 0;
                 for m in moves(&position, defect) {
                     let mut child = position.clone();
@@ -221,7 +227,7 @@ fn moves(position: &Chess, defect: Defect) -> Vec<Move> {
                 }
             }
         }
-        Defect::None | Defect::XfenOutermost | Defect::CrashOnPerft => {}
+        Defect::None | Defect::XfenOutermost | Defect::CrashOnPerft | Defect::HangOnDeepPerft => {}
     }
     moves
 }

@@ -145,6 +145,58 @@ fn a_crash_is_reported_in_its_case_and_the_engine_restarted() {
 }
 
 #[test]
+fn a_hang_is_reported_with_its_case_and_the_perft_group_stops_after_three() {
+    let engine = format!("{} hang-on-deep-perft", broken_engine().display());
+    let begin = Instant::now();
+    let (output, json) = check(
+        &engine,
+        &[
+            "--perft",
+            "go-perft",
+            "--no-starts",
+            "--pairs",
+            "0",
+            "--random",
+            "5",
+            "--depth",
+            "2",
+            "--timeout",
+            "1",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "Shredder-FEN and X-FEN (SP 0): go perft 3 in \
+         bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1: no answer within 1 s"
+    );
+    let rows = json["rows"].as_array().unwrap();
+    // The castling cases are counted at depth 3: three hang, then the group stops.
+    let hung: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["group"] == "movegen" && r["status"] == "fail")
+        .map(|r| r["case"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        hung,
+        [
+            "case king-stays",
+            "case rook-on-target",
+            "case rook-shields-king",
+            "perft"
+        ]
+    );
+    // The restarted engine still plays.
+    assert!(
+        rows.iter()
+            .filter(|r| r["group"] == "play")
+            .all(|r| r["status"] == "pass"),
+        "{json}"
+    );
+    assert!(begin.elapsed().as_secs() < 30, "{:?}", begin.elapsed());
+}
+
+#[test]
 fn stockfish_is_ready_and_the_default_run_is_under_a_minute() {
     if !peers::need(&[Peer::Stockfish]) {
         return;
@@ -178,4 +230,101 @@ fn the_builtin_engine_is_ready() {
                 .unwrap()
                 .contains("checked only through play")
     }));
+}
+
+/// A short run (the cases, 10 pairs, 20 random positions) of a Debian engine.
+fn check_short(engine: &str) -> (Output, serde_json::Value) {
+    check(engine, &["--no-starts", "--pairs", "10", "--random", "20"])
+}
+
+fn verdict(json: &serde_json::Value) -> (&str, &str) {
+    (
+        json["verdict"].as_str().unwrap(),
+        json["perft"].as_str().unwrap(),
+    )
+}
+
+#[test]
+fn debian_uci_engines_with_perft_are_ready() {
+    if !peers::need(&[Peer::Ethereal, Peer::FairyStockfish]) {
+        return;
+    }
+    let (output, json) = check_short("/usr/games/ethereal-chess");
+    assert_eq!(verdict(&json), ("ready", "total"), "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    // Ethereal ignores searchmoves: said so, not counted as a failure.
+    assert!(
+        json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["case"] == "searchmoves" && r["status"] == "skip")
+    );
+    let (_, json) = check_short("/usr/games/fairy-stockfish");
+    assert_eq!(verdict(&json), ("ready", "go-perft"), "{json}");
+}
+
+#[test]
+fn debian_xboard_engines_with_perft_are_ready() {
+    if !peers::need(&[Peer::SjaakII, Peer::FairyStockfish]) {
+        return;
+    }
+    let (output, json) = check_short("proto=xboard /usr/games/sjaakii");
+    assert_eq!(verdict(&json), ("ready", "depths"), "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    let (_, json) = check_short("proto=xboard /usr/games/fairy-stockfish");
+    assert_eq!(verdict(&json), ("ready", "divide"), "{json}");
+}
+
+#[test]
+fn toga_and_glaurung_are_ready_through_the_proxy() {
+    if !peers::need(&[Peer::Toga2, Peer::Glaurung]) {
+        return;
+    }
+    let (output, json) = check_short("/usr/games/toga2");
+    assert_eq!(verdict(&json), ("ready-through-proxy", "none"), "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        json["translations"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("UCI_Chess960 (sp960 proxy --offer-chess960)")
+    );
+    let failed: Vec<&serde_json::Value> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "fail")
+        .collect();
+    assert_eq!(failed.len(), 1, "{json}");
+    assert_eq!(failed[0]["got"], "no option UCI_Chess960");
+    // Through the proxy the option is declared as it should be, and every play case passes.
+    let proxied = json["proxy_rows"].as_array().unwrap();
+    assert!(proxied.iter().all(|r| r["status"] != "fail"), "{json}");
+    assert_eq!(
+        proxied[0]["got"],
+        "option name UCI_Chess960 type check default false"
+    );
+
+    let (_, json) = check_short("/usr/games/glaurung");
+    assert_eq!(verdict(&json), ("ready-through-proxy", "none"), "{json}");
+    assert!(
+        json["translations"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("castling files")
+    );
+}
+
+#[test]
+fn fairy_max_is_not_ready_without_setboard() {
+    if !peers::need(&[Peer::Fairymax]) {
+        return;
+    }
+    let (output, json) = check_short("proto=xboard /usr/games/fairymax");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "setboard, fischerandom: no feature setboard=1: cannot set up a Chess960 start"
+    );
 }

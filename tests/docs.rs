@@ -272,6 +272,11 @@ fn proxy_examples_print_what_they_say() {
 }
 
 #[test]
+fn check_examples_print_what_they_say() {
+    assert!(check_page("docs/check.md") >= 1);
+}
+
+#[test]
 fn platforms_examples_print_what_they_say() {
     assert!(check_page("docs/platforms.md") >= 1);
 }

@@ -127,8 +127,11 @@ impl CheckEngine {
 
     /// Feeds engine lines to the client until it is ready.
     fn until_ready(&mut self) -> Result<(), EngineFailure> {
-        // Protocol detection and an XBoard handshake without `done=1` end on silence.
-        let mut quiet = Instant::now() + Duration::from_secs(2).min(self.setup.timeout);
+        // Protocol detection and an XBoard handshake without `done=1` end on silence:
+        // 5 s for an answer to `uci` (the match runner waits 2 s; a loaded machine made
+        // Stockfish 15.1 slower than that to answer, and a check is not in a hurry), then
+        // 2 s for the XBoard features.
+        let mut quiet = Instant::now() + Duration::from_secs(5).min(self.setup.timeout);
         let deadline = self.deadline();
         loop {
             let wait = match self.client.protocol() {
@@ -146,7 +149,12 @@ impl CheckEngine {
                     self.client.on_line(line, &mut out)
                 }
                 Received::Timeout if Instant::now() < deadline => {
-                    quiet = deadline;
+                    let detecting = self.client.protocol().is_none();
+                    quiet = if detecting {
+                        Instant::now() + Duration::from_secs(2)
+                    } else {
+                        deadline
+                    };
                     self.client.on_timeout(&mut out)
                 }
                 Received::Timeout | Received::Interrupted => {

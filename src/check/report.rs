@@ -119,7 +119,24 @@ pub struct Report {
     /// The verdict.
     #[serde(flatten)]
     pub verdict: Verdict,
+    /// What the run cost (JSON only: the table is the same from run to run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
 }
+
+/// What a run cost, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Cost {
+    /// Wall time.
+    pub wall: f64,
+    /// sp960's own CPU time (shakmaty's counts, parsing, the descent).
+    pub sp960_cpu: f64,
+    /// The engine processes' CPU time (and the proxy's, when run through it); `None`
+    /// where the system does not sum children's times (Windows).
+    pub engine_cpu: Option<f64>,
+}
+
+impl Eq for Cost {}
 
 impl Report {
     /// The table: one line per row (long texts cut), then the verdict.
@@ -249,6 +266,7 @@ mod tests {
             verdict: Verdict::NotReady {
                 first_defect: "case inner-rook: engine misses legal b1f1".into(),
             },
+            cost: None,
         };
         let table = report.table();
         assert!(table.contains("FAIL  movegen   case inner-rook"), "{table}");

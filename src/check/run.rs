@@ -15,8 +15,9 @@ use crate::check::descent::{Descent, Next, Outcome, chess960};
 use crate::check::engine::{CheckEngine, EngineFailure, EngineSetup};
 use crate::check::positions::{Plan, Probe, probes};
 use crate::check::reference;
-use crate::check::report::{Group, Report, Row, Status, Verdict};
+use crate::check::report::{Cost, Group, Report, Row, Status, Verdict};
 use crate::launch::command::EngineCommand;
+use crate::os::cpu;
 use crate::protocol::Protocol;
 use crate::protocol::perft::PerftDialect;
 use crate::protocol::uci::OptionDecl;
@@ -65,6 +66,23 @@ pub struct CheckError {
 
 /// Runs the check.
 pub fn check(request: &CheckRequest) -> Result<Report, CheckError> {
+    let began = (
+        std::time::Instant::now(),
+        cpu::process_seconds(),
+        cpu::children_seconds(),
+    );
+    let mut report = check_engine(request)?;
+    report.cost = Some(Cost {
+        wall: began.0.elapsed().as_secs_f64(),
+        sp960_cpu: cpu::process_seconds() - began.1,
+        engine_cpu: cpu::children_seconds()
+            .zip(began.2)
+            .map(|(now, then)| now - then),
+    });
+    Ok(report)
+}
+
+fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
     let mut engine = match CheckEngine::start(&request.engine) {
         Ok(engine) => engine,
         Err(EngineFailure::Spawn(message, code)) => return Err(CheckError { message, code }),
@@ -211,6 +229,7 @@ fn finish(
         rows,
         proxy_rows,
         verdict,
+        cost: None,
     }
 }
 
