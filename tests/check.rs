@@ -328,3 +328,51 @@ fn fairy_max_is_not_ready_without_setboard() {
         "setboard, fischerandom: no feature setboard=1: cannot set up a Chess960 start"
     );
 }
+
+/// Fairy-Stockfish's XBoard `perft` after moves sent in force mode, fresh and after an
+/// earlier `perft`: why the XBoard rows check castling moves through play (docs/check.md).
+#[test]
+fn fairy_stockfish_xboard_miscounts_moves_after_an_earlier_perft() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    if !peers::need(&[Peer::FairyStockfish]) {
+        return;
+    }
+    let counts = |earlier: bool| -> Vec<String> {
+        let mut engine = Command::new("/usr/games/fairy-stockfish")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = engine.stdin.take().unwrap();
+        let mut lines = BufReader::new(engine.stdout.take().unwrap()).lines();
+        let mut send = |text: &str| writeln!(input, "{text}").unwrap();
+        send("xboard");
+        send("protover 2");
+        send("accepted usermove");
+        let mut perfts = Vec::new();
+        if earlier {
+            perfts.push("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1\nperft 1");
+        }
+        perfts.push(
+            "setboard 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1\nusermove g1h1\nperft 2",
+        );
+        let mut totals = Vec::new();
+        for perft in perfts {
+            send("new\nvariant fischerandom\nforce");
+            send(perft);
+            let total = lines
+                .by_ref()
+                .map(Result::unwrap)
+                .find(|line| line.starts_with("Nodes searched"))
+                .unwrap();
+            totals.push(total);
+        }
+        send("quit");
+        drop(send);
+        let _ = engine.wait();
+        totals
+    };
+    assert_eq!(counts(false), ["Nodes searched: 576"]);
+    assert_eq!(counts(true), ["Nodes searched: 25", "Nodes searched: 528"]);
+}
