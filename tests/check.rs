@@ -369,7 +369,6 @@ fn fairy_stockfish_xboard_miscounts_moves_after_an_earlier_perft() {
             totals.push(total);
         }
         send("quit");
-        drop(send);
         let _ = engine.wait();
         totals
     };
