@@ -54,6 +54,9 @@ pub enum EngineFailure {
     /// Its answer was no answer to the question.
     #[error("{0}")]
     Answer(String),
+    /// A perft reply line that does not read.
+    #[error("{0}")]
+    Perft(String),
 }
 
 /// What the handshake showed, raw, for the protocol checks.
@@ -290,7 +293,7 @@ impl CheckEngine {
         self.send(&lines)?;
         let mut reader = PerftReader::new(dialect, depth);
         self.read_until(|line| reader.on_line(line))?
-            .map_err(|err| EngineFailure::Answer(err.to_string()))
+            .map_err(|err| EngineFailure::Perft(err.to_string()))
     }
 
     /// The engine's perft of `position` (Shredder-FEN, or the standard FEN in standard

@@ -314,11 +314,11 @@ fn protocol_rows(engine: &mut CheckEngine, rows: &mut Vec<Row>) {
     }
 }
 
-/// A row for an engine that did not answer: the failure, with the case; and the engine
-/// started afresh.
+/// The engine after a failed question: started afresh when it hung, exited or gave an
+/// unreadable perft reply (whose rest may still come); as it is after a wrong answer.
 fn failed_engine(engine: CheckEngine, failure: &EngineFailure) -> Result<CheckEngine, CheckError> {
     match failure {
-        EngineFailure::Timeout(_) | EngineFailure::Closed(_) => {
+        EngineFailure::Timeout(_) | EngineFailure::Closed(_) | EngineFailure::Perft(_) => {
             engine.restart().map_err(|err| CheckError {
                 message: format!("the engine: {failure}, and could not be started again: {err}"),
                 code: crate::exit_code::ENGINE_UNSUITABLE,
@@ -549,6 +549,14 @@ fn perft_rows(
         bar.set_message(probe.label.clone());
         bar.inc(1);
         if probe.mode == Mode::Standard && !can_switch {
+            rows.push(Row {
+                group: Group::Movegen,
+                case: probe.label.clone(),
+                sent: String::new(),
+                got: String::new(),
+                status: Status::Skip,
+                why: "no UCI_Chess960 to switch off: standard mode is not checked".into(),
+            });
             continue;
         }
         let castling = match probe.mode {
