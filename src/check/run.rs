@@ -286,27 +286,24 @@ fn protocol_rows(engine: &mut CheckEngine, rows: &mut Vec<Row>) {
                 Ok(()) => (Status::Pass, String::new()),
                 Err(reason) => (Status::Fail, reason),
             };
-            let features: Vec<&str> = engine
-                .handshake
-                .declarations
-                .iter()
-                .flat_map(|line| {
-                    ["setboard=", "variants="]
-                        .into_iter()
-                        .filter(|key| line.contains(key))
-                        .map(|_| line.as_str())
-                })
-                .collect();
+            // The feature line that declares setboard (or else variants), as read.
+            let declared = |key: &str| {
+                engine
+                    .handshake
+                    .declarations
+                    .iter()
+                    .find(|line| line.contains(key))
+            };
+            let got = declared("setboard=")
+                .or_else(|| declared("variants="))
+                .map_or("no such feature".to_owned(), |line| {
+                    line.chars().take(120).collect()
+                });
             rows.push(Row {
                 group: Group::Protocol,
                 case: "setboard, fischerandom".into(),
                 sent: "xboard, protover 2".into(),
-                got: features
-                    .first()
-                    .map_or("no such feature", |l| l)
-                    .chars()
-                    .take(120)
-                    .collect(),
+                got,
                 status,
                 why,
             });
