@@ -204,7 +204,15 @@ impl Descent {
                 let reference = reference::perft(&self.position, self.depth);
                 if self.root.is_none() {
                     self.root = Some((reply.total, reference));
-                    if reply.total == reference && reply.divide.is_none() {
+                    // The same total and (when divided) the same moves: agreed, without
+                    // shakmaty counting each move's subtree again (that doubled sp960's
+                    // own CPU for engines that divide).
+                    if reply.total == reference
+                        && reply
+                            .divide
+                            .as_deref()
+                            .is_none_or(|divide| self.same_moves(divide))
+                    {
                         return Next::Done(Outcome::Agrees { total: reference });
                     }
                 }
@@ -247,6 +255,16 @@ impl Descent {
                 }
             }
         }
+    }
+
+    /// Whether `divide` lists exactly the legal moves (in the engine's dialect).
+    fn same_moves(&self, divide: &[(String, u64)]) -> bool {
+        let legal = self.position.legal_moves();
+        divide.len() == legal.len()
+            && legal.iter().all(|m| {
+                let text = crate::starts::castling::move_text(m, self.dialect);
+                divide.iter().any(|(written, _)| *written == text)
+            })
     }
 
     fn totals_differ(&mut self, engine: u64, reference: u64) -> Next {
@@ -494,6 +512,23 @@ mod tests {
         // Both black castlings are missed.
         assert_eq!(reference, engine + 2);
         assert_eq!(finding.line.len(), 1);
+    }
+
+    #[test]
+    fn the_same_total_with_other_moves_is_no_agreement() {
+        // One legal move written as an illegal one: every count is the same.
+        let renamed = |position: &Chess| {
+            let mut moves = honest(position);
+            moves[0].text = "a1a8".into();
+            moves
+        };
+        let (outcome, asked) = run(CASTLING, 2, true, &renamed);
+        let Outcome::Differs(finding) = outcome else {
+            panic!("agrees")
+        };
+        assert_eq!(finding.root.0, finding.root.1);
+        assert_eq!(finding.defect, Defect::Illegal("a1a8".into()));
+        assert_eq!(asked, 1);
     }
 
     #[test]
