@@ -12,8 +12,11 @@
 //! - [`tournaments`]: books and the match runners' command lines;
 //! - `os`: the OS layer, the only room that knows the platform (processes, signals,
 //!   Ctrl-C, pipes, CPU time);
+//! - `check`: `sp960 check`, an engine's Chess960 move generation, castling and
+//!   notation against shakmaty;
 //! - [`cli`]: the `sp960` command line: clap arguments, help texts, errors to exit codes.
 
+pub(crate) mod check;
 pub(crate) mod cli;
 pub(crate) mod engine;
 pub(crate) mod launch;

@@ -272,6 +272,11 @@ fn proxy_examples_print_what_they_say() {
 }
 
 #[test]
+fn check_examples_print_what_they_say() {
+    assert!(check_page("docs/check.md") >= 1);
+}
+
+#[test]
 fn platforms_examples_print_what_they_say() {
     assert!(check_page("docs/platforms.md") >= 1);
 }
@@ -287,6 +292,7 @@ const CHECKED: &[&str] = &[
     "docs/benchmarks.md",
     "docs/book-packaging.md",
     "docs/book.md",
+    "docs/check.md",
     "docs/engine-quirks.md",
     "docs/exit-codes.md",
     "docs/hostile-gui.md",

@@ -12,6 +12,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "cli",
         &[
+            "check",
             "tournaments",
             "matches",
             "proxy",
@@ -27,6 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "tournaments",
         &["matches", "launch", "records", "protocol", "starts", "os"],
     ),
+    ("check", &["matches", "launch", "protocol", "starts", "os"]),
     (
         "matches",
         &["launch", "records", "protocol", "starts", "os"],

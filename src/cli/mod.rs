@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand};
 
 use crate::exit_code;
 
+pub mod check;
 mod launcher;
 pub mod matches;
 pub mod proxy;
@@ -77,6 +78,7 @@ pub enum Command {
     Validate(records::ValidateArgs),
     Normalize(records::NormalizeArgs),
     Proxy(proxy::ProxyArgs),
+    Check(check::CheckArgs),
 }
 
 /// Runs the command: `Ok` is exit 0, anything else a [`Failure`].
@@ -94,6 +96,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Validate(args) => records::validate(args),
         Command::Normalize(args) => records::normalize(args),
         Command::Proxy(args) => proxy::proxy(args),
+        Command::Check(args) => check::check_engine(args),
     }
 }
 

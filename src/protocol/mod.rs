@@ -15,6 +15,8 @@
 //! - [`quirks`]: what sp960 knows about particular engines (Glaurung, Toga II,
 //!   Fairy-Stockfish), one table the three roles and `sp960 tournament` look up, and the
 //!   place a new quirk goes (a row, and a test);
+//! - [`perft`]: engines' perft commands and replies (Stockfish's divide, Ethereal's
+//!   total, Sjaak II's table per depth), for `sp960 check`;
 //! - [`session`]: the one sans-IO shape of the three roles' conversations (a line in,
 //!   lines and events out).
 //!
@@ -31,6 +33,7 @@
 use std::fmt;
 
 pub mod game;
+pub mod perft;
 pub mod quirks;
 pub mod session;
 pub mod uci;

@@ -1,0 +1,414 @@
+//! The I/O shell's engine: one process driven through the match runner's engine client
+//! ([`Client`]: protocol detection, handshake, options, `UCI_Chess960`, positions and
+//! searches) and the launch room's process ([`EngineProcess`]: lines in and out with
+//! deadlines). What the check adds is asked in raw lines beside the client: perft
+//! ([`crate::protocol::perft`]), the mode switch and `searchmoves`. Every wait has a
+//! deadline and says which case it was for; a closed engine is reported with its exit
+//! and started again by [`CheckEngine::restart`].
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move};
+
+use crate::check::cases::Mode;
+use crate::launch::command::{EngineCommand, SpawnError};
+use crate::launch::process::{EngineProcess, Received};
+use crate::matches::engines::client::Client;
+use crate::matches::engines::talk::{ClientEvent, GoRequest, Limits, NewGame};
+use crate::protocol::Protocol;
+use crate::protocol::first_token;
+use crate::protocol::game::GameLine;
+use crate::protocol::perft::{PerftDialect, PerftReader, PerftReply};
+use crate::protocol::uci::{BestMove, setoption_line};
+use crate::starts::castling::parse_move;
+use crate::starts::notation::{CastlingNotation, position_fen};
+
+/// How the engine is started and set up.
+#[derive(Debug, Clone)]
+pub struct EngineSetup {
+    /// The program.
+    pub command: EngineCommand,
+    /// `proto=`, when given.
+    pub protocol: Option<Protocol>,
+    /// `option.NAME=VALUE`.
+    pub options: Vec<(String, String)>,
+    /// `initstr=` lines.
+    pub init_strings: Vec<String>,
+    /// How long any one answer may take.
+    pub timeout: Duration,
+}
+
+/// Why a question got no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineFailure {
+    /// Nothing (or not the answer) before the deadline.
+    #[error("no answer within {0} s")]
+    Timeout(u64),
+    /// The engine closed its output: it exited or crashed.
+    #[error("the engine {0}")]
+    Closed(String),
+    /// It could not be started: why, and the exit code (127 not found, 126 not
+    /// executable).
+    #[error("{0}")]
+    Spawn(String, u8),
+    /// Its answer was no answer to the question.
+    #[error("{0}")]
+    Answer(String),
+    /// A perft reply line that does not read.
+    #[error("{0}")]
+    Perft(String),
+}
+
+/// What the handshake showed, raw, for the protocol checks.
+#[derive(Debug, Clone, Default)]
+pub struct Handshake {
+    /// The protocol spoken.
+    pub protocol: Option<Protocol>,
+    /// `id name` or `myname`.
+    pub name: Option<String>,
+    /// Every `option` line (UCI) or `feature` line (XBoard), as read.
+    pub declarations: Vec<String>,
+}
+
+/// One running engine.
+pub struct CheckEngine {
+    setup: EngineSetup,
+    process: EngineProcess,
+    client: Client,
+    /// What the handshake showed.
+    pub handshake: Handshake,
+    /// The mode the engine is in (UCI: `UCI_Chess960` as last set).
+    mode: Mode,
+}
+
+impl CheckEngine {
+    /// Starts the engine and runs its handshake.
+    pub fn start(setup: &EngineSetup) -> Result<CheckEngine, EngineFailure> {
+        let process = EngineProcess::spawn(&setup.command, None)
+            .map_err(|err: SpawnError| EngineFailure::Spawn(err.to_string(), err.exit_code()))?;
+        let (client, first) = Client::start(setup.protocol, &setup.options);
+        let mut engine = CheckEngine {
+            setup: setup.clone(),
+            process,
+            client,
+            handshake: Handshake::default(),
+            mode: Mode::Chess960,
+        };
+        let init: Vec<&[u8]> = setup.init_strings.iter().map(|s| s.as_bytes()).collect();
+        engine.send(&init)?;
+        engine.send(&first)?;
+        engine.until_ready()?;
+        engine.handshake.protocol = engine.client.protocol();
+        engine.handshake.name = engine.client.name().map(str::to_owned);
+        Ok(engine)
+    }
+
+    /// The same engine, started afresh (after a crash or a hang).
+    pub fn restart(self) -> Result<CheckEngine, EngineFailure> {
+        let setup = self.setup.clone();
+        drop(self);
+        CheckEngine::start(&setup)
+    }
+
+    /// Ends the conversation.
+    pub fn quit(self) {
+        let mut lines = Vec::new();
+        self.client.quit(&mut lines);
+        self.process.stop(&lines, Duration::from_millis(500));
+    }
+
+    fn deadline(&self) -> Instant {
+        Instant::now() + self.setup.timeout
+    }
+
+    fn send<L: AsRef<[u8]>>(&mut self, lines: &[L]) -> Result<(), EngineFailure> {
+        match self.process.send(lines) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(EngineFailure::Closed(self.process.exit_description())),
+        }
+    }
+
+    /// Feeds engine lines to the client until it is ready.
+    fn until_ready(&mut self) -> Result<(), EngineFailure> {
+        // Protocol detection and an XBoard handshake without `done=1` end on silence:
+        // 5 s for an answer to `uci` (the match runner waits 2 s; a loaded machine made
+        // Stockfish 15.1 slower than that to answer, and a check is not in a hurry), then
+        // 2 s for the XBoard features.
+        let mut quiet = Instant::now() + Duration::from_secs(5).min(self.setup.timeout);
+        let deadline = self.deadline();
+        loop {
+            let wait = match self.client.protocol() {
+                Some(Protocol::Uci) => deadline,
+                _ => quiet.min(deadline),
+            };
+            let mut out = Vec::new();
+            let event = match self.process.receive(wait) {
+                Received::Line(line) => {
+                    if matches!(first_token(line), b"option" | b"feature") {
+                        self.handshake
+                            .declarations
+                            .push(String::from_utf8_lossy(line).into_owned());
+                    }
+                    self.client.on_line(line, &mut out)
+                }
+                Received::Timeout if Instant::now() < deadline => {
+                    let detecting = self.client.protocol().is_none();
+                    quiet = if detecting {
+                        Instant::now() + Duration::from_secs(2)
+                    } else {
+                        deadline
+                    };
+                    self.client.on_timeout(&mut out)
+                }
+                Received::Timeout | Received::Interrupted => {
+                    return Err(EngineFailure::Timeout(self.setup.timeout.as_secs()));
+                }
+                Received::Closed => {
+                    return Err(EngineFailure::Closed(self.process.exit_description()));
+                }
+            };
+            self.send(&out)?;
+            match event {
+                Some(ClientEvent::Ready) => return Ok(()),
+                Some(ClientEvent::Failed(reason)) => return Err(EngineFailure::Answer(reason)),
+                _ => {}
+            }
+        }
+    }
+
+    /// The protocol spoken.
+    pub fn protocol(&self) -> Protocol {
+        self.client.protocol().unwrap_or(Protocol::Uci)
+    }
+
+    /// Whether a UCI engine offers `UCI_Chess960` (and the client switched it on).
+    pub fn has_chess960_option(&self) -> bool {
+        self.client.uci().is_some_and(|c| c.has_chess960())
+    }
+
+    /// Whether the client renders positions for an engine with one set of castling files
+    /// for both colours (Glaurung 2.2, known by name in `protocol::quirks`), as the proxy
+    /// does.
+    pub fn shares_castling_files(&self) -> bool {
+        self.client.uci().is_some_and(|c| c.shares_castling_files())
+    }
+
+    /// Why an XBoard engine cannot play Chess960, if it cannot.
+    pub fn xboard_support(&self) -> Result<(), String> {
+        self.client
+            .chess960_support()
+            .map_err(|reason| reason.to_string())
+    }
+
+    /// Reads lines until `until` says the answer is complete (`Some`).
+    fn read_until<T>(
+        &mut self,
+        mut until: impl FnMut(&[u8]) -> Option<T>,
+    ) -> Result<T, EngineFailure> {
+        let deadline = self.deadline();
+        loop {
+            match self.process.receive(deadline) {
+                Received::Line(line) => {
+                    if let Some(answer) = until(line) {
+                        return Ok(answer);
+                    }
+                }
+                Received::Timeout | Received::Interrupted => {
+                    return Err(EngineFailure::Timeout(self.setup.timeout.as_secs()));
+                }
+                Received::Closed => {
+                    return Err(EngineFailure::Closed(self.process.exit_description()));
+                }
+            }
+        }
+    }
+
+    /// `isready` ... `readyok` (UCI).
+    fn sync(&mut self) -> Result<(), EngineFailure> {
+        self.send(&["isready"])?;
+        self.read_until(|line| (first_token(line) == b"readyok").then_some(()))
+    }
+
+    /// Switches a UCI engine with `UCI_Chess960` to `mode`.
+    fn set_mode(&mut self, mode: Mode) -> Result<(), EngineFailure> {
+        if mode == self.mode || !self.has_chess960_option() {
+            return Ok(());
+        }
+        let on = mode == Mode::Chess960;
+        self.send(&[setoption_line("UCI_Chess960", on)])?;
+        self.sync()?;
+        self.mode = mode;
+        Ok(())
+    }
+
+    /// The lines that set `fen` (and `moves`) up for a perft or a search without the
+    /// client.
+    fn position_lines(&self, fen: &str, moves: &[&str]) -> Vec<String> {
+        match self.protocol() {
+            Protocol::Uci => {
+                let mut line = format!("position fen {fen}");
+                if !moves.is_empty() {
+                    line.push_str(" moves ");
+                    line.push_str(&moves.join(" "));
+                }
+                vec![line]
+            }
+            Protocol::Xboard => {
+                let mut lines = vec![
+                    "new".to_owned(),
+                    "variant fischerandom".to_owned(),
+                    "force".to_owned(),
+                    format!("setboard {fen}"),
+                ];
+                // `feature usermove=1` (accepted by the client): moves come as `usermove M`.
+                let usermove = self.handshake.declarations.iter().any(|line| {
+                    crate::protocol::xboard::feature_pairs(line.as_bytes())
+                        .into_iter()
+                        .any(|(key, value)| key == b"usermove" && value == b"1")
+                });
+                lines.extend(moves.iter().map(|m| {
+                    if usermove {
+                        format!("usermove {m}")
+                    } else {
+                        (*m).to_owned()
+                    }
+                }));
+                lines
+            }
+        }
+    }
+
+    /// The engine's perft of `fen` (after `moves`) at `depth` in `mode`.
+    pub fn perft(
+        &mut self,
+        dialect: PerftDialect,
+        fen: &str,
+        moves: &[&str],
+        depth: u32,
+        mode: Mode,
+    ) -> Result<PerftReply, EngineFailure> {
+        self.set_mode(mode)?;
+        let mut lines = self.position_lines(fen, moves);
+        lines.push(dialect.command(depth));
+        self.send(&lines)?;
+        let mut reader = PerftReader::new(dialect, depth);
+        self.read_until(|line| reader.on_line(line))?
+            .map_err(|err| EngineFailure::Perft(err.to_string()))
+    }
+
+    /// The engine's perft of `position` (Shredder-FEN, or the standard FEN in standard
+    /// mode).
+    pub fn perft_position(
+        &mut self,
+        dialect: PerftDialect,
+        position: &Chess,
+        depth: u32,
+        mode: Mode,
+    ) -> Result<PerftReply, EngineFailure> {
+        let notation = match mode {
+            Mode::Chess960 => CastlingNotation::Shredder,
+            Mode::Standard => CastlingNotation::Xfen,
+        };
+        let fen = position_fen(position, notation);
+        self.perft(dialect, &fen, &[], depth, mode)
+    }
+
+    /// A search of `root` after `moves` through the client (its notation and position
+    /// rendering), `depth` plies deep: the reply, checked legal by the client.
+    pub fn play(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        depth: u32,
+    ) -> Result<Move, EngineFailure> {
+        self.set_mode(Mode::Chess960)?;
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let mut out = Vec::new();
+        let ready = self.client.new_game(
+            NewGame {
+                root,
+                limits: &limits,
+            },
+            &mut out,
+        );
+        self.send(&out)?;
+        match ready {
+            Some(ClientEvent::Ready) => {}
+            Some(ClientEvent::Failed(reason)) => return Err(EngineFailure::Answer(reason)),
+            _ => self.client_event()?.map_or(Ok(()), |e| match e {
+                ClientEvent::Ready => Ok(()),
+                other => Err(EngineFailure::Answer(format!("{other:?}"))),
+            })?,
+        }
+        let mut game = GameLine::new(root.clone());
+        for m in moves {
+            game.push(*m);
+        }
+        let mut out = Vec::new();
+        self.client.go(
+            GoRequest {
+                game: &game,
+                limits: &limits,
+                clocks: None,
+            },
+            &mut out,
+        );
+        self.send(&out)?;
+        match self.client_event()? {
+            Some(ClientEvent::Move(m)) => Ok(m),
+            Some(ClientEvent::Failed(reason)) => Err(EngineFailure::Answer(reason)),
+            Some(ClientEvent::Resign) => Err(EngineFailure::Answer("resigned".into())),
+            Some(ClientEvent::Ready) | None => Err(EngineFailure::Answer("no move".into())),
+        }
+    }
+
+    /// Feeds lines to the client until it has an event.
+    fn client_event(&mut self) -> Result<Option<ClientEvent>, EngineFailure> {
+        let deadline = self.deadline();
+        loop {
+            let mut out = Vec::new();
+            let event = match self.process.receive(deadline) {
+                Received::Line(line) => self.client.on_line(line, &mut out),
+                Received::Timeout | Received::Interrupted => {
+                    return Err(EngineFailure::Timeout(self.setup.timeout.as_secs()));
+                }
+                Received::Closed => {
+                    return Err(EngineFailure::Closed(self.process.exit_description()));
+                }
+            };
+            self.send(&out)?;
+            if event.is_some() {
+                return Ok(event);
+            }
+        }
+    }
+
+    /// UCI: `go depth N searchmoves M` in `fen`: the engine's best move, read in `root`.
+    pub fn search_moves(
+        &mut self,
+        root: &Chess,
+        fen: &str,
+        only: &str,
+        depth: u32,
+    ) -> Result<String, EngineFailure> {
+        self.set_mode(Mode::Chess960)?;
+        let mut lines = self.position_lines(fen, &[]);
+        lines.push(format!("go depth {depth} searchmoves {only}"));
+        self.send(&lines)?;
+        let best = self.read_until(|line| {
+            (first_token(line) == b"bestmove")
+                .then(|| String::from_utf8_lossy(BestMove::parse(line).best).into_owned())
+        })?;
+        // Whatever it wrote, as the move it is (either castling dialect).
+        Ok(match parse_move(root, best.as_bytes()) {
+            Ok(m) => crate::starts::castling::move_text(
+                &m,
+                crate::starts::castling::CastlingDialect::Chess960,
+            ),
+            Err(_) => best,
+        })
+    }
+}

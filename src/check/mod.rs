@@ -1,0 +1,30 @@
+//! `sp960 check ENGINE-SPEC`: is this engine ready for Chess960, and if not, in which
+//! position does it first go wrong? Three groups of checks, each case a row: the
+//! protocol (`UCI_Chess960` declared as a check with `default false`; XBoard's `setboard`
+//! and `fischerandom`; the castling notation written and accepted; Shredder-FEN and X-FEN
+//! castling fields read alike), move generation (the engine's perft against shakmaty's
+//! over the built-in castling cases, the 960 starts, double-FRC pairs and positions from
+//! seeded random play, descending on a difference to one position and one move), and
+//! play (each castling made, then a search whose reply must be legal; the castling move
+//! offered alone with `searchmoves`). Then a verdict and its exit status.
+//!
+//! - sans-IO, unit-tested without processes: [`cases`] (the castling cases, each with its
+//!   reason, proven by tests), [`positions`] (what the perft group counts from),
+//!   [`reference`] (shakmaty's perft and divide), [`descent`] (a difference down to one
+//!   position and one move), [`report`] (rows, verdict, exit status, table, JSON);
+//! - the I/O shell: [`engine`] (one engine process driven through the match runner's
+//!   client, `matches::engines`, and `launch::process`, with perft asked in raw lines read
+//!   by `protocol::perft`) and [`run`] (the groups in order, the restart after a crash or
+//!   a hang, the rerun through `sp960 proxy`).
+//!
+//! Must not import `proxy`, `engine`, `tournaments` or `cli`: the proxy is run as a
+//! program (`sp960 proxy -- ENGINE`), as users run it. It imports `matches` (the engine
+//! client), `launch`, `protocol`, `starts`, `os` and `exit_code`.
+
+pub mod cases;
+pub mod descent;
+pub mod engine;
+pub mod positions;
+pub mod reference;
+pub mod report;
+pub mod run;

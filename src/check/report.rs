@@ -1,0 +1,284 @@
+//! What the check found: its rows (group, case, what was sent, what came back, pass or
+//! fail, why), the verdict and its exit status, and the two ways they are printed: a
+//! table for people and JSON for scripts.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::exit_code;
+
+/// The three groups of checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Group {
+    /// What the engine declares and which notations it reads and writes.
+    Protocol,
+    /// Perft against shakmaty.
+    Movegen,
+    /// Searches after castling.
+    Play,
+}
+
+impl Group {
+    fn name(self) -> &'static str {
+        match self {
+            Group::Protocol => "protocol",
+            Group::Movegen => "movegen",
+            Group::Play => "play",
+        }
+    }
+}
+
+/// How a row ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// As it should be.
+    Pass,
+    /// A defect.
+    Fail,
+    /// Not checked, and why is in the row (no perft command, `searchmoves` ignored).
+    Skip,
+}
+
+/// One case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Row {
+    /// Its group.
+    pub group: Group,
+    /// The case.
+    pub case: String,
+    /// What was sent (the question, short).
+    pub sent: String,
+    /// What came back.
+    pub got: String,
+    /// Pass, fail or skip.
+    pub status: Status,
+    /// Why (for a failure: the defect, with its position).
+    pub why: String,
+}
+
+/// The verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every check passed.
+    Ready,
+    /// Ready when run behind `sp960 proxy`, which makes these translations.
+    ReadyThroughProxy {
+        /// What the proxy translates for it.
+        translations: Vec<String>,
+    },
+    /// Not ready: the first defect.
+    NotReady {
+        /// The first failing row's case and why.
+        first_defect: String,
+    },
+}
+
+impl Verdict {
+    /// The exit status: 0 for either kind of ready, 3 (an engine that cannot do what
+    /// was asked) for not ready.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Verdict::Ready | Verdict::ReadyThroughProxy { .. } => exit_code::SUCCESS,
+            Verdict::NotReady { .. } => exit_code::ENGINE_UNSUITABLE,
+        }
+    }
+
+    /// One line for people.
+    pub fn sentence(&self) -> String {
+        match self {
+            Verdict::Ready => "ready for Chess960".to_owned(),
+            Verdict::ReadyThroughProxy { translations } => format!(
+                "ready for Chess960 through sp960 proxy ({})",
+                translations.join("; ")
+            ),
+            Verdict::NotReady { first_defect } => {
+                format!("not ready for Chess960: {first_defect}")
+            }
+        }
+    }
+}
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// The engine's name (`id name`, `myname`), or its program.
+    pub engine: String,
+    /// The protocol spoken.
+    pub protocol: String,
+    /// The perft command used (`go-perft`, `total`, `depths`) or `none`.
+    pub perft: String,
+    /// Every row, in order.
+    pub rows: Vec<Row>,
+    /// Through `sp960 proxy`, when the direct run needed it: the same checks' rows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub proxy_rows: Vec<Row>,
+    /// The verdict.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// What the run cost (JSON only: the table is the same from run to run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
+}
+
+/// What a run cost, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Cost {
+    /// Wall time.
+    pub wall: f64,
+    /// sp960's own CPU time (shakmaty's counts, parsing, the descent).
+    pub sp960_cpu: f64,
+    /// The engine processes' CPU time (and the proxy's, when run through it); `None`
+    /// where the system does not sum children's times (Windows).
+    pub engine_cpu: Option<f64>,
+}
+
+impl Eq for Cost {}
+
+impl Report {
+    /// The table: one line per row (long texts cut), then the verdict.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "engine: {} ({}; perft: {})",
+            self.engine, self.protocol, self.perft
+        );
+        let count = |status| self.rows.iter().filter(|r| r.status == status).count();
+        let (passed, failed, skipped) = (
+            count(Status::Pass),
+            count(Status::Fail),
+            count(Status::Skip),
+        );
+        table_rows(&mut out, &self.rows);
+        if !self.proxy_rows.is_empty() {
+            let _ = writeln!(out, "through sp960 proxy:");
+            table_rows(&mut out, &self.proxy_rows);
+        }
+        let _ = writeln!(
+            out,
+            "{passed} passed, {failed} failed, {skipped} skipped; {}",
+            self.verdict.sentence()
+        );
+        out
+    }
+
+    /// The JSON object (one line).
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).expect("plain data")
+    }
+}
+
+fn table_rows(out: &mut String, rows: &[Row]) {
+    // Passing rows of the bulk groups are summarized per group: one line each.
+    let mut group_passes: Vec<(Group, usize)> = Vec::new();
+    for row in rows {
+        if row.status == Status::Pass
+            && row.group == Group::Movegen
+            && !row.case.starts_with("case ")
+        {
+            match group_passes.iter_mut().find(|(g, _)| *g == row.group) {
+                Some((_, n)) => *n += 1,
+                None => group_passes.push((row.group, 1)),
+            }
+            continue;
+        }
+        let status = match row.status {
+            Status::Pass => "pass",
+            Status::Fail => "FAIL",
+            Status::Skip => "skip",
+        };
+        let _ = writeln!(
+            out,
+            "{status:4}  {:8}  {:28}  {}",
+            row.group.name(),
+            cut(&row.case, 28),
+            if row.status == Status::Pass {
+                cut(&format!("{} -> {}", row.sent, row.got), 90)
+            } else {
+                row.why.clone()
+            }
+        );
+    }
+    for (group, n) in group_passes {
+        let _ = writeln!(
+            out,
+            "pass  {:8}  {:28}  the engine's counts are shakmaty's",
+            group.name(),
+            format!("{n} positions")
+        );
+    }
+}
+
+fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(width - 3).collect();
+        cut.push_str("...");
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(status: Status, case: &str) -> Row {
+        Row {
+            group: Group::Movegen,
+            case: case.into(),
+            sent: "go perft 3".into(),
+            got: "8902".into(),
+            status,
+            why: "engine misses legal b1f1 in 1k3r1r/5p1p/8/8/8/8/5P1P/1K3R1R w Ff - 0 1".into(),
+        }
+    }
+
+    #[test]
+    fn verdicts_and_exit_codes() {
+        assert_eq!(Verdict::Ready.exit_code(), 0);
+        let proxy = Verdict::ReadyThroughProxy {
+            translations: vec!["UCI_Chess960".into()],
+        };
+        assert_eq!(proxy.exit_code(), 0);
+        let not = Verdict::NotReady {
+            first_defect: "x".into(),
+        };
+        assert_eq!(not.exit_code(), 3);
+    }
+
+    #[test]
+    fn table_and_json() {
+        let report = Report {
+            engine: "Broken 1".into(),
+            protocol: "uci".into(),
+            perft: "go-perft".into(),
+            rows: vec![
+                row(Status::Pass, "SP 0"),
+                row(Status::Pass, "SP 1"),
+                row(Status::Fail, "case inner-rook"),
+            ],
+            proxy_rows: Vec::new(),
+            verdict: Verdict::NotReady {
+                first_defect: "case inner-rook: engine misses legal b1f1".into(),
+            },
+            cost: None,
+        };
+        let table = report.table();
+        assert!(table.contains("FAIL  movegen   case inner-rook"), "{table}");
+        assert!(table.contains("pass  movegen   2 positions"), "{table}");
+        assert!(table.ends_with("2 passed, 1 failed, 0 skipped; not ready for Chess960: case inner-rook: engine misses legal b1f1\n"), "{table}");
+        let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+        assert_eq!(json["verdict"], "not-ready");
+        assert_eq!(
+            json["first_defect"],
+            "case inner-rook: engine misses legal b1f1"
+        );
+        assert_eq!(json["rows"][2]["status"], "fail");
+        assert!(json.get("proxy_rows").is_none());
+    }
+}

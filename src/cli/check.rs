@@ -1,0 +1,144 @@
+//! `sp960 check`: its arguments and help text, and the call into [`crate::check`]: the
+//! engine spec read as `sp960 match --engine` reads it, the report printed as a table or
+//! JSON, the verdict's exit status.
+
+use std::time::Duration;
+
+use super::Failure;
+use crate::check::engine::EngineSetup;
+use crate::check::positions::Plan;
+use crate::check::run::{CheckRequest, PerftChoice, check};
+use crate::exit_code;
+use crate::launch::command::EngineCommand;
+use crate::launch::spec::EngineSpec;
+use crate::protocol::perft::PerftDialect;
+
+const CHECK_HELP: &str =
+    "ENGINE-SPEC is one argument, as sp960 match --engine takes it: the command (or cmd=)
+and its arguments (or arg=), dir=, proto=uci|xboard (default: detected), option.NAME=VALUE,
+initstr=.
+
+Three groups of checks, each case a row: protocol (UCI_Chess960 declared as a check with
+default false; XBoard setboard and fischerandom; castling written and accepted; Shredder-FEN
+and X-FEN read alike), movegen (the engine's perft against shakmaty's over the castling
+cases, the 960 starts, double-FRC pairs and positions from seeded random play; on a
+difference, down to one position and one move), and play (each castling made, then a
+search whose reply must be legal; the castling offered alone with searchmoves).
+
+Exit status: 0 ready for Chess960 (directly, or through sp960 proxy: the translations are
+named), 3 not ready (the first defect is named), 126/127 the engine cannot be started.
+
+Examples:
+  sp960 check /usr/games/stockfish
+  sp960 check 'proto=xboard /usr/games/sjaakii' --json
+  sp960 check 'sp960 engine' --perft go-perft --depth 4";
+
+/// Check that an engine plays Chess960 correctly: perft against shakmaty, castling cases, a verdict.
+#[derive(clap::Args)]
+#[command(after_help = CHECK_HELP)]
+pub struct CheckArgs {
+    /// The engine, as `sp960 match --engine` takes it.
+    #[arg(value_name = "ENGINE-SPEC")]
+    pub engine: String,
+    /// The engine's perft command (default: the one its name is known to have; none:
+    /// move generation checked through play only).
+    #[arg(long, value_name = "go-perft|divide|total|depths|none")]
+    pub perft: Option<String>,
+    /// Perft depth for the starts, pairs and random positions (the castling cases: one more).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub depth: u32,
+    /// Double-FRC pairs counted.
+    #[arg(long, default_value_t = 100)]
+    pub pairs: usize,
+    /// Positions from seeded random play counted.
+    #[arg(long, default_value_t = 200)]
+    pub random: usize,
+    /// Skip the 960 starts.
+    #[arg(long)]
+    pub no_starts: bool,
+    /// Seed of the pairs and the random play.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Depth of the play group's searches.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub play_depth: u32,
+    /// Seconds any one answer may take before the case is reported as hung.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub timeout: u64,
+    /// One JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Keys of an engine spec the check has no use for.
+const UNSUPPORTED_KEYS: [(&str, &str); 9] = [
+    ("name", "by check (the engine's own name is reported)"),
+    ("restart", "by check (a crashed engine is always restarted)"),
+    ("tc", "by check (perft and fixed-depth searches)"),
+    ("st", "by check (perft and fixed-depth searches)"),
+    ("depth", "by check (see --depth and --play-depth)"),
+    ("nodes", "by check (perft and fixed-depth searches)"),
+    ("castling", "by check (it finds out what the engine takes)"),
+    (
+        "chess960",
+        "by check (it finds out what the engine declares)",
+    ),
+    (
+        "proxy",
+        "by check (it tries sp960 proxy when the engine needs it)",
+    ),
+];
+
+/// `sp960 check`: the table (or JSON) to stdout; exit 0 ready, 3 not ready.
+pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
+    let usage = |message: String| Failure::new(exit_code::USAGE, format!("check: {message}"));
+    let spec = EngineSpec::parse(1, &args.engine).map_err(|err| usage(err.to_string()))?;
+    spec.refuse(&UNSUPPORTED_KEYS)
+        .map_err(|err| usage(err.to_string()))?;
+    let perft = match args.perft.as_deref() {
+        None => PerftChoice::Auto,
+        Some("none") => PerftChoice::Off,
+        Some(text) => PerftChoice::Dialect(
+            <PerftDialect as clap::ValueEnum>::from_str(text, false).map_err(|_| {
+                usage(format!(
+                    "--perft {text}: expected go-perft, divide, total, depths or none"
+                ))
+            })?,
+        ),
+    };
+    let request = CheckRequest {
+        engine: EngineSetup {
+            command: EngineCommand {
+                program: spec.cmd.into(),
+                args: spec.args.into_iter().map(Into::into).collect(),
+                dir: spec.dir.map(Into::into),
+            },
+            protocol: spec.protocol,
+            options: spec.options,
+            init_strings: spec.init_strings,
+            timeout: Duration::from_secs(args.timeout),
+        },
+        perft,
+        plan: Plan {
+            depth: args.depth,
+            case_depth: args.depth + 1,
+            starts: !args.no_starts,
+            pairs: args.pairs,
+            random: args.random,
+            seed: args.seed,
+        },
+        play_depth: args.play_depth,
+        proxy_program: std::env::current_exe().ok(),
+        progress: !args.json,
+    };
+    let report = check(&request).map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
+    if args.json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.table());
+    }
+    match report.verdict.exit_code() {
+        exit_code::SUCCESS => Ok(()),
+        code => Err(Failure::quiet(code)),
+    }
+}

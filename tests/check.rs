@@ -1,0 +1,377 @@
+//! `sp960 check` against engines: a fake with each planted move-generation defect
+//! (examples/broken_engine.rs) must be caught with the position and the move named, its
+//! crash reported in the case and the engine restarted; Stockfish 15.1 and the built-in
+//! engine pass.
+
+use std::path::PathBuf;
+use std::process::Output;
+use std::time::Instant;
+
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/peers.rs"]
+mod peers;
+
+use cli::sp960;
+use peers::Peer;
+
+fn broken_engine() -> PathBuf {
+    let deps = std::env::current_exe().unwrap();
+    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
+    let engine = examples.join(if cfg!(windows) {
+        "broken_engine.exe"
+    } else {
+        "broken_engine"
+    });
+    assert!(
+        engine.exists(),
+        "{} missing: cargo test builds examples",
+        engine.display()
+    );
+    engine
+}
+
+/// `sp960 check ENGINE ARGS... --json`: the output and the JSON report.
+fn check(engine: &str, args: &[&str]) -> (Output, serde_json::Value) {
+    let output = sp960()
+        .arg("check")
+        .arg(engine)
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&output.stdout).unwrap_or_else(|err| {
+        panic!(
+            "{err}: {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output, json)
+}
+
+/// A small run of the fake: the castling cases and 20 random positions, perft named.
+fn check_broken(defect: &str) -> (Output, serde_json::Value) {
+    let engine = format!("{} {defect}", broken_engine().display());
+    check(
+        &engine,
+        &[
+            "--perft",
+            "go-perft",
+            "--no-starts",
+            "--pairs",
+            "5",
+            "--random",
+            "20",
+            "--depth",
+            "2",
+        ],
+    )
+}
+
+fn first_defect(json: &serde_json::Value) -> &str {
+    json["first_defect"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no defect in {json}"))
+}
+
+#[test]
+fn the_fake_without_a_defect_is_ready() {
+    let (output, json) = check_broken("none");
+    assert_eq!(json["verdict"], "ready", "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(json["engine"], "Broken 1");
+    // Every group ran: protocol, movegen over every case and position, play.
+    let rows = json["rows"].as_array().unwrap();
+    for group in ["protocol", "movegen", "play"] {
+        assert!(rows.iter().any(|r| r["group"] == group), "{group}: {json}");
+    }
+    assert!(rows.len() > 7 + 5 + 20, "{}", rows.len());
+}
+
+#[test]
+fn a_missing_castling_is_named_with_its_position() {
+    let (output, json) = check_broken("no-king-stays");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(json["verdict"], "not-ready");
+    assert_eq!(
+        first_defect(&json),
+        "case king-stays: engine misses legal g1h1 in 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1"
+    );
+}
+
+#[test]
+fn an_illegal_castling_through_an_attacked_square_is_named() {
+    let (output, json) = check_broken("attacked-path");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "case attacked-path: engine lists b1h1, which is illegal in 4r1k1/8/8/8/8/8/8/1K5R w H - 0 1"
+    );
+}
+
+#[test]
+fn a_castling_field_read_as_the_outermost_rook_is_named() {
+    let (output, json) = check_broken("xfen-outermost");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "case inner-rook: engine misses legal b1f1 in 1k3r1r/5p1p/8/8/8/8/5P1P/1K3R1R w Ff - 0 1"
+    );
+}
+
+#[test]
+fn a_crash_is_reported_in_its_case_and_the_engine_restarted() {
+    let (output, json) = check_broken("crash-on-perft");
+    assert_eq!(output.status.code(), Some(3));
+    let rows = json["rows"].as_array().unwrap();
+    let failed: Vec<&serde_json::Value> = rows.iter().filter(|r| r["status"] == "fail").collect();
+    // The third perft crashes it; the restarted engine crashes on its own third perft.
+    assert!(!failed.is_empty(), "{json}");
+    let why = failed[0]["why"].as_str().unwrap();
+    assert!(
+        why.contains("the engine died unexpectedly from signal 6"),
+        "{why}"
+    );
+    // After each restart the checks went on: later rows passed.
+    let last_failed = rows.iter().rposition(|r| r["status"] == "fail").unwrap();
+    assert!(rows[..last_failed].iter().any(|r| r["status"] == "pass"));
+    assert!(
+        rows.iter()
+            .filter(|r| r["group"] == "play")
+            .all(|r| r["status"] == "pass"),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_hang_is_reported_with_its_case_and_the_perft_group_stops_after_three() {
+    let engine = format!("{} hang-on-deep-perft", broken_engine().display());
+    let begin = Instant::now();
+    let (output, json) = check(
+        &engine,
+        &[
+            "--perft",
+            "go-perft",
+            "--no-starts",
+            "--pairs",
+            "0",
+            "--random",
+            "5",
+            "--depth",
+            "2",
+            "--timeout",
+            "1",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "Shredder-FEN and X-FEN (SP 0): go perft 3 in \
+         bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1: no answer within 1 s"
+    );
+    let rows = json["rows"].as_array().unwrap();
+    // The castling cases are counted at depth 3: three hang, then the group stops.
+    let hung: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["group"] == "movegen" && r["status"] == "fail")
+        .map(|r| r["case"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        hung,
+        [
+            "case king-stays",
+            "case rook-on-target",
+            "case rook-shields-king",
+            "perft"
+        ]
+    );
+    // The restarted engine still plays.
+    assert!(
+        rows.iter()
+            .filter(|r| r["group"] == "play")
+            .all(|r| r["status"] == "pass"),
+        "{json}"
+    );
+    assert!(begin.elapsed().as_secs() < 30, "{:?}", begin.elapsed());
+}
+
+#[test]
+fn stockfish_is_ready_and_the_default_run_is_under_a_minute() {
+    if !peers::need(&[Peer::Stockfish]) {
+        return;
+    }
+    let begin = Instant::now();
+    let (output, json) = check("/usr/games/stockfish", &[]);
+    let took = begin.elapsed();
+    assert_eq!(json["verdict"], "ready", "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(json["perft"], "go-perft");
+    let rows = json["rows"].as_array().unwrap();
+    // The cases, the 960 starts, 100 pairs and 200 random positions were counted.
+    let counted = rows.iter().filter(|r| r["group"] == "movegen").count();
+    assert_eq!(counted, 7 + 960 + 100 + 200);
+    eprintln!("sp960 check stockfish: {took:?}");
+    assert!(took.as_secs() < 60, "{took:?}");
+}
+
+#[test]
+fn the_builtin_engine_is_ready() {
+    let (output, json) = check(&format!("{} engine", env!("CARGO_BIN_EXE_sp960")), &[]);
+    assert_eq!(json["verdict"], "ready", "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    // No perft command: move generation checked through play only, and said so.
+    assert_eq!(json["perft"], "none");
+    let rows = json["rows"].as_array().unwrap();
+    assert!(rows.iter().any(|r| {
+        r["status"] == "skip"
+            && r["why"]
+                .as_str()
+                .unwrap()
+                .contains("checked only through play")
+    }));
+}
+
+/// A short run (the cases, 10 pairs, 20 random positions) of a Debian engine.
+fn check_short(engine: &str) -> (Output, serde_json::Value) {
+    check(engine, &["--no-starts", "--pairs", "10", "--random", "20"])
+}
+
+fn verdict(json: &serde_json::Value) -> (&str, &str) {
+    (
+        json["verdict"].as_str().unwrap(),
+        json["perft"].as_str().unwrap(),
+    )
+}
+
+#[test]
+fn debian_uci_engines_with_perft_are_ready() {
+    if !peers::need(&[Peer::Ethereal, Peer::FairyStockfish]) {
+        return;
+    }
+    let (output, json) = check_short("/usr/games/ethereal-chess");
+    assert_eq!(verdict(&json), ("ready", "total"), "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    // Ethereal ignores searchmoves: said so, not counted as a failure.
+    assert!(
+        json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["case"] == "searchmoves" && r["status"] == "skip")
+    );
+    let (_, json) = check_short("/usr/games/fairy-stockfish");
+    assert_eq!(verdict(&json), ("ready", "go-perft"), "{json}");
+}
+
+#[test]
+fn debian_xboard_engines_with_perft_are_ready() {
+    if !peers::need(&[Peer::SjaakII, Peer::FairyStockfish]) {
+        return;
+    }
+    let (output, json) = check_short("proto=xboard /usr/games/sjaakii");
+    assert_eq!(verdict(&json), ("ready", "depths"), "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    let (_, json) = check_short("proto=xboard /usr/games/fairy-stockfish");
+    assert_eq!(verdict(&json), ("ready", "divide"), "{json}");
+}
+
+#[test]
+fn toga_and_glaurung_are_ready_through_the_proxy() {
+    if !peers::need(&[Peer::Toga2, Peer::Glaurung]) {
+        return;
+    }
+    let (output, json) = check_short("/usr/games/toga2");
+    assert_eq!(verdict(&json), ("ready-through-proxy", "none"), "{json}");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        json["translations"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("UCI_Chess960 (sp960 proxy --offer-chess960)")
+    );
+    let failed: Vec<&serde_json::Value> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "fail")
+        .collect();
+    assert_eq!(failed.len(), 1, "{json}");
+    assert_eq!(failed[0]["got"], "no option UCI_Chess960");
+    // Through the proxy the option is declared as it should be, and every play case passes.
+    let proxied = json["proxy_rows"].as_array().unwrap();
+    assert!(proxied.iter().all(|r| r["status"] != "fail"), "{json}");
+    assert_eq!(
+        proxied[0]["got"],
+        "option name UCI_Chess960 type check default false"
+    );
+
+    let (_, json) = check_short("/usr/games/glaurung");
+    assert_eq!(verdict(&json), ("ready-through-proxy", "none"), "{json}");
+    assert!(
+        json["translations"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("castling files")
+    );
+}
+
+#[test]
+fn fairy_max_is_not_ready_without_setboard() {
+    if !peers::need(&[Peer::Fairymax]) {
+        return;
+    }
+    let (output, json) = check_short("proto=xboard /usr/games/fairymax");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "setboard, fischerandom: no feature setboard=1: cannot set up a Chess960 start"
+    );
+}
+
+/// Fairy-Stockfish's XBoard `perft` after moves sent in force mode, fresh and after an
+/// earlier `perft`: why the XBoard rows check castling moves through play (docs/check.md).
+#[test]
+fn fairy_stockfish_xboard_miscounts_moves_after_an_earlier_perft() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    if !peers::need(&[Peer::FairyStockfish]) {
+        return;
+    }
+    let counts = |earlier: bool| -> Vec<String> {
+        let mut engine = Command::new("/usr/games/fairy-stockfish")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = engine.stdin.take().unwrap();
+        let mut lines = BufReader::new(engine.stdout.take().unwrap()).lines();
+        let mut send = |text: &str| writeln!(input, "{text}").unwrap();
+        send("xboard");
+        send("protover 2");
+        send("accepted usermove");
+        let mut perfts = Vec::new();
+        if earlier {
+            perfts.push("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1\nperft 1");
+        }
+        perfts.push(
+            "setboard 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1\nusermove g1h1\nperft 2",
+        );
+        let mut totals = Vec::new();
+        for perft in perfts {
+            send("new\nvariant fischerandom\nforce");
+            send(perft);
+            let total = lines
+                .by_ref()
+                .map(Result::unwrap)
+                .find(|line| line.starts_with("Nodes searched"))
+                .unwrap();
+            totals.push(total);
+        }
+        send("quit");
+        let _ = engine.wait();
+        totals
+    };
+    assert_eq!(counts(false), ["Nodes searched: 576"]);
+    assert_eq!(counts(true), ["Nodes searched: 25", "Nodes searched: 528"]);
+}
