@@ -42,15 +42,16 @@ Examples:
   sp960 validate fixtures/           check every *.fen, *.epd, *.txt, *.pgn below
   sp960 normalize --in-place a.epd   rewrite records with Shredder castling
   sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
+  sp960 check stockfish              is this engine ready for Chess960? (perft, castling, play)
 
 Exit codes (every subcommand):
-  0         success
+  0         success (check: the engine is ready, directly or through sp960 proxy)
   1         invalid chess data: a bad SP or SPEC, arrangement, FEN or record
   2         usage error (a bad option, --engine key, time control or limit) or I/O error
   3         an engine that cannot do what was asked (proxy --require-chess960; match: fails
-            its handshake; tournament: the tool cannot drive it)
+            its handshake; tournament: the tool cannot drive it; check: not ready)
   4         proxy: the engine exited with status 0 unasked (other exits: its own status)
-  126, 127  the engine program cannot be executed, or is not found (proxy, match)
+  126, 127  the engine program cannot be executed, or is not found (proxy, match, check)
   130       match: interrupted by Ctrl-C; the finished games are saved and reported";
 
 /// Chess960 start positions for GUIs and engines: numbers to FENs and back.
