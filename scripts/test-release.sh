@@ -164,7 +164,14 @@ wine=(/usr/lib/wine/wine64)
 # The stand-in for bcryptprimitives.dll (docs/platforms.md), in system32: every copy of
 # sp960.exe (a launcher is one) finds it there, wherever it lies.
 mkdir -p "$(dirname "$WINEPREFIX")"
-"${wine[@]}" wineboot --init >"$work/wineboot.log" 2>&1 ||
+# One Wine session for the whole section: a persistent wineserver, and its services (started by
+# the first Windows program of a session) started here with no pipe to inherit. Started by a
+# launcher instead, they keep a handle on that launcher's stdout, and a GUI waiting for that pipe
+# to close after `quit` (python-chess does) waits until Wine's last program ends: with two
+# launchers playing each other, never (measured: quit timed out at 60 s; primed, 0.01 s).
+/usr/lib/wine/wineserver -p </dev/null >/dev/null 2>&1 || fail "wineserver -p ($WINEPREFIX)"
+trap '/usr/lib/wine/wineserver -k 2>/dev/null; rm -rf "$work"' EXIT
+"${wine[@]}" wineboot --init </dev/null >"$work/wineboot.log" 2>&1 ||
   { cat "$work/wineboot.log" >&2; fail "wineboot --init ($WINEPREFIX)"; }
 x86_64-w64-mingw32-gcc -shared -O2 -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
   scripts/windows/bcryptprimitives.c -ladvapi32
