@@ -226,8 +226,8 @@ impl Go {
         }
         // A `go ponder` becomes a search with its clocks at `ponderhit`, so they are checked
         // as any `go`'s (Stockfish 15.1 searched without end after `go wtime 0 binc 0
-        // ponder` and `ponderhit`: hostile_gui seed 7450476427249911153, command 17,797);
-        // without a limit at all it is allowed, as `go infinite` is.
+        // ponder` and `ponderhit`: docs/hostile-gui.md); without a limit at all it is
+        // allowed, as `go infinite` is.
         let clocks = self.time.iter().chain(&self.increment).any(Option::is_some)
             || self.moves_to_go.is_some();
         let own = self.time[usize::from(!white_to_move)];

@@ -61,11 +61,10 @@ pub fn looks_like_move(text: &[u8]) -> bool {
 }
 
 /// Why `text`, no move in any notation, is one that an engine reads as a move all the same,
-/// when it is: Sjaak II 1.4.1 plays on after either (a move out of turn in hostile_gui runs).
-/// - a move up to a `#` with more after it (`b5#N7K-7` reads as `b5#`: seed
-///   13486995591715602931, command 22,207);
-/// - a move wrapped in `=` signs (`=f5`, `f5=`, `=f7f5` read as `f5`: seed
-///   11060597144664119042, command 140,502).
+/// when it is: Sjaak II 1.4.1 plays on after either (a move out of turn; the hostile-GUI
+/// runs that found them are in docs/hostile-gui.md):
+/// - a move up to a `#` with more after it (`b5#N7K-7` reads as `b5#`);
+/// - a move wrapped in `=` signs (`=f5`, `f5=`, `=f7f5` read as `f5`).
 pub fn disguised_move(text: &[u8]) -> Option<&'static str> {
     if let Some(hash) = text.iter().position(|b| *b == b'#')
         && hash + 1 < text.len()
