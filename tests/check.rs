@@ -314,6 +314,26 @@ fn toga_and_glaurung_are_ready_through_the_proxy() {
             .unwrap()
             .starts_with("castling files")
     );
+    // The case made for it: offered only e1h1 where the colours castle with different rooks
+    // (`HAfb`), Glaurung answers `bestmove (none)`; through the proxy it castles.
+    let case = |rows: &serde_json::Value| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["case"] == "searchmoves colours-differ")
+            .cloned()
+            .unwrap_or_else(|| panic!("no colours-differ row: {rows}"))
+    };
+    let direct = case(&json["rows"]);
+    assert_eq!(
+        (&direct["status"], &direct["got"]),
+        (&"fail".into(), &"(none)".into())
+    );
+    let proxied = case(&json["proxy_rows"]);
+    assert_eq!(
+        (&proxied["status"], &proxied["got"]),
+        (&"pass".into(), &"e1h1".into())
+    );
 }
 
 #[test]

@@ -80,6 +80,15 @@ pub const CASES: &[Case] = &[
         mode: Mode::Chess960,
     },
     Case {
+        name: "colours-differ",
+        fen: "1r1k1r2/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAfb - 0 1",
+        reason: "the colours castle with different rooks (White a1 and h1, Black b8 and \
+                 f8, as in most double-FRC games): an engine that keeps one pair of castling \
+                 files for both colours castles with pieces that are not its rooks",
+        castling: Some("e1h1"),
+        mode: Mode::Chess960,
+    },
+    Case {
         name: "standard-mode",
         fen: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1",
         reason: "standard chess (UCI_Chess960 off): castling is e1g1 and e1c1; king takes \
@@ -238,6 +247,36 @@ mod tests {
             after.board().piece_at(Square::D1).map(|p| p.role),
             Some(shakmaty::Role::Rook)
         );
+    }
+
+    #[test]
+    fn colours_differ() {
+        let (_, position) = case("colours-differ");
+        let rights = position.castles().castling_rights();
+        let white = rights & Bitboard::from_rank(shakmaty::Rank::First);
+        let black = rights & Bitboard::from_rank(shakmaty::Rank::Eighth);
+        assert_eq!(
+            white,
+            Bitboard::from(Square::A1) | Bitboard::from(Square::H1)
+        );
+        assert_eq!(
+            black,
+            Bitboard::from(Square::B8) | Bitboard::from(Square::F8)
+        );
+        // Each colour may castle both ways, and Black's castling rooks stand on files
+        // White has none of.
+        assert_eq!(castles(&position).len(), 2);
+        let mut black_to_move = position.to_setup(shakmaty::EnPassantMode::Legal);
+        black_to_move.turn = shakmaty::Color::Black;
+        let black_to_move = black_to_move
+            .position::<Chess>(shakmaty::CastlingMode::Chess960)
+            .unwrap();
+        let written: Vec<String> = castles(&black_to_move)
+            .iter()
+            .map(|m| move_text(m, CastlingDialect::Chess960))
+            .collect();
+        assert_eq!(written.len(), 2);
+        assert!(written.contains(&"d8f8".to_owned()) && written.contains(&"d8b8".to_owned()));
     }
 
     #[test]

@@ -732,7 +732,7 @@ fn translations(rows: &[Row], protocol: Protocol) -> Option<Vec<String>> {
         return None;
     }
     let mut translations = Vec::new();
-    for row in failures {
+    for row in &failures {
         match (protocol, row.case.as_str()) {
             (Protocol::Uci, "UCI_Chess960 declared") if row.got == "no option UCI_Chess960" => {
                 translations.push(
@@ -742,6 +742,11 @@ fn translations(rows: &[Row], protocol: Protocol) -> Option<Vec<String>> {
                         .to_owned(),
                 );
             }
+            // The case made for the castling-files defect fails for that defect: the
+            // castling-files row's translation covers it.
+            (Protocol::Uci, case)
+                if case.ends_with(" colours-differ")
+                    && failures.iter().any(|r| r.case == "castling files") => {}
             (Protocol::Uci, "castling files") => translations.push(
                 "castling files: the proxy gives the engine positions where both colours \
                  castle with the same rooks, without the rights it cannot hold"
