@@ -33,7 +33,6 @@
 # anyway, and the archives then say so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
 
 log() { printf 'release: [%ss] %s\n' "$SECONDS" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -138,10 +137,21 @@ cross_target="${SP960_CROSS_TARGET:-$HOME/.cache/sp960-cross-target}"
 [ -x /usr/bin/rustc ] && command -v x86_64-w64-mingw32-gcc >/dev/null ||
   die "Windows needs Debian's rustc-web, cargo-web, rust-web-src and mingw-w64 (scripts/test-platforms.sh installs them)"
 log "Windows: cargo build --release -Zbuild-std ($windows_target, Debian's rustc-web)"
-RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$cross_target" \
-  RUSTFLAGS="--remap-path-prefix=$repo=$name $remap" \
-  /usr/bin/cargo build --release --locked --target "$windows_target" -Zbuild-std \
-  --config "target.$windows_target.linker=\"x86_64-w64-mingw32-gcc\"" --bin sp960
+# From the commit's tree in a fixed directory, as Linux: RUSTFLAGS name the source directory
+# (remapped), and cargo rebuilds everything, std included, when they change; built in the
+# checkout, a clone elsewhere would rebuild it all. Not from the vendored tree: -Zbuild-std
+# needs the standard library's own crates, which vendor/ does not hold.
+windows_src="$cross_target/source/$name"
+rm -rf "$cross_target/source"
+mkdir -p "$cross_target/source"
+git archive --format=tar --prefix="$name/" HEAD | tar -x -C "$cross_target/source"
+(
+  cd "$windows_src"
+  RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$cross_target" \
+    RUSTFLAGS="--remap-path-prefix=$windows_src=$name $remap" \
+    /usr/bin/cargo build --release --locked --target "$windows_target" -Zbuild-std \
+    --config "target.$windows_target.linker=\"x86_64-w64-mingw32-gcc\"" --bin sp960
+)
 windows_exe="$cross_target/$windows_target/release/sp960.exe"
 # Only DLLs every Windows has: no mingw runtime (libgcc_s, libwinpthread, libstdc++) to ship.
 dlls=$(x86_64-w64-mingw32-objdump -p "$windows_exe" | sed -n 's/^\s*DLL Name: //p' | sort -uf | tr '\n' ' ')
