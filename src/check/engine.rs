@@ -248,30 +248,52 @@ impl CheckEngine {
         depth: u32,
         mode: Mode,
     ) -> Result<PerftReply, EngineFailure> {
+        self.ask_perft(dialect, fen, moves, depth, mode)?;
+        self.read_perft(dialect, depth)
+    }
+
+    /// Asks for the perft of `fen` (after `moves`) at `depth` in `mode`, without waiting
+    /// for the count ([`CheckEngine::read_perft`] reads it).
+    pub fn ask_perft(
+        &mut self,
+        dialect: PerftDialect,
+        fen: &str,
+        moves: &[&str],
+        depth: u32,
+        mode: Mode,
+    ) -> Result<(), EngineFailure> {
         self.set_mode(mode)?;
         let mut lines = self.position_lines(fen, moves);
         lines.push(dialect.command(depth));
-        self.send(&lines)?;
+        self.send(&lines)
+    }
+
+    /// The reply to the perft asked at `depth`.
+    pub fn read_perft(
+        &mut self,
+        dialect: PerftDialect,
+        depth: u32,
+    ) -> Result<PerftReply, EngineFailure> {
         let mut reader = PerftReader::new(dialect, depth);
         self.read_until(|line| reader.on_line(line))?
             .map_err(|err| EngineFailure::Perft(err.to_string()))
     }
 
-    /// The engine's perft of `position` (Shredder-FEN, or the standard FEN in standard
-    /// mode).
-    pub fn perft_position(
+    /// Asks for the perft of `position` (Shredder-FEN, or the standard FEN in standard
+    /// mode), without waiting for the count.
+    pub fn ask_perft_position(
         &mut self,
         dialect: PerftDialect,
         position: &Chess,
         depth: u32,
         mode: Mode,
-    ) -> Result<PerftReply, EngineFailure> {
+    ) -> Result<(), EngineFailure> {
         let notation = match mode {
             Mode::Chess960 => CastlingNotation::Shredder,
             Mode::Standard => CastlingNotation::Xfen,
         };
         let fen = position_fen(position, notation);
-        self.perft(dialect, &fen, &[], depth, mode)
+        self.ask_perft(dialect, &fen, &[], depth, mode)
     }
 
     /// A search of `root` after `moves` through the client (its notation and position

@@ -10,7 +10,8 @@
 //!
 //! - sans-IO, unit-tested without processes: [`cases`] (the castling cases, each with its
 //!   reason, proven by tests), [`positions`] (what the perft group counts from),
-//!   [`reference`] (shakmaty's perft and divide), [`descent`] (a difference down to one
+//!   [`reference`] (shakmaty's perft and divide; [`start_counts`] its counts of the
+//!   960 starts, kept), [`descent`] (a difference down to one
 //!   position and one move), [`report`] (rows, verdict, exit status, table, JSON);
 //! - the I/O shell: [`engine`] (one engine driven through the shared engine driver,
 //!   `clients::driver`, with perft asked in raw lines beside the client, read by
@@ -28,3 +29,4 @@ pub mod positions;
 pub mod reference;
 pub mod report;
 pub mod run;
+pub mod start_counts;
