@@ -346,3 +346,113 @@ impl EngineDriver {
         self.client.forget_position();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::peers::{self, Peer};
+
+    /// A UCI engine in a few lines of Python: its handshake declares two options, `go`
+    /// answers `e2e4` after an `info` line, `perft` is answered raw, `crash` exits 3.
+    const ENGINE: &str = "import sys\n\
+        for line in sys.stdin:\n\
+        \x20   w = line.split()\n\
+        \x20   if not w: continue\n\
+        \x20   if w[0] == 'uci':\n\
+        \x20       print('id name Scripted'); print('option name MultiPV type spin default 1 min 1 max 5')\n\
+        \x20       print('option name UCI_Chess960 type check default false'); print('uciok')\n\
+        \x20   elif w[0] == 'isready': print('readyok')\n\
+        \x20   elif w[0] == 'go': print('info depth 1 score cp 10 pv e2e4'); print('bestmove e2e4')\n\
+        \x20   elif w[0] == 'perft': print('Nodes searched: 20')\n\
+        \x20   elif w[0] == 'crash': sys.exit(3)\n\
+        \x20   elif w[0] == 'quit': break\n\
+        \x20   sys.stdout.flush()\n";
+
+    fn launch() -> Launch {
+        Launch {
+            command: EngineCommand {
+                program: "python3".into(),
+                args: vec!["-c".into(), ENGINE.into()],
+                dir: None,
+            },
+            init_strings: Vec::new(),
+            protocol: None,
+            options: Vec::new(),
+            waits: Waits {
+                detect: Duration::from_secs(20),
+                features: Duration::from_secs(2),
+                overall: Duration::from_secs(30),
+            },
+        }
+    }
+
+    #[test]
+    fn handshake_search_raw_lines_crash_and_restart() {
+        if !peers::need(&[Peer::Python]) {
+            return;
+        }
+        let deadline = || Instant::now() + Duration::from_secs(30);
+        let mut driver = EngineDriver::start(&launch(), None).unwrap();
+        assert_eq!(driver.protocol(), Protocol::Uci);
+        assert_eq!(driver.client().name(), Some("Scripted"));
+        assert_eq!(driver.declarations().len(), 2);
+        assert!(driver.declarations()[0].starts_with("option name MultiPV"));
+        // A search: every line shown to the caller, the move checked by the client.
+        let root = Chess::default();
+        driver
+            .new_game(&root, &Limits::default(), deadline())
+            .unwrap();
+        let game = crate::protocol::game::GameLine::new(root.clone());
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let mut seen = Vec::new();
+        let request = GoRequest {
+            game: &game,
+            limits: &limits,
+            clocks: None,
+        };
+        let event = driver
+            .search(request, deadline(), |line| seen.push(line.to_vec()))
+            .unwrap();
+        assert!(matches!(event, ClientEvent::Move(m) if m.to_string().contains("e4")));
+        assert_eq!(
+            seen.first().map(Vec::as_slice),
+            Some(&b"info depth 1 score cp 10 pv e2e4"[..])
+        );
+        // Raw lines beside the client.
+        driver.send(&["perft 1"]).unwrap();
+        let total = driver
+            .read_until(deadline(), |line| {
+                line.strip_prefix(b"Nodes searched: ").map(<[u8]>::to_vec)
+            })
+            .unwrap();
+        assert_eq!(total, b"20");
+        // Silence is a timeout, a crash is the engine's end, in words.
+        let soon = Instant::now() + Duration::from_millis(100);
+        assert!(matches!(
+            driver.read_until(soon, |_| Some(())),
+            Err(Failure::Timeout)
+        ));
+        driver.send(&["crash"]).unwrap();
+        match driver.read_until(deadline(), |_| None::<()>) {
+            Err(Failure::Closed(how)) => assert!(how.contains("status 3"), "{how}"),
+            other => panic!("{other:?}"),
+        }
+        // Started afresh, handshake and all.
+        let driver = driver.restart().unwrap();
+        assert_eq!(driver.client().name(), Some("Scripted"));
+        driver.quit(Duration::from_millis(500));
+    }
+
+    #[test]
+    fn a_program_that_is_not_there_is_a_spawn_failure() {
+        let mut launch = launch();
+        launch.command.program = "/nonexistent/sp960-engine".into();
+        assert!(matches!(
+            EngineDriver::start(&launch, None),
+            Err(Failure::Spawn(SpawnError::NotFound(_)))
+        ));
+    }
+}
