@@ -28,7 +28,10 @@ ENGINE (default /usr/games/stockfish), NODES (the two engines' node counts, defa
 RUNNERS (default sp960,fastchess,cutechess-cli), POLL_MS (default 5), KEEP (a directory
 to keep the PGNs and outputs in), LOG (default 1: sp960 gets --log DIR when its
 `match --help` lists it; 0: never), PIN (a CPU list: every runner and its engines run under
-`taskset -c PIN`, the placement experiment of docs/benchmarks.md; default: no pinning).
+`taskset -c PIN`, the placement experiment of docs/benchmarks.md; default: no pinning),
+SP960_BEFORE (a second sp960 build, e.g. the commit before a change: it runs as the runner
+`sp960-before`, interleaved with the others, and is compared with fastchess and with `sp960`:
+before and after side by side in one run).
 """
 import io
 import os
@@ -64,7 +67,10 @@ ENGINE = os.environ.get("ENGINE", "/usr/games/stockfish")
 NODES = [int(n) for n in os.environ.get("NODES", "1000,500").split(",")]
 STARTS = os.environ.get("STARTS", "100-139")
 RUNS = int(os.environ.get("RUNS", "3"))
-RUNNERS = os.environ.get("RUNNERS", "sp960,fastchess,cutechess-cli").split(",")
+SP960_BEFORE = os.environ.get("SP960_BEFORE")
+RUNNERS = os.environ.get(
+    "RUNNERS",
+    ("sp960-before," if SP960_BEFORE else "") + "sp960,fastchess,cutechess-cli").split(",")
 POLL = float(os.environ.get("POLL_MS", "5")) / 1000
 KEEP = os.environ.get("KEEP")
 LOG = os.environ.get("LOG", "1") != "0"
@@ -78,23 +84,28 @@ DRAW = ["movenumber=40", "movecount=8", "score=10"]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def sp960_has_log():
+def sp960_has_log(binary=SP960):
     """True when this build's `sp960 match --help` lists --log."""
-    out = subprocess.run([SP960, "match", "--help"], capture_output=True, text=True).stdout
+    out = subprocess.run([binary, "match", "--help"], capture_output=True, text=True).stdout
     return "--log" in out
+
+
+def is_sp960(runner):
+    return runner in ("sp960", "sp960-before")
 
 
 def command(runner, work, book, rounds):
     """The runner's argv for the match, its PGN path."""
     pgn = os.path.join(work, f"{runner}.pgn")
     names = ["a", "b"]
-    if runner == "sp960":
-        args = [SP960, "match", "--sp", STARTS, "--concurrency", "1", "--pgn", pgn]
+    if is_sp960(runner):
+        binary = SP960_BEFORE if runner == "sp960-before" else SP960
+        args = [binary, "match", "--sp", STARTS, "--concurrency", "1", "--pgn", pgn]
         for name, nodes in zip(names, NODES):
             args += ["--engine", f"{ENGINE} name={name} nodes={nodes}"]
         args += ["--sprt", *SPRT, "--resign", *RESIGN, "--draw", *DRAW]
-        if LOG and sp960_has_log():
-            args += ["--log", os.path.join(work, "sp960-log")]
+        if LOG and sp960_has_log(binary):
+            args += ["--log", os.path.join(work, f"{runner}-log")]
         return args, pgn
     program = FASTCHESS if runner == "fastchess" else CUTECHESS
     args = [program]
@@ -204,7 +215,7 @@ def read_games(text):
 
 
 def main():
-    for path in [SP960] + [FASTCHESS if "fastchess" in RUNNERS else SP960,
+    for path in [SP960] + ([SP960_BEFORE] if "sp960-before" in RUNNERS else []) + [FASTCHESS if "fastchess" in RUNNERS else SP960,
                            CUTECHESS if "cutechess-cli" in RUNNERS else SP960]:
         if not (os.path.isfile(path) or shutil.which(path)):
             sys.exit(f"not found: {path} (see the docstring's env vars)")
@@ -263,13 +274,13 @@ def main():
             if other:
                 print(f"DIFFERENT GAMES: {runner} run {number}: {other} games differ from "
                       f"{RUNNERS[0]} run 1 in their moves or result")
-    if "sp960" in medians:
+    for ours in [runner for runner in RUNNERS if is_sp960(runner)]:
         for other in RUNNERS:
-            if other == "sp960":
+            if other == ours or (ours == "sp960-before" and other == "sp960"):
                 continue
-            cpu_ratio = medians["sp960"][0] / medians[other][0]
-            wall_ratio = medians["sp960"][1] / medians[other][1]
-            print(f"sp960 / {other}: own CPU per ply {cpu_ratio:.2f}, "
+            cpu_ratio = medians[ours][0] / medians[other][0]
+            wall_ratio = medians[ours][1] / medians[other][1]
+            print(f"{ours} / {other}: own CPU per ply {cpu_ratio:.2f}, "
                   f"wall to the last game {wall_ratio:.3f}")
 
 

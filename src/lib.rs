@@ -7,6 +7,8 @@
 //! - [`protocol`]: the UCI and XBoard vocabulary the proxy, the match runner and the
 //!   built-in engine share;
 //! - [`proxy`]: `sp960 proxy`, its sans-IO sessions and the small I/O shell;
+//! - `clients`: the engine clients (UCI, XBoard, protocol detection) and the one engine
+//!   driver of every role that drives engines (match runner, check, book generator);
 //! - [`matches`](mod@matches): `sp960 match`, the runner (engine specs, clocks, referee, PGN, stats);
 //! - [`engine`]: the built-in engine, `sp960 engine`;
 //! - [`tournaments`]: books and the match runners' command lines;
@@ -18,6 +20,7 @@
 
 pub(crate) mod check;
 pub(crate) mod cli;
+pub(crate) mod clients;
 pub(crate) mod engine;
 pub(crate) mod launch;
 pub(crate) mod matches;

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "check",
             "tournaments",
             "matches",
+            "clients",
             "proxy",
             "engine",
             "launch",
@@ -26,13 +27,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "tournaments",
-        &["matches", "launch", "records", "protocol", "starts", "os"],
+        &[
+            "matches", "clients", "launch", "records", "protocol", "starts", "os",
+        ],
     ),
-    ("check", &["matches", "launch", "protocol", "starts", "os"]),
+    ("check", &["clients", "launch", "protocol", "starts", "os"]),
     (
         "matches",
-        &["launch", "records", "protocol", "starts", "os"],
+        &["clients", "launch", "records", "protocol", "starts", "os"],
     ),
+    ("clients", &["launch", "protocol", "starts", "os"]),
     ("proxy", &["launch", "protocol", "starts", "os"]),
     ("engine", &["launch", "protocol", "starts", "os"]),
     ("launch", &["protocol", "os"]),

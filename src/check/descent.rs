@@ -146,6 +146,9 @@ pub struct Descent {
     line: Vec<String>,
     root: Option<(u64, u64)>,
     asked: Asked,
+    /// shakmaty's count of the position asked for whole, counted ahead
+    /// ([`Descent::count_ahead`]) while the engine counts.
+    ahead: Option<u64>,
 }
 
 impl Descent {
@@ -170,8 +173,27 @@ impl Descent {
             line: Vec::new(),
             root: None,
             asked: Asked::Whole,
+            ahead: None,
         };
         (descent, query)
+    }
+
+    /// The reference count of the root, known already (a start's kept count): not
+    /// counted again.
+    pub fn root_reference(&mut self, count: u64) {
+        if self.root.is_none() {
+            self.ahead = Some(count);
+        }
+    }
+
+    /// Counts the reference of the last query now, while the engine counts it (its reply
+    /// then wakes the caller once, not once per divide line, and the wall time is the
+    /// longer of the two counts, not their sum); [`Descent::on_reply`] uses it. Queries
+    /// of a child or of the moves have their reference already.
+    pub fn count_ahead(&mut self) {
+        if matches!(self.asked, Asked::Whole) && self.ahead.is_none() {
+            self.ahead = Some(reference::perft(&self.position, self.depth));
+        }
     }
 
     fn ask(&self, position: &Chess, depth: u32) -> Next {
@@ -201,7 +223,10 @@ impl Descent {
     pub fn on_reply(&mut self, reply: &PerftReply) -> Next {
         match std::mem::replace(&mut self.asked, Asked::Whole) {
             Asked::Whole => {
-                let reference = reference::perft(&self.position, self.depth);
+                let reference = self
+                    .ahead
+                    .take()
+                    .unwrap_or_else(|| reference::perft(&self.position, self.depth));
                 if self.root.is_none() {
                     self.root = Some((reply.total, reference));
                     // The same total and (when divided) the same moves: agreed, without
@@ -398,6 +423,29 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_known_root_count_is_used_and_not_counted_again() {
+        let position = chess960("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1").unwrap();
+        let total = reference::perft(&position, 2);
+        let reply = PerftReply {
+            total,
+            divide: None,
+        };
+        let (mut descent, _) =
+            Descent::start(position.clone(), 2, CastlingDialect::Chess960, false);
+        descent.root_reference(total);
+        descent.count_ahead();
+        assert_eq!(
+            descent.on_reply(&reply),
+            Next::Done(Outcome::Agrees { total })
+        );
+        // Given a wrong count, the engine that agrees with shakmaty is held against it:
+        // the count given is the one used.
+        let (mut descent, _) = Descent::start(position, 2, CastlingDialect::Chess960, false);
+        descent.root_reference(total + 1);
+        assert!(matches!(descent.on_reply(&reply), Next::Ask(_)));
+    }
+
     fn run(
         fen: &str,
         depth: u32,
@@ -410,7 +458,12 @@ mod tests {
             CastlingDialect::Chess960,
             divides,
         );
+        // Every other descent counts ahead, as the check does: the outcome is the same.
+        let ahead = depth % 2 == 1;
         for asked in 1.. {
+            if ahead {
+                descent.count_ahead();
+            }
             match descent.on_reply(&engine_reply(&query, divides, broken)) {
                 Next::Ask(next) => query = next,
                 Next::Done(outcome) => return (outcome, asked),

@@ -1,20 +1,18 @@
-//! The I/O shell's engine: one process driven through the match runner's engine client
-//! ([`Client`]: protocol detection, handshake, options, `UCI_Chess960`, positions and
-//! searches) and the launch room's process ([`EngineProcess`]: lines in and out with
-//! deadlines). What the check adds is asked in raw lines beside the client: perft
-//! ([`crate::protocol::perft`]), the mode switch and `searchmoves`. Every wait has a
-//! deadline and says which case it was for; a closed engine is reported with its exit
-//! and started again by [`CheckEngine::restart`].
+//! The I/O shell's engine: one engine driven by the shared engine driver
+//! ([`EngineDriver`], `clients/`: the process, protocol detection, handshake, options,
+//! positions and searches, with deadlines). What the check adds is asked in raw lines
+//! beside the client: perft ([`crate::protocol::perft`]), the mode switch and
+//! `searchmoves`. Every wait has a deadline and says which case it was for; a closed
+//! engine is reported with its exit and started again by [`CheckEngine::restart`].
 
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move};
 
 use crate::check::cases::Mode;
-use crate::launch::command::{EngineCommand, SpawnError};
-use crate::launch::process::{EngineProcess, Received};
-use crate::matches::engines::client::Client;
-use crate::matches::engines::talk::{ClientEvent, GoRequest, Limits, NewGame};
+use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
+use crate::clients::talk::{ClientEvent, GoRequest, Limits};
+use crate::launch::command::EngineCommand;
 use crate::protocol::Protocol;
 use crate::protocol::first_token;
 use crate::protocol::game::GameLine;
@@ -62,19 +60,28 @@ pub enum EngineFailure {
 /// What the handshake showed, raw, for the protocol checks.
 #[derive(Debug, Clone, Default)]
 pub struct Handshake {
-    /// The protocol spoken.
-    pub protocol: Option<Protocol>,
     /// `id name` or `myname`.
     pub name: Option<String>,
     /// Every `option` line (UCI) or `feature` line (XBoard), as read.
     pub declarations: Vec<String>,
 }
 
+/// The driver's failures, as the check words them: a hang and Ctrl-C are both a wait
+/// without an answer (`timeout` seconds).
+fn failure(failure: Failure, timeout: Duration) -> EngineFailure {
+    match failure {
+        Failure::Spawn(err) => EngineFailure::Spawn(err.to_string(), err.exit_code()),
+        Failure::WriteFailed(how) | Failure::Closed(how) => EngineFailure::Closed(how),
+        Failure::Timeout | Failure::Interrupted => EngineFailure::Timeout(timeout.as_secs()),
+        Failure::Refused(reason) => EngineFailure::Answer(reason),
+        Failure::Unexpected(event) => EngineFailure::Answer(format!("{event:?}")),
+    }
+}
+
 /// One running engine.
 pub struct CheckEngine {
     setup: EngineSetup,
-    process: EngineProcess,
-    client: Client,
+    driver: EngineDriver,
     /// What the handshake showed.
     pub handshake: Handshake,
     /// The mode the engine is in (UCI: `UCI_Chess960` as last set).
@@ -84,37 +91,52 @@ pub struct CheckEngine {
 impl CheckEngine {
     /// Starts the engine and runs its handshake.
     pub fn start(setup: &EngineSetup) -> Result<CheckEngine, EngineFailure> {
-        let process = EngineProcess::spawn(&setup.command, None)
-            .map_err(|err: SpawnError| EngineFailure::Spawn(err.to_string(), err.exit_code()))?;
-        let (client, first) = Client::start(setup.protocol, &setup.options);
-        let mut engine = CheckEngine {
-            setup: setup.clone(),
-            process,
-            client,
-            handshake: Handshake::default(),
-            mode: Mode::Chess960,
+        // Protocol detection and an XBoard handshake without `done=1` end on silence:
+        // 5 s for an answer to `uci` (the match runner waits 2 s; a loaded machine made
+        // Stockfish 15.1 slower than that to answer, and a check is not in a hurry), then
+        // 2 s for the XBoard features.
+        let launch = Launch {
+            command: setup.command.clone(),
+            init_strings: setup.init_strings.clone(),
+            protocol: setup.protocol,
+            options: setup.options.clone(),
+            waits: Waits {
+                detect: Duration::from_secs(5).min(setup.timeout),
+                features: Duration::from_secs(2),
+                overall: setup.timeout,
+            },
         };
-        let init: Vec<&[u8]> = setup.init_strings.iter().map(|s| s.as_bytes()).collect();
-        engine.send(&init)?;
-        engine.send(&first)?;
-        engine.until_ready()?;
-        engine.handshake.protocol = engine.client.protocol();
-        engine.handshake.name = engine.client.name().map(str::to_owned);
-        Ok(engine)
+        let driver =
+            EngineDriver::start(&launch, None).map_err(|err| failure(err, setup.timeout))?;
+        Ok(CheckEngine::with(setup.clone(), driver))
+    }
+
+    fn with(setup: EngineSetup, driver: EngineDriver) -> CheckEngine {
+        let client = driver.client();
+        let handshake = Handshake {
+            name: client.name().map(str::to_owned),
+            declarations: driver.declarations().to_vec(),
+        };
+        CheckEngine {
+            setup,
+            driver,
+            handshake,
+            mode: Mode::Chess960,
+        }
     }
 
     /// The same engine, started afresh (after a crash or a hang).
     pub fn restart(self) -> Result<CheckEngine, EngineFailure> {
-        let setup = self.setup.clone();
-        drop(self);
-        CheckEngine::start(&setup)
+        let CheckEngine { setup, driver, .. } = self;
+        let driver = driver
+            .restart()
+            .map_err(|err| failure(err, setup.timeout))?;
+        Ok(CheckEngine::with(setup, driver))
     }
 
     /// Ends the conversation.
     pub fn quit(self) {
-        let mut lines = Vec::new();
-        self.client.quit(&mut lines);
-        self.process.stop(&lines, Duration::from_millis(500));
+        self.driver.quit(Duration::from_millis(500));
     }
 
     fn deadline(&self) -> Instant {
@@ -122,105 +144,44 @@ impl CheckEngine {
     }
 
     fn send<L: AsRef<[u8]>>(&mut self, lines: &[L]) -> Result<(), EngineFailure> {
-        match self.process.send(lines) {
-            Ok(()) => Ok(()),
-            Err(_) => Err(EngineFailure::Closed(self.process.exit_description())),
-        }
-    }
-
-    /// Feeds engine lines to the client until it is ready.
-    fn until_ready(&mut self) -> Result<(), EngineFailure> {
-        // Protocol detection and an XBoard handshake without `done=1` end on silence:
-        // 5 s for an answer to `uci` (the match runner waits 2 s; a loaded machine made
-        // Stockfish 15.1 slower than that to answer, and a check is not in a hurry), then
-        // 2 s for the XBoard features.
-        let mut quiet = Instant::now() + Duration::from_secs(5).min(self.setup.timeout);
-        let deadline = self.deadline();
-        loop {
-            let wait = match self.client.protocol() {
-                Some(Protocol::Uci) => deadline,
-                _ => quiet.min(deadline),
-            };
-            let mut out = Vec::new();
-            let event = match self.process.receive(wait) {
-                Received::Line(line) => {
-                    if matches!(first_token(line), b"option" | b"feature") {
-                        self.handshake
-                            .declarations
-                            .push(String::from_utf8_lossy(line).into_owned());
-                    }
-                    self.client.on_line(line, &mut out)
-                }
-                Received::Timeout if Instant::now() < deadline => {
-                    let detecting = self.client.protocol().is_none();
-                    quiet = if detecting {
-                        Instant::now() + Duration::from_secs(2)
-                    } else {
-                        deadline
-                    };
-                    self.client.on_timeout(&mut out)
-                }
-                Received::Timeout | Received::Interrupted => {
-                    return Err(EngineFailure::Timeout(self.setup.timeout.as_secs()));
-                }
-                Received::Closed => {
-                    return Err(EngineFailure::Closed(self.process.exit_description()));
-                }
-            };
-            self.send(&out)?;
-            match event {
-                Some(ClientEvent::Ready) => return Ok(()),
-                Some(ClientEvent::Failed(reason)) => return Err(EngineFailure::Answer(reason)),
-                _ => {}
-            }
-        }
+        let timeout = self.setup.timeout;
+        self.driver.send(lines).map_err(|err| failure(err, timeout))
     }
 
     /// The protocol spoken.
     pub fn protocol(&self) -> Protocol {
-        self.client.protocol().unwrap_or(Protocol::Uci)
+        self.driver.protocol()
     }
 
     /// Whether a UCI engine offers `UCI_Chess960` (and the client switched it on).
     pub fn has_chess960_option(&self) -> bool {
-        self.client.uci().is_some_and(|c| c.has_chess960())
+        self.driver.client().uci().is_some_and(|c| c.has_chess960())
     }
 
     /// Whether the client renders positions for an engine with one set of castling files
     /// for both colours (Glaurung 2.2, known by name in `protocol::quirks`), as the proxy
     /// does.
     pub fn shares_castling_files(&self) -> bool {
-        self.client.uci().is_some_and(|c| c.shares_castling_files())
+        self.driver
+            .client()
+            .uci()
+            .is_some_and(|c| c.shares_castling_files())
     }
 
     /// Why an XBoard engine cannot play Chess960, if it cannot.
     pub fn xboard_support(&self) -> Result<(), String> {
-        self.client
+        self.driver
+            .client()
             .chess960_support()
             .map_err(|reason| reason.to_string())
     }
 
-    /// Reads lines until `until` says the answer is complete (`Some`).
-    fn read_until<T>(
-        &mut self,
-        mut until: impl FnMut(&[u8]) -> Option<T>,
-    ) -> Result<T, EngineFailure> {
-        let deadline = self.deadline();
-        loop {
-            match self.process.receive(deadline) {
-                Received::Line(line) => {
-                    if let Some(answer) = until(line) {
-                        return Ok(answer);
-                    }
-                }
-                Received::Timeout | Received::Interrupted => {
-                    return Err(EngineFailure::Timeout(self.setup.timeout.as_secs()));
-                }
-                Received::Closed => {
-                    return Err(EngineFailure::Closed(self.process.exit_description()));
-                }
-            }
-        }
+    /// Reads raw lines until `until` says the answer is complete (`Some`).
+    fn read_until<T>(&mut self, until: impl FnMut(&[u8]) -> Option<T>) -> Result<T, EngineFailure> {
+        let (deadline, timeout) = (self.deadline(), self.setup.timeout);
+        self.driver
+            .read_until(deadline, until)
+            .map_err(|err| failure(err, timeout))
     }
 
     /// `isready` ... `readyok` (UCI).
@@ -287,30 +248,52 @@ impl CheckEngine {
         depth: u32,
         mode: Mode,
     ) -> Result<PerftReply, EngineFailure> {
+        self.ask_perft(dialect, fen, moves, depth, mode)?;
+        self.read_perft(dialect, depth)
+    }
+
+    /// Asks for the perft of `fen` (after `moves`) at `depth` in `mode`, without waiting
+    /// for the count ([`CheckEngine::read_perft`] reads it).
+    pub fn ask_perft(
+        &mut self,
+        dialect: PerftDialect,
+        fen: &str,
+        moves: &[&str],
+        depth: u32,
+        mode: Mode,
+    ) -> Result<(), EngineFailure> {
         self.set_mode(mode)?;
         let mut lines = self.position_lines(fen, moves);
         lines.push(dialect.command(depth));
-        self.send(&lines)?;
+        self.send(&lines)
+    }
+
+    /// The reply to the perft asked at `depth`.
+    pub fn read_perft(
+        &mut self,
+        dialect: PerftDialect,
+        depth: u32,
+    ) -> Result<PerftReply, EngineFailure> {
         let mut reader = PerftReader::new(dialect, depth);
         self.read_until(|line| reader.on_line(line))?
             .map_err(|err| EngineFailure::Perft(err.to_string()))
     }
 
-    /// The engine's perft of `position` (Shredder-FEN, or the standard FEN in standard
-    /// mode).
-    pub fn perft_position(
+    /// Asks for the perft of `position` (Shredder-FEN, or the standard FEN in standard
+    /// mode), without waiting for the count.
+    pub fn ask_perft_position(
         &mut self,
         dialect: PerftDialect,
         position: &Chess,
         depth: u32,
         mode: Mode,
-    ) -> Result<PerftReply, EngineFailure> {
+    ) -> Result<(), EngineFailure> {
         let notation = match mode {
             Mode::Chess960 => CastlingNotation::Shredder,
             Mode::Standard => CastlingNotation::Xfen,
         };
         let fen = position_fen(position, notation);
-        self.perft(dialect, &fen, &[], depth, mode)
+        self.ask_perft(dialect, &fen, &[], depth, mode)
     }
 
     /// A search of `root` after `moves` through the client (its notation and position
@@ -326,63 +309,27 @@ impl CheckEngine {
             depth: Some(depth),
             ..Limits::default()
         };
-        let mut out = Vec::new();
-        let ready = self.client.new_game(
-            NewGame {
-                root,
-                limits: &limits,
-            },
-            &mut out,
-        );
-        self.send(&out)?;
-        match ready {
-            Some(ClientEvent::Ready) => {}
-            Some(ClientEvent::Failed(reason)) => return Err(EngineFailure::Answer(reason)),
-            _ => self.client_event()?.map_or(Ok(()), |e| match e {
-                ClientEvent::Ready => Ok(()),
-                other => Err(EngineFailure::Answer(format!("{other:?}"))),
-            })?,
-        }
+        let (deadline, timeout) = (self.deadline(), self.setup.timeout);
+        self.driver
+            .new_game(root, &limits, deadline)
+            .map_err(|err| failure(err, timeout))?;
         let mut game = GameLine::new(root.clone());
         for m in moves {
             game.push(*m);
         }
-        let mut out = Vec::new();
-        self.client.go(
-            GoRequest {
-                game: &game,
-                limits: &limits,
-                clocks: None,
-            },
-            &mut out,
-        );
-        self.send(&out)?;
-        match self.client_event()? {
-            Some(ClientEvent::Move(m)) => Ok(m),
-            Some(ClientEvent::Failed(reason)) => Err(EngineFailure::Answer(reason)),
-            Some(ClientEvent::Resign) => Err(EngineFailure::Answer("resigned".into())),
-            Some(ClientEvent::Ready) | None => Err(EngineFailure::Answer("no move".into())),
-        }
-    }
-
-    /// Feeds lines to the client until it has an event.
-    fn client_event(&mut self) -> Result<Option<ClientEvent>, EngineFailure> {
+        let request = GoRequest {
+            game: &game,
+            limits: &limits,
+            clocks: None,
+        };
         let deadline = self.deadline();
-        loop {
-            let mut out = Vec::new();
-            let event = match self.process.receive(deadline) {
-                Received::Line(line) => self.client.on_line(line, &mut out),
-                Received::Timeout | Received::Interrupted => {
-                    return Err(EngineFailure::Timeout(self.setup.timeout.as_secs()));
-                }
-                Received::Closed => {
-                    return Err(EngineFailure::Closed(self.process.exit_description()));
-                }
-            };
-            self.send(&out)?;
-            if event.is_some() {
-                return Ok(event);
+        match self.driver.search(request, deadline, |_| {}) {
+            Ok(ClientEvent::Move(m)) => Ok(m),
+            Ok(ClientEvent::Resign) => Err(EngineFailure::Answer("resigned".into())),
+            Ok(ClientEvent::Ready | ClientEvent::Failed(_)) => {
+                Err(EngineFailure::Answer("no move".into()))
             }
+            Err(err) => Err(failure(err, timeout)),
         }
     }
 

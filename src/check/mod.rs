@@ -10,16 +10,17 @@
 //!
 //! - sans-IO, unit-tested without processes: [`cases`] (the castling cases, each with its
 //!   reason, proven by tests), [`positions`] (what the perft group counts from),
-//!   [`reference`] (shakmaty's perft and divide), [`descent`] (a difference down to one
+//!   [`reference`] (shakmaty's perft and divide; [`start_counts`] its counts of the
+//!   960 starts, kept), [`descent`] (a difference down to one
 //!   position and one move), [`report`] (rows, verdict, exit status, table, JSON);
-//! - the I/O shell: [`engine`] (one engine process driven through the match runner's
-//!   client, `matches::engines`, and `launch::process`, with perft asked in raw lines read
-//!   by `protocol::perft`) and [`run`] (the groups in order, the restart after a crash or
+//! - the I/O shell: [`engine`] (one engine driven through the shared engine driver,
+//!   `clients::driver`, with perft asked in raw lines beside the client, read by
+//!   `protocol::perft`) and [`run`] (the groups in order, the restart after a crash or
 //!   a hang, the rerun through `sp960 proxy`).
 //!
 //! Must not import `proxy`, `engine`, `tournaments` or `cli`: the proxy is run as a
-//! program (`sp960 proxy -- ENGINE`), as users run it. It imports `matches` (the engine
-//! client), `launch`, `protocol`, `starts`, `os` and `exit_code`.
+//! program (`sp960 proxy -- ENGINE`), as users run it. It imports `clients` (the engine
+//! driver), `launch`, `protocol`, `starts`, `os` and `exit_code`.
 
 pub mod cases;
 pub mod descent;
@@ -28,3 +29,4 @@ pub mod positions;
 pub mod reference;
 pub mod report;
 pub mod run;
+pub mod start_counts;

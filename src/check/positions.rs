@@ -23,6 +23,9 @@ pub struct Probe {
     pub depth: u32,
     /// The mode the engine counts in.
     pub mode: Mode,
+    /// The start it is, when it is one of the 960 (whose counts are kept:
+    /// [`crate::check::start_counts`]).
+    pub start: Option<StartPosition>,
 }
 
 /// How many positions of each kind, and how deep.
@@ -51,6 +54,7 @@ pub fn probes(plan: &Plan) -> Vec<Probe> {
             position: chess960(case.fen).expect("the cases are tested positions"),
             depth: plan.case_depth,
             mode: case.mode,
+            start: None,
         })
         .collect();
     let start = |start: Start, depth| Probe {
@@ -58,6 +62,7 @@ pub fn probes(plan: &Plan) -> Vec<Probe> {
         position: start.position().expect("every start is a legal position"),
         depth,
         mode: Mode::Chess960,
+        start: start.is_symmetric().then_some(start.white),
     };
     if plan.starts {
         probes.extend(StartPosition::all().map(|sp| start(Start::symmetric(sp), plan.depth)));
@@ -77,6 +82,7 @@ pub fn probes(plan: &Plan) -> Vec<Probe> {
                 position,
                 depth: plan.depth,
                 mode: Mode::Chess960,
+                start: None,
             }),
     );
     probes

@@ -16,6 +16,7 @@ use crate::check::engine::{CheckEngine, EngineFailure, EngineSetup};
 use crate::check::positions::{Plan, Probe, probes};
 use crate::check::reference;
 use crate::check::report::{Cost, Group, Report, Row, Status, Verdict};
+use crate::check::start_counts;
 use crate::launch::command::EngineCommand;
 use crate::os::cpu;
 use crate::protocol::Protocol;
@@ -566,13 +567,26 @@ fn perft_rows(
             castling,
             dialect.divides(),
         );
+        if let Some(count) = probe
+            .start
+            .and_then(|sp| start_counts::start_perft(sp, probe.depth))
+        {
+            descent.root_reference(count);
+        }
         let sent = format!(
             "{} in {}",
             dialect.command(probe.depth),
             fen_of(&probe.position, probe.mode)
         );
         let row = loop {
-            match engine.perft_position(dialect, &query.position, query.depth, probe.mode) {
+            // shakmaty counts while the engine does.
+            let reply = engine
+                .ask_perft_position(dialect, &query.position, query.depth, probe.mode)
+                .and_then(|()| {
+                    descent.count_ahead();
+                    engine.read_perft(dialect, query.depth)
+                });
+            match reply {
                 Ok(reply) => match descent.on_reply(&reply) {
                     Next::Ask(next) => query = next,
                     Next::Done(Outcome::Agrees { total }) => {

@@ -7,12 +7,13 @@
 //! proxy as one program path for GUIs that start an engine with no arguments
 //! (`launcher`: the settings file beside a copy of sp960, written and read).
 //!
-//! Shared by the proxy (`command`), the match runner and the book generator (all of it)
+//! Shared by the proxy (`command`), the engine driver of `clients` (`process`), the
+//! match runner and the book generator (specs, time controls, logs)
 //! and `sp960 tournament` (specs, time controls, launchers); `key_value` also by the match
 //! runner's options; `launcher` by `cli` (`sp960 proxy --write-launcher`, and the start of
 //! every run: is this executable a launcher?).
 //!
-//! Must not import: `proxy`, `matches`, `engine`, `tournaments`, `cli` (they stand above
+//! Must not import: `proxy`, `clients`, `matches`, `engine`, `tournaments`, `cli` (they stand above
 //! it). It imports `protocol` (the one [`crate::protocol::Protocol`]), `os` and std.
 
 pub mod command;

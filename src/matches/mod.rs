@@ -3,11 +3,10 @@
 //! one finished game at a time.
 //!
 //! Wings, one folder each (its `mod.rs` says what it owns):
-//! - [`engines`]: the GUI side of each protocol as a sans-IO client (engine lines in;
-//!   lines to send and [`engines::talk::ClientEvent`]s out), unit-tested on transcripts
-//!   of the real engines;
 //! - [`game`]: one game: the rules and clocks ([`game::referee`]), the PGN entry
-//!   ([`game::pgn`]) and the two engine processes playing it ([`game::player`]);
+//!   ([`game::pgn`]) and the two engines playing it ([`game::player`]), each driven by
+//!   the engine driver of [`crate::clients`] (the GUI side of each protocol as a sans-IO
+//!   client, shared with `sp960 check` and the book generator);
 //! - [`tally`]: finished games into scores, statistics, SPRT and the summary (built there,
 //!   for this runner and for `--runner` alike);
 //! - [`config`]: the request, `--openings` and `--resume`;
@@ -29,7 +28,6 @@
 //! runner speaks to engines directly rather than through a proxy session.
 
 pub mod config;
-pub mod engines;
 mod error;
 pub mod game;
 mod ledger;

@@ -7,8 +7,8 @@
 //! What is known about particular engines is `protocol::quirks`'s table; [`tournament`]
 //! decides from it.
 //!
-//! Must not import `cli`, `proxy` or `engine`; uses `matches`, `launch`, `records`,
-//! `protocol`, `starts` and `os`.
+//! Must not import `cli`, `proxy` or `engine`; uses `matches`, `clients`, `launch`,
+//! `records`, `protocol`, `starts` and `os`.
 
 pub mod book;
 pub(crate) mod cutechess_gui;

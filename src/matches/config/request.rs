@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
+use crate::clients::talk::Limits;
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
-use crate::matches::engines::talk::Limits;
 use crate::matches::error::MatchError;
 use crate::matches::tally::sprt::{SprtConfig, parse_sprt};
 use crate::protocol::Protocol;

@@ -10,11 +10,12 @@
 //!   out, never converted). Unit-tested on transcripts (`state_tests.rs`).
 //! - [`referee`]: the rules, the clocks and the adjudication rules, pure.
 //! - [`pgn`]: the PGN entry of a finished game.
-//! - [`player`]: the shell. A worker's engine processes (`Seats`: from the first
-//!   handshake's pool, started afresh after a breakdown), their handshakes, and
+//! - [`player`]: the shell. A worker's engines (`Seats`: from the first handshake's
+//!   pool, started afresh after a breakdown), each an engine driver of
+//!   [`crate::clients::driver`] (process, handshake, deadlines), and
 //!   [`player::play_game`], which carries out a game's steps, reads the engine the game
 //!   waits for until its deadline, and tells the game what it read and when; the only
-//!   code here that touches a process, a clock, `--log` or Ctrl-C.
+//!   code here that touches an engine, a clock, `--log` or Ctrl-C.
 //!
 //! Must not import the tally or config wings' internals beyond the match settings, nor
 //! `proxy`, `tournaments` or `cli`.

@@ -1,6 +1,6 @@
-//! The I/O shell of a game: the two engine processes of a worker (`Seats`: taken from
-//! the first handshake's pool, started, restarted after a breakdown, quit), their
-//! handshakes, and [`play_game`], which runs the sans-IO [`Game`] between them: it carries
+//! The I/O shell of a game: the two engines of a worker (`Seats`: taken from the first
+//! handshake's pool, started, restarted after a breakdown, quit), each driven by the
+//! shared engine driver ([`EngineDriver`]: process, handshake, deadlines), and [`play_game`], which runs the sans-IO [`Game`] between them: it carries
 //! out the game's steps (lines to an engine, an engine to seat), reads the engine the game
 //! waits for until its deadline, and tells the game what it read, when, and what went
 //! wrong (an engine closed, Ctrl-C). A side that broke down is killed and started afresh
@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Color};
 use thiserror::Error;
 
+use crate::clients::driver::{EngineDriver, EngineLink, Failure, Launch, Started, Waits};
+use crate::clients::talk::{Unsupported, slot};
 use crate::launch::command::SpawnError;
 use crate::launch::log::GameLog;
-use crate::launch::process::{EngineProcess, Received};
+use crate::launch::process::Received;
 use crate::matches::config::request::{MatchConfig, MatchEngine};
-use crate::matches::engines::client::Client;
-use crate::matches::engines::talk::{ClientEvent, Lines, Unsupported, slot};
 use crate::matches::error::MatchError;
 use crate::matches::game::referee::{Ending, Forfeit};
 use crate::matches::game::state::{Game, GameSetup, GameStep, HANDSHAKE_TIMEOUT, Played};
@@ -39,11 +39,9 @@ pub(crate) struct Scheduled {
     pub pair: usize,
 }
 
-/// A player: an engine process and the conversation with it.
-pub(crate) struct Player {
-    process: EngineProcess,
-    client: Client,
-}
+/// A player: an engine driven by the one engine driver ([`EngineDriver`]: its process and
+/// the conversation with it).
+pub(crate) struct Player(EngineDriver);
 
 /// Why an engine could not be started or handshaken (the detail of a
 /// [`Forfeit::Start`], or of [`MatchError::Engine`] before the match).
@@ -88,8 +86,39 @@ impl From<SpawnError> for StartError {
     }
 }
 
+/// The driver's failures in the start and the handshake, as the runner words them.
+impl From<Failure> for StartError {
+    fn from(failure: Failure) -> StartError {
+        match failure {
+            Failure::Spawn(err) => err.into(),
+            Failure::WriteFailed(how) => StartError::Closed(how),
+            Failure::Closed(how) => StartError::ClosedInHandshake(how),
+            Failure::Timeout => StartError::Silent,
+            Failure::Interrupted => StartError::Interrupted,
+            Failure::Refused(reason) => StartError::Refused(reason),
+            Failure::Unexpected(event) => StartError::Refused(format!("{event:?}")),
+        }
+    }
+}
+
 /// How long detection waits for a UCI answer, and an XBoard handshake for `done=1`.
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// How `engine` is started, speaking `protocol` (given, or learned in its first
+/// handshake).
+fn launch_of(engine: &MatchEngine, protocol: Option<Protocol>) -> Launch {
+    Launch {
+        command: engine.command.clone(),
+        init_strings: engine.init_strings.clone(),
+        protocol,
+        options: engine.options.clone(),
+        waits: Waits {
+            detect: FEATURE_WAIT,
+            features: FEATURE_WAIT,
+            overall: HANDSHAKE_TIMEOUT,
+        },
+    }
+}
 
 impl Player {
     /// Starts `engine` (logging to `log` under a name, with `--log`) and completes the
@@ -99,57 +128,10 @@ impl Player {
         protocol: Option<Protocol>,
         log: Option<(GameLog, String)>,
     ) -> Result<Player, StartError> {
-        let mut process = EngineProcess::spawn(&engine.command, log)?;
-        if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
-            return Err(StartError::Closed(process.exit_description()));
-        }
-        Player::handshake(process, engine, protocol)
-    }
-
-    /// Sends the first lines and reads until the client is ready.
-    fn handshake(
-        process: EngineProcess,
-        engine: &MatchEngine,
-        protocol: Option<Protocol>,
-    ) -> Result<Player, StartError> {
-        let (client, first) = Client::start(protocol, &engine.options);
-        let mut player = Player { process, client };
-        player.send(&first)?;
-        let overall = Instant::now() + HANDSHAKE_TIMEOUT;
-        let mut short = Some(Instant::now() + FEATURE_WAIT);
-        let mut out = Vec::new();
-        loop {
-            let deadline = short.map_or(overall, |s| s.min(overall));
-            let event = match player.process.receive(deadline) {
-                Received::Line(line) => player.client.on_line(line, &mut out),
-                Received::Closed => {
-                    let how = player.process.exit_description();
-                    return Err(StartError::ClosedInHandshake(how));
-                }
-                Received::Interrupted => return Err(StartError::Interrupted),
-                Received::Timeout if Instant::now() >= overall => return Err(StartError::Silent),
-                Received::Timeout => {
-                    let detecting = player.client.protocol().is_none();
-                    let event = player.client.on_timeout(&mut out);
-                    // Detection settled on XBoard: its handshake gets its own wait.
-                    short = detecting.then(|| Instant::now() + FEATURE_WAIT);
-                    event
-                }
-            };
-            player.send(&out)?;
-            out.clear();
-            match event {
-                Some(ClientEvent::Ready) => return Ok(player),
-                Some(ClientEvent::Failed(reason)) => return Err(StartError::Refused(reason)),
-                _ => {}
-            }
-        }
-    }
-
-    fn send(&mut self, lines: &Lines) -> Result<(), StartError> {
-        self.process
-            .send(lines)
-            .map_err(|_| StartError::Closed(self.process.exit_description()))
+        Ok(Player(EngineDriver::start(
+            &launch_of(engine, protocol),
+            log,
+        )?))
     }
 
     /// What the runner gives this engine because the quirks table knows it by its name
@@ -159,7 +141,7 @@ impl Player {
         &self,
         openings: &[crate::matches::config::openings::Opening],
     ) -> Vec<String> {
-        let Some(client) = self.client.uci() else {
+        let Some(client) = self.0.client().uci() else {
             return Vec::new();
         };
         let mut notes = Vec::new();
@@ -186,9 +168,7 @@ impl Player {
     }
 
     pub(crate) fn quit(self) {
-        let mut out = Vec::new();
-        self.client.quit(&mut out);
-        self.process.stop(&out, Duration::from_millis(500));
+        self.0.quit(Duration::from_millis(500));
     }
 }
 
@@ -282,7 +262,7 @@ impl Seats<'_> {
             Some(mut player) => {
                 if let Some((log, name)) = log {
                     // The first handshake's lines go to this worker's log.
-                    if let Some(first) = player.process.set_log(log.clone(), name) {
+                    if let Some(first) = player.0.set_log(log.clone(), name) {
                         log.adopt(&first);
                     }
                 }
@@ -331,22 +311,22 @@ pub(crate) fn play_game(
     seats.prepare(game.white, game.black);
     let indices = [game.white, game.black];
     let mut play = Game::new(setup(config, game), Instant::now());
-    let mut processes: [Option<EngineProcess>; 2] = [None, None];
+    // The engines' links (the driver without its client: the game holds the clients).
+    let mut links: [Option<EngineLink>; 2] = [None, None];
     loop {
         while let Some(step) = play.poll() {
-            carry_out(step, &mut play, seats, indices, &mut processes);
+            carry_out(step, &mut play, seats, indices, &mut links);
         }
         let Some(side) = play.awaiting() else { break };
-        let (Some(process), Some(deadline)) = (&mut processes[slot(side)], play.poll_timeout())
-        else {
+        let (Some(link), Some(deadline)) = (&mut links[slot(side)], play.poll_timeout()) else {
             unreachable!("the engine awaited is seated, with a deadline")
         };
-        match process.receive(deadline) {
+        match link.receive(deadline) {
             Received::Line(line) => {
                 play.set_now(Instant::now());
                 play.handle_line(side, line);
             }
-            Received::Closed => play.handle_closed(side, &process.exit_description()),
+            Received::Closed => play.handle_closed(side, &link.exit_description()),
             Received::Timeout => play.handle_timeout(Instant::now()),
             Received::Interrupted => play.handle_interrupt(),
         }
@@ -372,14 +352,11 @@ pub(crate) fn play_game(
         // lost, and its engines are killed (dropped here).
         return None;
     }
-    for (side, (process, client)) in Color::ALL
-        .into_iter()
-        .zip(processes.into_iter().zip(clients))
-    {
-        if let (Some(process), Some(client)) = (process, client)
+    for (side, (link, client)) in Color::ALL.into_iter().zip(links.into_iter().zip(clients)) {
+        if let (Some(link), Some(client)) = (link, client)
             && culprit != Some(side)
         {
-            seats.put(indices[slot(side)], Player { process, client });
+            seats.put(indices[slot(side)], Player(link.attach(client)));
         }
     }
     if let Some(log) = &seats.log
@@ -397,19 +374,20 @@ fn carry_out(
     play: &mut Game,
     seats: &mut Seats<'_>,
     indices: [usize; 2],
-    processes: &mut [Option<EngineProcess>; 2],
+    links: &mut [Option<EngineLink>; 2],
 ) {
     match step {
         GameStep::Send { to, lines } => {
-            if let Some(process) = &mut processes[slot(to)]
-                && process.send(&lines).is_err()
+            if let Some(link) = &mut links[slot(to)]
+                && let Err(Failure::WriteFailed(how)) = link.send(&lines)
             {
-                play.handle_closed(to, &process.exit_description());
+                play.handle_closed(to, &how);
             }
         }
         GameStep::Seat(side) => match seats.take(indices[slot(side)]) {
-            Ok(Player { process, client }) => {
-                processes[slot(side)] = Some(process);
+            Ok(Player(driver)) => {
+                let (link, client) = driver.into_parts();
+                links[slot(side)] = Some(link);
                 play.set_now(Instant::now());
                 play.seat(side, client);
             }
@@ -470,7 +448,7 @@ fn launch_batch(
         engine: index + 1,
         reason,
     };
-    let mut processes = Vec::with_capacity(indices.len());
+    let mut started = Vec::with_capacity(indices.len());
     for index in indices {
         let engine = &engines[index];
         // Until a worker takes it: under its name= or program name (its own name comes
@@ -479,40 +457,35 @@ fn launch_batch(
             let name = engine.name.clone().unwrap_or_else(|| engine.program_name());
             (GameLog::default(), name)
         });
-        let mut process = EngineProcess::spawn(&engine.command, log).map_err(|err| match err {
-            SpawnError::NotFound(program) => MatchError::EngineNotFound {
+        let launch = launch_of(engine, engine.protocol);
+        let spawned = EngineDriver::spawn(&launch, log).map_err(|err| match err {
+            Failure::Spawn(SpawnError::NotFound(program)) => MatchError::EngineNotFound {
                 engine: index + 1,
                 program,
             },
             other => fail(index, StartError::from(other).to_string()),
         })?;
-        if !engine.init_strings.is_empty() && process.send(&engine.init_strings).is_err() {
-            let how = process.exit_description();
-            return Err(fail(index, StartError::Closed(how).to_string()));
-        }
-        processes.push((index, process));
+        started.push((index, spawned));
     }
     let handshake =
-        |index: usize, process: EngineProcess| -> Result<(Player, Protocol, String), MatchError> {
+        |index: usize, spawned: Started| -> Result<(Player, Protocol, String), MatchError> {
             let engine = &engines[index];
             let fail = |reason: StartError| fail(index, reason.to_string());
-            let player = Player::handshake(process, engine, engine.protocol).map_err(fail)?;
-            player
-                .client
-                .chess960_support()
-                .map_err(|err| fail(err.into()))?;
-            let protocol = player.client.protocol().expect("known after the handshake");
+            let driver = spawned.handshake().map_err(|err| fail(err.into()))?;
+            let client = driver.client();
+            client.chess960_support().map_err(|err| fail(err.into()))?;
+            let protocol = client.protocol().expect("known after the handshake");
             let name = engine
                 .name
                 .clone()
-                .or_else(|| player.client.name().map(str::to_owned))
+                .or_else(|| client.name().map(str::to_owned))
                 .unwrap_or_else(|| engine.program_name());
-            Ok((player, protocol, name))
+            Ok((Player(driver), protocol, name))
         };
     let results: Vec<_> = thread::scope(|scope| {
-        let handles: Vec<_> = processes
+        let handles: Vec<_> = started
             .into_iter()
-            .map(|(index, process)| scope.spawn(move || handshake(index, process)))
+            .map(|(index, spawned)| scope.spawn(move || handshake(index, spawned)))
             .collect();
         handles
             .into_iter()

@@ -7,9 +7,9 @@ use std::time::Duration;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
+use crate::clients::talk::{Clocks, slot};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
-use crate::matches::engines::talk::{Clocks, slot};
 use crate::protocol::game::GameLine;
 
 /// Why a side lost without being mated.

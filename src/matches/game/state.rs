@@ -21,10 +21,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Move, Position};
 
+use crate::clients::client::Client;
+use crate::clients::talk::{ClientEvent, GoRequest, Limits, Lines, NewGame, slot};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
-use crate::matches::engines::client::Client;
-use crate::matches::engines::talk::{ClientEvent, GoRequest, Limits, Lines, NewGame, slot};
 use crate::matches::game::pgn;
 use crate::matches::game::referee::{Adjudicator, Ending, Forfeit, GameClock, Referee};
 use crate::protocol::session::{Peer, Session, Step};

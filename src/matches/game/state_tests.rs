@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Color};
 
 use super::*;
-use crate::matches::engines::client::Client;
-use crate::matches::engines::talk::{ClientEvent, Limits};
+use crate::clients::client::Client;
+use crate::clients::talk::{ClientEvent, Limits};
 use crate::protocol::Protocol;
 
 /// The standard start (SP 518) as a UCI_Chess960 engine is given it.

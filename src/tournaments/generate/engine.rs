@@ -1,7 +1,7 @@
-//! The I/O shell around one engine for the generator: the match runner's process driver
-//! ([`EngineProcess`]) and UCI client ([`UciClient`]) for the handshake, `ucinewgame`
-//! and `position`/`go`, plus the MultiPV lines of each search ([`PvCollector`], pure).
-//! Every wait has a deadline: an engine that says nothing in time is [`EngineFailure::Hung`].
+//! The generator's engine: the shared engine driver ([`EngineDriver`], `clients/`) speaking
+//! UCI for the handshake, `ucinewgame` and `position`/`go`, plus the MultiPV lines of each
+//! search ([`PvCollector`], pure). Every wait has a deadline: an engine that says nothing
+//! in time is [`EngineFailure::Hung`].
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,10 +10,10 @@ use shakmaty::{Chess, Move};
 use thiserror::Error;
 
 use super::walk::{EngineAnswer, PvLine};
+use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
+use crate::clients::talk::{ClientEvent, GoRequest, Limits};
 use crate::launch::command::{EngineCommand, SpawnError};
-use crate::launch::process::{EngineProcess, Received};
-use crate::matches::engines::talk::{ClientEvent, GoRequest, Limits};
-use crate::matches::engines::uci::UciClient;
+use crate::protocol::Protocol;
 use crate::protocol::game::GameLine;
 use crate::protocol::uci::{EngineScore, OptionDecl, setoption_line};
 use crate::protocol::{first_token, tokens};
@@ -56,8 +56,7 @@ pub enum EngineFailure {
 
 /// One running engine.
 pub struct BookEngine {
-    process: EngineProcess,
-    client: UciClient,
+    driver: EngineDriver,
     setup: Arc<EngineSetup>,
     has_multipv: bool,
     /// The MultiPV value last sent.
@@ -70,46 +69,53 @@ impl BookEngine {
     /// Starts the engine and completes the handshake: the user's options, then
     /// `Threads 1` (unless the user set Threads) for reproducible searches.
     pub fn start(setup: Arc<EngineSetup>) -> Result<BookEngine, EngineFailure> {
-        let mut process = EngineProcess::spawn(&setup.command, None)?;
-        let mut out: Vec<Vec<u8>> = setup
-            .init_strings
-            .iter()
-            .map(|s| s.clone().into())
-            .collect();
-        let client = UciClient::start(setup.options.clone(), &mut out);
-        send(&mut process, &out)?;
-        let mut engine = BookEngine {
-            process,
-            client,
-            has_multipv: false,
-            multipv: 1,
-            collector: PvCollector::default(),
-            setup,
+        let launch = Launch {
+            command: setup.command.clone(),
+            init_strings: setup.init_strings.clone(),
+            protocol: Some(Protocol::Uci),
+            options: setup.options.clone(),
+            waits: Waits {
+                detect: setup.timeout,
+                features: setup.timeout,
+                overall: setup.timeout,
+            },
         };
-        let deadline = Instant::now() + engine.setup.timeout;
-        engine.wait(deadline, |_| {})?;
-        engine.has_multipv = engine.collector.saw_multipv;
-        let has_threads = engine.collector.saw_threads;
-        let user_threads = engine
-            .setup
+        let mut driver = EngineDriver::start(&launch, None).map_err(|err| failure(err, &setup))?;
+        let declared = |name: &str| {
+            driver
+                .declarations()
+                .iter()
+                .any(|line| OptionDecl::parse(line.as_bytes()).is(name))
+        };
+        let has_multipv = declared("MultiPV");
+        let has_threads = declared("Threads");
+        let user_threads = setup
             .options
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("threads"));
         if has_threads && !user_threads {
-            send(&mut engine.process, &[setoption_line("Threads", 1)])?;
+            driver
+                .send(&[setoption_line("Threads", 1)])
+                .map_err(|err| failure(err, &setup))?;
         }
-        Ok(engine)
+        Ok(BookEngine {
+            driver,
+            has_multipv,
+            multipv: 1,
+            collector: PvCollector::default(),
+            setup,
+        })
     }
 
     /// A new start: `ucinewgame` (a cleared hash: each start's searches do not depend on
     /// the starts before it) and `isready`.
     pub fn new_start(&mut self) -> Result<(), EngineFailure> {
-        let mut out = Vec::new();
-        self.client.new_game(&mut out);
-        send(&mut self.process, &out)?;
         let deadline = Instant::now() + self.setup.timeout;
-        self.wait(deadline, |_| {})?;
-        Ok(())
+        let limits = self.setup.limits.clone();
+        // A UCI new game takes no position: each search sends its own.
+        self.driver
+            .new_game(&Chess::default(), &limits, deadline)
+            .map_err(|err| failure(err, &self.setup))
     }
 
     /// Searches the position after `moves` from `root` with `lines` MultiPV lines.
@@ -119,9 +125,10 @@ impl BookEngine {
         moves: &[Move],
         lines: u32,
     ) -> Result<EngineAnswer, EngineFailure> {
-        let mut out = Vec::new();
         if self.has_multipv && lines != self.multipv {
-            out.push(setoption_line("MultiPV", lines).into_bytes());
+            self.driver
+                .send(&[setoption_line("MultiPV", lines)])
+                .map_err(|err| failure(err, &self.setup))?;
             self.multipv = lines;
         }
         let mut game = GameLine::new(root.clone());
@@ -129,80 +136,44 @@ impl BookEngine {
             game.push(*m);
         }
         let limits = self.setup.limits.clone();
-        self.client.forget_position();
-        self.client.go(
-            GoRequest {
-                game: &game,
-                limits: &limits,
-                clocks: None,
-            },
-            &mut out,
-        );
-        send(&mut self.process, &out)?;
+        self.driver.forget_position();
+        let request = GoRequest {
+            game: &game,
+            limits: &limits,
+            clocks: None,
+        };
         let allowed = self.setup.timeout + limits.movetime.unwrap_or_default();
         let deadline = Instant::now() + allowed;
         self.collector.clear();
-        let mut collector = std::mem::take(&mut self.collector);
-        let event = self.wait(deadline, |line| collector.line(line));
-        let result = collector.result();
-        self.collector = collector;
-        match event? {
-            ClientEvent::Move(_) => Ok(result),
-            ClientEvent::Failed(reason) => Err(EngineFailure::Protocol(reason)),
-            other => Err(EngineFailure::Protocol(format!(
+        let collector = &mut self.collector;
+        match self
+            .driver
+            .search(request, deadline, |line| collector.line(line))
+        {
+            Ok(ClientEvent::Move(_)) => Ok(self.collector.result()),
+            Ok(other) => Err(EngineFailure::Protocol(format!(
                 "answered a search with {other:?}"
             ))),
+            Err(err) => Err(failure(err, &self.setup)),
         }
     }
 
     /// Sends `quit` and gives the engine a moment to exit.
     pub fn stop(self) {
-        self.process
-            .stop(&["quit".to_owned()], Duration::from_millis(500));
-    }
-
-    /// Reads lines until the client reports an event, showing each line to `see`.
-    fn wait(
-        &mut self,
-        deadline: Instant,
-        mut see: impl FnMut(&[u8]),
-    ) -> Result<ClientEvent, EngineFailure> {
-        let mut out = Vec::new();
-        loop {
-            let event = match self.process.receive(deadline) {
-                Received::Line(line) => {
-                    see(line);
-                    if first_token(line) == b"option" {
-                        let decl = OptionDecl::parse(line);
-                        self.collector.saw_multipv |= decl.is("MultiPV");
-                        self.collector.saw_threads |= decl.is("Threads");
-                    }
-                    self.client.on_line(line, &mut out)
-                }
-                Received::Closed => {
-                    return Err(EngineFailure::Died(self.process.exit_description()));
-                }
-                Received::Timeout => {
-                    let waited = self.setup.timeout;
-                    return Err(EngineFailure::Hung(waited));
-                }
-                Received::Interrupted => return Err(EngineFailure::Interrupted),
-            };
-            if !out.is_empty() {
-                send(&mut self.process, &out)?;
-                out.clear();
-            }
-            if let Some(event) = event {
-                return Ok(event);
-            }
-        }
+        self.driver.quit(Duration::from_millis(500));
     }
 }
 
-fn send(process: &mut EngineProcess, lines: &[impl AsRef<[u8]>]) -> Result<(), EngineFailure> {
-    process
-        .send(lines)
-        .map_err(|err| EngineFailure::Died(format!("closed its input ({err})")))
+/// The driver's failures, as the generator words them.
+fn failure(failure: Failure, setup: &EngineSetup) -> EngineFailure {
+    match failure {
+        Failure::Spawn(err) => EngineFailure::Start(err),
+        Failure::WriteFailed(how) | Failure::Closed(how) => EngineFailure::Died(how),
+        Failure::Timeout => EngineFailure::Hung(setup.timeout),
+        Failure::Interrupted => EngineFailure::Interrupted,
+        Failure::Refused(reason) => EngineFailure::Protocol(reason),
+        Failure::Unexpected(event) => EngineFailure::Protocol(format!("answered with {event:?}")),
+    }
 }
 
 /// The MultiPV lines of one search, from its `info` lines: for each `multipv` index the
@@ -212,10 +183,6 @@ pub struct PvCollector {
     lines: Vec<Option<PvLine>>,
     depth: Option<u32>,
     nodes: Option<u64>,
-    /// The engine declared a MultiPV option (seen in the handshake).
-    saw_multipv: bool,
-    /// The engine declared a Threads option.
-    saw_threads: bool,
 }
 
 impl PvCollector {

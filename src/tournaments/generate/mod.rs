@@ -5,13 +5,12 @@
 //! Owns: the choosing, window and dedup logic as a sans-IO state machine per start
 //! ([`walk`]: fed search results, answering with the next search), the records and their
 //! reading back for `--resume` ([`record`]), the engine shell ([`engine`], built on
-//! `launch`'s engine command and process and the match runner's UCI client) and the worker
+//! the shared engine driver of `clients`) and the worker
 //! pool with its ordered commits, progress, Ctrl-C and restarts ([`run`]). Option checking lives here too
 //! ([`GenerateOptions::check`]), so the CLI only maps flags.
 //!
-//! Must not import `cli`, `proxy` or `engine`; uses `launch` (engine specs, command,
-//! process), `matches` (the UCI client and its search limits), `protocol`, `starts` and
-//! `os`.
+//! Must not import `cli`, `proxy` or `engine`; uses `launch` (engine specs, command),
+//! `clients` (the engine driver and its search limits), `protocol`, `starts` and `os`.
 
 pub mod engine;
 pub mod record;
@@ -20,9 +19,9 @@ pub mod walk;
 
 use std::time::Duration;
 
+use crate::clients::talk::Limits;
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::EngineSpec;
-use crate::matches::engines::talk::Limits;
 use crate::protocol::Protocol;
 pub use engine::EngineSetup;
 pub use run::{GenerateError, GenerateRequest, generate};

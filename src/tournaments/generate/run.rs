@@ -686,8 +686,8 @@ fn make_start(engine: &mut BookEngine, mut walk: Walk) -> Result<StartOpenings, 
 mod tests {
     use super::super::walk::BookOpening;
     use super::*;
+    use crate::clients::talk::Limits;
     use crate::launch::command::EngineCommand;
-    use crate::matches::engines::talk::Limits;
 
     fn request() -> GenerateRequest {
         GenerateRequest {

@@ -11,10 +11,8 @@
 
 use shakmaty::{Chess, Position};
 
+use crate::clients::talk::{ClientEvent, GoRequest, Lines, NewGame, Unsupported, illegal_move};
 use crate::launch::spec::{NodeLimitError, check_node_limit};
-use crate::matches::engines::talk::{
-    ClientEvent, GoRequest, Lines, NewGame, Unsupported, illegal_move,
-};
 use crate::protocol::game::EngineChess;
 use crate::protocol::uci::SearchInfo;
 use crate::protocol::xboard::thinking::parse_thinking;

@@ -10,9 +10,9 @@
 //! [`crate::protocol::game::GameLine::for_standard_engine`] for a UCI engine
 //! without `UCI_Chess960`.
 
-use crate::matches::engines::talk::{ClientEvent, GoRequest, Lines, NewGame, Unsupported};
-use crate::matches::engines::uci::UciClient;
-use crate::matches::engines::xboard::XboardClient;
+use crate::clients::talk::{ClientEvent, GoRequest, Lines, NewGame, Unsupported};
+use crate::clients::uci::UciClient;
+use crate::clients::xboard::XboardClient;
 use crate::protocol::Protocol;
 use crate::protocol::first_token;
 use crate::protocol::session::{Mark, Peer, Session, Step};
@@ -158,6 +158,14 @@ impl Client {
         match self {
             Client::Xboard(client) => client.chess960_support(),
             Client::Detecting(_) | Client::Uci(_) => Ok(()),
+        }
+    }
+
+    /// UCI: the next [`Client::go`] renders its `position` line whole
+    /// ([`UciClient::forget_position`]); XBoard sets up each game afresh anyway.
+    pub fn forget_position(&mut self) {
+        if let Client::Uci(client) = self {
+            client.forget_position();
         }
     }
 

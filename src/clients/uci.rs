@@ -13,7 +13,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::matches::engines::talk::{ClientEvent, GoRequest, Lines, illegal_move, no_move};
+use crate::clients::talk::{ClientEvent, GoRequest, Lines, illegal_move, no_move};
 use crate::protocol::first_token;
 use crate::protocol::game::{EngineChess, GameLine};
 use crate::protocol::quirks::{quirks, sets_threads};

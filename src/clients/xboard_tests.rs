@@ -1,5 +1,5 @@
 use super::*;
-use crate::matches::engines::talk::{Clocks, Limits};
+use crate::clients::talk::{Clocks, Limits};
 use crate::protocol::game::{GameLine, parse_fen};
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::matches::engines::talk::{Clocks, Limits, Lines};
+use crate::clients::talk::{Clocks, Limits, Lines};
 use crate::protocol::game::parse_fen;
 
 /// The lines as text, as the transcripts show them.
