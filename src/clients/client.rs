@@ -87,7 +87,13 @@ impl Client {
                 _ => None,
             },
             Client::Uci(client) => client.on_line(line, out),
-            Client::Xboard(client) => client.on_line(line, out),
+            Client::Xboard(client) => match client.late_uci_answer(line) {
+                Some(options) => {
+                    *self = Client::Uci(UciClient::after_uci(options));
+                    self.on_line(line, out)
+                }
+                None => client.on_line(line, out),
+            },
         }
     }
 
@@ -128,7 +134,7 @@ impl Client {
             Client::Detecting(options) => std::mem::take(options),
             _ => Vec::new(),
         };
-        *self = Client::Xboard(XboardClient::start(options, out));
+        *self = Client::Xboard(XboardClient::detected(options, out));
     }
 
     /// Sets up a new game; [`ClientEvent::Ready`] follows (or is returned at
@@ -228,5 +234,52 @@ mod tests {
         client.on_timeout(&mut out);
         assert_eq!(client.protocol(), Some(Protocol::Xboard));
         assert_eq!(out, [b"xboard".to_vec(), b"protover 2".to_vec()]);
+    }
+
+    /// A UCI engine slower than the detection wait (a loaded machine): its answer to `uci`
+    /// after `xboard` went out makes the client a UCI client again, the user's options kept.
+    #[test]
+    fn a_late_uci_answer_undoes_detected_xboard() {
+        let options = [("Hash".to_owned(), "16".to_owned())];
+        let (mut client, _) = Client::start(None, &options);
+        let mut out = Vec::new();
+        client.on_timeout(&mut out);
+        assert_eq!(client.protocol(), Some(Protocol::Xboard));
+        let mut out = Vec::new();
+        client.on_line(b"Unknown command: xboard", &mut out);
+        assert_eq!(client.protocol(), Some(Protocol::Xboard));
+        client.on_line(b"id name Stockfish 15.1", &mut out);
+        assert_eq!(client.protocol(), Some(Protocol::Uci));
+        assert_eq!(client.name(), Some("Stockfish 15.1"));
+        let mut event = None;
+        for line in [
+            &b"option name Hash type spin default 16 min 1 max 33554432"[..],
+            b"uciok",
+        ] {
+            event = client.on_line(line, &mut out);
+        }
+        let sent: Vec<String> = out
+            .iter()
+            .map(|line| String::from_utf8_lossy(line).into_owned())
+            .collect();
+        assert!(
+            sent.contains(&"setoption name Hash value 16".to_owned()),
+            "{sent:?}"
+        );
+        assert!(
+            event.is_some() || sent.last().is_some_and(|l| l == "isready"),
+            "{sent:?}"
+        );
+
+        // Once a feature came, or with proto=xboard, a UCI-looking line is only a line.
+        let (mut client, _) = Client::start(None, &[]);
+        let mut out = Vec::new();
+        client.on_timeout(&mut out);
+        client.on_line(b"feature myname=\"X\" done=0", &mut out);
+        client.on_line(b"id name X", &mut out);
+        assert_eq!(client.protocol(), Some(Protocol::Xboard));
+        let (mut client, _) = Client::start(Some(Protocol::Xboard), &[]);
+        client.on_line(b"uciok", &mut out);
+        assert_eq!(client.protocol(), Some(Protocol::Xboard));
     }
 }

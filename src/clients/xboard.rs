@@ -46,6 +46,8 @@ struct Features {
     myname: Option<String>,
     /// `feature done=0`: the engine asked for time.
     done_zero: bool,
+    /// Any `feature` line came.
+    heard: bool,
 }
 
 /// The XBoard conversation with one engine.
@@ -64,6 +66,9 @@ pub struct XboardClient {
     last_sent: Option<String>,
     /// The last thinking line (`post`) of the current search.
     search: SearchInfo,
+    /// XBoard was chosen by detection (an engine's silence or an error line), not by
+    /// `proto=xboard`: a UCI answer before any feature undoes it.
+    detected: bool,
 }
 
 impl XboardClient {
@@ -81,7 +86,27 @@ impl XboardClient {
             asked: None,
             last_sent: None,
             search: SearchInfo::default(),
+            detected: false,
         }
+    }
+
+    /// As [`XboardClient::start`], for a protocol that detection chose.
+    pub fn detected(options: Vec<(String, String)>, out: &mut Lines) -> XboardClient {
+        XboardClient {
+            detected: true,
+            ..XboardClient::start(options, out)
+        }
+    }
+
+    /// `line` is a UCI engine's late answer to `uci` (`id`, `option`, `uciok`), come while
+    /// a detected XBoard handshake has heard no feature yet: the engine was slow, not
+    /// XBoard. Then the user's options, for a UCI client.
+    pub fn late_uci_answer(&mut self, line: &[u8]) -> Option<Vec<(String, String)>> {
+        let late = self.detected
+            && self.phase == Phase::Features
+            && !self.features.heard
+            && matches!(first_token(line), b"id" | b"option" | b"uciok");
+        late.then(|| std::mem::take(&mut self.options))
     }
 
     /// The last thinking line of the last search (depth, score, time; nothing without one).
@@ -99,6 +124,7 @@ impl XboardClient {
         let first = first_token(line);
         match (self.phase, first) {
             (Phase::Features, b"feature") => {
+                self.features.heard = true;
                 let mut done = None;
                 for (key, value) in feature_pairs(line) {
                     let text = || String::from_utf8_lossy(value).into_owned();
