@@ -12,6 +12,7 @@ pub mod inputs;
 pub mod legality;
 pub mod line_blocks;
 pub mod normalize;
+pub mod pgn;
 pub(crate) mod pgn_tag;
 pub mod record;
 pub mod validate;
