@@ -4,7 +4,8 @@
 //! and `fmvn` give the counters); a PGN game is a root (`[FEN]`, or the standard start) and
 //! moves in SAN (Chess960 castling `O-O`/`O-O-O` included), played before the engines take
 //! over. Every opening is read and checked before the match starts; a bad one is reported
-//! as `FILE:LINE: reason`. Pure: text in, openings out (the file is read by [`load`]).
+//! as `FILE:LINE: reason`. PGN is read by the one reader, [`crate::records::pgn`]. Pure:
+//! text in, openings out (the file is read by [`load`]).
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
