@@ -318,7 +318,10 @@ fn main() {
         println!("{name:<42} {:>7.3} s (median)", median(times.clone()));
     }
     if builds.len() == 2 {
-        assert_eq!(outputs[0], outputs[1], "both builds give the same statistics");
+        assert_eq!(
+            outputs[0], outputs[1],
+            "both builds give the same statistics"
+        );
         println!(
             "ratio after / before: {:.2}x (time), the same output",
             median(times[0].clone()) / median(times[1].clone())

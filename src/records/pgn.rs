@@ -267,9 +267,21 @@ fn is_blank(byte: u8) -> bool {
     byte == b' ' || byte == b'\t'
 }
 
+/// The bytes a movetext token ends at: whitespace, `{`, `(`, `)`, `;`.
+const ENDS_TOKEN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_whitespace() || matches!(b, b'{' | b'(' | b')' | b';' | b'\x0b');
+        byte += 1;
+    }
+    table
+};
+
 /// Where a movetext token ends.
 fn ends_token(byte: u8) -> bool {
-    byte.is_ascii_whitespace() || matches!(byte, b'{' | b'(' | b')' | b';' | b'\x0b')
+    ENDS_TOKEN[usize::from(byte)]
 }
 
 impl<'a> Reader<'a> {
@@ -369,10 +381,19 @@ impl<'a> Reader<'a> {
                 }
             }
             let byte = text[self.pos];
+            if byte != b'\n' && ends_token(byte) && !matches!(byte, b'{' | b'(' | b')' | b';') {
+                // Blanks within the line, in one go.
+                self.pos += 1;
+                while self.pos < text.len()
+                    && matches!(text[self.pos], b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+                {
+                    self.pos += 1;
+                }
+                continue;
+            }
             let at = self.at(self.pos);
             match byte {
                 b'\n' => self.next_line(self.pos),
-                _ if byte.is_ascii_whitespace() || byte == b'\x0b' => self.pos += 1,
                 b';' => self.pos = self.line_end(),
                 b'{' => {
                     let start = self.pos + 1;
