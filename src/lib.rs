@@ -47,9 +47,11 @@ pub use proxy::{
     uci::{UciConfig, UciSession},
     xboard::{XboardConfig, XboardSession},
 };
-/// FEN/EPD records checked one line at a time (the records fuzzer).
+/// FEN/EPD records checked one line at a time (the records fuzzer); the one PGN reader
+/// (its benchmark, beside the pgn-reader crate).
 pub use records::{
     check::CheckOptions,
+    pgn,
     record::{Line, Verdict, check_line, validate_line},
 };
 /// Starts, their numbers, FENs and castling notation.

@@ -1,7 +1,7 @@
 //! The one reader of a PGN tag pair, `[Name "value"]`, alone on its line: used by
 //! `validate`/`normalize` (the `FEN` tags of PGN files, [`crate::records::record`]), the
-//! match runner's `--openings` and the games a real runner's PGN holds
-//! (`tournaments::handoff`).
+//! PGN reader ([`crate::records::pgn`]: books, `--resume`) and the games a real runner's
+//! PGN holds (`tournaments::handoff`).
 //!
 //! One rule for every reader, PGN's own tokens with blanks between them: blanks (spaces
 //! and tabs) may stand before `[`, after `]` and between the tokens (`[`, the name, the

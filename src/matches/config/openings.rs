@@ -4,8 +4,10 @@
 //! and `fmvn` give the counters); a PGN game is a root (`[FEN]`, or the standard start) and
 //! moves in SAN (Chess960 castling `O-O`/`O-O-O` included), played before the engines take
 //! over. Every opening is read and checked before the match starts; a bad one is reported
-//! as `FILE:LINE: reason`. Pure: text in, openings out (the file is read by [`load`]).
+//! as `FILE:LINE: reason`. PGN is read by the one reader, [`crate::records::pgn`]. Pure:
+//! text in, openings out (the file is read by [`load`]).
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use rand::SeedableRng;
@@ -15,7 +17,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::launch::key_value::{self, KeyValueError, one_of};
 use crate::protocol::game::{PositionError, parse_fen};
-use crate::records::pgn_tag::tag_pair;
+use crate::records::pgn::{self, At, TagValue};
 use crate::records::record::epd_operand;
 
 /// One opening: the position the game's PGN starts from and the moves played for the
@@ -399,200 +401,134 @@ fn read_epd(text: &str, file: &str) -> Result<Vec<Opening>, OpeningError> {
         .collect()
 }
 
-/// A PGN game being read.
-struct PgnGame {
+/// The tags of a PGN opening being read, and the line of its first.
+struct BookTags {
+    line: usize,
+    tags: Vec<(String, String)>,
+}
+
+/// A PGN opening being read: its root, the position after its moves so far, and its moves.
+struct BookGame {
     line: usize,
     root: Chess,
+    position: Chess,
     moves: Vec<Move>,
-    /// Plies read past `plies=` (not played, not checked further).
-    full: bool,
-    /// `(...)` nesting depth.
-    variation: usize,
 }
 
-impl PgnGame {
-    /// A game from `root`, its tags (or first moves) on `line`.
-    fn new(line: usize, root: Chess) -> PgnGame {
-        PgnGame {
-            line,
-            root,
-            moves: Vec::new(),
-            full: false,
-            variation: 0,
-        }
-    }
-
-    /// The position after the moves read so far.
-    fn position(&self) -> Chess {
-        played(&self.root, &self.moves)
-    }
-}
-
-/// A PGN book being read, line by line: the tags of the next game, the game whose moves are
-/// being read, and whether a `{...}` comment is open.
-struct PgnReader<'a> {
+/// Reads a PGN book's games ([`crate::records::pgn`]) as openings: the first problem, in
+/// file order, is the error.
+struct PgnBook<'a> {
     file: &'a str,
+    /// `plies=`: moves past it are neither played nor checked.
     plies: Option<usize>,
-    openings: Vec<Opening>,
-    tags: Vec<(String, String)>,
-    tags_line: usize,
-    game: Option<PgnGame>,
-    in_comment: bool,
 }
 
-fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
-    let mut reader = PgnReader {
-        file,
-        plies,
-        openings: Vec::new(),
-        tags: Vec::new(),
-        tags_line: 0,
-        game: None,
-        in_comment: false,
-    };
-    for (index, raw) in text.lines().enumerate() {
-        reader.line(index + 1, raw.trim())?;
+impl PgnBook<'_> {
+    fn full(&self, game: &BookGame) -> bool {
+        self.plies.is_some_and(|limit| game.moves.len() >= limit)
     }
-    reader.end()
 }
 
-impl PgnReader<'_> {
-    /// Reads one line (trimmed), `number` 1-based.
-    fn line(&mut self, number: usize, mut rest: &str) -> Result<(), OpeningError> {
-        if !self.in_comment && rest.starts_with('[') {
-            if let Some(open) = self.game.take_if(|g| g.variation == 0) {
-                // A game without a result: the next one's tags end it.
-                self.finish(open)?;
-            }
-            if self.game.is_none() {
-                return self.tag(number, rest);
-            }
-        }
-        if !self.in_comment && rest.starts_with('%') {
-            return Ok(());
-        }
-        while !rest.is_empty() {
-            if self.in_comment {
-                let Some(end) = rest.find('}') else { break };
-                self.in_comment = false;
-                rest = rest[end + 1..].trim_start();
-                continue;
-            }
-            if let Some(after) = rest.strip_prefix('{') {
-                self.in_comment = true;
-                rest = after;
-                continue;
-            }
-            if rest.starts_with(';') {
-                break;
-            }
-            if self.game.is_none() {
-                if rest.starts_with('[') {
-                    return Err(error(self.file, number, "a tag pair inside the moves"));
-                }
-                self.begin(number)?;
-            }
-            let end = rest
-                .find(|c: char| c.is_whitespace() || matches!(c, '{' | '(' | ')' | ';'))
-                .map_or(rest.len(), |end| end.max(1));
-            self.token(number, &rest[..end])?;
-            rest = rest[end..].trim_start();
-        }
-        Ok(())
+impl pgn::Visitor for PgnBook<'_> {
+    type Tags = BookTags;
+    type Movetext = BookGame;
+    type Output = Result<Opening, OpeningError>;
+
+    fn begin_tags(&mut self, at: At) -> ControlFlow<Self::Output, BookTags> {
+        ControlFlow::Continue(BookTags {
+            line: at.line,
+            tags: Vec::new(),
+        })
     }
 
-    /// A tag pair of the next game.
-    fn tag(&mut self, number: usize, line: &str) -> Result<(), OpeningError> {
-        let (name, value) = tag_pair(line).ok_or_else(|| {
-            error(
-                self.file,
-                number,
-                format!("'{line}': not a tag pair [Name \"value\"]"),
-            )
-        })?;
-        if self.tags.is_empty() {
-            self.tags_line = number;
-        }
-        self.tags.push((name.to_owned(), value.into_owned()));
-        Ok(())
+    fn tag(
+        &mut self,
+        tags: &mut BookTags,
+        name: &[u8],
+        value: TagValue<'_>,
+        _at: At,
+    ) -> ControlFlow<Self::Output> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        tags.tags.push((name, value.text().into_owned()));
+        ControlFlow::Continue(())
     }
 
-    /// The game whose tags were read (or that has none) begins: its moves are on `number`.
-    fn begin(&mut self, number: usize) -> Result<(), OpeningError> {
-        let line = if self.tags.is_empty() {
-            number
+    fn malformed_tag(
+        &mut self,
+        _tags: &mut BookTags,
+        line: &[u8],
+        at: At,
+    ) -> ControlFlow<Self::Output> {
+        let line = String::from_utf8_lossy(line);
+        let reason = format!("'{}': not a tag pair [Name \"value\"]", line.trim());
+        ControlFlow::Break(Err(error(self.file, at.line, reason)))
+    }
+
+    fn begin_movetext(&mut self, tags: BookTags, _at: At) -> ControlFlow<Self::Output, BookGame> {
+        match root_from_tags(&tags.tags) {
+            Ok(root) => ControlFlow::Continue(BookGame {
+                line: tags.line,
+                position: root.clone(),
+                root,
+                moves: Vec::new(),
+            }),
+            Err(reason) => ControlFlow::Break(Err(error(self.file, tags.line, reason))),
+        }
+    }
+
+    fn san(
+        &mut self,
+        game: &mut BookGame,
+        san: SanPlus,
+        token: &[u8],
+        at: At,
+    ) -> ControlFlow<Self::Output> {
+        if self.full(game) {
+            return ControlFlow::Continue(());
+        }
+        match san_move(&game.position, &san, token, game.moves.len()) {
+            Ok(m) => {
+                game.position.play_unchecked(m);
+                game.moves.push(m);
+                ControlFlow::Continue(())
+            }
+            Err(reason) => ControlFlow::Break(Err(error(self.file, at.line, reason))),
+        }
+    }
+
+    fn not_san(&mut self, game: &mut BookGame, token: &[u8], at: At) -> ControlFlow<Self::Output> {
+        if self.full(game) {
+            return ControlFlow::Continue(());
+        }
+        let reason = if token.starts_with(b"[") {
+            MoveProblem::TagInMoves
         } else {
-            self.tags_line
+            MoveProblem::NotSan(String::from_utf8_lossy(token).into_owned())
         };
-        let root = root_from_tags(&self.tags).map_err(|reason| error(self.file, line, reason))?;
-        self.game = Some(PgnGame::new(line, root));
-        self.tags.clear();
-        Ok(())
-    }
-
-    /// One token of the moves: a move (with or without its number), a variation's
-    /// parenthesis, a NAG or the result.
-    fn token(&mut self, number: usize, token: &str) -> Result<(), OpeningError> {
-        let Some(state) = self.game.as_mut() else {
-            return Ok(());
-        };
-        match token {
-            "(" => state.variation += 1,
-            ")" => state.variation = state.variation.saturating_sub(1),
-            "1-0" | "0-1" | "1/2-1/2" | "*" if state.variation == 0 => {
-                let game = self.game.take().expect("a game");
-                self.finish(game)?;
-            }
-            _ if state.variation > 0 || state.full || token.starts_with('$') => {}
-            _ => {
-                // Move numbers, alone (`12.`, `12...`) or glued to the move (`12.e4`).
-                let mut word = token_move(token);
-                if word.is_empty() {
-                    return Ok(());
-                }
-                if self.plies.is_some_and(|limit| state.moves.len() >= limit) {
-                    state.full = true;
-                    return Ok(());
-                }
-                if word.starts_with("0-0") {
-                    word = word.replace('0', "O");
-                }
-                let m = san_move(&state.position(), &word, token, state.moves.len())
-                    .map_err(|reason| error(self.file, number, reason))?;
-                state.moves.push(m);
-            }
-        }
-        Ok(())
+        ControlFlow::Break(Err(error(self.file, at.line, reason)))
     }
 
     /// A game read to its end: an opening, unless the game is over after its moves.
-    fn finish(&mut self, game: PgnGame) -> Result<(), OpeningError> {
-        if let Some(reason) = game_over_reason(&game.position()) {
+    fn end_game(&mut self, game: BookGame) -> Self::Output {
+        if let Some(reason) = game_over_reason(&game.position) {
             return Err(error(
                 self.file,
                 game.line,
                 format!("after the opening's moves {reason}"),
             ));
         }
-        self.openings.push(Opening {
+        Ok(Opening {
             label: format!("{}:{}", self.file, game.line),
             root: game.root,
             moves: game.moves,
-        });
-        Ok(())
+        })
     }
+}
 
-    /// The end of the text: a last game without a result, or tags without moves.
-    fn end(mut self) -> Result<Vec<Opening>, OpeningError> {
-        if let Some(game) = self.game.take() {
-            self.finish(game)?;
-        } else if !self.tags.is_empty() {
-            let root = root_from_tags(&self.tags)
-                .map_err(|reason| error(self.file, self.tags_line, reason))?;
-            self.finish(PgnGame::new(self.tags_line, root))?;
-        }
-        Ok(self.openings)
-    }
+fn read_pgn(text: &str, file: &str, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
+    let mut reader = pgn::Reader::new(text.as_bytes());
+    let mut book = PgnBook { file, plies };
+    std::iter::from_fn(|| reader.read_game(&mut book)).collect()
 }
 
 /// Why a move of a PGN opening is refused.
@@ -601,6 +537,9 @@ enum MoveProblem {
     /// Not SAN at all.
     #[error("'{0}' is not a SAN move")]
     NotSan(String),
+    /// A `[` in the movetext, not at the start of a line.
+    #[error("a tag pair inside the moves")]
+    TagInMoves,
     /// SAN that is ambiguous or illegal where it is played.
     #[error("'{token}' {what} after {played} moves of the opening")]
     Refused {
@@ -613,30 +552,24 @@ enum MoveProblem {
     },
 }
 
-/// `word` (the move of `token`) as a move in `position`, after `played` moves of the
+/// `san` (the move of `token`) as a move in `position`, after `played` moves of the
 /// opening.
-fn san_move(position: &Chess, word: &str, token: &str, played: usize) -> Result<Move, MoveProblem> {
-    let san = word
-        .parse::<SanPlus>()
-        .map_err(|_| MoveProblem::NotSan(token.to_owned()))?;
+fn san_move(
+    position: &Chess,
+    san: &SanPlus,
+    token: &[u8],
+    played: usize,
+) -> Result<Move, MoveProblem> {
     san.san
         .to_move(position)
         .map_err(|err| MoveProblem::Refused {
-            token: token.to_owned(),
+            token: String::from_utf8_lossy(token).into_owned(),
             what: match err {
                 shakmaty::san::SanError::AmbiguousSan => "is ambiguous",
                 shakmaty::san::SanError::IllegalSan => "is not legal",
             },
             played,
         })
-}
-
-/// A move token without its move number and annotation marks (`12.Nf3!?` → `Nf3`).
-fn token_move(token: &str) -> String {
-    token
-        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
-        .trim_end_matches(['!', '?'])
-        .to_owned()
 }
 
 /// The game's root: its `FEN` tag, or the standard start; a `Variant` other than chess or

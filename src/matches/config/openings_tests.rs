@@ -114,6 +114,14 @@ fn bad_pgn_games_name_file_line_and_reason() {
         ),
         ("1. e4 xyz *\n", "book.pgn:1: 'xyz' is not a SAN move"),
         (
+            "1. e4 *\n\n1. d4 * [Event \"x\"]\n",
+            "book.pgn:3: a tag pair inside the moves",
+        ),
+        (
+            "[Event \"x\"]\n[Site \"?\"] 1. e4\n1. e4 *\n",
+            "book.pgn:2: '[Site \"?\"] 1. e4': not a tag pair",
+        ),
+        (
             "[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. d4 d5 2. Ne3 *\n",
             "book.pgn:3: 'Ne3' is ambiguous after 2 moves of the opening",
         ),
@@ -221,4 +229,20 @@ fn the_spec_words_and_their_errors() {
         let err = OpeningsSpec::parse(&words(text)).unwrap_err().to_string();
         assert!(err.contains(message), "{text}: {err}");
     }
+}
+
+#[test]
+fn castling_with_zeros_and_a_byte_order_mark() {
+    // `0-0` was refused as "not a SAN move" before the one reader (records::pgn).
+    let text = "\u{feff}[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n1. 0-0 0-0-0+ *\n";
+    let openings = read_openings(text, "book.pgn", OpeningFormat::Pgn, None).unwrap();
+    assert_eq!(openings[0].label, "book.pgn:1");
+    assert!(
+        openings[0].moves.iter().all(|m| m.is_castle()),
+        "{openings:?}"
+    );
+    assert_eq!(
+        position_fen(&openings[0].position(), CastlingNotation::Shredder),
+        "2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2"
+    );
 }

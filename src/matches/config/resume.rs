@@ -14,12 +14,16 @@
 //!
 //! The file I/O is [`load_state`] and [`save_state`]; the rest is pure.
 
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
 use serde::{Deserialize, Serialize};
+use shakmaty::san::SanPlus;
 use thiserror::Error;
 
 use crate::matches::tally::counts::Outcome;
 use crate::matches::tally::summary::GameSummary;
-use crate::records::pgn_tag::tag_pair;
+use crate::records::pgn::{self, At, TagValue};
 
 /// The `format` of a state file this version writes and reads.
 pub const STATE_FORMAT: &str = "sp960 match state 1";
@@ -213,39 +217,129 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
         .position(|window| window == needle)
 }
 
-/// One complete entry at the start of `text`, and its length.
+/// One complete entry at the start of `text`, and its length. Where an entry ends is how
+/// `sp960 match` writes it (its tags from `[Event `, a blank line, the moves, a blank
+/// line); what it holds is read by the one PGN reader ([`crate::records::pgn`]).
 fn read_entry(text: &[u8]) -> Option<(GameSummary, usize)> {
     if !text.starts_with(b"[Event ") {
         return None;
     }
     let header_end = find(text, b"\n\n")? + 2;
     let moves_end = header_end + find(&text[header_end..], b"\n\n")? + 2;
-    let header = std::str::from_utf8(&text[..header_end]).ok()?;
-    let moves = std::str::from_utf8(&text[header_end..moves_end]).ok()?;
-    let mut tags = std::collections::HashMap::new();
-    for line in header.lines().filter(|line| !line.is_empty()) {
-        let (name, value) = tag_pair(line)?;
-        tags.insert(name, value);
+    let entry = std::str::from_utf8(&text[..moves_end]).ok()?;
+    let mut reader = pgn::Reader::new(entry.as_bytes());
+    let game = reader.read_game(&mut Entry)??;
+    if reader.skip_game() {
+        return None;
     }
-    let tag = |name: &str| tags.get(name).map(|value| value.to_string());
-    let result = tag("Result")?;
-    let rest = moves.trim_end().strip_suffix(result.as_str())?.trim_end();
-    let body = rest.strip_suffix('}')?;
-    let open = body.rfind('}').map_or(0, |close| close + 1);
-    let reason = body[open..].split_once('{')?.1.replace('\n', " ");
-    Some((
-        GameSummary {
+    Some((game, moves_end))
+}
+
+/// The tags of an entry, and after them the comment read last and whether it is the last
+/// thing before the result.
+#[derive(Default)]
+struct EntryRead {
+    tags: HashMap<String, String>,
+    last_comment: Option<String>,
+    outcome: Option<shakmaty::Outcome>,
+}
+
+/// Reads one entry: every line of its header a tag pair, the moves ending with the
+/// `Result` tag's result right after a comment, the end of the game in words.
+struct Entry;
+
+impl pgn::Visitor for Entry {
+    type Tags = EntryRead;
+    type Movetext = EntryRead;
+    type Output = Option<GameSummary>;
+
+    fn begin_tags(&mut self, _at: At) -> ControlFlow<Self::Output, EntryRead> {
+        ControlFlow::Continue(EntryRead::default())
+    }
+
+    fn tag(
+        &mut self,
+        read: &mut EntryRead,
+        name: &[u8],
+        value: TagValue<'_>,
+        _at: At,
+    ) -> ControlFlow<Self::Output> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        read.tags.insert(name, value.text().into_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn malformed_tag(&mut self, _: &mut EntryRead, _: &[u8], _: At) -> ControlFlow<Self::Output> {
+        ControlFlow::Break(None)
+    }
+
+    fn begin_movetext(&mut self, read: EntryRead, _at: At) -> ControlFlow<Self::Output, EntryRead> {
+        ControlFlow::Continue(read)
+    }
+
+    fn san(
+        &mut self,
+        read: &mut EntryRead,
+        _: SanPlus,
+        _: &[u8],
+        _: At,
+    ) -> ControlFlow<Self::Output> {
+        read.last_comment = None;
+        ControlFlow::Continue(())
+    }
+
+    fn not_san(&mut self, read: &mut EntryRead, _: &[u8], _: At) -> ControlFlow<Self::Output> {
+        read.last_comment = None;
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, read: &mut EntryRead, _: u8, _: At) -> ControlFlow<Self::Output> {
+        read.last_comment = None;
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        read: &mut EntryRead,
+        comment: &[u8],
+        _: At,
+    ) -> ControlFlow<Self::Output> {
+        read.last_comment = Some(String::from_utf8_lossy(comment).replace('\n', " "));
+        ControlFlow::Continue(())
+    }
+
+    fn end_variation(&mut self, read: &mut EntryRead, _: At) -> ControlFlow<Self::Output> {
+        read.last_comment = None;
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(
+        &mut self,
+        read: &mut EntryRead,
+        outcome: shakmaty::Outcome,
+        _: At,
+    ) -> ControlFlow<Self::Output> {
+        read.outcome = Some(outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, read: EntryRead) -> Self::Output {
+        let tag = |name: &str| read.tags.get(name).cloned();
+        let result = tag("Result")?;
+        if read.outcome?.as_str() != result {
+            return None;
+        }
+        Some(GameSummary {
             round: tag("Round")?.parse().ok()?,
             start: String::new(),
             white: tag("White")?,
             black: tag("Black")?,
             result,
             termination: tag("Termination")?,
-            reason,
+            reason: read.last_comment?,
             plies: tag("PlyCount")?.parse().ok()?,
-        },
-        moves_end,
-    ))
+        })
+    }
 }
 
 #[cfg(test)]

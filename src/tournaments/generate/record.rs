@@ -13,12 +13,14 @@
 //! tag and the moves in SAN.
 
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Outcome, Position};
 
 use super::walk::{BookOpening, position_key};
+use crate::records::pgn::{self, At, TagValue};
 use crate::starts::castling::{CastlingDialect, move_text};
 use crate::starts::notation::{CastlingNotation, epd_fields, position_fen, start_fen};
 use crate::starts::start::InvalidStart;
@@ -155,57 +157,135 @@ fn read_epd(text: &str) -> Result<Vec<ReadBackRecord>, ReadBackError> {
 }
 
 fn read_pgn(text: &str) -> Result<Vec<ReadBackRecord>, ReadBackError> {
-    let mut records = Vec::new();
-    let (mut label, mut position, mut tag_line) = (None::<String>, None::<Chess>, 0);
-    let lines = text.lines().enumerate();
-    for (index, line) in lines {
-        let fail = |reason: String| ReadBackError {
-            line: index + 1,
-            reason,
-        };
-        let line = line.trim();
-        if let Some(event) = line.strip_prefix("[Event \"") {
-            label = Some(event.trim_end_matches("\"]").to_owned());
-            tag_line = index + 1;
-        } else if let Some(fen) = line.strip_prefix("[FEN \"") {
-            let fen = fen.trim_end_matches("\"]");
-            position = Some(
-                Fen::from_ascii(fen.as_bytes())
-                    .map_err(|err| fail(err.to_string()))?
-                    .into_position(CastlingMode::Chess960)
-                    .map_err(|err| fail(err.to_string()))?,
-            );
-        } else if !line.is_empty() && !line.starts_with('[') {
-            let fail_game = |reason: String| ReadBackError {
-                line: tag_line,
-                reason,
-            };
-            let mut current = position
-                .take()
-                .ok_or_else(|| fail_game("a game without a FEN tag".into()))?;
-            for word in line.split_ascii_whitespace() {
-                if word == "*" || word.ends_with('.') {
-                    continue;
+    let mut reader = pgn::Reader::new(text.as_bytes());
+    std::iter::from_fn(|| reader.read_game(&mut BookGames))
+        .filter_map(Result::transpose)
+        .collect()
+}
+
+/// A generated book's game being read back: the line of its first tag, its `Event` (the
+/// start's label), the position (from its `FEN` tag, then after its moves), and whether it
+/// has movetext (a game of tags alone is no record).
+struct BookGame {
+    line: usize,
+    label: Option<String>,
+    position: Option<Chess>,
+    movetext: bool,
+}
+
+/// Reads the PGN games `pgn_record` writes ([`crate::records::pgn`]).
+struct BookGames;
+
+fn fail(at: At, reason: String) -> ReadBackError {
+    ReadBackError {
+        line: at.line,
+        reason,
+    }
+}
+
+impl pgn::Visitor for BookGames {
+    type Tags = BookGame;
+    type Movetext = BookGame;
+    type Output = Result<Option<ReadBackRecord>, ReadBackError>;
+
+    fn begin_tags(&mut self, at: At) -> ControlFlow<Self::Output, BookGame> {
+        ControlFlow::Continue(BookGame {
+            line: at.line,
+            label: None,
+            position: None,
+            movetext: false,
+        })
+    }
+
+    fn tag(
+        &mut self,
+        game: &mut BookGame,
+        name: &[u8],
+        value: TagValue<'_>,
+        at: At,
+    ) -> ControlFlow<Self::Output> {
+        match name {
+            b"Event" => game.label = Some(value.text().into_owned()),
+            b"FEN" => {
+                let position = Fen::from_ascii(value.text().as_bytes())
+                    .map_err(|err| err.to_string())
+                    .and_then(|fen| {
+                        fen.into_position(CastlingMode::Chess960)
+                            .map_err(|err| err.to_string())
+                    });
+                match position {
+                    Ok(position) => game.position = Some(position),
+                    Err(reason) => return ControlFlow::Break(Err(fail(at, reason))),
                 }
-                let san: SanPlus = word
-                    .parse()
-                    .map_err(|_| fail(format!("'{word}' is not a SAN move")))?;
-                let m = san
-                    .san
-                    .to_move(&current)
-                    .map_err(|_| fail(format!("illegal move '{word}'")))?;
-                current.play_unchecked(m);
             }
-            let label = label
-                .take()
-                .ok_or_else(|| fail_game("a game without an Event tag".into()))?;
-            records.push(ReadBackRecord {
-                label,
-                key: position_key(&current),
-            });
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, game: BookGame, _at: At) -> ControlFlow<Self::Output, BookGame> {
+        ControlFlow::Continue(game)
+    }
+
+    fn san(
+        &mut self,
+        game: &mut BookGame,
+        san: SanPlus,
+        token: &[u8],
+        at: At,
+    ) -> ControlFlow<Self::Output> {
+        game.movetext = true;
+        let word = String::from_utf8_lossy(token);
+        let Some(position) = game.position.as_mut() else {
+            let reason = "a game without a FEN tag".to_owned();
+            return ControlFlow::Break(Err(ReadBackError {
+                line: game.line,
+                reason,
+            }));
+        };
+        match san.san.to_move(position) {
+            Ok(m) => {
+                position.play_unchecked(m);
+                ControlFlow::Continue(())
+            }
+            Err(_) => ControlFlow::Break(Err(fail(at, format!("illegal move '{word}'")))),
         }
     }
-    Ok(records)
+
+    fn not_san(&mut self, _game: &mut BookGame, token: &[u8], at: At) -> ControlFlow<Self::Output> {
+        let word = String::from_utf8_lossy(token);
+        ControlFlow::Break(Err(fail(at, format!("'{word}' is not a SAN move"))))
+    }
+
+    fn comment(&mut self, game: &mut BookGame, _: &[u8], _: At) -> ControlFlow<Self::Output> {
+        game.movetext = true;
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, game: &mut BookGame, _: Outcome, _: At) -> ControlFlow<Self::Output> {
+        game.movetext = true;
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: BookGame) -> Self::Output {
+        if !game.movetext {
+            return Ok(None);
+        }
+        let fail_game = |reason: &str| ReadBackError {
+            line: game.line,
+            reason: reason.to_owned(),
+        };
+        let position = game
+            .position
+            .ok_or_else(|| fail_game("a game without a FEN tag"))?;
+        let label = game
+            .label
+            .ok_or_else(|| fail_game("a game without an Event tag"))?;
+        Ok(Some(ReadBackRecord {
+            label,
+            key: position_key(&position),
+        }))
+    }
 }
 
 /// The key of four EPD fields (either castling notation), read on `line`.
@@ -288,5 +368,32 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.reason.contains("no id"), "{err}");
+    }
+
+    #[test]
+    fn a_pgn_book_that_cannot_be_read_back_names_the_line() {
+        let head = "[Event \"SP 860\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n";
+        for (text, message) in [
+            (format!("{head}1. e4 Ke3 *\n"), "line 4: illegal move 'Ke3'"),
+            (format!("{head}1. e4 e5x *\n"), "line 4: 'e5x' is not a SAN move"),
+            (
+                "\n[Event \"SP 0\"]\n\n1. e4 *\n".to_owned(),
+                "line 2: a game without a FEN tag",
+            ),
+            (
+                "[Site \"?\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n*\n"
+                    .to_owned(),
+                "line 1: a game without an Event tag",
+            ),
+            (
+                "[Event \"x\"]\n[FEN \"8/8 w - - 0 1\"]\n\n*\n".to_owned(),
+                "line 2: ",
+            ),
+        ] {
+            let err = read_back(&text, BookFormat::Pgn).unwrap_err().to_string();
+            assert!(err.starts_with(message), "{text:?}: {err}");
+        }
+        // Tags alone (a record cut before its moves) are no record.
+        assert_eq!(read_back(head, BookFormat::Pgn).unwrap(), []);
     }
 }
