@@ -269,11 +269,28 @@ fn debian_xboard_engines_with_perft_are_ready() {
     if !peers::need(&[Peer::SjaakII, Peer::FairyStockfish]) {
         return;
     }
+    // Which notation each writes its own castling in (the only mate in one is O-O-O).
+    let written = |json: &serde_json::Value| {
+        json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["case"] == "writes castling")
+            .map(|r| (r["status"].clone(), r["got"].clone()))
+    };
     let (output, json) = check_short("proto=xboard /usr/games/sjaakii");
     assert_eq!(verdict(&json), ("ready", "depths"), "{json}");
     assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        written(&json),
+        Some(("pass".into(), "O-O-O (O-O notation)".into()))
+    );
     let (_, json) = check_short("proto=xboard /usr/games/fairy-stockfish");
     assert_eq!(verdict(&json), ("ready", "divide"), "{json}");
+    assert_eq!(
+        written(&json),
+        Some(("pass".into(), "b1a1 (king takes rook)".into()))
+    );
 }
 
 #[test]

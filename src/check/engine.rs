@@ -333,6 +333,24 @@ impl CheckEngine {
         }
     }
 
+    /// XBoard: the move the engine plays in `fen` searching `depth` plies, as written.
+    pub fn xboard_move(&mut self, fen: &str, depth: u32) -> Result<String, EngineFailure> {
+        let mut lines = self.position_lines(fen, &[]);
+        lines.push(format!("sd {depth}"));
+        lines.push("go".to_owned());
+        self.send(&lines)?;
+        let text = self.read_until(|line| {
+            (first_token(line) == b"move").then(|| {
+                String::from_utf8_lossy(crate::protocol::argument(line))
+                    .trim()
+                    .to_owned()
+            })
+        })?;
+        // Not on for the other side: the next question starts with `new`.
+        self.send(&["force"])?;
+        Ok(text)
+    }
+
     /// UCI: `go depth N searchmoves M` in `fen`: the engine's best move, read in `root`.
     pub fn search_moves(
         &mut self,

@@ -675,9 +675,63 @@ fn play_rows(
             why,
         });
     }
-    if engine.protocol() == Protocol::Uci {
-        engine = searchmoves_rows(engine, cases, depth, rows)?;
+    match engine.protocol() {
+        Protocol::Uci => engine = searchmoves_rows(engine, cases, depth, rows)?,
+        Protocol::Xboard if engine.xboard_support().is_ok() => {
+            engine = written_castling_row(engine, depth, rows)?;
+        }
+        Protocol::Xboard => {}
     }
+    Ok(engine)
+}
+
+/// XBoard: which notation the engine writes its own castling in. The position's only mate
+/// in one is queen-side castling with the king on b1 and the rook on a1 (the king moves one
+/// square, so `b1c1` would be a king step): `O-O-O` or king takes rook (`b1a1`).
+fn written_castling_row(
+    mut engine: CheckEngine,
+    depth: u32,
+    rows: &mut Vec<Row>,
+) -> Result<CheckEngine, CheckError> {
+    const FEN: &str = "2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1";
+    let root = chess960(FEN).expect("a tested position");
+    let sent = format!("setboard {FEN}, sd {depth}, go (the only mate in one: O-O-O)");
+    let (status, got, why) = match engine.xboard_move(FEN, depth) {
+        Ok(text) => match crate::protocol::xboard::parse_xboard_move(&root, text.as_bytes()) {
+            Ok(m) if m.is_castle() => {
+                let form = if text.starts_with('O') || text.starts_with('0') {
+                    "O-O notation"
+                } else {
+                    "king takes rook"
+                };
+                (Status::Pass, format!("{text} ({form})"), String::new())
+            }
+            Ok(_) => (
+                Status::Fail,
+                text.clone(),
+                format!("in {FEN} the engine played {text}, not the castling mate O-O-O"),
+            ),
+            Err(err) => (
+                Status::Fail,
+                text.clone(),
+                format!("in {FEN} the engine wrote {text}: {err}"),
+            ),
+        },
+        Err(failure) => {
+            let why = format!("{sent}: {failure}");
+            let got = failure.to_string();
+            engine = failed_engine(engine, &failure)?;
+            (Status::Fail, got, why)
+        }
+    };
+    rows.push(Row {
+        group: Group::Play,
+        case: "writes castling".into(),
+        sent,
+        got,
+        status,
+        why,
+    });
     Ok(engine)
 }
 
