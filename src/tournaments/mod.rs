@@ -11,10 +11,10 @@
 //! `protocol`, `starts` and `os`.
 
 pub mod book;
-pub(crate) mod cutechess_gui;
 pub mod generate;
 pub mod handoff;
 pub mod package;
+pub(crate) mod runners;
 pub mod shell;
 pub mod stats;
 pub mod tournament;

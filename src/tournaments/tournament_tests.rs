@@ -1,4 +1,5 @@
 use super::*;
+use crate::tournaments::runners::xboard::xboard_minutes;
 
 fn engine(items: &str) -> EngineSpec {
     EngineSpec::parse(1, items).unwrap()
@@ -9,7 +10,7 @@ fn tournament(tool: Tool, engines: &[&str], starts: &str) -> Tournament {
         tool,
         engines: engines.iter().map(|items| engine(items)).collect(),
         starts: crate::starts::start::parse_spec(starts).unwrap(),
-        time_control: "10+0.1".parse().unwrap(),
+        time_control: Some("10+0.1".parse().unwrap()),
         book: "book-FRC.epd".into(),
         book_format: BookFormat::Epd,
         castling: CastlingNotation::Shredder,
@@ -17,6 +18,7 @@ fn tournament(tool: Tool, engines: &[&str], starts: &str) -> Tournament {
         concurrency: None,
         sp960: "sp960".into(),
         other_roots: Vec::new(),
+        match_options: MatchOptions::default(),
     }
 }
 
@@ -37,16 +39,23 @@ fn xboard_time_controls_are_whole_seconds() {
 fn fairy_stockfish_is_wrapped_where_it_needs_it() {
     let uci = ["cmd=/usr/games/stockfish", "cmd=/usr/games/fairy-stockfish"];
     let cutechess = plan(&tournament(Tool::Cutechess, &uci, "0")).unwrap();
-    assert!(cutechess.argv.contains(&"cmd=sp960".to_owned()));
+    assert!(cutechess.line.argv.contains(&"cmd=sp960".to_owned()));
     assert!(
         cutechess
+            .line
             .argv
             .contains(&"arg=/usr/games/fairy-stockfish".to_owned())
     );
     assert_eq!(cutechess.notes.len(), 1);
     // fastchess sets UCI_Chess960 itself: no wrapper.
     let fastchess = plan(&tournament(Tool::Fastchess, &uci, "0")).unwrap();
-    assert!(!fastchess.argv.iter().any(|word| word.contains("sp960")));
+    assert!(
+        !fastchess
+            .line
+            .argv
+            .iter()
+            .any(|word| word.contains("sp960"))
+    );
     // xboard and cutechess-cli both send XBoard engines O-O: Fairy-Stockfish, which
     // wants king-takes-rook, is wrapped in both; an O-O engine is not.
     let xboard_engines = [
@@ -56,23 +65,30 @@ fn fairy_stockfish_is_wrapped_where_it_needs_it() {
     let wrapped =
         "sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish";
     let xboard = plan(&tournament(Tool::Xboard, &xboard_engines, "860")).unwrap();
-    assert!(xboard.argv.contains(&wrapped.to_owned()));
+    assert!(xboard.line.argv.contains(&wrapped.to_owned()));
     let cutechess = plan(&tournament(Tool::Cutechess, &xboard_engines, "0")).unwrap();
     assert!(
         cutechess
+            .line
             .argv
             .contains(&"cmd=/usr/games/sjaakii".to_owned())
     );
-    assert!(cutechess.argv.contains(&"arg=kxr".to_owned()));
+    assert!(cutechess.line.argv.contains(&"arg=kxr".to_owned()));
     assert_eq!(cutechess.notes.len(), 1);
     assert!(cutechess.notes[0].contains("cutechess-cli sends castling as O-O/O-O-O"));
     let oo = ["cmd=a proto=xboard castling=oo", "cmd=b proto=xboard"];
     let cutechess = plan(&tournament(Tool::Cutechess, &oo, "0")).unwrap();
-    assert!(!cutechess.argv.iter().any(|word| word.contains("sp960")));
+    assert!(
+        !cutechess
+            .line
+            .argv
+            .iter()
+            .any(|word| word.contains("sp960"))
+    );
     // Told not to wrap: done, with a note saying what to expect.
     let never = ["cmd=stockfish", "cmd=fairy-stockfish proxy=no"];
     let never = plan(&tournament(Tool::Cutechess, &never, "0")).unwrap();
-    assert!(never.argv.contains(&"cmd=fairy-stockfish".to_owned()));
+    assert!(never.line.argv.contains(&"cmd=fairy-stockfish".to_owned()));
     assert!(never.notes[0].contains("NOT wrapped"));
 }
 
@@ -88,7 +104,8 @@ fn engines_without_uci_chess960_are_wrapped_with_the_option_offered() {
     let declared = ["cmd=stockfish", "cmd=/opt/old chess960=no"];
     let plan = plan(&tournament(Tool::Fastchess, &declared, "0")).unwrap();
     assert!(
-        plan.argv
+        plan.line
+            .argv
             .contains(&"args=proxy --offer-chess960 -- /opt/old".to_owned())
     );
 }
@@ -188,9 +205,9 @@ fn engines_that_cannot_play_are_refused_with_the_reason() {
 fn runner_lines_recover_and_carry_each_engines_own_keys() {
     for tool in [Tool::Cutechess, Tool::Fastchess] {
         let plain = plan(&tournament(tool, &["a", "b"], "0")).unwrap();
-        assert!(plain.argv.contains(&"-recover".to_owned()));
-        assert!(plain.argv.contains(&"tc=10+0.1".to_owned()));
-        assert!(plain.argv.contains(&"-each".to_owned()));
+        assert!(plain.line.argv.contains(&"-recover".to_owned()));
+        assert!(plain.line.argv.contains(&"tc=10+0.1".to_owned()));
+        assert!(plain.line.argv.contains(&"-each".to_owned()));
         // An engine's own time limit: every engine gets its limits on its own line.
         let own = plan(&tournament(
             tool,
@@ -199,7 +216,7 @@ fn runner_lines_recover_and_carry_each_engines_own_keys() {
         ))
         .unwrap();
         let line = shell_line(&own, Shell::Sh);
-        assert!(!own.argv.contains(&"-each".to_owned()), "{line}");
+        assert!(!own.line.argv.contains(&"-each".to_owned()), "{line}");
         assert!(
             line.contains("cmd=a dir=/tmp proto=uci restart=on st=0.2 nodes=500"),
             "{line}"
@@ -210,6 +227,7 @@ fn runner_lines_recover_and_carry_each_engines_own_keys() {
     let cutechess = plan(&tournament(Tool::Cutechess, &init, "0")).unwrap();
     assert!(
         cutechess
+            .line
             .argv
             .contains(&"initstr=setoption name Hash value 8".to_owned())
     );
@@ -247,7 +265,7 @@ fn runners_get_epd_when_fen_is_asked_and_are_told() {
     let mut asked = tournament(Tool::Fastchess, &["cmd=a", "cmd=b"], "0,1");
     asked.book_format = BookFormat::Fen;
     let plan = plan(&asked).unwrap();
-    assert!(plan.argv.contains(&"format=epd".to_owned()));
+    assert!(plan.line.argv.contains(&"format=epd".to_owned()));
     assert!(plan.book.unwrap().contains("id \"SP 1\";"));
     assert!(plan.notes[0].contains("--book-format fen is for xboard"));
     assert_eq!(
