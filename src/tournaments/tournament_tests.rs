@@ -281,3 +281,99 @@ fn runners_get_epd_when_fen_is_asked_and_are_told() {
         "sp960-FRC.pgn"
     );
 }
+
+/// `sp960 match --runner`'s additions are part of the one command, rendered once: the
+/// runner's path, no clock (`tc=inf`, on each engine's line when one has a time of its
+/// own), `timemargin=` on a trailing `-each`, `-tournament`, the layout's rounds, the
+/// adjudications and the SPRT, each where the runners' lines had them.
+#[test]
+fn a_handed_off_match_is_one_command_rendered_once() {
+    use crate::matches::config::adjudication::{DrawRule, ResignRule};
+    use crate::matches::tally::sprt::parse_sprt;
+    use crate::tournaments::runners::{Adjudication, TournamentKind};
+
+    let mut per_move = tournament(Tool::Fastchess, &["a st=0.1 depth=3", "b depth=3"], "0");
+    per_move.time_control = None;
+    per_move.match_options = MatchOptions {
+        program: Some("/bin/fastchess".to_owned()),
+        rounds: Some(1),
+        move_margin: Some(Duration::from_secs(30)),
+        ..MatchOptions::default()
+    };
+    assert_eq!(
+        shell_line(&plan(&per_move).unwrap(), Shell::Sh),
+        "/bin/fastchess \\
+  -engine name=a cmd=a proto=uci st=0.1 depth=3 \\
+  -engine name=b cmd=b proto=uci tc=inf depth=3 \\
+  -variant fischerandom \\
+  -openings file=book-FRC.epd format=epd order=sequential \\
+  -games 2 -rounds 1 -repeat -recover \\
+  -pgnout file=games.pgn \\
+  -each timemargin=30000
+"
+    );
+    let engines = ["a nodes=500", "b nodes=500", "c nodes=500"];
+    let mut three = tournament(Tool::Cutechess, &engines, "0,1,2");
+    three.time_control = None;
+    three.match_options = MatchOptions {
+        rounds: Some(9),
+        kind: Some(TournamentKind::RoundRobin),
+        adjudication: Adjudication {
+            max_moves: Some(20),
+            resign: Some(ResignRule {
+                move_count: 3,
+                score: 500,
+                two_sided: true,
+            }),
+            draw: Some(DrawRule {
+                move_number: 30,
+                move_count: 4,
+                score: 8,
+            }),
+        },
+        ..MatchOptions::default()
+    };
+    let planned = plan(&three).unwrap();
+    assert_eq!(
+        shell_line(&planned, Shell::Sh),
+        "cutechess-cli \\
+  -engine name=a cmd=a proto=uci nodes=500 \\
+  -engine name=b cmd=b proto=uci nodes=500 \\
+  -engine name=c cmd=c proto=uci nodes=500 \\
+  -each tc=inf \\
+  -variant fischerandom \\
+  -openings file=book-FRC.epd format=epd order=sequential \\
+  -tournament round-robin -games 2 -rounds 9 -repeat -recover \\
+  -pgnout games.pgn \\
+  -maxmoves 20 -resign movecount=3 score=500 twosided=true -draw movenumber=30 movecount=4 score=8
+"
+    );
+    // The book holds the starts; the rounds are the layout's.
+    assert_eq!(planned.book.unwrap().lines().count(), 3);
+    let mut gauntlet = tournament(Tool::Fastchess, &engines, "0");
+    gauntlet.time_control = Some("1+0.1".parse().unwrap());
+    gauntlet.match_options = MatchOptions {
+        kind: Some(TournamentKind::Gauntlet),
+        sprt: Some(parse_sprt(["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"]).unwrap()),
+        ..MatchOptions::default()
+    };
+    let line = shell_line(&plan(&gauntlet).unwrap(), Shell::Sh);
+    assert!(line.contains("  -each tc=1+0.1 \\\n"), "{line}");
+    assert!(
+        line.contains("  -tournament gauntlet -games 2 -rounds 1 -repeat -recover \\\n"),
+        "{line}"
+    );
+    assert!(
+        line.ends_with(
+            "  -pgnout file=games.pgn \\\n  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized\n"
+        ),
+        "{line}"
+    );
+    // Without a clock xboard has no -tc to give: refused, not guessed.
+    let mut no_clock = tournament(Tool::Xboard, &["a", "b"], "0");
+    no_clock.time_control = None;
+    assert_eq!(
+        plan(&no_clock).unwrap_err().to_string(),
+        "xboard needs a time control"
+    );
+}
