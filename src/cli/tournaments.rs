@@ -14,11 +14,11 @@ use crate::starts::start::RandomStarts;
 use crate::tournaments::book::{
     BookError, BookFormat, BookRequest, WriteBookError, file_name_warning, write_book,
 };
-use crate::tournaments::cutechess_gui::{GuiFiles, write_gui_files};
 use crate::tournaments::generate::{
     GenerateError, GenerateOptions, GenerateRequest, generate as generate_openings,
 };
 use crate::tournaments::package;
+use crate::tournaments::runners::cutechess_gui::{GuiFiles, write_gui_files};
 use crate::tournaments::shell::Shell;
 use crate::tournaments::stats::{self, Diagnostic};
 use crate::tournaments::tournament::{
@@ -393,7 +393,8 @@ fn generate_book(args: BookArgs) -> Result<(), Failure> {
 
 /// `sp960 tournament`: the command line to stdout, then the notes.
 pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
-    if args.emit != Tool::CutechessGui
+    let writes_files = args.emit.dialect().writes_files();
+    if !writes_files
         && let Some(flag) = [
             (args.engines_json.is_some(), "--engines-json"),
             (args.launchers.is_some(), "--launchers"),
@@ -406,13 +407,13 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
             format!("tournament: {flag} is for --emit cutechess-gui"),
         ));
     }
-    if args.emit == Tool::CutechessGui && args.shell.is_some() {
+    if writes_files && args.shell.is_some() {
         return Err(Failure::new(
             exit_code::USAGE,
             "tournament: --shell is for command lines; --emit cutechess-gui writes files",
         ));
     }
-    let gui_files = (args.emit == Tool::CutechessGui)
+    let gui_files = writes_files
         .then(|| gui_files(args.engines_json.clone(), args.launchers.clone()))
         .transpose()?;
     let given_book = args
@@ -533,7 +534,7 @@ fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, Failure> {
     // cutechess-cli 1.5.1 plays a PGN book game's moves in Chess960 only under
     // [Variant "fischerandom"]: under any other variant name its games start at the root.
     let moves = openings.iter().any(|opening| !opening.moves.is_empty());
-    if matches!(tool, Tool::Cutechess | Tool::CutechessGui) && format == BookFormat::Pgn && moves {
+    if tool.dialect().pgn_book_needs_fischerandom() && format == BookFormat::Pgn && moves {
         let mut lines = text.lines().enumerate();
         if let Some((index, line)) = lines.find(|(_, line)| {
             line.trim().starts_with("[Variant ") && !line.contains("\"fischerandom\"")

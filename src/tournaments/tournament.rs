@@ -3,50 +3,33 @@
 //! colours, plus the book it reads. Engines that cannot play Chess960 as the tool drives
 //! them are wrapped in `sp960 proxy -- ...`, or refused when no wrapper can help.
 //!
-//! Everything here is pure: [`plan`] turns a [`Tournament`] into an argv and a book text;
-//! [`shell_line`] renders the argv for the user's shell ([`Shell`]).
+//! Everything here is pure: [`plan`] decides how each engine is started and builds the
+//! one [`RunnerCommand`] of the tournament, which the runner's dialect
+//! ([`super::runners`]) renders into a command line and a book text; [`shell_line`]
+//! writes the line for the user's shell ([`Shell`]).
 
 use std::path::Path;
+use std::time::Duration;
 
 use shakmaty::Chess;
 use thiserror::Error;
 
 use super::shell::Shell;
 
-use crate::launch::spec::{EngineSpec, EngineSpecError, ProxyChoice, Restart};
+use super::runners::{
+    Adjudication, Dialect, Entrant, Launch, Line, Openings, RunnerCommand, Schedule, TournamentKind,
+};
+use crate::launch::spec::{EngineSpec, EngineSpecError, ProxyChoice};
 use crate::launch::time_control::{TimeControl, TimeControlError};
+use crate::matches::tally::sprt::SprtConfig;
 use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
 use crate::protocol::quirks::{Quirks, quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{InvalidStart, Start};
-use crate::tournaments::book::{BookError, BookFormat, BookRequest, render};
+use crate::tournaments::book::{BookError, BookFormat, BookRequest};
 
-/// The match runner to write a command line for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Tool {
-    /// cutechess-cli (UCI and XBoard engines, any number).
-    Cutechess,
-    /// fastchess (UCI engines only).
-    Fastchess,
-    /// xboard 4.9 in match mode (two engines; UCI ones through polyglot).
-    Xboard,
-    /// Cute Chess GUI: entries in its engines.json, one launcher per engine, and the
-    /// steps of its Tournament > New dialog.
-    CutechessGui,
-}
-
-impl Tool {
-    /// The tool's name in notes.
-    fn display_name(self) -> &'static str {
-        match self {
-            Tool::Cutechess => "cutechess-cli",
-            Tool::Fastchess => "fastchess",
-            Tool::Xboard => "xboard",
-            Tool::CutechessGui => "Cute Chess",
-        }
-    }
-}
+pub use super::runners::Tool;
 
 /// Why no tournament command could be written.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -70,6 +53,9 @@ pub enum TournamentError {
     /// A base time xboard cannot take.
     #[error("time control '{0}': xboard takes whole seconds of base time")]
     XboardTime(String),
+    /// A runner that cannot play without a clock (`sp960 match` without `--tc`).
+    #[error("{0} needs a time control")]
+    NoClock(&'static str),
     /// Too few or too many engines for the tool.
     #[error("{0}")]
     EngineCount(String),
@@ -93,6 +79,7 @@ impl TournamentError {
             TournamentError::Engine(_)
             | TournamentError::TimeControl(_)
             | TournamentError::XboardTime(_)
+            | TournamentError::NoClock(_)
             | TournamentError::EngineCount(_) => USAGE,
         }
     }
@@ -107,8 +94,8 @@ pub struct Tournament {
     pub engines: Vec<EngineSpec>,
     /// The starts, each played twice with colours swapped.
     pub starts: Vec<Start>,
-    /// Time control for every engine.
-    pub time_control: TimeControl,
+    /// Time control for every engine; none for a match without a clock (`tc=inf`).
+    pub time_control: Option<TimeControl>,
     /// Where the book goes (the command line names it as given).
     pub book: String,
     /// Book format for cutechess-cli and fastchess (xboard always reads FENs).
@@ -126,6 +113,27 @@ pub struct Tournament {
     /// count the games). Their castling rights count as the starts' do when deciding
     /// which engines need the proxy's shield.
     pub other_roots: Vec<(String, Chess)>,
+    /// What a match handed to the runner adds (`sp960 match --runner`).
+    pub(crate) match_options: MatchOptions,
+}
+
+/// What `sp960 match --runner` adds to a tournament: the runner's path, its rounds and
+/// tournament kind as the match's schedule lays them out, the move margin, the
+/// adjudications and the SPRT. None of these for `sp960 tournament`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MatchOptions {
+    /// The runner's program (its path on PATH), instead of its name.
+    pub(crate) program: Option<String>,
+    /// The runner's rounds, instead of one per start.
+    pub(crate) rounds: Option<usize>,
+    /// `-tournament`, for more than two engines.
+    pub(crate) kind: Option<TournamentKind>,
+    /// How long past `st=` a move may take.
+    pub(crate) move_margin: Option<Duration>,
+    /// `-maxmoves`, `-resign`, `-draw`.
+    pub(crate) adjudication: Adjudication,
+    /// `-sprt`.
+    pub(crate) sprt: Option<SprtConfig>,
 }
 
 /// A tournament as the command line gives it: each engine as one `--engine` string, the
@@ -197,14 +205,14 @@ impl TournamentRequest {
         let mut engines = Vec::new();
         for (index, line) in self.engines.iter().enumerate() {
             let engine = EngineSpec::parse(index + 1, line)?;
-            engine.refuse(unsupported_keys(self.tool))?;
+            engine.refuse(self.tool.dialect().unsupported_keys())?;
             engines.push(engine);
         }
         Ok(Tournament {
             tool: self.tool,
             engines,
             starts,
-            time_control: self.time_control.parse()?,
+            time_control: Some(self.time_control.parse()?),
             book: self
                 .book
                 .unwrap_or_else(|| default_book_path(self.tool, self.book_format)),
@@ -214,158 +222,87 @@ impl TournamentRequest {
             concurrency: self.concurrency,
             sp960: self.sp960,
             other_roots: Vec::new(),
+            match_options: MatchOptions::default(),
         })
     }
 }
 
-/// The engine keys a tool cannot be given, with the reason.
-fn unsupported_keys(tool: Tool) -> &'static [(&'static str, &'static str)] {
-    match tool {
-        Tool::Cutechess => &[],
-        Tool::CutechessGui => &[
-            (
-                "tc",
-                "by Cute Chess GUI's engines.json (set the time control in Tournament > New: use --tc)",
-            ),
-            (
-                "st",
-                "by Cute Chess GUI's engines.json (set the time control in Tournament > New: use --tc)",
-            ),
-            (
-                "depth",
-                "by Cute Chess GUI's engines.json (set Plies in the tournament's time control)",
-            ),
-            (
-                "nodes",
-                "by Cute Chess GUI's engines.json (set Nodes in the tournament's time control)",
-            ),
-        ],
-        Tool::Fastchess => &[(
-            "initstr",
-            "by fastchess (it has no initstr; send options with option.NAME=VALUE)",
-        )],
-        Tool::Xboard => &[
-            (
-                "initstr",
-                "by xboard (it has no per-engine initialisation lines)",
-            ),
-            ("restart", "by xboard (it restarts engines itself)"),
-            (
-                "tc",
-                "by xboard (one time control for both engines: use --tc)",
-            ),
-            (
-                "st",
-                "by xboard (one time control for both engines: use --tc)",
-            ),
-            ("depth", "by xboard (one limit for both engines)"),
-            ("nodes", "by xboard (it has no per-engine node limit)"),
-        ],
-    }
-}
-
 /// A tournament command, ready to write out.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
-    /// The command, one word per element.
-    pub argv: Vec<String>,
-    /// Indices into `argv` where a new line reads well (before `-engine` and the like).
-    pub breaks: Vec<usize>,
+    /// What the runner is asked to play.
+    pub(crate) command: RunnerCommand,
+    /// The command line, rendered once from `command` by the runner's dialect.
+    pub(crate) line: Line,
     /// The book to write at the path the command names, if the command reads one.
     pub book: Option<String>,
     /// What was decided about each engine and why, for stderr.
     pub notes: Vec<String>,
+}
+
+impl Plan {
     /// How each engine is started, in `--engine` order.
-    pub(crate) launches: Vec<Launch>,
-}
-
-/// How one engine is started: program and arguments (through the proxy or not), and the
-/// options it is given.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Launch {
-    /// The engine's name in the tool (unique).
-    pub(crate) name: String,
-    /// The program the tool starts: the engine, or sp960 when wrapped.
-    pub(crate) program: String,
-    /// Its arguments (`proxy ... -- ENGINE ARGS` when wrapped).
-    pub(crate) args: Vec<String>,
-    /// The proxy's options (the words between `proxy` and `--`) when wrapped.
-    pub(crate) proxy_options: Option<Vec<String>>,
-    /// `option.NAME=VALUE` the tool sets: the user's, and those the quirks table adds.
-    pub(crate) options: Vec<(String, String)>,
-    /// xboard's `-smpCores` the engine needs (polyglot's `Threads`).
-    cores: Option<u32>,
-}
-
-impl Launch {
-    /// Program and arguments as one command string (xboard's `-fcp`).
-    fn command_string(&self) -> String {
-        std::iter::once(&self.program)
-            .chain(&self.args)
-            .map(|word| Shell::Sh.quote(word))
-            .collect::<Vec<_>>()
-            .join(" ")
+    pub(crate) fn launches(&self) -> impl Iterator<Item = &Launch> {
+        self.command.engines.iter().map(|entrant| &entrant.launch)
     }
 }
 
 /// Works out the whole command line and book for `tournament`.
 pub fn plan(tournament: &Tournament) -> Result<Plan, TournamentError> {
-    let tool = tournament.tool;
-    let count = tournament.engines.len();
-    match tool {
-        Tool::Xboard if count != 2 => {
-            return Err(TournamentError::EngineCount(format!(
-                "xboard plays a match between exactly 2 engines; {count} given"
-            )));
-        }
-        _ if count < 2 => {
-            return Err(TournamentError::EngineCount(format!(
-                "a tournament needs at least 2 engines; {count} given"
-            )));
-        }
-        _ => {}
-    }
+    let dialect = tournament.tool.dialect();
+    dialect.check_engine_count(tournament.engines.len())?;
     let mut notes = Vec::new();
-    let names = unique_names(&tournament.engines, tool);
-    let mut launches = Vec::new();
+    let names = unique_names(&tournament.engines, dialect);
+    let mut engines = Vec::new();
     for (engine, name) in tournament.engines.iter().zip(names) {
-        launches.push(launch(engine, name, tournament, &mut notes)?);
+        engines.push(Entrant {
+            spec: engine.clone(),
+            launch: launch(engine, name, tournament, &mut notes)?,
+        });
     }
-    let mut plan = Plan {
-        argv: Vec::new(),
-        breaks: Vec::new(),
-        book: None,
-        notes,
-        launches: Vec::new(),
+    let options = &tournament.match_options;
+    let command = RunnerCommand {
+        program: options
+            .program
+            .clone()
+            .unwrap_or_else(|| dialect.program().to_owned()),
+        engines,
+        clock: tournament.time_control.clone(),
+        move_margin: options.move_margin,
+        book: Openings {
+            path: tournament.book.clone(),
+            format: tournament.book_format,
+            castling: tournament.castling,
+            starts: tournament.starts.clone(),
+        },
+        schedule: Schedule {
+            rounds: options.rounds.unwrap_or(tournament.starts.len()),
+            kind: options.kind,
+            concurrency: tournament.concurrency,
+        },
+        adjudication: options.adjudication,
+        sprt: options.sprt,
+        pgn_out: tournament.pgn_out.clone(),
     };
-    match tool {
-        // The GUI plays as cutechess-cli does (one library): the same line is planned,
-        // and its engines, book and notes are what the GUI's files are made from.
-        Tool::Cutechess | Tool::Fastchess | Tool::CutechessGui => {
-            runner_command(tournament, &launches, &mut plan)?
-        }
-        Tool::Xboard => xboard_command(tournament, &launches, &mut plan)?,
-    }
-    plan.launches = launches;
-    Ok(plan)
+    let rendered = dialect.render(&command)?;
+    notes.extend(rendered.notes);
+    Ok(Plan {
+        command,
+        line: rendered.line,
+        book: rendered.book,
+        notes,
+    })
 }
 
 /// The engines' names: `name=`, else the program's file name; for Cute Chess GUI its stem
 /// and `-960` (`stockfish-960`), so that an entry of the user's own for the engine is not
 /// replaced. Made unique with `-2`, `-3`, ...
-fn unique_names(engines: &[EngineSpec], tool: Tool) -> Vec<String> {
+fn unique_names(engines: &[EngineSpec], dialect: &dyn Dialect) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for engine in engines {
         let base = match &engine.name {
             Some(name) => name.clone(),
-            None if tool == Tool::CutechessGui => {
-                let stem = Path::new(engine.program())
-                    .file_stem()
-                    .and_then(|stem| stem.to_str())
-                    .unwrap_or(engine.program());
-                format!("{stem}-960")
-            }
-            None => engine.program().to_owned(),
+            None => dialect.default_name(engine.program()),
         };
         let mut name = base.clone();
         let mut n = 2;
@@ -385,19 +322,20 @@ fn launch(
     tournament: &Tournament,
     notes: &mut Vec<String>,
 ) -> Result<Launch, TournamentError> {
-    let tool = tournament.tool;
-    let tool_name = tool.display_name();
+    let dialect = tournament.tool.dialect();
+    let tool_name = dialect.name();
     let known = quirks(engine.program());
     let mut options = engine.options.clone();
-    let cores = needed_threads(known, tool, &name, &mut options, notes);
+    let cores = needed_threads(known, dialect, &name, &mut options, notes);
     let protocol = engine.protocol_or_uci();
-    if tool == Tool::Fastchess && protocol == Protocol::Xboard {
+    if !dialect.drives_xboard() && protocol == Protocol::Xboard {
         return Err(TournamentError::CannotPlay {
             name,
             tool: tool_name,
-            reason: "fastchess speaks only UCI, and sp960 proxy does not translate between \
-                     protocols; use --emit cutechess or --emit xboard"
-                .to_owned(),
+            reason: format!(
+                "{tool_name} speaks only UCI, and sp960 proxy does not translate between \
+                 protocols; use --emit cutechess or --emit xboard"
+            ),
         });
     }
     let mut wrapping = Wrapping::default();
@@ -443,7 +381,7 @@ fn launch(
 /// `options`, or for xboard returned as the `-smpCores` polyglot passes on; with a note.
 fn needed_threads(
     known: Quirks,
-    tool: Tool,
+    dialect: &dyn Dialect,
     name: &str,
     options: &mut Vec<(String, String)>,
     notes: &mut Vec<String>,
@@ -453,7 +391,7 @@ fn needed_threads(
         return None;
     }
     let mut cores = None;
-    let given = if tool == Tool::Xboard {
+    let given = if dialect.threads_as_cores() {
         // xboard sends an engine only the options it declares, and polyglot declares
         // no Threads: it sets Threads from xboard's `cores` (-smpCores, both engines).
         cores = Some(threads);
@@ -515,7 +453,7 @@ impl Wrapping {
                  only the rights it can hold; the game is unchanged)"
             ));
         }
-        if matches!(tournament.tool, Tool::Cutechess | Tool::CutechessGui)
+        if tournament.tool.dialect().sends_uci_variant()
             && known.uci_variant_fischerandom
             && has_chess960
         {
@@ -585,251 +523,10 @@ fn castling_files_differ(tournament: &Tournament) -> Result<Option<String>, Tour
         .map(|(label, _)| label.clone()))
 }
 
-/// cutechess-cli and fastchess share most of their syntax.
-fn runner_command(
-    tournament: &Tournament,
-    launches: &[Launch],
-    plan: &mut Plan,
-) -> Result<(), TournamentError> {
-    let fastchess = tournament.tool == Tool::Fastchess;
-    // `-each` is applied after every `-engine` in both tools, so an engine with a time
-    // limit of its own gets every time limit on its own line instead.
-    let own_times = tournament.engines.iter().any(|e| e.limits.has_time());
-    let argv = &mut plan.argv;
-    argv.push(
-        if fastchess {
-            "fastchess"
-        } else {
-            "cutechess-cli"
-        }
-        .to_owned(),
-    );
-    for (engine, launch) in tournament.engines.iter().zip(launches) {
-        plan.breaks.push(argv.len());
-        engine_words(engine, launch, tournament, own_times, argv)?;
-    }
-    if !own_times {
-        plan.breaks.push(argv.len());
-        argv.extend([
-            "-each".to_owned(),
-            format!("tc={}", tournament.time_control),
-        ]);
-    }
-    plan.breaks.push(argv.len());
-    argv.extend(["-variant".to_owned(), "fischerandom".to_owned()]);
-    let format = match tournament.book_format {
-        BookFormat::Pgn => BookFormat::Pgn,
-        BookFormat::Epd => BookFormat::Epd,
-        BookFormat::Fen => {
-            plan.notes.push(
-                "--book-format fen is for xboard; cutechess-cli and fastchess get an EPD book"
-                    .to_owned(),
-            );
-            BookFormat::Epd
-        }
-    };
-    plan.breaks.push(argv.len());
-    argv.extend([
-        "-openings".to_owned(),
-        format!("file={}", tournament.book),
-        format!("format={}", format.extension()),
-        "order=sequential".to_owned(),
-    ]);
-    plan.breaks.push(argv.len());
-    argv.extend([
-        "-games".to_owned(),
-        "2".to_owned(),
-        "-rounds".to_owned(),
-        tournament.starts.len().to_string(),
-        "-repeat".to_owned(),
-    ]);
-    if let Some(concurrency) = tournament.concurrency {
-        argv.extend(["-concurrency".to_owned(), concurrency.to_string()]);
-    }
-    // Without -recover, one crashed or stalled engine ends the whole tournament in both
-    // tools; with it, that game is lost and the engine is restarted.
-    argv.push("-recover".to_owned());
-    plan.breaks.push(argv.len());
-    argv.push("-pgnout".to_owned());
-    argv.push(if fastchess {
-        format!("file={}", tournament.pgn_out)
-    } else {
-        tournament.pgn_out.clone()
-    });
-    plan.book = Some(render(&tournament.starts, format, tournament.castling)?);
-    Ok(())
-}
-
-/// One engine's `-engine` words for cutechess-cli or fastchess (`own_times`: some engine
-/// has a time limit of its own, so every engine gets its time limit here).
-fn engine_words(
-    engine: &EngineSpec,
-    launch: &Launch,
-    tournament: &Tournament,
-    own_times: bool,
-    argv: &mut Vec<String>,
-) -> Result<(), TournamentError> {
-    let fastchess = tournament.tool == Tool::Fastchess;
-    argv.push("-engine".to_owned());
-    argv.push(format!("name={}", launch.name));
-    argv.push(format!("cmd={}", launch.program));
-    if fastchess {
-        if !launch.args.is_empty() {
-            // fastchess splits args= at spaces itself.
-            if let Some(arg) = launch
-                .args
-                .iter()
-                .find(|arg| arg.contains(char::is_whitespace))
-            {
-                return Err(EngineSpecError {
-                    engine: engine.index,
-                    reason: format!(
-                        "argument '{arg}' holds a space, and fastchess splits args= at \
-                         spaces: use a wrapper script"
-                    ),
-                }
-                .into());
-            }
-            argv.push(format!("args={}", launch.args.join(" ")));
-        }
-    } else {
-        argv.extend(launch.args.iter().map(|arg| format!("arg={arg}")));
-    }
-    if let Some(dir) = &engine.dir {
-        argv.push(format!("dir={dir}"));
-    }
-    argv.push(format!("proto={}", engine.protocol_or_uci()));
-    argv.extend(
-        engine
-            .init_strings
-            .iter()
-            .map(|line| format!("initstr={line}")),
-    );
-    match engine.restart {
-        // fastchess knows only on and off; auto is both tools' default.
-        Some(Restart::Auto) | None => {}
-        Some(restart) => argv.push(format!("restart={restart}")),
-    }
-    let limits = &engine.limits;
-    match (&limits.tc, &limits.st) {
-        (_, Some((st, _))) => argv.push(format!("st={st}")),
-        (Some(tc), None) => argv.push(format!("tc={tc}")),
-        (None, None) if own_times => argv.push(format!("tc={}", tournament.time_control)),
-        (None, None) => {}
-    }
-    if let Some(depth) = limits.depth {
-        argv.push(format!("depth={depth}"));
-    }
-    if let Some(nodes) = limits.nodes {
-        argv.push(format!("nodes={nodes}"));
-    }
-    argv.extend(
-        launch
-            .options
-            .iter()
-            .map(|(name, value)| format!("option.{name}={value}")),
-    );
-    Ok(())
-}
-
-fn xboard_command(
-    tournament: &Tournament,
-    launches: &[Launch],
-    plan: &mut Plan,
-) -> Result<(), TournamentError> {
-    let argv = &mut plan.argv;
-    argv.push("xboard".to_owned());
-    for (side, (engine, launch)) in ["first", "second"]
-        .into_iter()
-        .zip(tournament.engines.iter().zip(launches))
-    {
-        let letter = &side[..1];
-        plan.breaks.push(argv.len());
-        argv.extend([
-            format!("-{letter}cp"),
-            launch.command_string(),
-            format!("-{letter}n"),
-            launch.name.clone(),
-        ]);
-        if let Some(dir) = &engine.dir {
-            argv.extend([format!("-{letter}d"), dir.clone()]);
-        }
-        if engine.protocol_or_uci() == Protocol::Uci {
-            // xboard runs UCI engines through polyglot.
-            argv.push(format!("-{letter}UCI"));
-        }
-        if !launch.options.is_empty() {
-            let options: Vec<String> = launch
-                .options
-                .iter()
-                .map(|(name, value)| format!("{name}={value}"))
-                .collect();
-            argv.extend([format!("-{side}Options"), options.join(",")]);
-        }
-    }
-    plan.breaks.push(argv.len());
-    if let Some(cores) = launches.iter().filter_map(|launch| launch.cores).min() {
-        argv.extend(["-smpCores".to_owned(), cores.to_string()]);
-    }
-    argv.extend(["-variant".to_owned(), "fischerandom".to_owned()]);
-    let starts = &tournament.starts;
-    match starts.as_slice() {
-        // xboard numbers its shuffles as Scharnagl does (518 = the standard array).
-        [start] if start.is_symmetric() => {
-            argv.extend([
-                "-defaultFrcPosition".to_owned(),
-                start.white.number().to_string(),
-            ]);
-        }
-        _ => {
-            // A position file, each position used for two games (-lpi -2), colours swapped.
-            argv.extend([
-                "-lpf".to_owned(),
-                tournament.book.clone(),
-                "-lpi".to_owned(),
-                "-2".to_owned(),
-            ]);
-            plan.book = Some(render(starts, BookFormat::Fen, tournament.castling)?);
-        }
-    }
-    argv.extend(["-matchGames".to_owned(), (2 * starts.len()).to_string()]);
-    plan.breaks.push(argv.len());
-    let tc = &tournament.time_control;
-    if let Some(moves) = tc.moves() {
-        argv.extend(["-mps".to_owned(), moves.to_string()]);
-    }
-    argv.extend(["-tc".to_owned(), xboard_minutes(tc)?]);
-    if let Some(increment) = tc.increment_text() {
-        argv.extend(["-inc".to_owned(), increment.to_owned()]);
-    }
-    plan.breaks.push(argv.len());
-    argv.extend([
-        "-sgf".to_owned(),
-        tournament.pgn_out.clone(),
-        "-xexit".to_owned(),
-        "-saveSettingsOnExit".to_owned(),
-        "false".to_owned(),
-    ]);
-    Ok(())
-}
-
-/// xboard's `-tc minutes[:seconds]` for a base time in whole seconds.
-fn xboard_minutes(tc: &TimeControl) -> Result<String, TournamentError> {
-    if tc.seconds().fract() != 0.0 {
-        return Err(TournamentError::XboardTime(tc.to_string()));
-    }
-    let seconds = tc.seconds() as u64;
-    Ok(format!("{}:{:02}", seconds / 60, seconds % 60))
-}
-
 /// The book file name used when none is given: `sp960-FRC.epd`, `.pgn`, or `.fen` for
 /// xboard (fishtest and OpenBench look for `FRC` in the name).
 pub fn default_book_path(tool: Tool, format: BookFormat) -> String {
-    let format = match tool {
-        Tool::Xboard => BookFormat::Fen,
-        _ if format == BookFormat::Pgn => BookFormat::Pgn,
-        _ => BookFormat::Epd,
-    };
+    let format = tool.dialect().book_format(format);
     format!("sp960-FRC.{}", format.extension())
 }
 
@@ -843,12 +540,13 @@ pub fn write_tournament(
     let request_shell = request.shell;
     // A given book (`--openings`) is the runner's to read: nothing is written over it.
     let given_book = request.given_book.is_some();
-    if given_book && request.tool == Tool::Xboard {
-        return Err(TournamentError::EngineCount(
-            "--openings is for cutechess-cli and fastchess (xboard reads one FEN a line: use --sp)"
-                .to_owned(),
-        )
-        .into());
+    if let Some(refusal) = request
+        .tool
+        .dialect()
+        .refuses_given_book()
+        .filter(|_| given_book)
+    {
+        return Err(TournamentError::EngineCount(refusal.to_owned()).into());
     }
     let tournament = &request.resolve()?;
     let plan = plan(tournament)?;
@@ -888,7 +586,7 @@ pub enum WriteTournamentError {
 
 /// The command as a line of `shell`, continued before each break.
 pub fn shell_line(plan: &Plan, shell: Shell) -> String {
-    shell.line(&plan.argv, &plan.breaks)
+    shell.line(&plan.line.argv, &plan.line.breaks)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::tournaments::runners::xboard::xboard_minutes;
 
 fn engine(items: &str) -> EngineSpec {
     EngineSpec::parse(1, items).unwrap()
@@ -9,7 +10,7 @@ fn tournament(tool: Tool, engines: &[&str], starts: &str) -> Tournament {
         tool,
         engines: engines.iter().map(|items| engine(items)).collect(),
         starts: crate::starts::start::parse_spec(starts).unwrap(),
-        time_control: "10+0.1".parse().unwrap(),
+        time_control: Some("10+0.1".parse().unwrap()),
         book: "book-FRC.epd".into(),
         book_format: BookFormat::Epd,
         castling: CastlingNotation::Shredder,
@@ -17,6 +18,7 @@ fn tournament(tool: Tool, engines: &[&str], starts: &str) -> Tournament {
         concurrency: None,
         sp960: "sp960".into(),
         other_roots: Vec::new(),
+        match_options: MatchOptions::default(),
     }
 }
 
@@ -37,16 +39,23 @@ fn xboard_time_controls_are_whole_seconds() {
 fn fairy_stockfish_is_wrapped_where_it_needs_it() {
     let uci = ["cmd=/usr/games/stockfish", "cmd=/usr/games/fairy-stockfish"];
     let cutechess = plan(&tournament(Tool::Cutechess, &uci, "0")).unwrap();
-    assert!(cutechess.argv.contains(&"cmd=sp960".to_owned()));
+    assert!(cutechess.line.argv.contains(&"cmd=sp960".to_owned()));
     assert!(
         cutechess
+            .line
             .argv
             .contains(&"arg=/usr/games/fairy-stockfish".to_owned())
     );
     assert_eq!(cutechess.notes.len(), 1);
     // fastchess sets UCI_Chess960 itself: no wrapper.
     let fastchess = plan(&tournament(Tool::Fastchess, &uci, "0")).unwrap();
-    assert!(!fastchess.argv.iter().any(|word| word.contains("sp960")));
+    assert!(
+        !fastchess
+            .line
+            .argv
+            .iter()
+            .any(|word| word.contains("sp960"))
+    );
     // xboard and cutechess-cli both send XBoard engines O-O: Fairy-Stockfish, which
     // wants king-takes-rook, is wrapped in both; an O-O engine is not.
     let xboard_engines = [
@@ -56,23 +65,30 @@ fn fairy_stockfish_is_wrapped_where_it_needs_it() {
     let wrapped =
         "sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish";
     let xboard = plan(&tournament(Tool::Xboard, &xboard_engines, "860")).unwrap();
-    assert!(xboard.argv.contains(&wrapped.to_owned()));
+    assert!(xboard.line.argv.contains(&wrapped.to_owned()));
     let cutechess = plan(&tournament(Tool::Cutechess, &xboard_engines, "0")).unwrap();
     assert!(
         cutechess
+            .line
             .argv
             .contains(&"cmd=/usr/games/sjaakii".to_owned())
     );
-    assert!(cutechess.argv.contains(&"arg=kxr".to_owned()));
+    assert!(cutechess.line.argv.contains(&"arg=kxr".to_owned()));
     assert_eq!(cutechess.notes.len(), 1);
     assert!(cutechess.notes[0].contains("cutechess-cli sends castling as O-O/O-O-O"));
     let oo = ["cmd=a proto=xboard castling=oo", "cmd=b proto=xboard"];
     let cutechess = plan(&tournament(Tool::Cutechess, &oo, "0")).unwrap();
-    assert!(!cutechess.argv.iter().any(|word| word.contains("sp960")));
+    assert!(
+        !cutechess
+            .line
+            .argv
+            .iter()
+            .any(|word| word.contains("sp960"))
+    );
     // Told not to wrap: done, with a note saying what to expect.
     let never = ["cmd=stockfish", "cmd=fairy-stockfish proxy=no"];
     let never = plan(&tournament(Tool::Cutechess, &never, "0")).unwrap();
-    assert!(never.argv.contains(&"cmd=fairy-stockfish".to_owned()));
+    assert!(never.line.argv.contains(&"cmd=fairy-stockfish".to_owned()));
     assert!(never.notes[0].contains("NOT wrapped"));
 }
 
@@ -88,7 +104,8 @@ fn engines_without_uci_chess960_are_wrapped_with_the_option_offered() {
     let declared = ["cmd=stockfish", "cmd=/opt/old chess960=no"];
     let plan = plan(&tournament(Tool::Fastchess, &declared, "0")).unwrap();
     assert!(
-        plan.argv
+        plan.line
+            .argv
             .contains(&"args=proxy --offer-chess960 -- /opt/old".to_owned())
     );
 }
@@ -188,9 +205,9 @@ fn engines_that_cannot_play_are_refused_with_the_reason() {
 fn runner_lines_recover_and_carry_each_engines_own_keys() {
     for tool in [Tool::Cutechess, Tool::Fastchess] {
         let plain = plan(&tournament(tool, &["a", "b"], "0")).unwrap();
-        assert!(plain.argv.contains(&"-recover".to_owned()));
-        assert!(plain.argv.contains(&"tc=10+0.1".to_owned()));
-        assert!(plain.argv.contains(&"-each".to_owned()));
+        assert!(plain.line.argv.contains(&"-recover".to_owned()));
+        assert!(plain.line.argv.contains(&"tc=10+0.1".to_owned()));
+        assert!(plain.line.argv.contains(&"-each".to_owned()));
         // An engine's own time limit: every engine gets its limits on its own line.
         let own = plan(&tournament(
             tool,
@@ -199,7 +216,7 @@ fn runner_lines_recover_and_carry_each_engines_own_keys() {
         ))
         .unwrap();
         let line = shell_line(&own, Shell::Sh);
-        assert!(!own.argv.contains(&"-each".to_owned()), "{line}");
+        assert!(!own.line.argv.contains(&"-each".to_owned()), "{line}");
         assert!(
             line.contains("cmd=a dir=/tmp proto=uci restart=on st=0.2 nodes=500"),
             "{line}"
@@ -210,6 +227,7 @@ fn runner_lines_recover_and_carry_each_engines_own_keys() {
     let cutechess = plan(&tournament(Tool::Cutechess, &init, "0")).unwrap();
     assert!(
         cutechess
+            .line
             .argv
             .contains(&"initstr=setoption name Hash value 8".to_owned())
     );
@@ -247,7 +265,7 @@ fn runners_get_epd_when_fen_is_asked_and_are_told() {
     let mut asked = tournament(Tool::Fastchess, &["cmd=a", "cmd=b"], "0,1");
     asked.book_format = BookFormat::Fen;
     let plan = plan(&asked).unwrap();
-    assert!(plan.argv.contains(&"format=epd".to_owned()));
+    assert!(plan.line.argv.contains(&"format=epd".to_owned()));
     assert!(plan.book.unwrap().contains("id \"SP 1\";"));
     assert!(plan.notes[0].contains("--book-format fen is for xboard"));
     assert_eq!(
@@ -261,5 +279,101 @@ fn runners_get_epd_when_fen_is_asked_and_are_told() {
     assert_eq!(
         default_book_path(Tool::Fastchess, BookFormat::Pgn),
         "sp960-FRC.pgn"
+    );
+}
+
+/// `sp960 match --runner`'s additions are part of the one command, rendered once: the
+/// runner's path, no clock (`tc=inf`, on each engine's line when one has a time of its
+/// own), `timemargin=` on a trailing `-each`, `-tournament`, the layout's rounds, the
+/// adjudications and the SPRT, each where the runners' lines had them.
+#[test]
+fn a_handed_off_match_is_one_command_rendered_once() {
+    use crate::matches::config::adjudication::{DrawRule, ResignRule};
+    use crate::matches::tally::sprt::parse_sprt;
+    use crate::tournaments::runners::{Adjudication, TournamentKind};
+
+    let mut per_move = tournament(Tool::Fastchess, &["a st=0.1 depth=3", "b depth=3"], "0");
+    per_move.time_control = None;
+    per_move.match_options = MatchOptions {
+        program: Some("/bin/fastchess".to_owned()),
+        rounds: Some(1),
+        move_margin: Some(Duration::from_secs(30)),
+        ..MatchOptions::default()
+    };
+    assert_eq!(
+        shell_line(&plan(&per_move).unwrap(), Shell::Sh),
+        "/bin/fastchess \\
+  -engine name=a cmd=a proto=uci st=0.1 depth=3 \\
+  -engine name=b cmd=b proto=uci tc=inf depth=3 \\
+  -variant fischerandom \\
+  -openings file=book-FRC.epd format=epd order=sequential \\
+  -games 2 -rounds 1 -repeat -recover \\
+  -pgnout file=games.pgn \\
+  -each timemargin=30000
+"
+    );
+    let engines = ["a nodes=500", "b nodes=500", "c nodes=500"];
+    let mut three = tournament(Tool::Cutechess, &engines, "0,1,2");
+    three.time_control = None;
+    three.match_options = MatchOptions {
+        rounds: Some(9),
+        kind: Some(TournamentKind::RoundRobin),
+        adjudication: Adjudication {
+            max_moves: Some(20),
+            resign: Some(ResignRule {
+                move_count: 3,
+                score: 500,
+                two_sided: true,
+            }),
+            draw: Some(DrawRule {
+                move_number: 30,
+                move_count: 4,
+                score: 8,
+            }),
+        },
+        ..MatchOptions::default()
+    };
+    let planned = plan(&three).unwrap();
+    assert_eq!(
+        shell_line(&planned, Shell::Sh),
+        "cutechess-cli \\
+  -engine name=a cmd=a proto=uci nodes=500 \\
+  -engine name=b cmd=b proto=uci nodes=500 \\
+  -engine name=c cmd=c proto=uci nodes=500 \\
+  -each tc=inf \\
+  -variant fischerandom \\
+  -openings file=book-FRC.epd format=epd order=sequential \\
+  -tournament round-robin -games 2 -rounds 9 -repeat -recover \\
+  -pgnout games.pgn \\
+  -maxmoves 20 -resign movecount=3 score=500 twosided=true -draw movenumber=30 movecount=4 score=8
+"
+    );
+    // The book holds the starts; the rounds are the layout's.
+    assert_eq!(planned.book.unwrap().lines().count(), 3);
+    let mut gauntlet = tournament(Tool::Fastchess, &engines, "0");
+    gauntlet.time_control = Some("1+0.1".parse().unwrap());
+    gauntlet.match_options = MatchOptions {
+        kind: Some(TournamentKind::Gauntlet),
+        sprt: Some(parse_sprt(["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"]).unwrap()),
+        ..MatchOptions::default()
+    };
+    let line = shell_line(&plan(&gauntlet).unwrap(), Shell::Sh);
+    assert!(line.contains("  -each tc=1+0.1 \\\n"), "{line}");
+    assert!(
+        line.contains("  -tournament gauntlet -games 2 -rounds 1 -repeat -recover \\\n"),
+        "{line}"
+    );
+    assert!(
+        line.ends_with(
+            "  -pgnout file=games.pgn \\\n  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized\n"
+        ),
+        "{line}"
+    );
+    // Without a clock xboard has no -tc to give: refused, not guessed.
+    let mut no_clock = tournament(Tool::Xboard, &["a", "b"], "0");
+    no_clock.time_control = None;
+    assert_eq!(
+        plan(&no_clock).unwrap_err().to_string(),
+        "xboard needs a time control"
     );
 }

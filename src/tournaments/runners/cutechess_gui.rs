@@ -3,8 +3,8 @@
 //! conf=NAME` reads too), one `command` per engine and no arguments, so each engine becomes
 //! a launcher: a program the GUI starts alone that runs `sp960 proxy [options] -- ENGINE
 //! ARGS` (`launch::launcher`). The decisions are `--emit cutechess`'s ([`plan`] with
-//! [`super::tournament::Tool::CutechessGui`]): the same proxy options, the same `option.NAME=VALUE`s, the same
-//! book. An engine that line runs bare goes through the proxy with no options (it passes
+//! [`super::Tool::CutechessGui`], whose [`Dialect`] is cutechess-cli's but for the engines'
+//! names and keys): the same proxy options, the same `option.NAME=VALUE`s, the same book. An engine that line runs bare goes through the proxy with no options (it passes
 //! every line unchanged but for its shield against broken positions and moves).
 //!
 //! What is written, in this order, and only once everything is known to be valid:
@@ -28,16 +28,84 @@ use std::path::{Path, PathBuf};
 use serde_json::value::RawValue;
 use thiserror::Error;
 
-use super::book::BookFormat;
-use super::tournament::{Launch, Plan, Tournament, TournamentError, TournamentRequest, plan};
+use super::cutechess::Cutechess;
+use super::cutechess_like;
+use super::{Dialect, Launch, Rendered, RunnerCommand};
 use crate::launch::launcher::{
     LauncherError, LauncherSettings, absolute_engine_program, write_launcher,
 };
 use crate::launch::spec::{EngineSpec, ProxyChoice, Restart};
+use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
+use crate::tournaments::book::{BookFormat, file_name_warning};
+use crate::tournaments::tournament::{Plan, Tournament, TournamentError, TournamentRequest, plan};
 
 /// The variant the entries are listed under (Cute Chess's name for Chess960).
 pub(crate) const VARIANT: &str = "fischerandom";
+
+/// Cute Chess GUI: it plays as cutechess-cli does (one library), so the cutechess-cli line
+/// is planned, and its engines, book and notes are what the GUI's files are made from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CutechessGui;
+
+/// The GUI's files have no place for these: they are set in its dialogs.
+const TIME_IN_DIALOG: &str =
+    "by Cute Chess GUI's engines.json (set the time control in Tournament > New: use --tc)";
+
+impl Dialect for CutechessGui {
+    fn name(&self) -> &'static str {
+        "Cute Chess"
+    }
+
+    fn program(&self) -> &'static str {
+        Cutechess.program()
+    }
+
+    fn unsupported_keys(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("tc", TIME_IN_DIALOG),
+            ("st", TIME_IN_DIALOG),
+            (
+                "depth",
+                "by Cute Chess GUI's engines.json (set Plies in the tournament's time control)",
+            ),
+            (
+                "nodes",
+                "by Cute Chess GUI's engines.json (set Nodes in the tournament's time control)",
+            ),
+        ]
+    }
+
+    /// The program's stem and `-960` (`stockfish-960`), so that an entry of the user's own
+    /// for the engine is not replaced.
+    fn default_name(&self, program: &str) -> String {
+        let stem = Path::new(program)
+            .file_stem()
+            .and_then(|stem| stem.to_str())
+            .unwrap_or(program);
+        format!("{stem}-960")
+    }
+
+    fn sends_uci_variant(&self) -> bool {
+        Cutechess.sends_uci_variant()
+    }
+
+    fn book_format(&self, asked: BookFormat) -> BookFormat {
+        cutechess_like::book_format(asked)
+    }
+
+    fn pgn_book_needs_fischerandom(&self) -> bool {
+        Cutechess.pgn_book_needs_fischerandom()
+    }
+
+    fn render(&self, command: &RunnerCommand) -> Result<Rendered, TournamentError> {
+        Cutechess.render(command)
+    }
+
+    fn writes_files(&self) -> bool {
+        true
+    }
+}
 
 /// Where the GUI's files go.
 #[derive(Debug, Clone)]
@@ -184,6 +252,12 @@ pub(crate) fn write_gui_files(
     let given_book = request.given_book.is_some();
     let tournament = request.resolve()?;
     let plan = plan(&tournament)?;
+    // The tournament's time control is set in the GUI's dialog: it has one.
+    let clock = plan
+        .command
+        .clock
+        .clone()
+        .ok_or(TournamentError::NoClock("Cute Chess"))?;
     // The GUI goes by the extension (gamesettingswidget.cpp): `.epd` is EPD, anything else PGN.
     let epd_name = Path::new(&tournament.book)
         .extension()
@@ -198,7 +272,7 @@ pub(crate) fn write_gui_files(
     // program (made absolute: a bare name found on PATH, a path taken from here).
     let old = read_engines_json(&files.engines_json)?;
     let mut settings = Vec::new();
-    for (engine, launch) in engines.iter().zip(&plan.launches) {
+    for (engine, launch) in engines.iter().zip(plan.launches()) {
         let Some(job) = &engine.launcher else {
             settings.push(None);
             continue;
@@ -235,7 +309,7 @@ pub(crate) fn write_gui_files(
             source,
         })?;
     }
-    for ((engine, settings), launch) in engines.iter_mut().zip(&settings).zip(&plan.launches) {
+    for ((engine, settings), launch) in engines.iter_mut().zip(&settings).zip(plan.launches()) {
         if let (Some(job), Some(settings)) = (&engine.launcher, settings) {
             let written =
                 write_launcher(&job.path, settings).map_err(|source| GuiError::Launcher {
@@ -297,9 +371,9 @@ pub(crate) fn write_gui_files(
             path: tournament.book.clone(),
             source,
         })?;
-        notes.extend(super::book::file_name_warning(Path::new(&tournament.book)));
+        notes.extend(file_name_warning(Path::new(&tournament.book)));
     }
-    let steps = steps(&tournament, &plan, files, &book);
+    let steps = steps(&tournament, &plan, &clock, files, &book);
     Ok(GuiReport { steps, notes })
 }
 
@@ -311,7 +385,7 @@ pub(crate) fn gui_engines(
 ) -> Result<Vec<GuiEngine>, GuiError> {
     let mut file_names: Vec<String> = Vec::new();
     let mut engines = Vec::new();
-    for (engine, launch) in tournament.engines.iter().zip(&plan.launches) {
+    for (engine, launch) in tournament.engines.iter().zip(plan.launches()) {
         let directory = match &engine.dir {
             Some(dir) => files.current_dir.join(dir),
             None => files.current_dir.clone(),
@@ -585,12 +659,14 @@ pub(crate) fn backup_path(path: &Path) -> PathBuf {
 }
 
 /// The steps in the GUI (stdout).
-fn steps(tournament: &Tournament, plan: &Plan, files: &GuiFiles, book: &Path) -> String {
-    let names: Vec<&str> = plan
-        .launches
-        .iter()
-        .map(|launch| launch.name.as_str())
-        .collect();
+fn steps(
+    tournament: &Tournament,
+    plan: &Plan,
+    clock: &TimeControl,
+    files: &GuiFiles,
+    book: &Path,
+) -> String {
+    let names: Vec<&str> = plan.launches().map(|launch| launch.name.as_str()).collect();
     let format = match tournament.book_format {
         BookFormat::Pgn => "PGN",
         BookFormat::Epd | BookFormat::Fen => "EPD",
@@ -626,7 +702,7 @@ fn steps(tournament: &Tournament, plan: &Plan, files: &GuiFiles, book: &Path) ->
     let _ = writeln!(out, "  Play each opening: 2 times");
     let _ = writeln!(out, "  Recover crashed engines: on; Swap sides: on");
     let _ = writeln!(out, "  Variant: {VARIANT}");
-    let _ = writeln!(out, "  Time Control: {}", time_control_steps(tournament));
+    let _ = writeln!(out, "  Time Control: {}", time_control_steps(clock));
     let _ = writeln!(
         out,
         "  FEN string: empty (a FEN there replaces the opening suite)"
@@ -652,8 +728,7 @@ fn steps(tournament: &Tournament, plan: &Plan, files: &GuiFiles, book: &Path) ->
 }
 
 /// The time control as the GUI's Time Control dialog takes it.
-fn time_control_steps(tournament: &Tournament) -> String {
-    let tc = &tournament.time_control;
+fn time_control_steps(tc: &TimeControl) -> String {
     let moves = match tc.moves() {
         Some(moves) => moves.to_string(),
         None => "Whole game".to_owned(),

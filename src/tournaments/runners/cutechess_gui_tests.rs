@@ -3,8 +3,8 @@ use serde_json::json;
 use super::*;
 use crate::starts::notation::CastlingNotation;
 use crate::tournaments::book::BookRequest;
+use crate::tournaments::runners::Tool;
 use crate::tournaments::shell::Shell;
-use crate::tournaments::tournament::Tool;
 
 fn request(engines: &[&str], starts: &str) -> TournamentRequest {
     TournamentRequest {
@@ -283,6 +283,7 @@ fn the_steps_name_the_dialogs_fields() {
     let text = steps(
         &tournament,
         &plan,
+        tournament.time_control.as_ref().unwrap(),
         &files(),
         Path::new("/home/me/chess/sp960-FRC.epd"),
     );

@@ -1,0 +1,144 @@
+//! The runner command: what a runner is asked to play, in no runner's words. `tournament.rs`
+//! builds it once from a tournament (and `sp960 match --runner` from a match); each
+//! runner's [`super::Dialect`] renders it whole into a [`Line`], which nobody edits after.
+
+use std::time::Duration;
+
+use crate::launch::spec::EngineSpec;
+use crate::launch::time_control::TimeControl;
+use crate::matches::config::adjudication::{DrawRule, ResignRule};
+use crate::matches::tally::sprt::SprtConfig;
+
+use crate::starts::notation::CastlingNotation;
+use crate::starts::start::Start;
+use crate::tournaments::book::BookFormat;
+
+/// One command for a match runner.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RunnerCommand {
+    /// The program: the runner's name, or its path when sp960 runs it.
+    pub(crate) program: String,
+    /// The engines, in `--engine` order.
+    pub(crate) engines: Vec<Entrant>,
+    /// The time control of every engine without one of its own; none: no clock at all
+    /// (`sp960 match` without `--tc`: the engines' own limits, the runner's `tc=inf`).
+    pub(crate) clock: Option<TimeControl>,
+    /// How long past its time per move (`st=`) a move may take (`sp960 match --timeout`).
+    pub(crate) move_margin: Option<Duration>,
+    /// The openings the runner reads.
+    pub(crate) book: Openings,
+    /// Who meets whom, how often, how many games at once.
+    pub(crate) schedule: Schedule,
+    /// When the runner ends a game early.
+    pub(crate) adjudication: Adjudication,
+    /// The SPRT the runner runs, stopping the match when it decides.
+    pub(crate) sprt: Option<SprtConfig>,
+    /// Where the runner saves the games.
+    pub(crate) pgn_out: String,
+}
+
+/// The book: where it goes and what it holds; each runner lays it out its way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Openings {
+    /// The file, as the command line names it.
+    pub(crate) path: String,
+    /// The format asked for (a runner may read another).
+    pub(crate) format: BookFormat,
+    /// The castling notation of its FENs.
+    pub(crate) castling: CastlingNotation,
+    /// The starts in the order played (placeholders for a book sp960 does not write: only
+    /// their number counts then).
+    pub(crate) starts: Vec<Start>,
+}
+
+/// One engine: as the user gave it, and how the runner starts it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Entrant {
+    /// The `--engine` (its keys: `dir=`, `proto=`, `initstr=`, `restart=`, its limits).
+    pub(crate) spec: EngineSpec,
+    /// Its name, program, arguments and options, wrapped in the proxy or not.
+    pub(crate) launch: Launch,
+}
+
+/// How one engine is started: program and arguments (through the proxy or not), and the
+/// options it is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Launch {
+    /// The engine's name in the tool (unique).
+    pub(crate) name: String,
+    /// The program the tool starts: the engine, or sp960 when wrapped.
+    pub(crate) program: String,
+    /// Its arguments (`proxy ... -- ENGINE ARGS` when wrapped).
+    pub(crate) args: Vec<String>,
+    /// The proxy's options (the words between `proxy` and `--`) when wrapped.
+    pub(crate) proxy_options: Option<Vec<String>>,
+    /// `option.NAME=VALUE` the tool sets: the user's, and those the quirks table adds.
+    pub(crate) options: Vec<(String, String)>,
+    /// xboard's `-smpCores` the engine needs (polyglot's `Threads`).
+    pub(crate) cores: Option<u32>,
+}
+
+/// The schedule: every opening played twice per encounter, colours swapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Schedule {
+    /// The runner's rounds: one encounter per matchup each.
+    pub(crate) rounds: usize,
+    /// Who meets whom, when the runner is told (its default is a round-robin).
+    pub(crate) kind: Option<TournamentKind>,
+    /// Games at once, when given.
+    pub(crate) concurrency: Option<u32>,
+}
+
+/// Who meets whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TournamentKind {
+    /// Every two engines.
+    RoundRobin,
+    /// The first engine against each other one.
+    Gauntlet,
+}
+
+/// The runner's adjudication.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Adjudication {
+    /// A draw after this many moves of both sides (`-maxmoves`).
+    pub(crate) max_moves: Option<u32>,
+    /// Resign adjudication (`-resign`).
+    pub(crate) resign: Option<ResignRule>,
+    /// Draw adjudication (`-draw`).
+    pub(crate) draw: Option<DrawRule>,
+}
+
+/// A command line: its words, and where a new line reads well.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Line {
+    /// The command, one word per element.
+    pub(crate) argv: Vec<String>,
+    /// Indices into `argv` where a new line reads well (before `-engine` and the like).
+    pub(crate) breaks: Vec<usize>,
+}
+
+impl Line {
+    /// A line of `program` alone.
+    pub(crate) fn new(program: &str) -> Line {
+        Line {
+            argv: vec![program.to_owned()],
+            breaks: Vec::new(),
+        }
+    }
+
+    /// A new line of the command begins here.
+    pub(crate) fn break_here(&mut self) {
+        self.breaks.push(self.argv.len());
+    }
+
+    /// Adds `words`.
+    pub(crate) fn extend<W: Into<String>>(&mut self, words: impl IntoIterator<Item = W>) {
+        self.argv.extend(words.into_iter().map(Into::into));
+    }
+
+    /// Adds one word.
+    pub(crate) fn push(&mut self, word: impl Into<String>) {
+        self.argv.push(word.into());
+    }
+}
