@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::shell::Shell;
 
-use crate::launch::spec::{EngineSpec, EngineSpecError, ProxyChoice, Restart};
+use crate::launch::spec::{EngineCastlingArg, EngineSpec, EngineSpecError, ProxyChoice, Restart};
 use crate::launch::time_control::{TimeControl, TimeControlError};
 use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
@@ -497,7 +497,7 @@ impl Wrapping {
                 tool_name
             ));
         }
-        if engine.castling.as_deref() == Some("xfen") {
+        if engine.castling == Some(EngineCastlingArg::Xfen) {
             self.proxy_args
                 .extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
             self.reasons.push(format!(
@@ -532,9 +532,8 @@ impl Wrapping {
     fn xboard(&mut self, engine: &EngineSpec, known: Quirks, tool_name: &str) {
         let takes = engine
             .castling
-            .as_deref()
-            .or(known.xboard_kxr.then_some("kxr"));
-        if takes == Some("kxr") {
+            .or(known.xboard_kxr.then_some(EngineCastlingArg::Kxr));
+        if takes == Some(EngineCastlingArg::Kxr) {
             self.proxy_args
                 .extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
             self.reasons.push(format!(
