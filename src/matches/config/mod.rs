@@ -13,3 +13,4 @@ pub mod adjudication;
 pub mod openings;
 pub mod request;
 pub mod resume;
+pub mod words;
