@@ -1,6 +1,8 @@
 //! `sp960 engine` and `match`: their arguments and help text, and the calls into
 //! [`crate::engine`] (the built-in engine on stdin/stdout) and [`crate::matches`] (the
-//! match runner, whose errors carry their own exit codes).
+//! match runner, whose errors carry their own exit codes). `match`'s options are the
+//! match room's [`MatchRequest`], typed by clap and handed over as they are; only
+//! `--runner` (the tournaments room's) is added here.
 
 use std::io;
 

@@ -9,7 +9,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Color};
+use shakmaty::{ByColor, Chess, Color};
 use thiserror::Error;
 
 use crate::launch::command::SpawnError;
@@ -17,7 +17,7 @@ use crate::launch::log::GameLog;
 use crate::launch::process::{EngineProcess, Received};
 use crate::matches::config::request::{MatchConfig, MatchEngine};
 use crate::matches::engines::client::Client;
-use crate::matches::engines::talk::{ClientEvent, Lines, Unsupported, slot};
+use crate::matches::engines::talk::{ClientEvent, Lines, Unsupported};
 use crate::matches::error::MatchError;
 use crate::matches::game::referee::{Ending, Forfeit};
 use crate::matches::game::state::{Game, GameSetup, GameStep, HANDSHAKE_TIMEOUT, Played};
@@ -307,7 +307,11 @@ fn setup(config: &MatchConfig, game: Scheduled) -> GameSetup {
         resign: config.resign,
         draw: config.draw,
         clock: config.limits.clock.clone(),
-        limits: [game.white, game.black].map(|index| config.engine_limits[index].clone()),
+        limits: ByColor {
+            white: game.white,
+            black: game.black,
+        }
+        .map(|index| config.engine_limits[index].clone()),
         move_timeout: config.move_timeout,
     }
 }
@@ -329,16 +333,18 @@ pub(crate) fn play_game(
         );
     }
     seats.prepare(game.white, game.black);
-    let indices = [game.white, game.black];
+    let indices = ByColor {
+        white: game.white,
+        black: game.black,
+    };
     let mut play = Game::new(setup(config, game), Instant::now());
-    let mut processes: [Option<EngineProcess>; 2] = [None, None];
+    let mut processes: ByColor<Option<EngineProcess>> = ByColor::default();
     loop {
         while let Some(step) = play.poll() {
             carry_out(step, &mut play, seats, indices, &mut processes);
         }
         let Some(side) = play.awaiting() else { break };
-        let (Some(process), Some(deadline)) = (&mut processes[slot(side)], play.poll_timeout())
-        else {
+        let (Some(process), Some(deadline)) = (&mut processes[side], play.poll_timeout()) else {
             unreachable!("the engine awaited is seated, with a deadline")
         };
         match process.receive(deadline) {
@@ -372,14 +378,11 @@ pub(crate) fn play_game(
         // lost, and its engines are killed (dropped here).
         return None;
     }
-    for (side, (process, client)) in Color::ALL
-        .into_iter()
-        .zip(processes.into_iter().zip(clients))
-    {
+    for (side, (process, client)) in processes.zip(clients).zip_color() {
         if let (Some(process), Some(client)) = (process, client)
             && culprit != Some(side)
         {
-            seats.put(indices[slot(side)], Player { process, client });
+            seats.put(indices[side], Player { process, client });
         }
     }
     if let Some(log) = &seats.log
@@ -396,20 +399,20 @@ fn carry_out(
     step: GameStep,
     play: &mut Game,
     seats: &mut Seats<'_>,
-    indices: [usize; 2],
-    processes: &mut [Option<EngineProcess>; 2],
+    indices: ByColor<usize>,
+    processes: &mut ByColor<Option<EngineProcess>>,
 ) {
     match step {
         GameStep::Send { to, lines } => {
-            if let Some(process) = &mut processes[slot(to)]
+            if let Some(process) = &mut processes[to]
                 && process.send(&lines).is_err()
             {
                 play.handle_closed(to, &process.exit_description());
             }
         }
-        GameStep::Seat(side) => match seats.take(indices[slot(side)]) {
+        GameStep::Seat(side) => match seats.take(indices[side]) {
             Ok(Player { process, client }) => {
-                processes[slot(side)] = Some(process);
+                processes[side] = Some(process);
                 play.set_now(Instant::now());
                 play.seat(side, client);
             }
