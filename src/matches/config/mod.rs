@@ -1,6 +1,6 @@
 //! The match as the user asks for it and as it is played: the request (`sp960 match`'s clap
 //! arguments) and its resolution into engines, starts and limits ([`request`]), the
-//! `KEY=VALUE` rules clap reads into their types ([`words`]: `--sprt`, `--resign`,
+//! `KEY=VALUE` rules clap reads into their types ([`words`]: `--openings`, `--sprt`, `--resign`,
 //! `--draw`), `--openings` books ([`openings`], checked up front), `--resign`/`--draw`
 //! ([`adjudication`]) and `--resume` ([`resume`]: the state file and the PGN read back). Every
 //! `KEY=VALUE` option is read by `launch::key_value`, every PGN tag by `records::pgn_tag`,

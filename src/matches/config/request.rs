@@ -158,9 +158,10 @@ pub struct MatchConfig {
 
 /// `sp960 match` as typed: its clap arguments (the doc comments are the help text), each
 /// read into its type by clap where one value makes one setting (`--tc`, the numbers) or
-/// where the words make one rule (`--sprt`, `--resign`, `--draw`: [`Words`]). What needs
-/// more than one argument or a file is read by [`MatchRequest::resolve`], right after clap:
-/// the `--engine`s (their messages number them), the starts and `--openings`.
+/// where the words make one rule (`--openings`, `--sprt`, `--resign`, `--draw`: [`Words`]).
+/// What needs more than one argument or a file is read by [`MatchRequest::resolve`], right
+/// after clap: the `--engine`s (their messages number them), the starts and the openings
+/// file.
 #[derive(Debug, Clone, clap::Args)]
 pub struct MatchRequest {
     /// One engine: its command line, with proto=, name=, option.NAME=VALUE (once per engine; more than two play a round-robin).
@@ -175,9 +176,9 @@ pub struct MatchRequest {
     /// Starts: SPECs as in `sp960 fen` (N, A-B, all, W:B, lists), or `random` (see --count).
     #[arg(long = "sp", required_unless_present = "openings", value_name = "SPEC")]
     pub specs: Vec<String>,
-    /// Openings from a file, as the runners' -openings: file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N] [count=N] (with or instead of --sp).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub openings: Vec<String>,
+    /// `--openings`.
+    #[command(flatten)]
+    pub openings: Words<OpeningsSpec>,
     /// How many random starts each `random` SPEC stands for.
     #[arg(long, default_value_t = 1)]
     pub count: u64,
@@ -357,11 +358,7 @@ impl MatchRequest {
                 MAX_GAMES / 2
             )));
         }
-        let book = if self.openings.is_empty() {
-            None
-        } else {
-            Some(OpeningsSpec::parse(&self.openings)?)
-        };
+        let book = self.openings.value().cloned();
         if starts.specs.is_empty() && book.is_none() {
             return Err(MatchError::Usage(
                 "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
@@ -448,7 +445,7 @@ impl MatchRequest {
             ("--gauntlet".to_owned(), self.gauntlet.to_string()),
             ("--sp".to_owned(), self.specs.join(" ")),
             ("--count".to_owned(), self.count.to_string()),
-            ("--openings".to_owned(), self.openings.join(" ")),
+            ("--openings".to_owned(), self.openings.text()),
             ("--depth".to_owned(), opt(self.depth.map(|d| d.to_string()))),
             ("--nodes".to_owned(), opt(self.nodes.map(|n| n.to_string()))),
             (

@@ -92,7 +92,7 @@ fn sprt_words_are_read_by_clap_and_a_bad_one_is_a_usage_error() {
 }
 
 #[test]
-fn resign_draw_and_the_clock_are_typed_by_clap() {
+fn openings_resign_draw_and_the_clock_are_typed_by_clap() {
     let request = MatchRequest::for_tests_with(
         &["a", "b"],
         &[
@@ -115,6 +115,14 @@ fn resign_draw_and_the_clock_are_typed_by_clap() {
     assert_eq!(config.resign.unwrap().move_count, 3);
     assert_eq!(config.draw.unwrap().move_number, 40);
     assert_eq!(config.limits.clock.unwrap().moves(), Some(40));
+    let book =
+        MatchRequest::for_tests_with(&["a"], &["--openings", "file=b.pgn order=random"]).unwrap();
+    assert_eq!(book.openings.text(), "file=b.pgn order=random");
+    let spec = book.openings.value().unwrap();
+    assert_eq!(
+        spec.order,
+        crate::matches::config::openings::OpeningOrder::Random
+    );
     for (args, message) in [
         (
             &["--tc", "fast"][..],
@@ -127,6 +135,10 @@ fn resign_draw_and_the_clock_are_typed_by_clap() {
         (
             &["--draw", "movenumber=4 score=5"][..],
             "error: --draw: movecount= is missing",
+        ),
+        (
+            &["--openings", "file=book.pgn", "order=any"][..],
+            "error: --openings order=any: expected sequential or random",
         ),
     ] {
         let err = MatchRequest::for_tests_with(&["a", "b"], args).unwrap_err();

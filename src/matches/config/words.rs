@@ -1,5 +1,5 @@
 //! Options of `KEY=VALUE` words read into their types while clap parses the command line
-//! (`--sprt`, `--resign`, `--draw`): [`Words<T>`] is the option's clap argument (one or more
+//! (`--openings`, `--sprt`, `--resign`, `--draw`): [`Words<T>`] is the option's clap argument (one or more
 //! values, each holding one or more words), read with `T`'s reader ([`WordsOption`]) the
 //! moment clap has collected them, so a bad word is clap's usage error (exit 2) before any
 //! work starts. A clap value parser sees one value at a time; these rules need all their
@@ -14,6 +14,7 @@ use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
 use crate::matches::config::adjudication::{AdjudicationError, DrawRule, ResignRule};
+use crate::matches::config::openings::{OpeningsSpec, OpeningsSpecError};
 use crate::matches::config::request::MatchRequest;
 use crate::matches::tally::sprt::{SprtConfig, SprtError, parse_sprt};
 
@@ -118,6 +119,16 @@ impl<T: WordsOption> Args for Words<T> {
 
     fn augment_args_for_update(command: Command) -> Command {
         Self::augment_args(command)
+    }
+}
+
+impl WordsOption for OpeningsSpec {
+    const LONG: &'static str = "openings";
+    const HELP: &'static str = "Openings from a file, as the runners' -openings: file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N] [count=N] (with or instead of --sp)";
+    type Error = OpeningsSpecError;
+
+    fn read(words: &[String]) -> Result<OpeningsSpec, OpeningsSpecError> {
+        OpeningsSpec::parse(words)
     }
 }
 
