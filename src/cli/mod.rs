@@ -4,7 +4,8 @@
 //! runs and reports.
 //!
 //! One file per command group holds its clap arguments (their doc comments are the
-//! help text) and the small functions that turn them into library calls: [`starts`]
+//! help text; `sp960 match`'s are the match room's `MatchRequest`, flattened) and the
+//! small functions that turn them into library calls: [`starts`]
 //! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match) and [`tournaments`]
 //! (book, tournament). `launcher` is the start of every run: a launcher (a copy of sp960

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use crate::launch::time_control::TimeControl;
 use crate::protocol::game::GameLine;
@@ -31,8 +31,8 @@ pub struct Limits {
 /// Both clocks when a move is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clocks {
-    /// Time left, indexed white then black.
-    pub remaining: [Duration; 2],
+    /// Time left for each side.
+    pub remaining: ByColor<Duration>,
     /// Increment per move.
     pub increment: Duration,
     /// Moves until the next time control, when periods have a move count.
@@ -42,14 +42,8 @@ pub struct Clocks {
 impl Clocks {
     /// Time left for `color`.
     pub fn of(&self, color: Color) -> Duration {
-        self.remaining[slot(color)]
+        self.remaining[color]
     }
-}
-
-/// Index of `color` in white-then-black arrays (shakmaty's `Color as usize` is 0 for
-/// black).
-pub fn slot(color: Color) -> usize {
-    usize::from(color.is_black())
 }
 
 /// Everything an engine is told when asked for a move.

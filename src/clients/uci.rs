@@ -344,7 +344,10 @@ impl UciClient {
             ..Go::default()
         };
         if let Some(clocks) = request.clocks {
-            go.time = clocks.remaining.map(millis);
+            go.time = [
+                millis(clocks.remaining.white),
+                millis(clocks.remaining.black),
+            ];
             go.increment = [millis(clocks.increment); 2];
             go.moves_to_go = clocks.moves_to_go.map(i64::from);
         }

@@ -138,7 +138,10 @@ fn sp_860_castling_is_sent_and_read_king_takes_rook() {
         ..Limits::default()
     };
     let clocks = Clocks {
-        remaining: [Duration::from_millis(900), Duration::from_millis(1500)],
+        remaining: shakmaty::ByColor {
+            white: Duration::from_millis(900),
+            black: Duration::from_millis(1500),
+        },
         increment: Duration::from_millis(100),
         moves_to_go: Some(7),
     };

@@ -78,7 +78,10 @@ fn sjaak_game_from_sp_860_bare_moves_and_o_o() {
         game.push_text(m.as_bytes()).unwrap();
     }
     let clocks = Clocks {
-        remaining: [Duration::from_millis(80_000), Duration::from_millis(85_500)],
+        remaining: shakmaty::ByColor {
+            white: Duration::from_millis(80_000),
+            black: Duration::from_millis(85_500),
+        },
         increment: Duration::from_millis(500),
         moves_to_go: Some(36),
     };

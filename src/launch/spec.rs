@@ -51,6 +51,40 @@ pub enum ProxyChoice {
     Never,
 }
 
+/// How an engine takes castling: an engine spec's `castling=` (what `sp960 tournament`
+/// reads to decide whether to wrap it) and `sp960 proxy --engine-castling` (what the proxy
+/// writes to it). The FEN notations apply to UCI `position fen` and XBoard `setboard`; the
+/// move forms to XBoard moves (UCI engines in Chess960 mode always take king takes rook).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum EngineCastlingArg {
+    /// FEN castling field with file letters (`HAha`).
+    Shredder,
+    /// FEN castling field `KQkq` (X-FEN).
+    Xfen,
+    /// XBoard: castling moves as `O-O` / `O-O-O`.
+    Oo,
+    /// XBoard: castling moves as king takes rook (`e1h1`).
+    Kxr,
+}
+
+impl EngineCastlingArg {
+    /// The values `castling=` takes for an engine speaking `protocol` (either, when not
+    /// given), as written: UCI engines take a FEN notation, XBoard engines a move form.
+    fn allowed(protocol: Option<Protocol>) -> &'static [(&'static str, EngineCastlingArg)] {
+        const ALL: [(&str, EngineCastlingArg); 4] = [
+            ("shredder", EngineCastlingArg::Shredder),
+            ("xfen", EngineCastlingArg::Xfen),
+            ("oo", EngineCastlingArg::Oo),
+            ("kxr", EngineCastlingArg::Kxr),
+        ];
+        match protocol {
+            Some(Protocol::Uci) => &ALL[..2],
+            Some(Protocol::Xboard) => &ALL[2..],
+            None => &ALL,
+        }
+    }
+}
+
 /// `restart=`: when the engine process is started afresh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Restart {
@@ -146,7 +180,7 @@ pub struct EngineSpec {
     pub limits: EngineLimits,
     /// `castling=`: FEN castling `shredder`|`xfen` (UCI) or castling moves `oo`|`kxr`
     /// (XBoard) the engine takes.
-    pub castling: Option<String>,
+    pub castling: Option<EngineCastlingArg>,
     /// `chess960=`: whether a UCI engine has `UCI_Chess960`.
     pub chess960: Option<bool>,
     /// `proxy=`: whether a tournament wraps it in `sp960 proxy`.
@@ -331,6 +365,8 @@ impl EngineSpec {
             given: Vec::new(),
         };
         let mut command_words: Vec<&str> = Vec::new();
+        // `castling=` is read after every word: the values it takes depend on `proto=`.
+        let mut castling = None;
         for word in words {
             let Some((key, value)) = setting(word) else {
                 if let Some((flag, what)) = CUTECHESS_FLAGS.iter().find(|(flag, _)| flag == word) {
@@ -342,6 +378,9 @@ impl EngineSpec {
                 command_words.push(word);
                 continue;
             };
+            if key == "castling" {
+                castling = Some(value);
+            }
             let key = spec
                 .read_key(key, value)
                 .map_err(|err| fail(err.to_string()))?;
@@ -364,19 +403,16 @@ impl EngineSpec {
                  argument write arg={word})"
             )));
         }
-        if let Some(castling) = &spec.castling {
-            let allowed: &[&str] = match spec.protocol {
-                Some(Protocol::Uci) => &["shredder", "xfen"],
-                Some(Protocol::Xboard) => &["oo", "kxr"],
-                None => &["shredder", "xfen", "oo", "kxr"],
-            };
-            if !allowed.contains(&castling.as_str()) {
+        if let Some(castling) = castling {
+            let allowed = EngineCastlingArg::allowed(spec.protocol);
+            spec.castling = Some(one_of(castling, allowed).ok_or_else(|| {
                 let protocol = spec.protocol.unwrap_or(Protocol::Uci);
-                return Err(fail(format!(
+                let names: Vec<&str> = allowed.iter().map(|(name, _)| *name).collect();
+                fail(format!(
                     "castling={castling}: a {protocol} engine takes {}",
-                    allowed.join(" or ")
-                )));
-            }
+                    names.join(" or ")
+                ))
+            })?);
         }
         Ok(spec)
     }
@@ -404,7 +440,8 @@ impl EngineSpec {
             ("arg", _) => self.args.push(value.to_owned()),
             ("dir", _) => self.dir = owned(),
             ("name", _) => self.name = owned(),
-            ("castling", _) => self.castling = owned(),
+            // Read by `from_words` once `proto=` is known.
+            ("castling", _) => {}
             ("option", Some(name)) => self.options.push((name.to_owned(), value.to_owned())),
             // As cutechess-cli: `\n` in the value separates lines.
             ("initstr", _) => self

@@ -70,6 +70,32 @@ fn unknown_keys_and_cutechess_switches_are_errors_never_arguments() {
 }
 
 #[test]
+fn castling_is_read_into_its_type_once_the_protocol_is_known() {
+    assert_eq!(
+        parse("x castling=xfen").castling,
+        Some(EngineCastlingArg::Xfen)
+    );
+    assert_eq!(
+        parse("x castling=kxr").castling,
+        Some(EngineCastlingArg::Kxr)
+    );
+    // proto= after castling= still decides which values it takes.
+    assert_eq!(
+        parse("x castling=oo proto=xboard").castling,
+        Some(EngineCastlingArg::Oo)
+    );
+    assert_eq!(
+        error("x castling=xfen proto=xboard"),
+        "engine 2: castling=xfen: a xboard engine takes oo or kxr"
+    );
+    assert_eq!(
+        error("x castling=KQkq"),
+        "engine 2: castling=KQkq: a uci engine takes shredder or xfen or oo or kxr"
+    );
+    assert_eq!(parse("x").castling, None);
+}
+
+#[test]
 fn commands_refuse_the_keys_they_do_not_support() {
     let spec = parse("x tc=1+0.1 castling=xfen");
     assert_eq!(spec.refuse(&[("initstr", "here")]), Ok(()));

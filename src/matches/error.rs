@@ -6,7 +6,6 @@ use thiserror::Error;
 
 use crate::launch::spec::NodeLimitError;
 use crate::matches::config;
-use crate::matches::tally;
 
 /// Why a match could not be played.
 #[derive(Debug, Error)]
@@ -50,18 +49,6 @@ pub enum MatchError {
     /// A malformed `--engine`, or a key `sp960 match` does not take.
     #[error(transparent)]
     EngineSpec(#[from] crate::launch::spec::EngineSpecError),
-    /// A malformed `--tc`.
-    #[error(transparent)]
-    TimeControl(#[from] crate::launch::time_control::TimeControlError),
-    /// A malformed `--sprt`.
-    #[error(transparent)]
-    Sprt(#[from] tally::sprt::SprtError),
-    /// Malformed `--openings` words.
-    #[error(transparent)]
-    OpeningsSpec(#[from] config::openings::OpeningsSpecError),
-    /// Malformed `--resign` or `--draw` words.
-    #[error(transparent)]
-    Adjudication(#[from] config::adjudication::AdjudicationError),
     /// Bad arguments (engine count, values out of range).
     #[error("{0}")]
     Usage(String),

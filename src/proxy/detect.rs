@@ -13,20 +13,9 @@ use crate::proxy::uci::{UciConfig, UciSession};
 use crate::proxy::xboard::{EngineCastling, XboardConfig, XboardSession};
 use crate::starts::notation::CastlingNotation;
 
-/// `--engine-castling`: how the engine takes castling. The FEN notations apply to UCI
-/// `position fen` and XBoard `setboard`; the move forms to XBoard moves (UCI engines in
-/// Chess960 mode always take king takes rook).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum EngineCastlingArg {
-    /// FEN castling field with file letters (`HAha`).
-    Shredder,
-    /// FEN castling field `KQkq` (X-FEN).
-    Xfen,
-    /// XBoard: castling moves as `O-O` / `O-O-O`.
-    Oo,
-    /// XBoard: castling moves as king takes rook (`e1h1`).
-    Kxr,
-}
+/// `--engine-castling`: how the engine takes castling (the type of an engine spec's
+/// `castling=`, which names the same values).
+pub use crate::launch::spec::EngineCastlingArg;
 
 /// Both sessions' settings and the protocol, if fixed.
 #[derive(Debug, Clone, Default)]

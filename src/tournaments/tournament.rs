@@ -19,7 +19,7 @@ use super::shell::Shell;
 use super::runners::{
     Adjudication, Dialect, Entrant, Launch, Line, Openings, RunnerCommand, Schedule, TournamentKind,
 };
-use crate::launch::spec::{EngineSpec, EngineSpecError, ProxyChoice};
+use crate::launch::spec::{EngineCastlingArg, EngineSpec, EngineSpecError, ProxyChoice};
 use crate::launch::time_control::{TimeControl, TimeControlError};
 use crate::matches::tally::sprt::SprtConfig;
 use crate::protocol::Protocol;
@@ -435,7 +435,7 @@ impl Wrapping {
                 tool_name
             ));
         }
-        if engine.castling.as_deref() == Some("xfen") {
+        if engine.castling == Some(EngineCastlingArg::Xfen) {
             self.proxy_args
                 .extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
             self.reasons.push(format!(
@@ -470,9 +470,8 @@ impl Wrapping {
     fn xboard(&mut self, engine: &EngineSpec, known: Quirks, tool_name: &str) {
         let takes = engine
             .castling
-            .as_deref()
-            .or(known.xboard_kxr.then_some("kxr"));
-        if takes == Some("kxr") {
+            .or(known.xboard_kxr.then_some(EngineCastlingArg::Kxr));
+        if takes == Some(EngineCastlingArg::Kxr) {
             self.proxy_args
                 .extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
             self.reasons.push(format!(

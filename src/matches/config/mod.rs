@@ -1,6 +1,8 @@
-//! The match as the user asks for it and as it is played: the request and its resolution
-//! into engines, starts and limits ([`request`]), `--openings` books ([`openings`], checked
-//! up front), `--resign`/`--draw` ([`adjudication`]) and `--resume` ([`resume`]: the state file and the PGN read back). Every
+//! The match as the user asks for it and as it is played: the request (`sp960 match`'s clap
+//! arguments) and its resolution into engines, starts and limits ([`request`]), the
+//! `KEY=VALUE` rules clap reads into their types ([`words`]: `--openings`, `--sprt`, `--resign`,
+//! `--draw`), `--openings` books ([`openings`], checked up front), `--resign`/`--draw`
+//! ([`adjudication`]) and `--resume` ([`resume`]: the state file and the PGN read back). Every
 //! `KEY=VALUE` option is read by `launch::key_value`, every PGN tag by `records::pgn_tag`,
 //! every SPEC by `starts::start::spec_items`.
 //!
@@ -13,3 +15,4 @@ pub mod adjudication;
 pub mod openings;
 pub mod request;
 pub mod resume;
+pub mod words;

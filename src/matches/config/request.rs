@@ -12,9 +12,11 @@ use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
+use crate::matches::config::words::Words;
 use crate::matches::error::MatchError;
-use crate::matches::tally::sprt::{SprtConfig, parse_sprt};
+use crate::matches::tally::sprt::SprtConfig;
 use crate::protocol::Protocol;
+use crate::starts::request::BookRequest;
 
 /// One engine of the match.
 #[derive(Debug, Clone, PartialEq)]
@@ -154,57 +156,92 @@ pub struct MatchConfig {
     pub log_dir: Option<PathBuf>,
 }
 
-/// `sp960 match` as typed: the arguments before they are checked.
-#[derive(Debug, Clone)]
+/// `sp960 match` as typed: its clap arguments (the doc comments are the help text), each
+/// read into its type by clap where one value makes one setting (`--tc`, the numbers) or
+/// where the words make one rule (`--openings`, `--sprt`, `--resign`, `--draw`: [`Words`]).
+/// What needs more than one argument or a file is read by [`MatchRequest::resolve`], right
+/// after clap: the `--engine`s (their messages number them), the starts and the openings
+/// file.
+#[derive(Debug, Clone, clap::Args)]
 pub struct MatchRequest {
-    /// `--engine` texts (with fewer than two, the built-in engine fills in).
+    /// One engine: its command line, with proto=, name=, option.NAME=VALUE (once per engine; more than two play a round-robin).
+    #[arg(long = "engine", value_name = "'CMD ...'")]
     pub engines: Vec<String>,
-    /// `--gauntlet`: the first engine against each of the others (otherwise round-robin).
+    /// With three engines or more: the first engine plays each of the others (instead of everyone playing everyone).
+    #[arg(long)]
     pub gauntlet: bool,
     /// The built-in engine's program (normally this executable).
+    #[arg(skip = this_program())]
     pub builtin: PathBuf,
-    /// `--sp` SPECs, and `random` (see `count`, `seed`).
-    pub starts: crate::starts::request::BookRequest,
-    /// `--seed`: `None` draws one (and tells stderr) when a SPEC is `random` or the
-    /// openings' order is.
+    /// Starts: SPECs as in `sp960 fen` (N, A-B, all, W:B, lists), or `random` (see --count).
+    #[arg(long = "sp", required_unless_present = "openings", value_name = "SPEC")]
+    pub specs: Vec<String>,
+    /// `--openings`.
+    #[command(flatten)]
+    pub openings: Words<OpeningsSpec>,
+    /// How many random starts each `random` SPEC stands for.
+    #[arg(long, default_value_t = 1)]
+    pub count: u64,
+    /// Seed for `random` SPECs (otherwise one is drawn and told on stderr).
+    #[arg(long)]
     pub seed: Option<u64>,
-    /// `--openings` words (`file=F [format=epd|pgn] [order=...] [plies=N] [start=N]
-    /// [count=N]`); empty for none.
-    pub openings: Vec<String>,
-    /// `--depth`.
+    /// Search depth per move.
+    #[arg(long)]
     pub depth: Option<u32>,
-    /// `--nodes`.
+    /// Nodes per move (UCI engines).
+    #[arg(long)]
     pub nodes: Option<u64>,
-    /// `--movetime` in milliseconds.
+    /// Milliseconds per move [default when no limit is given: 100].
+    #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
-    /// `--tc`.
-    pub tc: Option<String>,
-    /// `--concurrency` (default: one game per core).
+    /// Clock per side, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT]; a flag fall loses.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<TimeControl>,
+    /// Games at once [default: one per core].
+    #[arg(long, value_name = "K")]
     pub concurrency: Option<usize>,
-    /// `--rounds`.
+    /// How many times to play the whole schedule.
+    #[arg(long, default_value_t = 1)]
     pub rounds: u32,
-    /// `--max-plies`.
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, value_name = "N")]
     pub max_plies: Option<u32>,
-    /// `--pgn`.
+    /// The PGN file finished games are appended to.
+    #[arg(long, value_name = "FILE", default_value = "sp960-match.pgn")]
     pub pgn: PathBuf,
-    /// `--timeout`: seconds a move may take without a clock (beyond `--movetime`).
+    /// Without --tc: seconds a move may take (beyond --movetime) before the engine loses by time-out.
+    #[arg(long = "timeout", value_name = "SECONDS", default_value_t = 30.0)]
     pub move_timeout: f64,
-    /// `--json`.
+    /// Print the summary as JSON instead of the table (and no progress line).
+    #[arg(long)]
     pub json: bool,
-    /// `--sprt` words (`elo0=A elo1=B alpha=X beta=Y [model=...]`); empty for none.
-    pub sprt: Vec<String>,
-    /// `--resign` words (`movecount=N score=CP [twosided=true]`); empty for none.
-    pub resign: Vec<String>,
-    /// `--draw` words (`movenumber=N movecount=N score=CP`); empty for none.
-    pub draw: Vec<String>,
-    /// `--log DIR`.
+    /// `--sprt`.
+    #[command(flatten)]
+    pub sprt: Words<SprtConfig>,
+    /// `--resign`.
+    #[command(flatten)]
+    pub resign: Words<ResignRule>,
+    /// `--draw`.
+    #[command(flatten)]
+    pub draw: Words<DrawRule>,
+    /// Write a file per game into DIR (game-00001.log, ...): every line to (>) and from (<) each engine and its stderr (!), timestamped.
+    #[arg(long, value_name = "DIR")]
     pub log: Option<PathBuf>,
-    /// `--event`: the PGN `Event` (default `sp960 match`).
+    /// The PGN `Event` tag, as cutechess-cli's -event [default: sp960 match].
+    #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
-    /// `--site`: the PGN `Site` (default `?`).
+    /// The PGN `Site` tag, as cutechess-cli's -site [default: ?].
+    #[arg(long, value_name = "NAME")]
     pub site: Option<String>,
-    /// `--resume`: continue the match in `PGN.state` (a new one when there is none).
+    /// Continue the match interrupted (Ctrl-C, kill, crash) with the same options: its state is in PGN.state, its finished games in the PGN; the games not finished are played.
+    #[arg(long)]
     pub resume: bool,
+}
+
+/// This executable (the built-in engine's program), or `sp960` on the `PATH` when the
+/// platform cannot say.
+fn this_program() -> PathBuf {
+    std::env::current_exe().unwrap_or_else(|_| "sp960".into())
 }
 
 /// Without any limit: 100 ms a move.
@@ -223,7 +260,7 @@ pub const MAX_ENGINES: usize = 64;
 
 impl MatchRequest {
     /// Checks the arguments and builds the match.
-    pub fn resolve(mut self) -> Result<MatchConfig, MatchError> {
+    pub fn resolve(self) -> Result<MatchConfig, MatchError> {
         self.check_engine_count()?;
         let engines = self
             .engines
@@ -235,10 +272,12 @@ impl MatchRequest {
             }))
             .take(self.engines.len().max(2))
             .collect::<Result<Vec<_>, _>>()?;
-        let book = self.book()?;
+        let starts = self.starts();
+        let book = self.book(&starts)?;
         let identity = self.identity();
-        self.draw_seed(book.as_ref())?;
-        let openings = self.openings(book.as_ref())?;
+        let seed = self.draw_seed(&starts, book.as_ref())?;
+        let starts = BookRequest { seed, ..starts };
+        let openings = self.openings(&starts, book.as_ref())?;
         let rounds = self.rounds.max(1);
         let matchups = matchups(self.gauntlet, engines.len());
         check_games(openings.len(), rounds, matchups.len())?;
@@ -272,11 +311,11 @@ impl MatchRequest {
             site: self.site.unwrap_or_else(|| "?".to_owned()),
             resume: self.resume,
             identity,
-            seed: self.starts.seed,
+            seed,
             quiet: self.json,
-            sprt: words(&self.sprt, |words| parse_sprt(words))?,
-            resign: words(&self.resign, ResignRule::parse)?,
-            draw: words(&self.draw, DrawRule::parse)?,
+            sprt: self.sprt.value().copied(),
+            resign: self.resign.value().copied(),
+            draw: self.draw.value().copied(),
             pgn: self.pgn,
             log_dir: self.log,
         })
@@ -290,7 +329,7 @@ impl MatchRequest {
         } else if self.gauntlet && count < 3 {
             "--gauntlet needs three engines or more (the first against each of the others)"
                 .to_owned()
-        } else if !self.sprt.is_empty() && count > 2 {
+        } else if self.sprt.is_given() && count > 2 {
             "--sprt needs exactly two engines (it tests one against the other)".to_owned()
         } else {
             return Ok(());
@@ -298,19 +337,29 @@ impl MatchRequest {
         Err(MatchError::Usage(refused))
     }
 
+    /// The `--sp` starts and `--count` (the seed is drawn later).
+    fn starts(&self) -> BookRequest {
+        BookRequest {
+            specs: self.specs.clone(),
+            count: self.count,
+            dfrc_sample: 0,
+            seed: 0,
+        }
+    }
+
     /// `--openings` read (not the file yet), after the starts are checked for size: some
     /// starts there must be.
-    fn book(&self) -> Result<Option<OpeningsSpec>, MatchError> {
+    fn book(&self, starts: &BookRequest) -> Result<Option<OpeningsSpec>, MatchError> {
         // Checked before the starts are drawn: `random` allocates `--count` of them.
-        if self.starts.random_specs().saturating_mul(self.starts.count) > MAX_GAMES / 2 {
+        if starts.random_specs().saturating_mul(starts.count) > MAX_GAMES / 2 {
             return Err(MatchError::Usage(format!(
                 "--count {}: too many games (at most {MAX_GAMES} games, {} random starts)",
-                self.starts.count,
+                starts.count,
                 MAX_GAMES / 2
             )));
         }
-        let book = words(&self.openings, OpeningsSpec::parse)?;
-        if self.starts.specs.is_empty() && book.is_none() {
+        let book = self.openings.value().cloned();
+        if starts.specs.is_empty() && book.is_none() {
             return Err(MatchError::Usage(
                 "no starts: give --sp SPEC, --openings file=FILE, or both".to_owned(),
             ));
@@ -320,28 +369,36 @@ impl MatchRequest {
 
     /// The seed of random starts and a random opening order: `--seed`, the interrupted
     /// match's with `--resume`, or drawn (and told) when something is random.
-    fn draw_seed(&mut self, book: Option<&OpeningsSpec>) -> Result<(), MatchError> {
-        if self.resume && self.seed.is_none() {
-            self.seed = load_state(&state_path(&self.pgn))?.map(|state| state.seed);
+    fn draw_seed(
+        &self,
+        starts: &BookRequest,
+        book: Option<&OpeningsSpec>,
+    ) -> Result<u64, MatchError> {
+        let mut given = self.seed;
+        if self.resume && given.is_none() {
+            given = load_state(&state_path(&self.pgn))?.map(|state| state.seed);
         }
         let random_book = book.is_some_and(|book| book.order == OpeningOrder::Random);
-        self.starts.seed = match self.seed {
+        Ok(match given {
             Some(seed) => seed,
-            None if self.starts.is_random() || random_book => {
+            None if starts.is_random() || random_book => {
                 let seed = crate::starts::start::RandomStarts::fresh_seed();
                 eprintln!("sp960: match: random seed {seed} (repeat with --seed {seed})");
                 seed
             }
             None => 0,
-        };
-        Ok(())
+        })
     }
 
     /// The openings: the `--sp` starts, then the book's.
-    fn openings(&self, book: Option<&OpeningsSpec>) -> Result<Vec<Opening>, MatchError> {
+    fn openings(
+        &self,
+        starts: &BookRequest,
+        book: Option<&OpeningsSpec>,
+    ) -> Result<Vec<Opening>, MatchError> {
         let mut openings = Vec::new();
-        if !self.starts.specs.is_empty() {
-            for start in self.starts.starts()? {
+        if !starts.specs.is_empty() {
+            for start in starts.starts()? {
                 openings.push(Opening {
                     label: start.to_string(),
                     root: start.position()?,
@@ -350,7 +407,7 @@ impl MatchRequest {
             }
         }
         if let Some(book) = book {
-            openings.extend(load(book, self.starts.seed)?);
+            openings.extend(load(book, starts.seed)?);
         }
         Ok(openings)
     }
@@ -365,15 +422,11 @@ impl MatchRequest {
                 MAX_TIMEOUT_SECONDS * 1000
             )));
         }
-        let clock = match &self.tc {
-            Some(text) => Some(text.parse::<TimeControl>()?),
-            None => None,
-        };
         Ok(Limits {
             depth: self.depth,
             nodes: self.nodes,
             movetime: self.movetime.map(Duration::from_millis),
-            clock,
+            clock: self.tc.clone(),
         })
     }
 
@@ -390,42 +443,33 @@ impl MatchRequest {
         arguments.extend([
             ("--engines".to_owned(), self.engines.len().to_string()),
             ("--gauntlet".to_owned(), self.gauntlet.to_string()),
-            ("--sp".to_owned(), self.starts.specs.join(" ")),
-            ("--count".to_owned(), self.starts.count.to_string()),
-            ("--openings".to_owned(), self.openings.join(" ")),
+            ("--sp".to_owned(), self.specs.join(" ")),
+            ("--count".to_owned(), self.count.to_string()),
+            ("--openings".to_owned(), self.openings.text()),
             ("--depth".to_owned(), opt(self.depth.map(|d| d.to_string()))),
             ("--nodes".to_owned(), opt(self.nodes.map(|n| n.to_string()))),
             (
                 "--movetime".to_owned(),
                 opt(self.movetime.map(|m| m.to_string())),
             ),
-            ("--tc".to_owned(), opt(self.tc.clone())),
+            (
+                "--tc".to_owned(),
+                opt(self.tc.as_ref().map(|tc| tc.to_string())),
+            ),
             ("--rounds".to_owned(), self.rounds.to_string()),
             (
                 "--max-plies".to_owned(),
                 opt(self.max_plies.map(|m| m.to_string())),
             ),
             ("--timeout".to_owned(), self.move_timeout.to_string()),
-            ("--sprt".to_owned(), self.sprt.join(" ")),
-            ("--resign".to_owned(), self.resign.join(" ")),
-            ("--draw".to_owned(), self.draw.join(" ")),
+            ("--sprt".to_owned(), self.sprt.text()),
+            ("--resign".to_owned(), self.resign.text()),
+            ("--draw".to_owned(), self.draw.text()),
             ("--event".to_owned(), opt(self.event.clone())),
             ("--site".to_owned(), opt(self.site.clone())),
         ]);
         arguments
     }
-}
-
-/// An option of `KEY=VALUE` words read by `parse`: `None` when not given, a usage error
-/// when bad.
-fn words<T, E: Into<MatchError>>(
-    words: &[String],
-    parse: impl FnOnce(&[String]) -> Result<T, E>,
-) -> Result<Option<T>, MatchError> {
-    if words.is_empty() {
-        return Ok(None);
-    }
-    parse(words).map(Some).map_err(Into::into)
 }
 
 /// Which engines meet: every two (round-robin), or the first against each other one.
@@ -475,39 +519,41 @@ fn engine_limits(own: &EngineLimits, limits: &Limits) -> Limits {
 
 #[cfg(test)]
 impl MatchRequest {
-    /// A request for unit tests: `engines`, SP 860, 100 nodes a move, one round, one game at
-    /// a time; tests change the fields they are about.
+    /// A request for unit tests: `engines`, SP 860, 100 nodes a move, one game at a time,
+    /// `x.pgn`, the built-in engine `sp960`; tests change the fields they are about.
     pub(crate) fn for_tests(engines: &[&str]) -> MatchRequest {
-        MatchRequest {
-            engines: engines.iter().map(|e| e.to_string()).collect(),
-            gauntlet: false,
-            builtin: PathBuf::from("sp960"),
-            starts: crate::starts::request::BookRequest {
-                specs: vec!["860".into()],
-                count: 1,
-                dfrc_sample: 0,
-                seed: 0,
-            },
-            seed: None,
-            openings: Vec::new(),
-            depth: None,
-            nodes: Some(100),
-            movetime: None,
-            tc: None,
-            concurrency: Some(1),
-            rounds: 1,
-            max_plies: None,
-            pgn: PathBuf::from("x.pgn"),
-            move_timeout: 30.0,
-            json: false,
-            sprt: Vec::new(),
-            resign: Vec::new(),
-            draw: Vec::new(),
-            log: None,
-            event: None,
-            site: None,
-            resume: false,
+        MatchRequest::for_tests_with(engines, &[]).expect("valid arguments")
+    }
+
+    /// As [`MatchRequest::for_tests`], with more arguments, read by clap as `sp960 match`
+    /// reads them.
+    pub(crate) fn for_tests_with(
+        engines: &[&str],
+        more: &[&str],
+    ) -> Result<MatchRequest, clap::Error> {
+        #[derive(clap::Parser)]
+        struct Match {
+            #[command(flatten)]
+            request: MatchRequest,
         }
+        let mut args = vec!["match"];
+        for engine in engines {
+            args.extend(["--engine", engine]);
+        }
+        args.extend([
+            "--sp",
+            "860",
+            "--nodes",
+            "100",
+            "--concurrency",
+            "1",
+            "--pgn",
+            "x.pgn",
+        ]);
+        args.extend(more);
+        let mut request = <Match as clap::Parser>::try_parse_from(args)?.request;
+        request.builtin = PathBuf::from("sp960");
+        Ok(request)
     }
 }
 

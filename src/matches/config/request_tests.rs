@@ -57,13 +57,14 @@ fn cutechess_keys_are_settings_not_arguments() {
 }
 
 #[test]
-fn sprt_words_are_read_and_a_bad_one_is_a_usage_error() {
-    let mut good = MatchRequest::for_tests(&["a", "b"]);
-    good.sprt = vec![
-        "elo0=0".into(),
-        "elo1=10 alpha=0.05".into(),
-        "beta=0.1".into(),
-    ];
+fn sprt_words_are_read_by_clap_and_a_bad_one_is_a_usage_error() {
+    let good = MatchRequest::for_tests_with(
+        &["a", "b"],
+        &["--sprt", "elo0=0", "elo1=10 alpha=0.05", "beta=0.1"],
+    )
+    .unwrap();
+    // The words as given, for --resume.
+    assert_eq!(good.sprt.text(), "elo0=0 elo1=10 alpha=0.05 beta=0.1");
     let sprt = good.resolve().unwrap().sprt.unwrap();
     assert_eq!((sprt.elo1(), sprt.beta()), (10.0, 0.1));
     assert!(
@@ -73,11 +74,76 @@ fn sprt_words_are_read_and_a_bad_one_is_a_usage_error() {
             .sprt
             .is_none()
     );
-    let mut bad = MatchRequest::for_tests(&["a", "b"]);
-    bad.sprt = vec!["elo0=0 elo1=x alpha=0.05 beta=0.05".into()];
-    let err = bad.resolve().unwrap_err();
-    assert_eq!(err.exit_code(), crate::exit_code::USAGE);
-    assert!(err.to_string().contains("elo1=x"), "{err}");
+    let err = MatchRequest::for_tests_with(
+        &["a", "b"],
+        &["--sprt", "elo0=0 elo1=x alpha=0.05 beta=0.05"],
+    )
+    .unwrap_err();
+    assert_eq!(err.exit_code(), i32::from(crate::exit_code::USAGE));
+    let message = err.to_string();
+    assert!(
+        message.starts_with("error: --sprt: elo1=x: not a finite number\n"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Usage: sp960 match [OPTIONS]"),
+        "{message}"
+    );
+}
+
+#[test]
+fn openings_resign_draw_and_the_clock_are_typed_by_clap() {
+    let request = MatchRequest::for_tests_with(
+        &["a", "b"],
+        &[
+            "--resign",
+            "movecount=3 score=500",
+            "--draw",
+            "movenumber=40",
+            "movecount=8",
+            "score=10",
+            "--tc",
+            "40/1:00+0.6",
+        ],
+    )
+    .unwrap();
+    assert_eq!(request.resign.text(), "movecount=3 score=500");
+    assert_eq!(request.draw.text(), "movenumber=40 movecount=8 score=10");
+    let identity = request.identity();
+    assert!(identity.contains(&("--tc".to_owned(), "40/1:00+0.6".to_owned())));
+    let config = request.resolve().unwrap();
+    assert_eq!(config.resign.unwrap().move_count, 3);
+    assert_eq!(config.draw.unwrap().move_number, 40);
+    assert_eq!(config.limits.clock.unwrap().moves(), Some(40));
+    let book =
+        MatchRequest::for_tests_with(&["a"], &["--openings", "file=b.pgn order=random"]).unwrap();
+    assert_eq!(book.openings.text(), "file=b.pgn order=random");
+    let spec = book.openings.value().unwrap();
+    assert_eq!(
+        spec.order,
+        crate::matches::config::openings::OpeningOrder::Random
+    );
+    for (args, message) in [
+        (
+            &["--tc", "fast"][..],
+            "error: invalid value 'fast' for '--tc <TC>': time control 'fast'",
+        ),
+        (
+            &["--resign", "movecount=0 score=5"][..],
+            "error: --resign: movecount=0: not a positive",
+        ),
+        (
+            &["--draw", "movenumber=4 score=5"][..],
+            "error: --draw: movecount= is missing",
+        ),
+        (
+            &["--openings", "file=book.pgn", "order=any"][..],
+            "error: --openings order=any: expected sequential or random",
+        ),
+    ] {
+        let err = MatchRequest::for_tests_with(&["a", "b"], args).unwrap_err();
+        assert!(err.to_string().starts_with(message), "{args:?}: {err}");
+    }
 }
 
 #[test]

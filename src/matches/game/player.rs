@@ -9,11 +9,11 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Color};
+use shakmaty::{ByColor, Chess, Color};
 use thiserror::Error;
 
 use crate::clients::driver::{EngineDriver, EngineLink, Failure, Launch, Started, Waits};
-use crate::clients::talk::{Unsupported, slot};
+use crate::clients::talk::Unsupported;
 use crate::launch::command::SpawnError;
 use crate::launch::log::GameLog;
 use crate::launch::process::Received;
@@ -287,7 +287,11 @@ fn setup(config: &MatchConfig, game: Scheduled) -> GameSetup {
         resign: config.resign,
         draw: config.draw,
         clock: config.limits.clock.clone(),
-        limits: [game.white, game.black].map(|index| config.engine_limits[index].clone()),
+        limits: ByColor {
+            white: game.white,
+            black: game.black,
+        }
+        .map(|index| config.engine_limits[index].clone()),
         move_timeout: config.move_timeout,
     }
 }
@@ -309,16 +313,19 @@ pub(crate) fn play_game(
         );
     }
     seats.prepare(game.white, game.black);
-    let indices = [game.white, game.black];
+    let indices = ByColor {
+        white: game.white,
+        black: game.black,
+    };
     let mut play = Game::new(setup(config, game), Instant::now());
     // The engines' links (the driver without its client: the game holds the clients).
-    let mut links: [Option<EngineLink>; 2] = [None, None];
+    let mut links: ByColor<Option<EngineLink>> = ByColor::default();
     loop {
         while let Some(step) = play.poll() {
             carry_out(step, &mut play, seats, indices, &mut links);
         }
         let Some(side) = play.awaiting() else { break };
-        let (Some(link), Some(deadline)) = (&mut links[slot(side)], play.poll_timeout()) else {
+        let (Some(link), Some(deadline)) = (&mut links[side], play.poll_timeout()) else {
             unreachable!("the engine awaited is seated, with a deadline")
         };
         match link.receive(deadline) {
@@ -352,11 +359,11 @@ pub(crate) fn play_game(
         // lost, and its engines are killed (dropped here).
         return None;
     }
-    for (side, (link, client)) in Color::ALL.into_iter().zip(links.into_iter().zip(clients)) {
+    for (side, (link, client)) in links.zip(clients).zip_color() {
         if let (Some(link), Some(client)) = (link, client)
             && culprit != Some(side)
         {
-            seats.put(indices[slot(side)], Player(link.attach(client)));
+            seats.put(indices[side], Player(link.attach(client)));
         }
     }
     if let Some(log) = &seats.log
@@ -373,21 +380,21 @@ fn carry_out(
     step: GameStep,
     play: &mut Game,
     seats: &mut Seats<'_>,
-    indices: [usize; 2],
-    links: &mut [Option<EngineLink>; 2],
+    indices: ByColor<usize>,
+    links: &mut ByColor<Option<EngineLink>>,
 ) {
     match step {
         GameStep::Send { to, lines } => {
-            if let Some(link) = &mut links[slot(to)]
+            if let Some(link) = &mut links[to]
                 && let Err(Failure::WriteFailed(how)) = link.send(&lines)
             {
                 play.handle_closed(to, &how);
             }
         }
-        GameStep::Seat(side) => match seats.take(indices[slot(side)]) {
+        GameStep::Seat(side) => match seats.take(indices[side]) {
             Ok(Player(driver)) => {
                 let (link, client) = driver.into_parts();
-                links[slot(side)] = Some(link);
+                links[side] = Some(link);
                 play.set_now(Instant::now());
                 play.seat(side, client);
             }

@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, Position};
 
-use crate::clients::talk::{Clocks, slot};
+use crate::clients::talk::Clocks;
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::protocol::game::GameLine;
@@ -245,12 +245,8 @@ pub struct Adjudicator {
     resign: Option<ResignRule>,
     draw: Option<DrawRule>,
     draw_count: u32,
-    resign_count: [u32; 2],
-    win_count: [u32; 2],
-}
-
-fn side(color: Color) -> usize {
-    usize::from(color.is_black())
+    resign_count: ByColor<u32>,
+    win_count: ByColor<u32>,
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -286,8 +282,8 @@ impl Adjudicator {
             (Some(depth), Some(score)) if depth > 0 => score,
             _ => {
                 self.draw_count = 0;
-                self.resign_count[side(mover)] = 0;
-                self.win_count[side(mover)] = 0;
+                self.resign_count[mover] = 0;
+                self.win_count[mover] = 0;
                 return None;
             }
         };
@@ -310,21 +306,21 @@ impl Adjudicator {
             }
         }
         if let Some(rule) = self.resign {
-            let count = &mut self.resign_count[side(mover)];
+            let count = &mut self.resign_count[mover];
             if score <= -rule.score {
                 *count += 1;
             } else {
                 *count = 0;
             }
             let count = *count;
-            let wins = &mut self.win_count[side(mover)];
+            let wins = &mut self.win_count[mover];
             if score >= rule.score {
                 *wins += 1;
             } else {
                 *wins = 0;
             }
             if count >= rule.move_count
-                && (!rule.two_sided || self.win_count[side(!mover)] >= rule.move_count)
+                && (!rule.two_sided || self.win_count[!mover] >= rule.move_count)
             {
                 return Some(Ending::Adjudicated {
                     winner: Some(!mover),
@@ -346,17 +342,17 @@ impl Adjudicator {
 #[derive(Debug, Clone)]
 pub struct GameClock {
     control: TimeControl,
-    remaining: [Duration; 2],
-    moves_made: [u32; 2],
+    remaining: ByColor<Duration>,
+    moves_made: ByColor<u32>,
 }
 
 impl GameClock {
     /// Both clocks at the start.
     pub fn new(control: TimeControl) -> GameClock {
         GameClock {
-            remaining: [control.base(); 2],
+            remaining: ByColor::new_with(|_| control.base()),
             control,
-            moves_made: [0; 2],
+            moves_made: ByColor::default(),
         }
     }
 
@@ -369,31 +365,30 @@ impl GameClock {
                 .control
                 .moves()
                 .filter(|m| *m > 0)
-                .map(|m| m - self.moves_made[slot(color)] % m),
+                .map(|m| m - self.moves_made[color] % m),
         }
     }
 
     /// Time left for `color`.
     pub fn remaining(&self, color: Color) -> Duration {
-        self.remaining[slot(color)]
+        self.remaining[color]
     }
 
     /// `color` moved after `used`: false when its flag fell. Otherwise the increment is
     /// added, and a new period's time when a period ends.
     pub fn record(&mut self, color: Color, used: Duration) -> bool {
-        let index = slot(color);
-        let Some(left) = self.remaining[index].checked_sub(used) else {
-            self.remaining[index] = Duration::ZERO;
+        let Some(left) = self.remaining[color].checked_sub(used) else {
+            self.remaining[color] = Duration::ZERO;
             return false;
         };
-        self.moves_made[index] += 1;
+        self.moves_made[color] += 1;
         let mut left = left + self.control.increment();
         if let Some(period) = self.control.moves().filter(|m| *m > 0)
-            && self.moves_made[index].is_multiple_of(period)
+            && self.moves_made[color].is_multiple_of(period)
         {
             left += self.control.base();
         }
-        self.remaining[index] = left;
+        self.remaining[color] = left;
         true
     }
 }

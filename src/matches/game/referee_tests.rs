@@ -78,7 +78,10 @@ fn clocks_add_increments_and_periods_and_flags_fall() {
     assert_eq!(clock.clocks(Color::White).moves_to_go, Some(2));
     assert_eq!(
         clock.clocks(Color::Black).remaining,
-        [Duration::from_secs(91), Duration::from_secs(60)],
+        ByColor {
+            white: Duration::from_secs(91),
+            black: Duration::from_secs(60),
+        },
         "white first"
     );
     assert!(!clock.record(Color::Black, Duration::from_millis(60_001)));

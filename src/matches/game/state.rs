@@ -19,10 +19,10 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use crate::clients::client::Client;
-use crate::clients::talk::{ClientEvent, GoRequest, Limits, Lines, NewGame, slot};
+use crate::clients::talk::{ClientEvent, GoRequest, Limits, Lines, NewGame};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::game::pgn;
@@ -50,8 +50,8 @@ pub(crate) struct GameSetup {
     pub draw: Option<DrawRule>,
     /// `--tc`: the clock both sides play on.
     pub clock: Option<TimeControl>,
-    /// Each side's search limits, white then black.
-    pub limits: [Limits; 2],
+    /// Each side's search limits.
+    pub limits: ByColor<Limits>,
     /// Without a clock: how long past its `movetime` (if any) a side may take for a move.
     pub move_timeout: Duration,
 }
@@ -95,8 +95,8 @@ pub(crate) struct Game {
     referee: Referee,
     adjudicator: Adjudicator,
     clock: Option<GameClock>,
-    /// The clients, white then black, once seated.
-    clients: [Option<Client>; 2],
+    /// The clients, once seated.
+    clients: ByColor<Option<Client>>,
     /// Each move's PGN comment (`book` for the opening's).
     comments: Vec<String>,
     phase: Phase,
@@ -143,7 +143,7 @@ impl Game {
             adjudicator: Adjudicator::new(setup.resign, setup.draw),
             clock: setup.clock.clone().map(GameClock::new),
             referee,
-            clients: [None, None],
+            clients: ByColor::default(),
             comments,
             phase: Phase::Seating(Color::White),
             now,
@@ -211,14 +211,14 @@ impl Game {
     /// (A client seated when none was asked for is only kept, and given back by
     /// [`Game::finish`].)
     pub(crate) fn seat(&mut self, side: Color, client: Client) {
-        let client = self.clients[slot(side)].insert(client);
+        let client = self.clients[side].insert(client);
         if self.phase != Phase::Seating(side) {
             return;
         }
         let mut lines = Vec::new();
         let game = NewGame {
             root: &self.setup.root,
-            limits: &self.setup.limits[slot(side)],
+            limits: &self.setup.limits[side],
         };
         let event = client.new_game(game, &mut lines);
         self.send(side, lines);
@@ -263,15 +263,14 @@ impl Game {
             return self.end(ending);
         }
         let turn = self.turn();
-        let index = slot(turn);
-        let limits = &self.setup.limits[index];
+        let limits = &self.setup.limits[turn];
         let request = GoRequest {
             game: self.referee.line(),
             limits,
             clocks: self.clock.as_ref().map(|clock| clock.clocks(turn)),
         };
         let mut lines = Vec::new();
-        if let Some(client) = &mut self.clients[index] {
+        if let Some(client) = &mut self.clients[turn] {
             client.go(request, &mut lines);
         }
         let allowed = match &self.clock {
@@ -288,7 +287,7 @@ impl Game {
 
     /// A line from `from`'s engine (no line ending), read at the time last set.
     pub(crate) fn handle_line(&mut self, from: Color, line: &[u8]) {
-        let Some(client) = &mut self.clients[slot(from)] else {
+        let Some(client) = &mut self.clients[from] else {
             return;
         };
         let mut read = std::mem::take(&mut self.read);
@@ -344,9 +343,7 @@ impl Game {
             }
         }
         self.referee.play(m);
-        let client = self.clients[slot(mover)]
-            .as_ref()
-            .expect("the mover is seated");
+        let client = self.clients[mover].as_ref().expect("the mover is seated");
         let search = client.last_search();
         self.comments
             .push(pgn::move_comment(search.score, search.depth, used));
@@ -412,9 +409,9 @@ impl Game {
         }
     }
 
-    /// The record and the clients (white then black, those seated), for their next games.
-    /// `None` for the record while the game is not over.
-    pub(crate) fn finish(self) -> (Option<Played>, [Option<Client>; 2]) {
+    /// The record and the clients (those seated), for their next games. `None` for the
+    /// record while the game is not over.
+    pub(crate) fn finish(self) -> (Option<Played>, ByColor<Option<Client>>) {
         let Phase::Over(ending) = self.phase else {
             return (None, self.clients);
         };

@@ -59,7 +59,10 @@ fn setup(limits: Limits) -> GameSetup {
         resign: None,
         draw: None,
         clock: limits.clock.clone(),
-        limits: [limits.clone(), limits],
+        limits: ByColor {
+            white: limits.clone(),
+            black: limits,
+        },
         move_timeout: Duration::from_secs(5),
     }
 }
@@ -72,7 +75,7 @@ fn name(side: Color) -> &'static str {
 /// start) and the clock.
 struct Table {
     game: Game,
-    clients: [Option<Client>; 2],
+    clients: ByColor<Option<Client>>,
     start: Instant,
     now: Instant,
 }
@@ -82,7 +85,7 @@ impl Table {
         let start = Instant::now();
         Table {
             game: Game::new(setup, start),
-            clients: [white, black],
+            clients: ByColor { white, black },
             start,
             now: start,
         }
@@ -132,7 +135,7 @@ impl Table {
                 }
                 GameStep::Seat(side) => {
                     out.push(format!("seat {}", name(side)));
-                    match self.clients[slot(side)].take() {
+                    match self.clients[side].take() {
                         Some(client) => self.game.seat(side, client),
                         None => self.game.seat_failed(side, "'nope' not found".to_owned()),
                     }

@@ -154,11 +154,8 @@ impl PairCounts {
 pub enum Counts {
     /// Games counted one by one (fastchess's trinomial model, for unpaired games; the
     /// runner always plays pairs, so only the SPRT's tests against fastchess's figures
-    /// build it).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "kept for fastchess's trinomial model")
-    )]
+    /// build it). No dead-code allowance: `sp960 match`'s typed arguments reach it through
+    /// `SprtConfig::llr`.
     Games(Score),
     /// Complete game pairs.
     Pairs(PairCounts),
