@@ -210,7 +210,7 @@ fn stockfish_is_ready_and_the_default_run_is_under_a_minute() {
     let rows = json["rows"].as_array().unwrap();
     // The cases, the 960 starts, 100 pairs and 200 random positions were counted.
     let counted = rows.iter().filter(|r| r["group"] == "movegen").count();
-    assert_eq!(counted, 7 + 960 + 100 + 200);
+    assert_eq!(counted, 8 + 960 + 100 + 200);
     eprintln!("sp960 check stockfish: {took:?}");
     assert!(took.as_secs() < 60, "{took:?}");
 }

@@ -14,11 +14,11 @@ use crate::starts::start::RandomStarts;
 use crate::tournaments::book::{
     BookError, BookFormat, BookRequest, WriteBookError, file_name_warning, write_book,
 };
+use crate::tournaments::cutechess_gui::{GuiFiles, write_gui_files};
 use crate::tournaments::generate::{
     GenerateError, GenerateOptions, GenerateRequest, generate as generate_openings,
 };
 use crate::tournaments::package;
-use crate::tournaments::runners::cutechess_gui::{GuiFiles, write_gui_files};
 use crate::tournaments::shell::Shell;
 use crate::tournaments::stats::{self, Diagnostic};
 use crate::tournaments::tournament::{

@@ -13,6 +13,8 @@
 //! `records`, `protocol`, `starts` and `os`.
 
 pub mod book;
+pub(crate) mod cutechess_gui;
+pub mod error;
 pub mod generate;
 pub mod handoff;
 pub mod package;

@@ -15,7 +15,6 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
 use crate::matches::config::adjudication::{AdjudicationError, DrawRule, ResignRule};
 use crate::matches::config::openings::{OpeningsSpec, OpeningsSpecError};
-use crate::matches::config::request::MatchRequest;
 use crate::matches::tally::sprt::{SprtConfig, SprtError, parse_sprt};
 
 /// A rule written as `KEY=VALUE` words.
@@ -87,8 +86,9 @@ impl<T: WordsOption> FromArgMatches for Words<T> {
             .unwrap_or_default();
         Words::parse(words).map_err(|err| {
             // Formatted here, with `sp960 match`'s usage: clap would give the top level's.
-            let mut command =
-                MatchRequest::augment_args(Command::new("match")).bin_name("sp960 match");
+            let mut command = Command::new("match")
+                .bin_name("sp960 match")
+                .override_usage("sp960 match [OPTIONS]");
             clap::Error::raw(ErrorKind::ValueValidation, err).format(&mut command)
         })
     }

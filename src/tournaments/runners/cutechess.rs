@@ -9,7 +9,7 @@
 //! the engines rounded up to even, less one, per cycle) or cycles (gauntlet).
 
 use crate::tournaments::book::BookFormat;
-use crate::tournaments::tournament::TournamentError;
+use crate::tournaments::error::TournamentError;
 
 use super::ScheduleRefused;
 use super::cutechess_like::{self, Args, Words};

@@ -4,7 +4,7 @@
 
 use crate::launch::spec::{EngineSpecError, Restart};
 use crate::tournaments::book::{self, BookFormat};
-use crate::tournaments::tournament::TournamentError;
+use crate::tournaments::error::TournamentError;
 
 use super::{Entrant, Line, Rendered, RunnerCommand, TournamentKind};
 

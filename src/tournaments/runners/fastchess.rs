@@ -9,7 +9,7 @@
 //! divides `--rounds` (refused otherwise).
 
 use crate::tournaments::book::BookFormat;
-use crate::tournaments::tournament::TournamentError;
+use crate::tournaments::error::TournamentError;
 
 use super::cutechess_like::{self, Args, Words};
 use super::{

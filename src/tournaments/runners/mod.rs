@@ -24,7 +24,7 @@ pub(crate) use command::{
 };
 
 use super::book::BookFormat;
-use super::tournament::TournamentError;
+use super::error::TournamentError;
 use crate::starts::notation::CastlingNotation;
 
 /// The match runner to write a command line for.

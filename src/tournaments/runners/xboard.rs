@@ -7,8 +7,8 @@
 use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
 use crate::tournaments::book::{BookFormat, render};
+use crate::tournaments::error::TournamentError;
 use crate::tournaments::shell::Shell;
-use crate::tournaments::tournament::TournamentError;
 
 use super::{Dialect, Launch, Line, Rendered, RunnerCommand};
 
