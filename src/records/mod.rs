@@ -1,10 +1,11 @@
 //! FEN/EPD/PGN records and the fixture files that hold them: one FEN/EPD record parsed and
 //! checked ([`record`], with [`legality`] saying why a position is illegal), the one PGN
 //! reader ([`pgn`]: games streamed to a visitor with the line and column of each thing,
-//! read by the match runner's `--openings` and `--resume` and by the book generator's
-//! `--resume`) and its one tag pair rule ([`pgn_tag`], also read line by line by
-//! `validate`, `normalize` and the runner-PGN reader of `tournaments`), such files
-//! streamed in blocks of lines ([`line_blocks`]), the paths and directories to read ([`inputs`]), and the two commands
+//! read by the match runner's `--openings` and `--resume`, by the book generator's
+//! `--resume` and by the read-back of a real runner's PGN in `tournaments`) and its one
+//! tag pair rule ([`pgn_tag`], also read line by line by `validate` and `normalize`),
+//! such files streamed in blocks of lines ([`line_blocks`]), the paths and directories to
+//! read ([`inputs`]), and the two commands
 //! over whole files: [`validate`] (compiler-style diagnostics) and [`normalize`]
 //! (rewrite records, byte for byte elsewhere).
 //!

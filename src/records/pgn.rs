@@ -2,7 +2,8 @@
 //! shakmaty's author) streams them, with where each thing is ([`At`]: line, column, byte
 //! offset) and what cannot be read handed to the visitor instead of skipped. Read by the
 //! match runner's `--openings` (and `sp960 book stats`), `--resume`'s read-back of the match
-//! PGN, and `sp960 book --resume`'s read-back of a generated book.
+//! PGN, `sp960 book --resume`'s read-back of a generated book, and `sp960 match --runner`'s
+//! read-back of the PGN cutechess-cli or fastchess wrote (`tournaments::handoff`).
 //!
 //! Why not pgn-reader itself (0.29.0; `tests/pgn_reader.rs` runs it): its visitor is told
 //! no position (its reader has a byte offset only between games), and it skips a token that

@@ -1,7 +1,7 @@
 //! The one reader of a PGN tag pair, `[Name "value"]`, alone on its line: used by
-//! `validate`/`normalize` (the `FEN` tags of PGN files, [`crate::records::record`]), the
-//! PGN reader ([`crate::records::pgn`]: books, `--resume`) and the games a real runner's
-//! PGN holds (`tournaments::handoff`).
+//! `validate`/`normalize` (the `FEN` tags of PGN files, [`crate::records::record`]) and
+//! the PGN reader ([`crate::records::pgn`]: books, `--resume`, the games a real runner's
+//! PGN holds).
 //!
 //! One rule for every reader, PGN's own tokens with blanks between them: blanks (spaces
 //! and tabs) may stand before `[`, after `]` and between the tokens (`[`, the name, the
@@ -9,7 +9,7 @@
 //! then letters, digits and `_+#=:-`); the value runs from the first `"` after the name
 //! to the last `"` before `]`, with `\"` and `\\` as escapes ([`unescape`]).
 //! [`pgn_tag`] works on bytes without allocating (`validate` reads every tag line of a
-//! large file); [`tag_pair`] gives the name and the value unescaped.
+//! large file).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -49,12 +49,6 @@ pub fn pgn_tag(line: &[u8]) -> Option<(Range<usize>, Range<usize>)> {
     Some((name_start..name_end, quote + 1..end_quote))
 }
 
-/// A tag pair alone on `line`: its name and its value, unescaped.
-pub fn tag_pair(line: &str) -> Option<(&str, Cow<'_, str>)> {
-    let (name, value) = pgn_tag(line.as_bytes())?;
-    Some((&line[name], unescape(&line[value])))
-}
-
 /// A tag value with PGN's escapes, `\"` and `\\`, read.
 pub fn unescape(value: &str) -> Cow<'_, str> {
     if !value.contains('\\') {
@@ -79,7 +73,8 @@ mod tests {
     use super::*;
 
     fn pair(line: &str) -> Option<(String, String)> {
-        tag_pair(line).map(|(name, value)| (name.to_owned(), value.into_owned()))
+        let (name, value) = pgn_tag(line.as_bytes())?;
+        Some((line[name].to_owned(), unescape(&line[value]).into_owned()))
     }
 
     fn some(name: &str, value: &str) -> Option<(String, String)> {

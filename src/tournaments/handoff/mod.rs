@@ -15,7 +15,8 @@
 //! the same names. `process.rs` runs the runner.
 //!
 //! The runner appends to `--pgn`; the games after the file's old end are read back
-//! ([`read_games`], `pgn.rs`: tags, plies, the end comment) and placed in the built-in
+//! ([`read_games`], `pgn.rs`, through the one PGN reader `records::pgn`: tags, plies, the
+//! end comment) and placed in the built-in
 //! runner's schedule by their `Round` tag and engines, their `FEN` tag checked against the
 //! opening's root (cutechess-cli writes X-FEN castling `KQkq`, fastchess Shredder `HAha`).
 //! They are counted by the built-in runner's tally, and the summary is built where the

@@ -1,8 +1,13 @@
-//! The runner's PGN read back: each game's tags the summary needs, its plies and the end
-//! in words ([`read_games`]), and why a game cannot be read or placed in the match
+//! The runner's PGN read back through the one PGN reader ([`crate::records::pgn`]): each
+//! game's tags the summary needs, its plies and the end in words ([`read_games`]), and why a game cannot be read or placed in the match
 //! ([`RunnerPgnError`]: the line and the problem).
 
+use std::ops::ControlFlow;
+
+use shakmaty::san::SanPlus;
 use thiserror::Error;
+
+use crate::records::pgn::{At, Reader, TagValue, Visitor};
 
 /// Why a game of the runner's PGN cannot be read or placed in the match's schedule: the
 /// line (of the game's first tag, or of a malformed tag) and the problem.
@@ -91,50 +96,125 @@ pub struct RunnerGame {
     pub plies: usize,
 }
 
-/// Reads every game of `text` (a runner's PGN); an error names the line and the reason.
+/// Reads every game of `text` (a runner's PGN) through the one PGN reader
+/// ([`crate::records::pgn`]); an error names the line and the reason.
 pub fn read_games(text: &str) -> Result<Vec<RunnerGame>, RunnerPgnError> {
+    let mut reader = Reader::new(text.as_bytes());
     let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut movetext = String::new();
-    let mut first_line = 0;
-    let lines: Vec<&str> = text.lines().collect();
-    for (number, line) in lines.iter().enumerate() {
-        let line = line.trim_end_matches('\r');
-        if line.starts_with('[') {
-            if !movetext.trim().is_empty() {
-                games.push(game(first_line, &tags, &movetext)?);
-                tags.clear();
-                movetext.clear();
-            }
-            if tags.is_empty() {
-                first_line = number + 1;
-            }
-            tags.push(tag(line).ok_or_else(|| RunnerPgnError {
-                line: number + 1,
-                problem: RunnerPgnProblem::MalformedTag(line.to_owned()),
-            })?);
-        } else if !tags.is_empty() {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    if !tags.is_empty() {
-        games.push(game(first_line, &tags, &movetext)?);
+    while let Some(game) = reader.read_game(&mut Games) {
+        games.push(game?);
     }
     Ok(games)
 }
 
-/// `[Key "value"]` with `\"` and `\\` unescaped ([`crate::records::pgn_tag`], the one
-/// PGN tag reader).
-fn tag(line: &str) -> Option<(String, String)> {
-    let (key, value) = crate::records::pgn_tag::tag_pair(line)?;
-    Some((key.to_owned(), value.into_owned()))
+/// A game's tags as they are read: the line of its first tag (or of its first token when
+/// it has none) and the tags, escapes read.
+struct Tags {
+    line: usize,
+    tags: Vec<(String, String)>,
+}
+
+/// A game's movetext as it is read: its tags, plies outside variations and last comment.
+struct Movetext {
+    tags: Tags,
+    plies: usize,
+    last_comment: Option<String>,
+}
+
+/// The visitor that makes [`RunnerGame`]s: a move, SAN or not, is a ply; variations are
+/// skipped (the reader's default), NAGs and the result are no plies.
+struct Games;
+
+impl Visitor for Games {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = Result<RunnerGame, RunnerPgnError>;
+
+    fn begin_tags(&mut self, at: At) -> ControlFlow<Self::Output, Tags> {
+        ControlFlow::Continue(Tags {
+            line: at.line,
+            tags: Vec::new(),
+        })
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: TagValue<'_>,
+        _at: At,
+    ) -> ControlFlow<Self::Output> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        tags.tags.push((name, value.text().into_owned()));
+        ControlFlow::Continue(())
+    }
+
+    fn malformed_tag(
+        &mut self,
+        _tags: &mut Tags,
+        line: &[u8],
+        at: At,
+    ) -> ControlFlow<Self::Output> {
+        ControlFlow::Break(Err(RunnerPgnError {
+            line: at.line,
+            problem: RunnerPgnProblem::MalformedTag(String::from_utf8_lossy(line).into_owned()),
+        }))
+    }
+
+    fn begin_movetext(&mut self, tags: Tags, _at: At) -> ControlFlow<Self::Output, Movetext> {
+        ControlFlow::Continue(Movetext {
+            tags,
+            plies: 0,
+            last_comment: None,
+        })
+    }
+
+    fn san(
+        &mut self,
+        movetext: &mut Movetext,
+        _san: SanPlus,
+        _token: &[u8],
+        _at: At,
+    ) -> ControlFlow<Self::Output> {
+        movetext.plies += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn not_san(
+        &mut self,
+        movetext: &mut Movetext,
+        _token: &[u8],
+        _at: At,
+    ) -> ControlFlow<Self::Output> {
+        movetext.plies += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        movetext: &mut Movetext,
+        comment: &[u8],
+        _at: At,
+    ) -> ControlFlow<Self::Output> {
+        movetext.last_comment = Some(String::from_utf8_lossy(comment).into_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Movetext) -> Self::Output {
+        game(
+            movetext.tags.line,
+            &movetext.tags.tags,
+            movetext.plies,
+            movetext.last_comment,
+        )
+    }
 }
 
 fn game(
     line: usize,
     tags: &[(String, String)],
-    movetext: &str,
+    plies: usize,
+    last_comment: Option<String>,
 ) -> Result<RunnerGame, RunnerPgnError> {
     let at = |problem| RunnerPgnError { line, problem };
     let get = |key: &str| {
@@ -156,7 +236,6 @@ fn game(
     let round = round
         .parse()
         .map_err(|_| at(RunnerPgnProblem::RoundNotANumber(round)))?;
-    let (plies, last_comment) = movetext_plies(movetext);
     let reason = last_comment
         .as_deref()
         .map(|comment| match comment.split_once(", ") {
@@ -178,48 +257,6 @@ fn game(
         reason,
         plies,
     })
-}
-
-/// The moves of a movetext (move numbers, comments, NAGs, variations and the result left
-/// out) and its last comment.
-fn movetext_plies(movetext: &str) -> (usize, Option<String>) {
-    let mut plies = 0;
-    let mut last_comment = None;
-    let mut rest = movetext;
-    let mut depth = 0;
-    while let Some(c) = rest.chars().next() {
-        if c == '{' {
-            let end = rest.find('}').unwrap_or(rest.len());
-            last_comment = Some(rest[1..end].to_owned());
-            rest = &rest[(end + 1).min(rest.len())..];
-            continue;
-        }
-        if c.is_whitespace() {
-            rest = &rest[c.len_utf8()..];
-            continue;
-        }
-        let end = rest
-            .find(|c: char| c.is_whitespace() || c == '{' || c == '(' || c == ')')
-            .unwrap_or(rest.len())
-            .max(c.len_utf8());
-        let word = &rest[..end];
-        rest = &rest[end..];
-        match word {
-            "(" => depth += 1,
-            ")" => depth -= 1,
-            _ if depth > 0 => {}
-            "1-0" | "0-1" | "1/2-1/2" | "*" => {}
-            _ if word.starts_with('$') => {}
-            _ => {
-                // `12.` or `12...` before a move, possibly glued to it (`12.Nf3`).
-                let san = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                if !san.is_empty() {
-                    plies += 1;
-                }
-            }
-        }
-    }
-    (plies, last_comment)
 }
 
 #[cfg(test)]

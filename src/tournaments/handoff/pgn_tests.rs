@@ -71,3 +71,22 @@ fn a_bad_game_names_its_line() {
     );
     assert_eq!(read_games("").unwrap(), Vec::new());
 }
+
+#[test]
+fn the_one_readers_grammar_holds_for_a_runners_pgn() {
+    let text = "% a line the reader skips\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n\
+                [Result \"1-0\"]\n\n1. e4! ; 1... e5 {not a move}\n1... e5 2. Qh5 \
+                (2. Nf3 {Black resigns}) {White wins by adjudication} 1-0\n\n\
+                [Round \"2\"]\n[White \"b\"]\n[Black \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\
+                [Round 2]\n";
+    let err = read_games(text).unwrap_err();
+    assert_eq!(err.to_string(), "line 16: a malformed tag pair: [Round 2]");
+    let games = read_games(&text[..text.len() - "[Round 2]\n".len()]).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (games[0].line, games[0].plies, games[0].reason.as_str()),
+        (2, 3, "White wins by adjudication"),
+        "the `;` comment, the glyph and the variation are no plies, its comment not the end"
+    );
+    assert_eq!((games[1].line, games[1].plies, games[1].round), (10, 1, 2));
+}
