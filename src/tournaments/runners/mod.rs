@@ -1,5 +1,6 @@
 //! The match runners sp960 writes for, one file each: [`cutechess`] (cutechess-cli),
-//! [`fastchess`], [`xboard`] and [`cutechess_gui`] (Cute Chess GUI's files). Each is a
+//! [`fastchess`], [`xboard`] and [`cutechess_gui`] (Cute Chess GUI's; `tournaments::cutechess_gui`
+//! writes its files). Each is a
 //! [`Dialect`]: what the runner can drive and how it is told, and how it renders the one
 //! runner-neutral [`RunnerCommand`] (`command.rs`) that `tournament.rs` builds once, as a
 //! command line ([`Line`]) and the book it reads. cutechess-cli and fastchess share most of
