@@ -59,6 +59,26 @@ pub struct Row {
     pub why: String,
 }
 
+impl Row {
+    /// A row of `group` for `case`: what was `sent`, and its outcome (status, what came
+    /// back, why).
+    pub fn new(
+        group: Group,
+        case: impl Into<String>,
+        sent: String,
+        (status, got, why): (Status, String, String),
+    ) -> Row {
+        Row {
+            group,
+            case: case.into(),
+            sent,
+            got,
+            status,
+            why,
+        }
+    }
+}
+
 /// The verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]

@@ -326,6 +326,17 @@ fn failed_engine(engine: CheckEngine, failure: &EngineFailure) -> Result<CheckEn
     }
 }
 
+/// A failed question's outcome (status, what came back, why): the failure, and `why`; the
+/// engine is started afresh when it hung or died ([`failed_engine`]).
+fn failed_row(
+    engine: CheckEngine,
+    failure: &EngineFailure,
+    why: String,
+) -> Result<(CheckEngine, (Status, String, String)), CheckError> {
+    let engine = failed_engine(engine, failure)?;
+    Ok((engine, (Status::Fail, failure.to_string(), why)))
+}
+
 /// Which castling notation the engine writes and accepts, and both FEN castling fields.
 fn notation_rows(
     mut engine: CheckEngine,
@@ -439,19 +450,17 @@ fn notation_rows(
             ),
             Err(failure) => {
                 let why = format!("{sent}: {failure}");
-                let got = failure.to_string();
-                engine = failed_engine(engine, &failure)?;
-                (Status::Fail, got, why)
+                let (restarted, outcome) = failed_row(engine, &failure, why)?;
+                engine = restarted;
+                outcome
             }
         };
-        rows.push(Row {
-            group: Group::Protocol,
-            case: format!("castling {castle} accepted"),
+        rows.push(Row::new(
+            Group::Protocol,
+            format!("castling {castle} accepted"),
             sent,
-            got,
-            status,
-            why,
-        });
+            (status, got, why),
+        ));
     }
     // Both castling fields: the same counts from Shredder-FEN and X-FEN (whether they are
     // shakmaty's is the perft group's business; the row says so when they are not).
@@ -661,19 +670,17 @@ fn play_rows(
             ),
             Err(failure) => {
                 let why = format!("after {castle} in {}: {failure}", case.fen);
-                let got = failure.to_string();
-                engine = failed_engine(engine, &failure)?;
-                (Status::Fail, got, why)
+                let (restarted, outcome) = failed_row(engine, &failure, why)?;
+                engine = restarted;
+                outcome
             }
         };
-        rows.push(Row {
-            group: Group::Play,
-            case: format!("case {}", case.name),
+        rows.push(Row::new(
+            Group::Play,
+            format!("case {}", case.name),
             sent,
-            got,
-            status,
-            why,
-        });
+            (status, got, why),
+        ));
     }
     match engine.protocol() {
         Protocol::Uci => engine = searchmoves_rows(engine, cases, depth, rows)?,
@@ -719,19 +726,17 @@ fn written_castling_row(
         },
         Err(failure) => {
             let why = format!("{sent}: {failure}");
-            let got = failure.to_string();
-            engine = failed_engine(engine, &failure)?;
-            (Status::Fail, got, why)
+            let (restarted, outcome) = failed_row(engine, &failure, why)?;
+            engine = restarted;
+            outcome
         }
     };
-    rows.push(Row {
-        group: Group::Play,
-        case: "writes castling".into(),
+    rows.push(Row::new(
+        Group::Play,
+        "writes castling",
         sent,
-        got,
-        status,
-        why,
-    });
+        (status, got, why),
+    ));
     Ok(engine)
 }
 
@@ -776,19 +781,17 @@ fn searchmoves_rows(
             ),
             Err(failure) => {
                 let why = format!("{sent}: {failure}");
-                let got = failure.to_string();
-                engine = failed_engine(engine, &failure)?;
-                (Status::Fail, got, why)
+                let (restarted, outcome) = failed_row(engine, &failure, why)?;
+                engine = restarted;
+                outcome
             }
         };
-        rows.push(Row {
-            group: Group::Play,
-            case: format!("searchmoves {}", case.name),
+        rows.push(Row::new(
+            Group::Play,
+            format!("searchmoves {}", case.name),
             sent,
-            got,
-            status,
-            why,
-        });
+            (status, got, why),
+        ));
     }
     Ok(engine)
 }
