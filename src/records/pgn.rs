@@ -65,6 +65,32 @@ impl<'a> TagValue<'a> {
     }
 }
 
+/// A game's tags as a visitor collects them: the line of its first tag (or of its first
+/// token when it has none) and the pairs, escapes read, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TagPairs {
+    /// The game's first line.
+    pub line: usize,
+    /// Name and value of each tag.
+    pub pairs: Vec<(String, String)>,
+}
+
+impl TagPairs {
+    /// No tags yet, for a game that starts `at` ([`Visitor::begin_tags`]).
+    pub fn starting(at: At) -> TagPairs {
+        TagPairs {
+            line: at.line,
+            pairs: Vec::new(),
+        }
+    }
+
+    /// One tag ([`Visitor::tag`]).
+    pub fn push(&mut self, name: &[u8], value: TagValue<'_>) {
+        let name = String::from_utf8_lossy(name).into_owned();
+        self.pairs.push((name, value.text().into_owned()));
+    }
+}
+
 /// What [`Visitor::begin_variation`] answers: skip the variation (to its `)`, which is
 /// still told to [`Visitor::end_variation`]) or read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

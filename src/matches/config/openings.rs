@@ -17,7 +17,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::launch::key_value::{self, KeyValueError, one_of};
 use crate::protocol::game::{PositionError, parse_fen};
-use crate::records::pgn::{self, At, TagValue};
+use crate::records::pgn::{self, At, TagPairs, TagValue};
 use crate::records::record::epd_operand;
 
 /// One opening: the position the game's PGN starts from and the moves played for the
@@ -401,12 +401,6 @@ fn read_epd(text: &str, file: &str) -> Result<Vec<Opening>, OpeningError> {
         .collect()
 }
 
-/// The tags of a PGN opening being read, and the line of its first.
-struct BookTags {
-    line: usize,
-    tags: Vec<(String, String)>,
-}
-
 /// A PGN opening being read: its root, the position after its moves so far, and its moves.
 struct BookGame {
     line: usize,
@@ -430,32 +424,28 @@ impl PgnBook<'_> {
 }
 
 impl pgn::Visitor for PgnBook<'_> {
-    type Tags = BookTags;
+    type Tags = TagPairs;
     type Movetext = BookGame;
     type Output = Result<Opening, OpeningError>;
 
-    fn begin_tags(&mut self, at: At) -> ControlFlow<Self::Output, BookTags> {
-        ControlFlow::Continue(BookTags {
-            line: at.line,
-            tags: Vec::new(),
-        })
+    fn begin_tags(&mut self, at: At) -> ControlFlow<Self::Output, TagPairs> {
+        ControlFlow::Continue(TagPairs::starting(at))
     }
 
     fn tag(
         &mut self,
-        tags: &mut BookTags,
+        tags: &mut TagPairs,
         name: &[u8],
         value: TagValue<'_>,
         _at: At,
     ) -> ControlFlow<Self::Output> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        tags.tags.push((name, value.text().into_owned()));
+        tags.push(name, value);
         ControlFlow::Continue(())
     }
 
     fn malformed_tag(
         &mut self,
-        _tags: &mut BookTags,
+        _tags: &mut TagPairs,
         line: &[u8],
         at: At,
     ) -> ControlFlow<Self::Output> {
@@ -464,8 +454,8 @@ impl pgn::Visitor for PgnBook<'_> {
         ControlFlow::Break(Err(error(self.file, at.line, reason)))
     }
 
-    fn begin_movetext(&mut self, tags: BookTags, _at: At) -> ControlFlow<Self::Output, BookGame> {
-        match root_from_tags(&tags.tags) {
+    fn begin_movetext(&mut self, tags: TagPairs, _at: At) -> ControlFlow<Self::Output, BookGame> {
+        match root_from_tags(&tags.pairs) {
             Ok(root) => ControlFlow::Continue(BookGame {
                 line: tags.line,
                 position: root.clone(),

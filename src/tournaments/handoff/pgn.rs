@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use shakmaty::san::SanPlus;
 use thiserror::Error;
 
-use crate::records::pgn::{At, Reader, TagValue, Visitor};
+use crate::records::pgn::{At, Reader, TagPairs, TagValue, Visitor};
 
 /// Why a game of the runner's PGN cannot be read or placed in the match's schedule: the
 /// line (of the game's first tag, or of a malformed tag) and the problem.
@@ -107,16 +107,9 @@ pub fn read_games(text: &str) -> Result<Vec<RunnerGame>, RunnerPgnError> {
     Ok(games)
 }
 
-/// A game's tags as they are read: the line of its first tag (or of its first token when
-/// it has none) and the tags, escapes read.
-struct Tags {
-    line: usize,
-    tags: Vec<(String, String)>,
-}
-
 /// A game's movetext as it is read: its tags, plies outside variations and last comment.
 struct Movetext {
-    tags: Tags,
+    tags: TagPairs,
     plies: usize,
     last_comment: Option<String>,
 }
@@ -126,32 +119,28 @@ struct Movetext {
 struct Games;
 
 impl Visitor for Games {
-    type Tags = Tags;
+    type Tags = TagPairs;
     type Movetext = Movetext;
     type Output = Result<RunnerGame, RunnerPgnError>;
 
-    fn begin_tags(&mut self, at: At) -> ControlFlow<Self::Output, Tags> {
-        ControlFlow::Continue(Tags {
-            line: at.line,
-            tags: Vec::new(),
-        })
+    fn begin_tags(&mut self, at: At) -> ControlFlow<Self::Output, TagPairs> {
+        ControlFlow::Continue(TagPairs::starting(at))
     }
 
     fn tag(
         &mut self,
-        tags: &mut Tags,
+        tags: &mut TagPairs,
         name: &[u8],
         value: TagValue<'_>,
         _at: At,
     ) -> ControlFlow<Self::Output> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        tags.tags.push((name, value.text().into_owned()));
+        tags.push(name, value);
         ControlFlow::Continue(())
     }
 
     fn malformed_tag(
         &mut self,
-        _tags: &mut Tags,
+        _tags: &mut TagPairs,
         line: &[u8],
         at: At,
     ) -> ControlFlow<Self::Output> {
@@ -161,7 +150,7 @@ impl Visitor for Games {
         }))
     }
 
-    fn begin_movetext(&mut self, tags: Tags, _at: At) -> ControlFlow<Self::Output, Movetext> {
+    fn begin_movetext(&mut self, tags: TagPairs, _at: At) -> ControlFlow<Self::Output, Movetext> {
         ControlFlow::Continue(Movetext {
             tags,
             plies: 0,
@@ -203,7 +192,7 @@ impl Visitor for Games {
     fn end_game(&mut self, movetext: Movetext) -> Self::Output {
         game(
             movetext.tags.line,
-            &movetext.tags.tags,
+            &movetext.tags.pairs,
             movetext.plies,
             movetext.last_comment,
         )
