@@ -208,9 +208,19 @@ fn stockfish_is_ready_and_the_default_run_is_under_a_minute() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(json["perft"], "go-perft");
     let rows = json["rows"].as_array().unwrap();
-    // The cases, the 960 starts, 100 pairs and 200 random positions were counted.
+    // The cases, the 960 starts, 100 pairs and 200 random positions were counted, at depth 4.
     let counted = rows.iter().filter(|r| r["group"] == "movegen").count();
     assert_eq!(counted, 8 + 960 + 100 + 200);
+    // SP 518 is the standard start, whose perft(4) is the well-known 197,281.
+    let sp518 = rows.iter().find(|r| r["case"] == "SP 518").unwrap();
+    assert!(
+        sp518["sent"]
+            .as_str()
+            .unwrap()
+            .starts_with("go perft 4 in "),
+        "{sp518}"
+    );
+    assert_eq!(sp518["got"], "197281", "{sp518}");
     eprintln!("sp960 check stockfish: {took:?}");
     assert!(took.as_secs() < 60, "{took:?}");
 }
@@ -232,9 +242,21 @@ fn the_builtin_engine_is_ready() {
     }));
 }
 
-/// A short run (the cases, 10 pairs, 20 random positions) of a Debian engine.
+/// A short run (the cases at depth 4, 10 pairs and 20 random positions at depth 3) of a
+/// Debian engine.
 fn check_short(engine: &str) -> (Output, serde_json::Value) {
-    check(engine, &["--no-starts", "--pairs", "10", "--random", "20"])
+    check(
+        engine,
+        &[
+            "--no-starts",
+            "--pairs",
+            "10",
+            "--random",
+            "20",
+            "--depth",
+            "3",
+        ],
+    )
 }
 
 fn verdict(json: &serde_json::Value) -> (&str, &str) {

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Move};
 
 use crate::check::cases::Mode;
 use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
-use crate::clients::talk::{ClientEvent, GoRequest, Limits};
+use crate::clients::talk::{ClientEvent, GoRequest, Limits, Unsupported};
 use crate::launch::command::EngineCommand;
 use crate::protocol::Protocol;
 use crate::protocol::first_token;
@@ -169,11 +169,8 @@ impl CheckEngine {
     }
 
     /// Why an XBoard engine cannot play Chess960, if it cannot.
-    pub fn xboard_support(&self) -> Result<(), String> {
-        self.driver
-            .client()
-            .chess960_support()
-            .map_err(|reason| reason.to_string())
+    pub fn xboard_support(&self) -> Result<(), Unsupported> {
+        self.driver.client().chess960_support()
     }
 
     /// Reads raw lines until `until` says the answer is complete (`Some`).

@@ -10,8 +10,9 @@
 //!
 //! - sans-IO, unit-tested without processes: [`cases`] (the castling cases, each with its
 //!   reason, proven by tests), [`positions`] (what the perft group counts from),
-//!   [`reference`] (shakmaty's perft and divide; [`start_counts`] its counts of the
-//!   960 starts, kept), [`descent`] (a difference down to one
+//!   [`reference`] (shakmaty's perft and divide; its counts of the default run kept:
+//!   [`start_counts`] for the 960 starts, [`default_counts`] for the rest), [`descent`]
+//!   (a difference down to one
 //!   position and one move), [`report`] (rows, verdict, exit status, table, JSON);
 //! - the I/O shell: [`engine`] (one engine driven through the shared engine driver,
 //!   `clients::driver`, with perft asked in raw lines beside the client, read by
@@ -23,6 +24,7 @@
 //! driver), `launch`, `protocol`, `starts`, `os` and `exit_code`.
 
 pub mod cases;
+pub mod default_counts;
 pub mod descent;
 pub mod engine;
 pub mod positions;

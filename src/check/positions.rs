@@ -9,6 +9,7 @@ use shakmaty::{Chess, Position};
 
 use crate::check::cases::{CASES, Mode};
 use crate::check::descent::chess960;
+use crate::check::{default_counts, start_counts};
 use crate::starts::numbering::StartPosition;
 use crate::starts::start::{RandomStarts, Start};
 
@@ -23,9 +24,10 @@ pub struct Probe {
     pub depth: u32,
     /// The mode the engine counts in.
     pub mode: Mode,
-    /// The start it is, when it is one of the 960 (whose counts are kept:
-    /// [`crate::check::start_counts`]).
-    pub start: Option<StartPosition>,
+    /// shakmaty's count at `depth`, when it is kept and need not be counted again (the
+    /// starts' in [`start_counts`], the default run's other positions' in
+    /// [`default_counts`]).
+    pub kept: Option<u64>,
 }
 
 /// How many positions of each kind, and how deep.
@@ -45,24 +47,47 @@ pub struct Plan {
     pub seed: u64,
 }
 
+impl Plan {
+    /// The default run (`sp960 check ENGINE` with no other flag): depth 4 (the cases 5),
+    /// every start, 100 pairs and 200 random positions of seed 1. shakmaty's counts of all
+    /// its positions are kept, so only the engine counts.
+    pub const DEFAULT: Plan = Plan {
+        depth: 4,
+        case_depth: 5,
+        starts: true,
+        pairs: 100,
+        random: 200,
+        seed: 1,
+    };
+}
+
 /// Every position of `plan`, cases first.
 pub fn probes(plan: &Plan) -> Vec<Probe> {
     let mut probes: Vec<Probe> = CASES
         .iter()
-        .map(|case| Probe {
-            label: format!("case {}", case.name),
-            position: chess960(case.fen).expect("the cases are tested positions"),
-            depth: plan.case_depth,
-            mode: case.mode,
-            start: None,
+        .map(|case| {
+            let position = chess960(case.fen);
+            Probe {
+                label: format!("case {}", case.name),
+                kept: default_counts::kept_perft(&position, plan.case_depth),
+                position,
+                depth: plan.case_depth,
+                mode: case.mode,
+            }
         })
         .collect();
-    let start = |start: Start, depth| Probe {
-        label: start.label(),
-        position: start.position().expect("every start is a legal position"),
-        depth,
-        mode: Mode::Chess960,
-        start: start.is_symmetric().then_some(start.white),
+    let start = |start: Start, depth| {
+        let position = start.position().expect("every start is a legal position");
+        Probe {
+            label: start.label(),
+            kept: match start.is_symmetric() {
+                true => start_counts::start_perft(start.white, depth),
+                false => default_counts::kept_perft(&position, depth),
+            },
+            position,
+            depth,
+            mode: Mode::Chess960,
+        }
     };
     if plan.starts {
         probes.extend(StartPosition::all().map(|sp| start(Start::symmetric(sp), plan.depth)));
@@ -79,10 +104,10 @@ pub fn probes(plan: &Plan) -> Vec<Probe> {
             .enumerate()
             .map(|(n, position)| Probe {
                 label: format!("random {} (seed {})", n + 1, plan.seed),
+                kept: default_counts::kept_perft(&position, plan.depth),
                 position,
                 depth: plan.depth,
                 mode: Mode::Chess960,
-                start: None,
             }),
     );
     probes

@@ -38,26 +38,26 @@ Examples:
 #[command(after_help = CHECK_HELP)]
 pub struct CheckArgs {
     /// The engine, as `sp960 match --engine` takes it.
-    #[arg(value_name = "ENGINE-SPEC")]
-    pub engine: String,
+    #[arg(value_name = "ENGINE-SPEC", value_parser = |text: &str| EngineSpec::parse(1, text))]
+    pub engine: EngineSpec,
     /// The engine's perft command (default: the one its name is known to have; none:
     /// move generation checked through play only).
-    #[arg(long, value_name = "go-perft|divide|total|depths|none")]
-    pub perft: Option<String>,
+    #[arg(long, value_name = "go-perft|divide|total|depths|none", value_parser = perft_choice)]
+    pub perft: Option<PerftChoice>,
     /// Perft depth for the starts, pairs and random positions (the castling cases: one more).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
+    #[arg(long, default_value_t = Plan::DEFAULT.depth, value_parser = clap::value_parser!(u32).range(1..=6))]
     pub depth: u32,
     /// Double-FRC pairs counted.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = Plan::DEFAULT.pairs)]
     pub pairs: usize,
     /// Positions from seeded random play counted.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = Plan::DEFAULT.random)]
     pub random: usize,
     /// Skip the 960 starts.
     #[arg(long)]
     pub no_starts: bool,
     /// Seed of the pairs and the random play.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = Plan::DEFAULT.seed)]
     pub seed: u64,
     /// Depth of the play group's searches.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
@@ -89,23 +89,27 @@ const UNSUPPORTED_KEYS: [(&str, &str); 9] = [
     ),
 ];
 
+/// A `--perft` that names no perft command.
+#[derive(Debug, thiserror::Error)]
+#[error("expected go-perft, divide, total, depths or none")]
+pub struct UnknownPerft;
+
+/// `--perft`: a perft command's dialect, or `none` (move generation through play only).
+fn perft_choice(text: &str) -> Result<PerftChoice, UnknownPerft> {
+    match text {
+        "none" => Ok(PerftChoice::Off),
+        _ => <PerftDialect as clap::ValueEnum>::from_str(text, false)
+            .map(PerftChoice::Dialect)
+            .map_err(|_| UnknownPerft),
+    }
+}
+
 /// `sp960 check`: the table (or JSON) to stdout; exit 0 ready, 3 not ready.
 pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
     let usage = |message: String| Failure::new(exit_code::USAGE, format!("check: {message}"));
-    let spec = EngineSpec::parse(1, &args.engine).map_err(|err| usage(err.to_string()))?;
+    let spec = args.engine;
     spec.refuse(&UNSUPPORTED_KEYS)
         .map_err(|err| usage(err.to_string()))?;
-    let perft = match args.perft.as_deref() {
-        None => PerftChoice::Auto,
-        Some("none") => PerftChoice::Off,
-        Some(text) => PerftChoice::Dialect(
-            <PerftDialect as clap::ValueEnum>::from_str(text, false).map_err(|_| {
-                usage(format!(
-                    "--perft {text}: expected go-perft, divide, total, depths or none"
-                ))
-            })?,
-        ),
-    };
     let request = CheckRequest {
         engine: EngineSetup {
             command: EngineCommand {
@@ -118,7 +122,7 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
             init_strings: spec.init_strings,
             timeout: Duration::from_secs(args.timeout),
         },
-        perft,
+        perft: args.perft.unwrap_or(PerftChoice::Auto),
         plan: Plan {
             depth: args.depth,
             case_depth: args.depth + 1,
