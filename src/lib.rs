@@ -65,10 +65,10 @@ pub use starts::{
 /// A book of starts as `sp960 book` writes it.
 pub use tournaments::book::BookRequest;
 
-/// The peers unit tests run (python3), with the one rule for a missing one.
+/// The unit tests' scripted child processes: the unit-test executable run again as one of
+/// its own tests, so that no unit test starts an external program.
 #[cfg(test)]
-#[path = "../tests/support/peers.rs"]
-mod peers;
+mod test_child;
 
 /// Process exit codes shared by every subcommand (documented in README.md).
 pub mod exit_code;

@@ -349,30 +349,16 @@ impl EngineDriver {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::peers::{self, Peer};
+    use std::io::Write;
 
-    /// A UCI engine in a few lines of Python: its handshake declares two options, `go`
-    /// answers `e2e4` after an `info` line, `perft` is answered raw, `crash` exits 3.
-    const ENGINE: &str = "import sys\n\
-        for line in sys.stdin:\n\
-        \x20   w = line.split()\n\
-        \x20   if not w: continue\n\
-        \x20   if w[0] == 'uci':\n\
-        \x20       print('id name Scripted'); print('option name MultiPV type spin default 1 min 1 max 5')\n\
-        \x20       print('option name UCI_Chess960 type check default false'); print('uciok')\n\
-        \x20   elif w[0] == 'isready': print('readyok')\n\
-        \x20   elif w[0] == 'go': print('info depth 1 score cp 10 pv e2e4'); print('bestmove e2e4')\n\
-        \x20   elif w[0] == 'perft': print('Nodes searched: 20')\n\
-        \x20   elif w[0] == 'crash': sys.exit(3)\n\
-        \x20   elif w[0] == 'quit': break\n\
-        \x20   sys.stdout.flush()\n";
+    use super::*;
+    use crate::test_child;
 
     fn launch() -> Launch {
         Launch {
             command: EngineCommand {
-                program: "python3".into(),
-                args: vec!["-c".into(), ENGINE.into()],
+                program: test_child::program().into(),
+                args: test_child::args(module_path!(), "engine"),
                 dir: None,
             },
             init_strings: Vec::new(),
@@ -388,9 +374,6 @@ mod tests {
 
     #[test]
     fn handshake_search_raw_lines_crash_and_restart() {
-        if !peers::need(&[Peer::Python]) {
-            return;
-        }
         let deadline = || Instant::now() + Duration::from_secs(30);
         let mut driver = EngineDriver::start(&launch(), None).unwrap();
         assert_eq!(driver.protocol(), Protocol::Uci);
@@ -454,5 +437,40 @@ mod tests {
             EngineDriver::start(&launch, None),
             Err(Failure::Spawn(SpawnError::NotFound(_)))
         ));
+    }
+
+    /// A UCI engine in a few lines: its handshake declares two options, `go` answers
+    /// `e2e4` after an `info` line, `perft` is answered raw, `crash` exits 3. Libtest's
+    /// lines before its READY line are ones a client ignores.
+    #[test]
+    #[ignore = "the scripted child of the tests above: they run it"]
+    fn scripted_child() {
+        let Some(script) = test_child::script() else {
+            return;
+        };
+        assert_eq!(script, "engine");
+        let mut out = std::io::stdout().lock();
+        for line in std::io::stdin().lines() {
+            let line = line.unwrap();
+            let answer: &[&str] = match line.split_whitespace().next() {
+                Some("uci") => &[
+                    "id name Scripted",
+                    "option name MultiPV type spin default 1 min 1 max 5",
+                    "option name UCI_Chess960 type check default false",
+                    "uciok",
+                ],
+                Some("isready") => &["readyok"],
+                Some("go") => &["info depth 1 score cp 10 pv e2e4", "bestmove e2e4"],
+                Some("perft") => &["Nodes searched: 20"],
+                Some("crash") => test_child::exit(3),
+                Some("quit") => break,
+                _ => &[],
+            };
+            for answer in answer {
+                writeln!(out, "{answer}").unwrap();
+            }
+            out.flush().unwrap();
+        }
+        test_child::exit(0);
     }
 }

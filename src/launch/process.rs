@@ -283,8 +283,10 @@ fn log_stderr(mut stderr: ChildStderr, target: &LogTarget, done: mpsc::Sender<()
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
+
     use super::*;
-    use crate::peers::{self, Peer};
+    use crate::test_child;
 
     /// What a test saw: a line's bytes, or how the reading ended.
     #[derive(Debug, PartialEq)]
@@ -293,14 +295,27 @@ mod tests {
         End(Received<'static>),
     }
 
-    /// Runs `python3 -c script` and returns every line it writes, then `Closed`.
-    fn lines_of(script: &str) -> Vec<Seen> {
+    /// The child playing `script` (in [`scripted_child`]), logged to `log` as `Crashy`,
+    /// read up to its READY line; with those lines read.
+    fn spawn(script: &str, log: Option<&GameLog>) -> (EngineProcess, Vec<Vec<u8>>) {
         let command = EngineCommand {
-            program: "python3".into(),
-            args: vec!["-c".into(), script.into()],
+            program: test_child::program().into(),
+            args: test_child::args(module_path!(), script),
             dir: None,
         };
-        let mut process = EngineProcess::spawn(&command, None).unwrap();
+        let log = log.map(|log| (log.clone(), "Crashy".to_owned()));
+        let mut process = EngineProcess::spawn(&command, log).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let prelude = test_child::skip_to_ready(|| match process.receive(deadline) {
+            Received::Line(line) => Some(line.to_vec()),
+            _ => None,
+        });
+        (process, prelude)
+    }
+
+    /// Every line the child playing `script` writes after READY, then `Closed`.
+    fn lines_of(script: &str) -> Vec<Seen> {
+        let (mut process, _) = spawn(script, None);
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut seen = Vec::new();
         loop {
@@ -320,18 +335,7 @@ mod tests {
 
     #[test]
     fn lines_longer_than_a_read_cr_lf_bad_utf8_and_a_last_line_without_newline() {
-        if !peers::need(&[Peer::Python]) {
-            return;
-        }
-        let seen = lines_of(
-            "import sys, time\n\
-             out = sys.stdout.buffer\n\
-             out.write(b'a' * 200000 + b'\\n'); out.flush()\n\
-             for n in range(3000): out.write(b'info depth %d\\r\\n' % n)\n\
-             out.flush(); time.sleep(0.05)\n\
-             out.write(b'bad \\xff byte\\nhalf'); out.flush(); time.sleep(0.05)\n\
-             out.write(b' line\\nlast')",
-        );
+        let seen = lines_of("lines");
         let mut expected = vec![Seen::Line(vec![b'a'; 200_000])];
         expected.extend((0..3000).map(|n| Seen::Line(format!("info depth {n}").into())));
         // As the engine wrote it: the client's session reads it (lossy).
@@ -345,12 +349,7 @@ mod tests {
 
     #[test]
     fn nothing_before_the_deadline_is_a_timeout() {
-        let command = EngineCommand {
-            program: "sleep".into(),
-            args: vec!["5".into()],
-            dir: None,
-        };
-        let mut process = EngineProcess::spawn(&command, None).unwrap();
+        let (mut process, _) = spawn("silent", None);
         for wait in [50, 130] {
             let begin = Instant::now();
             let got = process.receive(begin + Duration::from_millis(wait));
@@ -366,28 +365,12 @@ mod tests {
 
     #[test]
     fn stderr_is_logged_from_its_first_line_to_the_crash_message_before_closed() {
-        if !peers::need(&[Peer::Python]) {
-            return;
-        }
         let dir = tempfile::tempdir().unwrap();
         let log = GameLog::default();
         log.start(dir.path(), 1).unwrap();
-        let command = EngineCommand {
-            program: "python3".into(),
-            args: vec![
-                "-c".into(),
-                "import sys, time\n\
-                 sys.stderr.write('starting\\n'); sys.stderr.flush(); time.sleep(0.1)\n\
-                 print('id name Crashy', flush=True)\n\
-                 time.sleep(0.2)\n\
-                 sys.stderr.write('warming up\\r\\n'); sys.stderr.flush(); time.sleep(0.1)\n\
-                 sys.stderr.write('fatal: out of ideas\\nlast words'); sys.exit(3)"
-                    .into(),
-            ],
-            dir: None,
-        };
-        let mut process =
-            EngineProcess::spawn(&command, Some((log.clone(), "Crashy".into()))).unwrap();
+        let (mut process, prelude) = spawn("crashy", Some(&log));
+        // The child writes nothing more until it is told to go.
+        process.send(&["go"]).unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         assert_eq!(process.receive(deadline), Received::Line(b"id name Crashy"));
         assert_eq!(process.receive(deadline), Received::Closed);
@@ -398,19 +381,79 @@ mod tests {
             .lines()
             .map(|line| line.split_once(' ').unwrap().1)
             .collect();
-        assert_eq!(
-            tails,
+        let mut expected: Vec<String> = prelude
+            .iter()
+            .map(|line| format!("Crashy < {}", String::from_utf8_lossy(line)))
+            .collect();
+        expected.extend(
             [
+                "Crashy > go",
                 "Crashy ! starting",
                 "Crashy < id name Crashy",
                 "Crashy ! warming up",
                 "Crashy ! fatal: out of ideas",
                 "Crashy ! last words",
             ]
+            .map(str::to_owned),
         );
+        assert_eq!(tails, expected);
         assert_eq!(
             process.exit_description(),
             "exited unexpectedly with status 3"
         );
+    }
+
+    #[test]
+    #[ignore = "the scripted child of the tests above: they run it"]
+    fn scripted_child() {
+        let Some(script) = test_child::script() else {
+            return;
+        };
+        let pause = |ms| thread::sleep(Duration::from_millis(ms));
+        let mut out = io::stdout().lock();
+        let mut err = io::stderr().lock();
+        match script.as_str() {
+            // A line longer than a read, 3000 lines ending in CR LF in one write, a byte
+            // that is not UTF-8, a line in two writes and a last line without `\n`.
+            "lines" => {
+                out.write_all(&[b'a'; 200_000]).unwrap();
+                out.write_all(b"\n").unwrap();
+                out.flush().unwrap();
+                let mut infos = Vec::new();
+                for n in 0..3000 {
+                    write!(infos, "info depth {n}\r\n").unwrap();
+                }
+                out.write_all(&infos).unwrap();
+                out.flush().unwrap();
+                pause(50);
+                out.write_all(b"bad \xff byte\nhalf").unwrap();
+                out.flush().unwrap();
+                pause(50);
+                out.write_all(b" line\nlast").unwrap();
+                test_child::exit(0);
+            }
+            // Silence.
+            "silent" => {
+                pause(5000);
+                test_child::exit(0);
+            }
+            // Once told to go: stderr before, between and after its one line on stdout,
+            // CR LF and a last line without `\n`, then it exits with status 3.
+            "crashy" => {
+                let mut go = String::new();
+                io::stdin().read_line(&mut go).unwrap();
+                assert_eq!(go, "go\n");
+                err.write_all(b"starting\n").unwrap();
+                pause(100);
+                out.write_all(b"id name Crashy\n").unwrap();
+                out.flush().unwrap();
+                pause(200);
+                err.write_all(b"warming up\r\n").unwrap();
+                pause(100);
+                err.write_all(b"fatal: out of ideas\nlast words").unwrap();
+                test_child::exit(3);
+            }
+            other => panic!("no script {other}"),
+        }
     }
 }

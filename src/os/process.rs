@@ -285,6 +285,7 @@ mod imp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_child;
 
     #[test]
     fn endings_read_as_a_shell_reports_them() {
@@ -307,13 +308,27 @@ mod tests {
         );
     }
 
+    /// A child that sleeps for 30 s.
     #[cfg(unix)]
     #[test]
     fn a_process_that_will_not_exit_is_killed_after_the_bound() {
-        let mut child = Command::new("sleep").arg("30").spawn().unwrap();
+        let mut child = test_child::command(module_path!(), "sleep")
+            .spawn()
+            .unwrap();
         let started = Instant::now();
         let ending = ProcessEnding::of(wait_bounded(&mut child, Duration::from_millis(100)));
         assert!(started.elapsed() < Duration::from_secs(5));
         assert_eq!(ending, ProcessEnding::Signal(9));
+    }
+
+    #[test]
+    #[ignore = "the scripted child of the tests above: they run it"]
+    fn scripted_child() {
+        let Some(script) = test_child::script() else {
+            return;
+        };
+        assert_eq!(script, "sleep");
+        std::thread::sleep(Duration::from_secs(30));
+        test_child::exit(0);
     }
 }

@@ -227,14 +227,16 @@ mod imp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::io::{Read, Write};
+    use std::process::Stdio;
 
-    /// `cat` echoes what it is given: silence, a line, then the end of its output.
-    #[cfg(unix)]
+    use crate::test_child;
+
+    /// A child that echoes what it is given (as `cat` does): silence, a line, then the end
+    /// of its output once its input is closed.
     #[test]
     fn reads_what_comes_times_out_on_silence_and_sees_the_end() {
-        let mut child = Command::new("cat")
+        let mut child = test_child::command(module_path!(), "echo")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -242,6 +244,16 @@ mod tests {
         let mut stdin = child.stdin.take().unwrap();
         let mut output = EngineOutput::new(child.stdout.take().unwrap()).unwrap();
         let mut buffer = [0u8; 16];
+        // Libtest's lines, up to the child's READY (read in slices of the buffer).
+        let mut ready = test_child::READY.to_vec();
+        ready.push(b'\n');
+        let mut prelude = Vec::new();
+        while !prelude.ends_with(&ready) {
+            match output.read_until(&mut buffer, Instant::now() + Duration::from_secs(30)) {
+                Filled::Bytes(n) => prelude.extend_from_slice(&buffer[..n]),
+                other => panic!("{other:?} before the child was ready: {prelude:?}"),
+            }
+        }
         let started = Instant::now();
         let silent = output.read_until(&mut buffer, started + Duration::from_millis(150));
         assert_eq!(silent, Filled::Timeout);
@@ -254,6 +266,26 @@ mod tests {
         drop(stdin);
         let end = output.read_until(&mut buffer, Instant::now() + Duration::from_secs(5));
         assert_eq!(end, Filled::Closed);
-        child.wait().unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+
+    #[test]
+    #[ignore = "the scripted child of the tests above: they run it"]
+    fn scripted_child() {
+        let Some(script) = test_child::script() else {
+            return;
+        };
+        assert_eq!(script, "echo");
+        let (mut stdin, mut stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+        let mut chunk = [0u8; 4096];
+        loop {
+            match stdin.read(&mut chunk).unwrap() {
+                0 => test_child::exit(0),
+                n => {
+                    stdout.write_all(&chunk[..n]).unwrap();
+                    stdout.flush().unwrap();
+                }
+            }
+        }
     }
 }

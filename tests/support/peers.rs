@@ -1,6 +1,6 @@
 //! The real peers the tests run, and the one rule for a missing one (`#[path]`-included
-//! by every suite that starts a peer, and by the library's unit tests): a test that needs
-//! a peer starts with
+//! by every suite that starts a peer; the library's unit tests start none): a test that
+//! needs a peer starts with
 //!
 //! ```ignore
 //! if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
