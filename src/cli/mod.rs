@@ -24,6 +24,7 @@ pub mod proxy;
 pub mod records;
 pub mod starts;
 pub mod tournaments;
+mod values;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -72,7 +73,8 @@ pub enum Command {
     Random(starts::RandomArgs),
     Explain(starts::ExplainArgs),
     Roll(starts::RollArgs),
-    Book(tournaments::BookArgs),
+    // Boxed: with the generator's engine spec its arguments are the largest by far.
+    Book(Box<tournaments::BookArgs>),
     Tournament(tournaments::TournamentArgs),
     Engine(matches::EngineArgs),
     #[command(name = "match")]
@@ -91,7 +93,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Random(args) => starts::random(args),
         Command::Explain(args) => starts::explain(args),
         Command::Roll(args) => starts::roll(args),
-        Command::Book(args) => tournaments::book(args),
+        Command::Book(args) => tournaments::book(*args),
         Command::Tournament(args) => tournaments::tournament(args),
         Command::Engine(args) => matches::engine(args),
         Command::Match(args) => matches::play_match(args),

@@ -6,7 +6,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::Failure;
+use super::values::{TournamentEngines, book_engine, book_window, tournament_time_control};
 use crate::exit_code;
+use crate::launch::spec::EngineSpec;
+use crate::launch::time_control::TimeControl;
 use crate::matches::config::openings::{OpeningFormat, read_openings};
 use crate::records::record::Syntax;
 use crate::starts::notation::CastlingNotation;
@@ -16,7 +19,7 @@ use crate::tournaments::book::{
 };
 use crate::tournaments::cutechess_gui::{GuiFiles, write_gui_files};
 use crate::tournaments::generate::{
-    GenerateError, GenerateOptions, GenerateRequest, generate as generate_openings,
+    GenerateError, GenerateOptions, GenerateRequest, Window, generate as generate_openings,
 };
 use crate::tournaments::package;
 use crate::tournaments::shell::Shell;
@@ -65,8 +68,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N")]
     pub plies: Option<u32>,
     /// The UCI engine that scores the moves: 'KEY=VALUE ...' as in `sp960 match`.
-    #[arg(long, value_name = "'KEY=VALUE ...'")]
-    pub engine: Option<String>,
+    #[arg(long, value_name = "'KEY=VALUE ...'", value_parser = book_engine)]
+    pub engine: Option<EngineSpec>,
     /// Nodes per search [default: 100000 when no --depth or --movetime].
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
@@ -78,8 +81,8 @@ pub struct GenerateArgs {
     pub movetime: Option<u64>,
     /// Keep positions the engine scores within LO..HI centipawns from White's side
     /// (mates never) [default: any centipawn score].
-    #[arg(long, value_name = "LO,HI", allow_hyphen_values = true)]
-    pub window: Option<String>,
+    #[arg(long, value_name = "LO,HI", allow_hyphen_values = true, value_parser = book_window)]
+    pub window: Option<Window>,
     /// Positions per start.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub per_start: u32,
@@ -188,8 +191,8 @@ pub struct TournamentArgs {
     #[arg(long, value_enum)]
     pub emit: Tool,
     /// One engine: 'KEY=VALUE ...' items in one argument (see below), once per engine.
-    #[arg(long, required = true, value_name = "'KEY=VALUE ...'")]
-    pub engine: Vec<String>,
+    #[arg(long, required = true, value_name = "'KEY=VALUE ...'", value_parser = TournamentEngines::default())]
+    pub engine: Vec<EngineSpec>,
     /// Starts to play: SPECs as in `sp960 fen`, or `random` (see --count).
     #[arg(long = "sp", required_unless_present = "openings", value_name = "SPEC")]
     pub specs: Vec<String>,
@@ -200,8 +203,8 @@ pub struct TournamentArgs {
     #[command(flatten)]
     pub draws: RandomDraws,
     /// Time control, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT].
-    #[arg(long, default_value = "10+0.1")]
-    pub tc: String,
+    #[arg(long, default_value = "10+0.1", value_parser = tournament_time_control)]
+    pub tc: TimeControl,
     /// Where to write the book [default: sp960-FRC.epd, .pgn with --book-format pgn, .fen for xboard].
     #[arg(long, value_name = "FILE")]
     pub book: Option<String>,

@@ -84,18 +84,19 @@ pub(crate) struct MatchOptions {
     pub(crate) sprt: Option<SprtConfig>,
 }
 
-/// A tournament as the command line gives it: each engine as one `--engine` string, the
-/// starts as a book request, the time control as text.
+/// A tournament as the command line gives it, read by clap: each `--engine` an engine spec
+/// (the keys the tool refuses checked by [`TournamentRequest::resolve`]), the starts as a
+/// book request, the time control.
 #[derive(Debug, Clone)]
 pub struct TournamentRequest {
     /// The match runner.
     pub tool: Tool,
-    /// One `KEY=VALUE ...` string per engine.
-    pub engines: Vec<String>,
+    /// The engines, in `--engine` order.
+    pub engines: Vec<EngineSpec>,
     /// The starts (seed already chosen).
     pub starts: BookRequest,
     /// Time control, cutechess syntax.
-    pub time_control: String,
+    pub time_control: TimeControl,
     /// Where the book goes (default: [`default_book_path`]).
     pub book: Option<String>,
     /// Book format for cutechess-cli and fastchess.
@@ -127,7 +128,8 @@ pub struct GivenBook {
 }
 
 impl TournamentRequest {
-    /// Reads the engines, starts and time control; the first error is returned.
+    /// Reads the starts and checks the engines' keys against the tool; the first error is
+    /// returned.
     pub fn resolve(self) -> Result<Tournament, TournamentError> {
         if let Some(given) = self.given_book {
             return TournamentRequest {
@@ -150,17 +152,14 @@ impl TournamentRequest {
             });
         }
         let starts = self.starts.starts()?;
-        let mut engines = Vec::new();
-        for (index, line) in self.engines.iter().enumerate() {
-            let engine = EngineSpec::parse(index + 1, line)?;
+        for engine in &self.engines {
             engine.refuse(self.tool.dialect().unsupported_keys())?;
-            engines.push(engine);
         }
         Ok(Tournament {
             tool: self.tool,
-            engines,
+            engines: self.engines,
             starts,
-            time_control: Some(self.time_control.parse()?),
+            time_control: Some(self.time_control),
             book: self
                 .book
                 .unwrap_or_else(|| default_book_path(self.tool, self.book_format)),
