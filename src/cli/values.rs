@@ -1,12 +1,14 @@
 //! The command line's values read into the crate's types as clap parses them, before any
 //! work starts (as ripgrep parses its flags): clap value parsers over the rooms' own readers
-//! (`--tc` a [`TimeControl`], `--engine` an [`EngineSpec`], `--window` a [`Window`]).
+//! (`--tc` a [`TimeControl`], `--engine` an [`EngineSpec`], `--window` a [`Window`], a
+//! SPEC a [`Spec`]).
 //!
 //! A value one of these readers refuses keeps the words and the exit code the command
 //! always gave it: the parser's error is a [`Refused`] (the command, the exit code, the
 //! reader's typed error), which [`Refused::of`] finds in clap's error, and `main` prints as
-//! `sp960: COMMAND: reason`, not as clap's `error: invalid value ...` (exit 2 for a usage
-//! error, as before). Any other clap error is clap's, as it was.
+//! `sp960: COMMAND: reason`, not as clap's `error: invalid value ...`: exit 2 for a usage
+//! error, 1 for a SPEC (invalid chess data), as before. Any other clap error is clap's, as
+//! it was.
 
 use std::error::Error;
 use std::sync::Arc;
@@ -19,6 +21,8 @@ use super::Failure;
 use crate::exit_code;
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
+use crate::starts::request::BookError;
+use crate::starts::start::Spec;
 use crate::tournaments::generate::{Window, parse_engine, parse_window};
 
 /// A value a command's reader refused: reported as the command reported it before clap
@@ -35,6 +39,15 @@ pub struct Refused {
 }
 
 impl Refused {
+    /// Invalid chess data (exit 1) of `command`.
+    fn invalid<E: Error + Send + Sync + 'static>(command: &'static str) -> impl Fn(E) -> Refused {
+        move |err| Refused {
+            command,
+            code: exit_code::INVALID_DATA,
+            source: Box::new(err),
+        }
+    }
+
     /// A usage error (exit 2) of `command`.
     fn usage<E: Error + Send + Sync + 'static>(command: &'static str) -> impl Fn(E) -> Refused {
         move |err| Refused {
@@ -53,6 +66,21 @@ impl Refused {
     pub fn failure(&self) -> Failure {
         Failure::new(self.code, self.to_string())
     }
+}
+
+/// `sp960 fen SPEC...`: the word `random` is no SPEC there.
+pub fn fen_spec(text: &str) -> Result<Spec, Refused> {
+    Spec::listed(text).map_err(Refused::invalid("fen"))
+}
+
+/// `sp960 book SPEC...`.
+pub fn book_spec(text: &str) -> Result<Spec, Refused> {
+    BookError::spec(text).map_err(Refused::invalid("book"))
+}
+
+/// `sp960 tournament --sp SPEC`.
+pub fn tournament_spec(text: &str) -> Result<Spec, Refused> {
+    BookError::spec(text).map_err(Refused::invalid("tournament"))
 }
 
 /// `sp960 tournament --tc`.

@@ -16,7 +16,7 @@ fn request(engines: &[&str], starts: &str) -> TournamentRequest {
             .map(|(index, text)| EngineSpec::parse(index + 1, text).unwrap())
             .collect(),
         starts: BookRequest {
-            specs: vec![starts.to_owned()],
+            specs: vec![starts.parse().unwrap()],
             ..BookRequest::default()
         },
         time_control: "10+0.1".parse().unwrap(),

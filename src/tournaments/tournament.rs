@@ -26,6 +26,7 @@ use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
 use crate::protocol::quirks::{Quirks, quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
+use crate::starts::numbering::STANDARD;
 use crate::starts::start::Start;
 use crate::tournaments::book::{BookFormat, BookRequest};
 
@@ -136,7 +137,7 @@ impl TournamentRequest {
                 book: Some(given.path),
                 book_format: given.format,
                 starts: BookRequest {
-                    specs: vec!["518".to_owned()],
+                    specs: vec![Start::symmetric(STANDARD).into()],
                     ..BookRequest::default()
                 },
                 given_book: None,
