@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::Failure;
 use super::values::{
-    TournamentEngines, book_engine, book_spec, book_window, tournament_spec,
+    TournamentEngines, book_engine, book_spec, book_window, text_path, tournament_spec,
     tournament_time_control,
 };
 use crate::exit_code;
@@ -209,8 +209,8 @@ pub struct TournamentArgs {
     #[arg(long, default_value = "10+0.1", value_parser = tournament_time_control)]
     pub tc: TimeControl,
     /// Where to write the book [default: sp960-FRC.epd, .pgn with --book-format pgn, .fen for xboard].
-    #[arg(long, value_name = "FILE")]
-    pub book: Option<String>,
+    #[arg(long, value_name = "FILE", value_parser = text_path)]
+    pub book: Option<PathBuf>,
     /// Book format for cutechess-cli and fastchess (xboard reads FEN lines).
     #[arg(long, value_enum, default_value_t)]
     pub book_format: BookFormat,
@@ -218,8 +218,8 @@ pub struct TournamentArgs {
     #[arg(long, value_enum, default_value_t)]
     pub castling: CastlingNotation,
     /// Where the match runner saves the games.
-    #[arg(long, value_name = "FILE", default_value = "sp960-games.pgn")]
-    pub pgnout: String,
+    #[arg(long, value_name = "FILE", default_value = "sp960-games.pgn", value_parser = text_path)]
+    pub pgnout: PathBuf,
     /// Games at once (cutechess-cli, fastchess).
     #[arg(long)]
     pub concurrency: Option<u32>,

@@ -10,7 +10,9 @@
 //! error, 1 for a SPEC (invalid chess data), as before. Any other clap error is clap's, as
 //! it was.
 
+use std::convert::Infallible;
 use std::error::Error;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,6 +23,7 @@ use super::Failure;
 use crate::exit_code;
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
+use crate::proxy::starts::StartArg;
 use crate::starts::request::BookError;
 use crate::starts::start::Spec;
 use crate::tournaments::generate::{Window, parse_engine, parse_window};
@@ -30,7 +33,8 @@ use crate::tournaments::generate::{Window, parse_engine, parse_window};
 #[derive(Debug, Error)]
 #[error("{command}: {source}")]
 pub struct Refused {
-    /// The subcommand, as its messages begin (`tournament`, `book`).
+    /// The words its messages begin with: the subcommand (`tournament`, `book`), and the
+    /// option where the reader's error does not name it (`proxy: --sp`).
     command: &'static str,
     /// The exit code ([`exit_code`]).
     code: u8,
@@ -81,6 +85,17 @@ pub fn book_spec(text: &str) -> Result<Spec, Refused> {
 /// `sp960 tournament --sp SPEC`.
 pub fn tournament_spec(text: &str) -> Result<Spec, Refused> {
     BookError::spec(text).map_err(Refused::invalid("tournament"))
+}
+
+/// A path that is also a word of a command line sp960 writes (`sp960 tournament --book`,
+/// `--pgnout`): read as text, so a path that is not UTF-8 is clap's usage error, as it was.
+pub fn text_path(text: &str) -> Result<PathBuf, Infallible> {
+    Ok(PathBuf::from(text))
+}
+
+/// `sp960 proxy --sp`: one start or `random`.
+pub fn proxy_start(text: &str) -> Result<StartArg, Refused> {
+    text.parse().map_err(Refused::invalid("proxy: --sp"))
 }
 
 /// `sp960 tournament --tc`.

@@ -23,7 +23,7 @@ fn request(engines: &[&str], starts: &str) -> TournamentRequest {
         book: None,
         book_format: BookFormat::Epd,
         castling: CastlingNotation::Shredder,
-        pgn_out: "games.pgn".to_owned(),
+        pgn_out: "games.pgn".into(),
         concurrency: None,
         sp960: "sp960".to_owned(),
         shell: Shell::Sh,
@@ -317,7 +317,7 @@ Tools > Settings > Tournaments: Concurrent games: 2
 fn an_epd_book_must_be_named_so_for_the_gui() {
     let dir = tempfile::tempdir().unwrap();
     let mut request = request(&["stockfish", "stockfish"], "860");
-    request.book = Some("book-FRC.txt".to_owned());
+    request.book = Some("book-FRC.txt".into());
     let files = GuiFiles {
         engines_json: dir.path().join("engines.json"),
         launchers: dir.path().join("l"),

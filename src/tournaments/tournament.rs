@@ -8,7 +8,7 @@
 //! ([`super::runners`]) renders into a command line and a book text; [`shell_line`]
 //! writes the line for the user's shell ([`Shell`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use shakmaty::Chess;
@@ -99,13 +99,13 @@ pub struct TournamentRequest {
     /// Time control, cutechess syntax.
     pub time_control: TimeControl,
     /// Where the book goes (default: [`default_book_path`]).
-    pub book: Option<String>,
+    pub book: Option<PathBuf>,
     /// Book format for cutechess-cli and fastchess.
     pub book_format: BookFormat,
     /// Castling notation in the book.
     pub castling: CastlingNotation,
     /// Where the match runner saves the games.
-    pub pgn_out: String,
+    pub pgn_out: PathBuf,
     /// Games at once, when given.
     pub concurrency: Option<u32>,
     /// How the command line invokes sp960 for wrapped engines.
@@ -134,7 +134,7 @@ impl TournamentRequest {
     pub fn resolve(self) -> Result<Tournament, TournamentError> {
         if let Some(given) = self.given_book {
             return TournamentRequest {
-                book: Some(given.path),
+                book: Some(given.path.into()),
                 book_format: given.format,
                 starts: BookRequest {
                     specs: vec![Start::symmetric(STANDARD).into()],
@@ -161,12 +161,15 @@ impl TournamentRequest {
             engines: self.engines,
             starts,
             time_control: Some(self.time_control),
-            book: self
-                .book
-                .unwrap_or_else(|| default_book_path(self.tool, self.book_format)),
+            // The paths as the command line names them (`--book` and `--pgnout` are read as
+            // text, so nothing is lost).
+            book: self.book.map_or_else(
+                || default_book_path(self.tool, self.book_format),
+                |path| path.display().to_string(),
+            ),
             book_format: self.book_format,
             castling: self.castling,
-            pgn_out: self.pgn_out,
+            pgn_out: self.pgn_out.display().to_string(),
             concurrency: self.concurrency,
             sp960: self.sp960,
             other_roots: Vec::new(),
