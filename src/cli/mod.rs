@@ -8,7 +8,9 @@
 //! small functions that turn them into library calls: [`starts`]
 //! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match) and [`tournaments`]
-//! (book, tournament). `launcher` is the start of every run: a launcher (a copy of sp960
+//! (book, tournament). Their values are read into the crate's types as clap parses them
+//! (`values.rs`: a refused one keeps its command's words and exit code). `launcher` is the
+//! start of every run: a launcher (a copy of sp960
 //! with a settings file beside it) runs the proxy command of its settings file.
 
 use std::io;

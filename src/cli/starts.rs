@@ -3,11 +3,11 @@
 
 use std::io::{self, IsTerminal};
 
-use super::values::fen_spec;
+use super::values::{explain_input, fen_spec};
 use super::{Failure, output_cut_short};
 use crate::exit_code;
 use crate::starts::commands::{CommandError, identify_inputs, print_random, print_starts};
-use crate::starts::explain::{ExplainError, print_explanations};
+use crate::starts::explain::{ExplainError, ExplainInput, print_explanations};
 use crate::starts::notation::{CastlingNotation, RecordFormat};
 use crate::starts::roll::Method;
 use crate::starts::roll::command::{RollCommandError, RollRequest};
@@ -74,8 +74,8 @@ pub struct RandomArgs {
 )]
 pub struct ExplainArgs {
     /// Starts: SPECs as in `sp960 fen`, 8-letter arrangements or FENs.
-    #[arg(required = true, value_name = "SPEC|ARRANGEMENT|FEN")]
-    pub inputs: Vec<String>,
+    #[arg(required = true, value_name = "SPEC|ARRANGEMENT|FEN", value_parser = explain_input)]
+    pub inputs: Vec<ExplainInput>,
     /// One JSON object per start.
     #[arg(long)]
     pub json: bool,

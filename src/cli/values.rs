@@ -24,18 +24,21 @@ use crate::exit_code;
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
 use crate::proxy::starts::StartArg;
+use crate::starts::explain::{ExplainError, ExplainInput};
 use crate::starts::request::BookError;
 use crate::starts::start::Spec;
 use crate::tournaments::generate::{Window, parse_engine, parse_window};
 
 /// A value a command's reader refused: reported as the command reported it before clap
-/// read it, `COMMAND: reason` with the command's exit code.
+/// read it, `COMMAND: reason` (or the reader's own words, which may name the command) with
+/// the command's exit code.
 #[derive(Debug, Error)]
-#[error("{command}: {source}")]
+#[error("{}{source}", command.map(|words| format!("{words}: ")).unwrap_or_default())]
 pub struct Refused {
     /// The words its messages begin with: the subcommand (`tournament`, `book`), and the
-    /// option where the reader's error does not name it (`proxy: --sp`).
-    command: &'static str,
+    /// option where the reader's error does not name it (`proxy: --sp`); `None` when the
+    /// reader's words begin with them (`explain: ...`).
+    command: Option<&'static str>,
     /// The exit code ([`exit_code`]).
     code: u8,
     /// The reader's own error.
@@ -46,7 +49,7 @@ impl Refused {
     /// Invalid chess data (exit 1) of `command`.
     fn invalid<E: Error + Send + Sync + 'static>(command: &'static str) -> impl Fn(E) -> Refused {
         move |err| Refused {
-            command,
+            command: Some(command),
             code: exit_code::INVALID_DATA,
             source: Box::new(err),
         }
@@ -55,7 +58,7 @@ impl Refused {
     /// A usage error (exit 2) of `command`.
     fn usage<E: Error + Send + Sync + 'static>(command: &'static str) -> impl Fn(E) -> Refused {
         move |err| Refused {
-            command,
+            command: Some(command),
             code: exit_code::USAGE,
             source: Box::new(err),
         }
@@ -75,6 +78,15 @@ impl Refused {
 /// `sp960 fen SPEC...`: the word `random` is no SPEC there.
 pub fn fen_spec(text: &str) -> Result<Spec, Refused> {
     Spec::listed(text).map_err(Refused::invalid("fen"))
+}
+
+/// `sp960 explain SPEC|ARRANGEMENT|FEN...`: its errors name the command themselves.
+pub fn explain_input(text: &str) -> Result<ExplainInput, Refused> {
+    text.parse().map_err(|err: ExplainError| Refused {
+        command: None,
+        code: exit_code::INVALID_DATA,
+        source: Box::new(err),
+    })
 }
 
 /// `sp960 book SPEC...`.
@@ -224,6 +236,24 @@ mod tests {
         assert_eq!(
             refusal(&["book", "0", "--engine", "sf proto=xboard"]).1,
             "book: --engine: proto=xboard: book generation needs a UCI engine (MultiPV scores)"
+        );
+        assert_eq!(
+            refusal(&["explain", "518", "RNBQKBNX"]),
+            (
+                exit_code::INVALID_DATA,
+                "explain: 'RNBQKBNX': not a Chess960 arrangement: 'X' at position 8 is not a \
+                 piece letter (K, Q, R, B or N)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            refusal(&["fen", "0", "random"]),
+            (
+                exit_code::INVALID_DATA,
+                "fen: 'random' is not a start-position spec (expected N, A-B, all, W:B or a \
+                 comma-separated list)"
+                    .to_owned()
+            )
         );
         // clap's own errors stay clap's.
         let err = Cli::try_parse_from(["sp960", "book", "--bogus"])
