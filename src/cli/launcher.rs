@@ -8,6 +8,7 @@ use std::env;
 use clap::Parser;
 use clap::error::ErrorKind;
 
+use super::values::Refused;
 use super::{Cli, Command, Failure};
 use crate::exit_code;
 use crate::launch::launcher::{Invocation, LauncherError, enter_directory};
@@ -19,10 +20,10 @@ impl Cli {
     pub fn from_env_or_launcher() -> Result<Cli, Failure> {
         let has_arguments = env::args_os().len() > 1;
         let Ok(exe) = env::current_exe() else {
-            return Ok(Cli::parse());
+            return command_line();
         };
         let (file, settings) = match Invocation::of(&exe, has_arguments) {
-            Ok(Invocation::CommandLine) => return Ok(Cli::parse()),
+            Ok(Invocation::CommandLine) => return command_line(),
             Ok(Invocation::Launcher { file, settings }) => (file, settings),
             Err(err) => return Err(launcher_failure(&err)),
         };
@@ -38,7 +39,11 @@ impl Cli {
                 ),
             )
         };
-        let cli = Cli::try_parse_from(words).map_err(|err| refused(clap_reason(&err)))?;
+        // A value the proxy's reader refuses is its failure, as on the command line.
+        let cli = Cli::try_parse_from(words).map_err(|err| match Refused::of(&err) {
+            Some(value) => value.failure(),
+            None => refused(clap_reason(&err)),
+        })?;
         if let Command::Proxy(args) = &cli.command
             && args.write_launcher.is_some()
         {
@@ -50,6 +55,15 @@ impl Cli {
         enter_directory(&file, &settings).map_err(|err| launcher_failure(&err))?;
         Ok(cli)
     }
+}
+
+/// The command line parsed: a value a command's reader refused is that command's failure
+/// ([`Refused`]); clap reports any other error itself and exits, as `Cli::parse` does.
+fn command_line() -> Result<Cli, Failure> {
+    Cli::try_parse().or_else(|err| match Refused::of(&err) {
+        Some(refused) => Err(refused.failure()),
+        None => err.exit(),
+    })
 }
 
 /// A launcher's error as the failure `main` reports: `sp960: launcher: ...`, exit 2.

@@ -8,7 +8,9 @@
 //! small functions that turn them into library calls: [`starts`]
 //! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match) and [`tournaments`]
-//! (book, tournament). `launcher` is the start of every run: a launcher (a copy of sp960
+//! (book, tournament). Their values are read into the crate's types as clap parses them
+//! (`values.rs`: a refused one keeps its command's words and exit code). `launcher` is the
+//! start of every run: a launcher (a copy of sp960
 //! with a settings file beside it) runs the proxy command of its settings file.
 
 use std::io;
@@ -24,6 +26,7 @@ pub mod proxy;
 pub mod records;
 pub mod starts;
 pub mod tournaments;
+mod values;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -72,7 +75,8 @@ pub enum Command {
     Random(starts::RandomArgs),
     Explain(starts::ExplainArgs),
     Roll(starts::RollArgs),
-    Book(tournaments::BookArgs),
+    // Boxed: with the generator's engine spec its arguments are the largest by far.
+    Book(Box<tournaments::BookArgs>),
     Tournament(tournaments::TournamentArgs),
     Engine(matches::EngineArgs),
     #[command(name = "match")]
@@ -91,7 +95,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Random(args) => starts::random(args),
         Command::Explain(args) => starts::explain(args),
         Command::Roll(args) => starts::roll(args),
-        Command::Book(args) => tournaments::book(args),
+        Command::Book(args) => tournaments::book(*args),
         Command::Tournament(args) => tournaments::tournament(args),
         Command::Engine(args) => matches::engine(args),
         Command::Match(args) => matches::play_match(args),

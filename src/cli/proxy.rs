@@ -10,13 +10,14 @@ use std::time::Duration;
 use clap::ValueEnum;
 
 use super::Failure;
+use super::values::proxy_start;
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::launch::launcher::{self, LauncherSettings, absolute_engine_program};
 use crate::protocol::Protocol;
 use crate::proxy::detect::{EngineCastlingArg, ProxyConfig, run_proxy};
 use crate::proxy::io::ShellOptions;
-use crate::proxy::starts::StartChoice;
+use crate::proxy::starts::{StartArg, StartChoice};
 use crate::starts::castling::CastlingDialect;
 use crate::starts::start::RandomStarts;
 
@@ -56,8 +57,8 @@ const DEFAULT_QUIT_TIMEOUT_MS: u64 = 2000;
 #[command(after_help = PROXY_HELP)]
 pub struct ProxyArgs {
     /// Start of every game: N (0-959), W:B (double FRC) or `random`.
-    #[arg(long, value_name = "SPEC")]
-    pub sp: Option<String>,
+    #[arg(long, value_name = "SPEC", value_parser = proxy_start)]
+    pub sp: Option<StartArg>,
     /// Seed for random starts (`--sp random`, or the GUI's SP960_Start -2); otherwise
     /// one is drawn and told on stderr when used.
     #[arg(long)]
@@ -120,12 +121,11 @@ pub struct ProxyArgs {
     pub engine: Vec<OsString>,
 }
 
-/// `sp960 proxy`: runs the engine behind the proxy and exits with its code; a bad --sp is
-/// invalid data (exit 1).
+/// `sp960 proxy`: runs the engine behind the proxy and exits with its code (a bad --sp is
+/// invalid data, exit 1, refused as clap reads it).
 pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
     let random_seed = args.seed.unwrap_or_else(RandomStarts::fresh_seed);
-    let start = StartChoice::from_arguments(args.sp.as_deref(), random_seed, args.dfrc)
-        .map_err(|err| Failure::invalid(format!("proxy: --sp: {err}")))?;
+    let start = StartChoice::from_arguments(args.sp.as_ref(), random_seed, args.dfrc);
     if let Some(path) = &args.write_launcher {
         return write_launcher(path, &args);
     }
@@ -217,7 +217,7 @@ fn launcher_words(
             words.push(value);
         }
     };
-    option("sp", sp.clone());
+    option("sp", sp.as_ref().map(|sp| sp.text().to_owned()));
     option("seed", seed.map(|seed| seed.to_string()));
     option("gui-castling", gui_castling.map(value_name));
     option("engine-castling", engine_castling.map(value_name));

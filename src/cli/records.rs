@@ -8,7 +8,7 @@ use std::io;
 use super::{Failure, output_cut_short};
 use crate::exit_code;
 use crate::records::check::{CheckOptions, Mode, Rules};
-use crate::records::inputs::DEFAULT_GLOBS;
+use crate::records::inputs::{DEFAULT_GLOBS, Input};
 use crate::records::normalize::NormalizeOptions;
 use crate::records::validate::{OutputFormat, ValidateOptions};
 use crate::starts::notation::CastlingNotation;
@@ -26,7 +26,7 @@ use crate::starts::notation::CastlingNotation;
 pub struct ValidateArgs {
     /// Files, directories (searched recursively), or `-` for stdin (the default).
     #[arg(value_name = "PATH")]
-    pub paths: Vec<String>,
+    pub paths: Vec<Input>,
     #[command(flatten)]
     pub check: CheckArgs,
     /// Every record must also be an untouched Chess960 start (its SP is reported); an
@@ -55,7 +55,7 @@ pub struct ValidateArgs {
 pub struct NormalizeArgs {
     /// Files, or `-` for stdin (the default).
     #[arg(value_name = "PATH")]
-    pub paths: Vec<String>,
+    pub paths: Vec<Input>,
     #[command(flatten)]
     pub check: CheckArgs,
     /// Castling field notation written.

@@ -3,15 +3,16 @@
 
 use std::io::{self, IsTerminal};
 
+use super::values::{explain_input, fen_spec};
 use super::{Failure, output_cut_short};
 use crate::exit_code;
 use crate::starts::commands::{CommandError, identify_inputs, print_random, print_starts};
-use crate::starts::explain::{ExplainError, print_explanations};
+use crate::starts::explain::{ExplainError, ExplainInput, print_explanations};
 use crate::starts::notation::{CastlingNotation, RecordFormat};
 use crate::starts::roll::Method;
 use crate::starts::roll::command::{RollCommandError, RollRequest};
 use crate::starts::roll::simulate::print_random_rolls;
-use crate::starts::start::RandomStarts;
+use crate::starts::start::{RandomStarts, Spec};
 
 /// Print the start FEN of each SPEC, one per line.
 ///
@@ -23,8 +24,8 @@ use crate::starts::start::RandomStarts;
 )]
 pub struct FenArgs {
     /// Start positions: N, A-B, all, W:B, or lists like 0,5-7.
-    #[arg(required = true, value_name = "SPEC")]
-    pub specs: Vec<String>,
+    #[arg(required = true, value_name = "SPEC", value_parser = fen_spec)]
+    pub specs: Vec<Spec>,
     /// Castling field: Shredder file letters (HAha) or X-FEN (KQkq).
     #[arg(long, value_enum, default_value_t)]
     pub castling: CastlingNotation,
@@ -73,8 +74,8 @@ pub struct RandomArgs {
 )]
 pub struct ExplainArgs {
     /// Starts: SPECs as in `sp960 fen`, 8-letter arrangements or FENs.
-    #[arg(required = true, value_name = "SPEC|ARRANGEMENT|FEN")]
-    pub inputs: Vec<String>,
+    #[arg(required = true, value_name = "SPEC|ARRANGEMENT|FEN", value_parser = explain_input)]
+    pub inputs: Vec<ExplainInput>,
     /// One JSON object per start.
     #[arg(long)]
     pub json: bool,

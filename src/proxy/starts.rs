@@ -14,9 +14,12 @@
 //! [`StartSelector::current`] for the start when a game is set up, and calls
 //! [`StartSelector::new_game`] at the protocol's new-game command.
 
+use std::str::FromStr;
+
 use thiserror::Error;
 
 use crate::starts::numbering::StartPosition;
+
 use crate::starts::start::{RandomStarts, SpecError, SpecItem, Start, spec_items};
 
 /// Name of the option for the start position (white's, and black's too unless
@@ -95,35 +98,60 @@ pub enum StartChoice {
     },
 }
 
+/// `--sp` as read: one start (`N`, `W:B`) or `random`, with the words as given (a
+/// launcher's settings keep them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartArg {
+    text: String,
+    /// The start; `None` for `random`.
+    start: Option<Start>,
+}
+
+impl FromStr for StartArg {
+    type Err = SpecError;
+
+    /// Reads `N`, `W:B` or `random`; a list, a range or `all` is no single start, and the
+    /// message says what one is.
+    fn from_str(text: &str) -> Result<StartArg, SpecError> {
+        let start = match spec_items(text).as_deref() {
+            Ok([SpecItem::Random]) => None,
+            Ok([SpecItem::Number(sp)]) => Some(Start::symmetric(*sp)),
+            Ok([SpecItem::Pair(start)]) => Some(*start),
+            // A list, a range, `all` or no SPEC: the one-start reader says why.
+            _ => Some(one_start(text)?),
+        };
+        Ok(StartArg {
+            text: text.to_owned(),
+            start,
+        })
+    }
+}
+
+impl StartArg {
+    /// The words as given.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
 impl StartChoice {
-    /// Reads `--sp`: `N`, `W:B`, or `random` (a sequence from `seed`, double-FRC pairs
-    /// with `dfrc`). `None` gives [`StartChoice::Off`].
-    pub fn from_arguments(
-        spec: Option<&str>,
-        seed: u64,
-        dfrc: bool,
-    ) -> Result<StartChoice, SpecError> {
-        match spec {
-            None => Ok(StartChoice::Off),
-            Some(text) => match spec_items(text).as_deref() {
-                Ok([SpecItem::Random]) => Ok(StartChoice::Random { seed, dfrc }),
-                Ok([SpecItem::Number(sp)]) => Ok(StartChoice::Fixed(Start::symmetric(*sp))),
-                Ok([SpecItem::Pair(start)]) => Ok(StartChoice::Fixed(*start)),
-                // A list, a range, `all` or no SPEC: the one-start reader says why.
-                _ => one_start(text),
-            },
+    /// The choice `--sp` makes: its start, or `random` (a sequence from `seed`, double-FRC
+    /// pairs with `dfrc`). `None` gives [`StartChoice::Off`].
+    pub fn from_arguments(spec: Option<&StartArg>, seed: u64, dfrc: bool) -> StartChoice {
+        match spec.map(|spec| spec.start) {
+            None => StartChoice::Off,
+            Some(None) => StartChoice::Random { seed, dfrc },
+            Some(Some(start)) => StartChoice::Fixed(start),
         }
     }
 }
 
 /// `text` as exactly one start, or why not.
-fn one_start(text: &str) -> Result<StartChoice, SpecError> {
-    text.parse::<Start>()
-        .map(StartChoice::Fixed)
-        .map_err(|err| match err {
-            SpecError::Malformed(text) => SpecError::NotOneStart(text),
-            other => other,
-        })
+fn one_start(text: &str) -> Result<Start, SpecError> {
+    text.parse::<Start>().map_err(|err| match err {
+        SpecError::Malformed(text) => SpecError::NotOneStart(text),
+        other => other,
+    })
 }
 
 /// A GUI's value for the start option: -2 random, -1 off, 0..=959 that SP.
@@ -500,20 +528,26 @@ mod tests {
     #[test]
     fn arguments() {
         assert_eq!(
-            StartChoice::from_arguments(None, 0, false).unwrap(),
+            StartChoice::from_arguments(None, 0, false),
             StartChoice::Off
         );
+        let random: StartArg = " Random".parse().unwrap();
+        assert_eq!(random.text(), " Random");
         assert_eq!(
-            StartChoice::from_arguments(Some("random"), 9, true).unwrap(),
+            StartChoice::from_arguments(Some(&random), 9, true),
             StartChoice::Random {
                 seed: 9,
                 dfrc: true
             }
         );
-        assert!(StartChoice::from_arguments(Some("961"), 0, false).is_err());
+        assert_eq!(
+            StartChoice::from_arguments(Some(&"0:959".parse().unwrap()), 9, true),
+            StartChoice::Fixed("0:959".parse().unwrap())
+        );
+        assert!("961".parse::<StartArg>().is_err());
         // A list or `all` is no single start, and the message says what one is.
         for text in ["all", "1,2", "0-9"] {
-            let err = StartChoice::from_arguments(Some(text), 0, false).unwrap_err();
+            let err = text.parse::<StartArg>().unwrap_err();
             assert_eq!(err, SpecError::NotOneStart(text.into()));
             assert!(
                 err.to_string().contains("expected N from 0 to 959"),

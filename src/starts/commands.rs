@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::starts::identify::{IdentifyError, identify};
 use crate::starts::notation::BOM;
 use crate::starts::notation::{CastlingNotation, RecordFormat, start_fen, start_record};
-use crate::starts::start::{InvalidStart, RandomStarts, SpecError, parse_spec};
+use crate::starts::start::{InvalidStart, RandomStarts, Spec, SpecError};
 
 /// Why a core command stopped.
 #[derive(Debug, Error)]
@@ -31,14 +31,17 @@ pub enum CommandError {
 /// `sp960 fen`: one record per start of every SPEC, in order. Every SPEC is read before
 /// anything is written, so a bad one writes nothing at all.
 pub fn print_starts(
-    specs: &[String],
+    specs: &[Spec],
     castling: CastlingNotation,
     format: RecordFormat,
     out: &mut impl Write,
 ) -> Result<(), CommandError> {
     let mut starts = Vec::new();
     for spec in specs {
-        starts.extend(parse_spec(spec)?);
+        if spec.is_random() {
+            return Err(SpecError::Malformed(spec.text().trim().to_owned()).into());
+        }
+        starts.extend(spec.starts());
     }
     for start in starts {
         writeln!(out, "{}", start_record(start, castling, format)?)?;
@@ -185,7 +188,8 @@ mod tests {
     #[test]
     fn a_bad_spec_writes_nothing() {
         let mut out = Vec::new();
-        let specs = ["0".to_owned(), "960".to_owned()];
+        // `random` lists no starts for `fen`.
+        let specs: [Spec; 2] = ["0".parse().unwrap(), "random".parse().unwrap()];
         let result = print_starts(
             &specs,
             CastlingNotation::Shredder,

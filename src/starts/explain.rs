@@ -10,6 +10,7 @@
 //! double-FRC pair is explained side by side.
 
 use std::io::{self, Write};
+use std::str::FromStr;
 
 use serde::Serialize;
 use shakmaty::Role;
@@ -363,18 +364,27 @@ pub fn starts_of(input: &str) -> Result<Vec<Start>, ExplainError> {
     }
 }
 
+/// One input of `sp960 explain`, read: the starts it names ([`starts_of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplainInput(pub Vec<Start>);
+
+impl FromStr for ExplainInput {
+    type Err = ExplainError;
+
+    fn from_str(input: &str) -> Result<ExplainInput, ExplainError> {
+        starts_of(input).map(ExplainInput)
+    }
+}
+
 /// `sp960 explain`: every input is read first (so a bad one prints nothing), then each
 /// start is explained, as text separated by blank lines or as one JSON object per line.
 pub fn print_explanations(
-    inputs: &[String],
+    inputs: &[ExplainInput],
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), ExplainError> {
-    let mut starts = Vec::new();
-    for input in inputs {
-        starts.extend(starts_of(input)?);
-    }
-    for (index, &start) in starts.iter().enumerate() {
+    let starts = inputs.iter().flat_map(|input| input.0.iter().copied());
+    for (index, start) in starts.enumerate() {
         let explanation = explain(start);
         if json {
             writeln!(out, "{}", explanation.json())?;

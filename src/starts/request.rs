@@ -5,7 +5,7 @@
 
 use thiserror::Error;
 
-use super::start::{InvalidStart, RandomStarts, SpecError, SpecItem, Start, spec_items};
+use super::start::{InvalidStart, RandomStarts, Spec, SpecError, SpecItem, Start};
 
 /// Which starts go into a book, in the order written: each SPEC as `sp960 fen` takes it,
 /// the word `random` standing for `count` uniformly random classic starts; then a sample
@@ -13,8 +13,8 @@ use super::start::{InvalidStart, RandomStarts, SpecError, SpecItem, Start, spec_
 /// same on every machine).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BookRequest {
-    /// SPECs (`860`, `0-9`, `all`, `0:959`, lists) and the word `random`.
-    pub specs: Vec<String>,
+    /// SPECs (`860`, `0-9`, `all`, `0:959`, lists) and the word `random`, read.
+    pub specs: Vec<Spec>,
     /// How many random classic starts each `random` stands for.
     pub count: u64,
     /// How many random double-FRC pairs to add at the end.
@@ -26,7 +26,7 @@ pub struct BookRequest {
 /// Why a book could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BookError {
-    /// A SPEC that does not parse.
+    /// A SPEC that does not parse (its command's reader names it so: [`BookError::spec`]).
     #[error("SPEC '{spec}': {source}")]
     Spec {
         /// The SPEC as the user wrote it.
@@ -51,31 +51,32 @@ pub enum BookError {
     Invalid(#[from] InvalidStart),
 }
 
+impl BookError {
+    /// Reads one SPEC of a book, a tournament or a match, naming it when it is refused.
+    pub fn spec(text: &str) -> Result<Spec, BookError> {
+        text.parse().map_err(|source| BookError::Spec {
+            spec: text.to_owned(),
+            source,
+        })
+    }
+}
+
 impl BookRequest {
-    /// Expands the request into starts, every SPEC checked before anything is produced.
+    /// Expands the request into starts.
     pub fn starts(&self) -> Result<Vec<Start>, BookError> {
-        let specs: Vec<Result<Vec<SpecItem>, SpecError>> =
-            self.specs.iter().map(|spec| spec_items(spec)).collect();
-        let randoms = specs.iter().filter(|items| is_random(items)).count() as u64;
         let requested = self
             .count
-            .saturating_mul(randoms)
+            .saturating_mul(self.random_specs())
             .saturating_add(self.dfrc_sample);
         if requested > MAX_RANDOM_STARTS {
             return Err(BookError::TooManyRandom { requested });
         }
         let mut starts = Vec::new();
         let mut random = RandomStarts::new(self.seed, false);
-        for (spec, items) in self.specs.iter().zip(specs) {
-            let items = items.map_err(|source| BookError::Spec {
-                spec: spec.clone(),
-                source,
-            })?;
-            for item in items {
-                match item {
-                    SpecItem::Random => starts.extend(random.by_ref().take(self.count as usize)),
-                    listed => listed.extend(&mut starts),
-                }
+        for item in self.specs.iter().flat_map(Spec::items) {
+            match item {
+                SpecItem::Random => starts.extend(random.by_ref().take(self.count as usize)),
+                listed => listed.extend(&mut starts),
             }
         }
         // A stream of its own, so the sample does not change with the `random` count.
@@ -90,21 +91,13 @@ impl BookRequest {
 
     /// How many SPECs are the word `random` (each stands for `count` random starts).
     pub fn random_specs(&self) -> u64 {
-        self.specs
-            .iter()
-            .filter(|spec| is_random(&spec_items(spec)))
-            .count() as u64
+        self.specs.iter().filter(|spec| spec.is_random()).count() as u64
     }
 
     /// True when the request draws random starts (and so depends on the seed).
     pub fn is_random(&self) -> bool {
         self.dfrc_sample > 0 || self.random_specs() > 0
     }
-}
-
-/// Whether a SPEC read into items is the word `random`.
-fn is_random(items: &Result<Vec<SpecItem>, SpecError>) -> bool {
-    matches!(items.as_deref(), Ok([SpecItem::Random]))
 }
 
 /// The most random starts a book is made of: far more than any match plays (there are
@@ -118,6 +111,11 @@ const DFRC_STREAM: u64 = 0x0dfc_0dfc_0dfc_0dfc;
 mod tests {
     use super::*;
     use crate::starts::numbering::StartPosition;
+    use crate::starts::start::spec_items;
+
+    fn specs(texts: &[&str]) -> Vec<Spec> {
+        texts.iter().map(|text| text.parse().unwrap()).collect()
+    }
 
     fn sp(n: u64) -> StartPosition {
         StartPosition::new(n).unwrap()
@@ -149,7 +147,7 @@ mod tests {
     #[test]
     fn each_random_spec_stands_for_count_starts() {
         let request = BookRequest {
-            specs: vec!["RANDOM".into(), "1-2".into(), "random".into()],
+            specs: specs(&["RANDOM", "1-2", "random"]),
             count: 3,
             seed: 5,
             ..BookRequest::default()
@@ -162,14 +160,9 @@ mod tests {
             starts[3..5],
             [Start::symmetric(sp(1)), Start::symmetric(sp(2))]
         );
-        let fixed = BookRequest {
-            specs: vec!["1,random".into()],
-            count: 3,
-            ..BookRequest::default()
-        };
-        assert!(!fixed.is_random());
+        // `random` in a list is no SPEC, named by the book's reader.
         assert_eq!(
-            fixed.starts().unwrap_err().to_string(),
+            BookError::spec("1,random").unwrap_err().to_string(),
             "SPEC '1,random': 'random' is not a start-position spec (expected N, A-B, all, W:B \
              or a comma-separated list)"
         );

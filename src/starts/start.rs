@@ -250,14 +250,84 @@ pub fn spec_items(spec: &str) -> Result<Vec<SpecItem>, SpecError> {
 /// Expands one SPEC into starts, in the order written: `N`, `A-B`, `all`, `W:B`, or a
 /// comma-separated list of those (`random` is not one here).
 pub fn parse_spec(spec: &str) -> Result<Vec<Start>, SpecError> {
-    let mut starts = Vec::new();
-    for item in spec_items(spec)? {
-        if item == SpecItem::Random {
-            return Err(SpecError::Malformed(spec.trim().to_owned()));
-        }
-        item.extend(&mut starts);
+    Ok(Spec::listed(spec)?.starts())
+}
+
+/// One SPEC as the user typed it and as read, once, into its items: what commands take
+/// from their command line (clap reads it with [`FromStr`], or [`Spec::listed`] where
+/// `random` is not one). The text is kept for messages and for `sp960 match --resume`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spec {
+    text: String,
+    items: Vec<SpecItem>,
+}
+
+impl FromStr for Spec {
+    type Err = SpecError;
+
+    /// Reads a SPEC or the word `random` ([`spec_items`]).
+    fn from_str(text: &str) -> Result<Spec, SpecError> {
+        Ok(Spec {
+            text: text.to_owned(),
+            items: spec_items(text)?,
+        })
     }
-    Ok(starts)
+}
+
+impl From<Start> for Spec {
+    /// The SPEC of one start (`860`, `0:959`).
+    fn from(start: Start) -> Spec {
+        Spec {
+            text: start.to_string(),
+            items: vec![if start.is_symmetric() {
+                SpecItem::Number(start.white)
+            } else {
+                SpecItem::Pair(start)
+            }],
+        }
+    }
+}
+
+impl Spec {
+    /// Reads a SPEC that lists its starts: the word `random` is refused.
+    pub fn listed(text: &str) -> Result<Spec, SpecError> {
+        let spec: Spec = text.parse()?;
+        if spec.is_random() {
+            return Err(SpecError::Malformed(text.trim().to_owned()));
+        }
+        Ok(spec)
+    }
+
+    /// The SPEC as typed.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Its items, in the order written.
+    pub fn items(&self) -> &[SpecItem] {
+        &self.items
+    }
+
+    /// Whether it is the word `random`.
+    pub fn is_random(&self) -> bool {
+        self.items == [SpecItem::Random]
+    }
+
+    /// The starts it lists, in order (none for `random`, drawn by the command).
+    pub fn starts(&self) -> Vec<Start> {
+        let mut starts = Vec::new();
+        for item in &self.items {
+            item.extend(&mut starts);
+        }
+        starts
+    }
+}
+
+impl fmt::Display for Spec {
+    /// The SPEC as typed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
 }
 
 /// A seeded source of uniformly random starts; the same seed gives the same sequence on
@@ -314,6 +384,39 @@ mod tests {
 
     fn sp(n: u64) -> StartPosition {
         StartPosition::new(n).unwrap()
+    }
+
+    #[test]
+    fn a_spec_keeps_its_text_and_reads_random_only_where_it_is_one() {
+        let spec: Spec = " 1-2,0:959".parse().unwrap();
+        assert_eq!(spec.text(), " 1-2,0:959");
+        assert!(!spec.is_random());
+        assert_eq!(
+            spec.starts()
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>(),
+            ["1", "2", "0:959"]
+        );
+        let random: Spec = " Random".parse().unwrap();
+        assert!(random.is_random() && random.starts().is_empty());
+        assert_eq!(
+            Spec::listed(" Random"),
+            Err(SpecError::Malformed("Random".into()))
+        );
+        assert_eq!(
+            "960".parse::<Spec>(),
+            Err(SpecError::OutOfRange(OutOfRange(960)))
+        );
+        let pair = Start {
+            white: sp(0),
+            black: sp(959),
+        };
+        assert_eq!(Spec::from(pair), "0:959".parse().unwrap());
+        assert_eq!(
+            Spec::from(Start::symmetric(sp(518))),
+            "518".parse().unwrap()
+        );
     }
 
     #[test]

@@ -173,7 +173,7 @@ mod tests {
 
     fn request(specs: &[&str]) -> BookRequest {
         BookRequest {
-            specs: specs.iter().map(|s| s.to_string()).collect(),
+            specs: specs.iter().map(|s| s.parse().unwrap()).collect(),
             ..BookRequest::default()
         }
     }
@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn random_parts_are_reproducible_and_independent() {
         let both = BookRequest {
-            specs: vec!["7".into(), "random".into(), "9".into()],
+            specs: ["7", "random", "9"].map(|s| s.parse().unwrap()).to_vec(),
             count: 3,
             dfrc_sample: 4,
             seed: 99,
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn bad_or_empty_requests_are_refused() {
-        let err = request(&["1", "960"]).starts().unwrap_err();
+        let err = BookError::spec("960").unwrap_err();
         assert_eq!(
             err.to_string(),
             "SPEC '960': start position 960 is out of range (Chess960 numbers are 0 to 959)"

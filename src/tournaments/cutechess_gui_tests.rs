@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::launch::spec::EngineSpec;
 use crate::starts::notation::CastlingNotation;
 use crate::tournaments::book::BookRequest;
 use crate::tournaments::runners::Tool;
@@ -9,16 +10,20 @@ use crate::tournaments::shell::Shell;
 fn request(engines: &[&str], starts: &str) -> TournamentRequest {
     TournamentRequest {
         tool: Tool::CutechessGui,
-        engines: engines.iter().map(|e| (*e).to_owned()).collect(),
+        engines: engines
+            .iter()
+            .enumerate()
+            .map(|(index, text)| EngineSpec::parse(index + 1, text).unwrap())
+            .collect(),
         starts: BookRequest {
-            specs: vec![starts.to_owned()],
+            specs: vec![starts.parse().unwrap()],
             ..BookRequest::default()
         },
-        time_control: "10+0.1".to_owned(),
+        time_control: "10+0.1".parse().unwrap(),
         book: None,
         book_format: BookFormat::Epd,
         castling: CastlingNotation::Shredder,
-        pgn_out: "games.pgn".to_owned(),
+        pgn_out: "games.pgn".into(),
         concurrency: None,
         sp960: "sp960".to_owned(),
         shell: Shell::Sh,
@@ -276,7 +281,7 @@ fn backups_never_overwrite_an_older_backup() {
 #[test]
 fn the_steps_name_the_dialogs_fields() {
     let mut request = request(&["stockfish", "/usr/games/sjaakii proto=xboard"], "0,860");
-    request.time_control = "40/60+0.6".to_owned();
+    request.time_control = "40/60+0.6".parse().unwrap();
     request.concurrency = Some(2);
     let tournament = request.resolve().unwrap();
     let plan = plan(&tournament).unwrap();
@@ -312,7 +317,7 @@ Tools > Settings > Tournaments: Concurrent games: 2
 fn an_epd_book_must_be_named_so_for_the_gui() {
     let dir = tempfile::tempdir().unwrap();
     let mut request = request(&["stockfish", "stockfish"], "860");
-    request.book = Some("book-FRC.txt".to_owned());
+    request.book = Some("book-FRC.txt".into());
     let files = GuiFiles {
         engines_json: dir.path().join("engines.json"),
         launchers: dir.path().join("l"),

@@ -4,7 +4,6 @@
 use thiserror::Error;
 
 use crate::launch::spec::EngineSpecError;
-use crate::launch::time_control::TimeControlError;
 use crate::starts::start::InvalidStart;
 use crate::tournaments::book::BookError;
 
@@ -14,9 +13,6 @@ pub enum TournamentError {
     /// A malformed `--engine`, or a key the tool does not take.
     #[error(transparent)]
     Engine(#[from] EngineSpecError),
-    /// A malformed or out-of-range time control.
-    #[error(transparent)]
-    TimeControl(#[from] TimeControlError),
     /// An engine that cannot play Chess960 in this tool, wrapped or not.
     #[error("engine '{name}' cannot play Chess960 under {tool}: {reason}")]
     CannotPlay {
@@ -54,7 +50,6 @@ impl TournamentError {
             TournamentError::Starts(BookError::Empty) => USAGE,
             TournamentError::Starts(_) | TournamentError::Invalid(_) => INVALID_DATA,
             TournamentError::Engine(_)
-            | TournamentError::TimeControl(_)
             | TournamentError::XboardTime(_)
             | TournamentError::NoClock(_)
             | TournamentError::EngineCount(_) => USAGE,

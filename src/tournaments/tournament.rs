@@ -8,7 +8,7 @@
 //! ([`super::runners`]) renders into a command line and a book text; [`shell_line`]
 //! writes the line for the user's shell ([`Shell`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use shakmaty::Chess;
@@ -26,6 +26,7 @@ use crate::protocol::Protocol;
 use crate::protocol::game::shared_castling_files;
 use crate::protocol::quirks::{Quirks, quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
+use crate::starts::numbering::STANDARD;
 use crate::starts::start::Start;
 use crate::tournaments::book::{BookFormat, BookRequest};
 
@@ -84,26 +85,27 @@ pub(crate) struct MatchOptions {
     pub(crate) sprt: Option<SprtConfig>,
 }
 
-/// A tournament as the command line gives it: each engine as one `--engine` string, the
-/// starts as a book request, the time control as text.
+/// A tournament as the command line gives it, read by clap: each `--engine` an engine spec
+/// (the keys the tool refuses checked by [`TournamentRequest::resolve`]), the starts as a
+/// book request, the time control.
 #[derive(Debug, Clone)]
 pub struct TournamentRequest {
     /// The match runner.
     pub tool: Tool,
-    /// One `KEY=VALUE ...` string per engine.
-    pub engines: Vec<String>,
+    /// The engines, in `--engine` order.
+    pub engines: Vec<EngineSpec>,
     /// The starts (seed already chosen).
     pub starts: BookRequest,
     /// Time control, cutechess syntax.
-    pub time_control: String,
+    pub time_control: TimeControl,
     /// Where the book goes (default: [`default_book_path`]).
-    pub book: Option<String>,
+    pub book: Option<PathBuf>,
     /// Book format for cutechess-cli and fastchess.
     pub book_format: BookFormat,
     /// Castling notation in the book.
     pub castling: CastlingNotation,
     /// Where the match runner saves the games.
-    pub pgn_out: String,
+    pub pgn_out: PathBuf,
     /// Games at once, when given.
     pub concurrency: Option<u32>,
     /// How the command line invokes sp960 for wrapped engines.
@@ -127,14 +129,15 @@ pub struct GivenBook {
 }
 
 impl TournamentRequest {
-    /// Reads the engines, starts and time control; the first error is returned.
+    /// Reads the starts and checks the engines' keys against the tool; the first error is
+    /// returned.
     pub fn resolve(self) -> Result<Tournament, TournamentError> {
         if let Some(given) = self.given_book {
             return TournamentRequest {
-                book: Some(given.path),
+                book: Some(given.path.into()),
                 book_format: given.format,
                 starts: BookRequest {
-                    specs: vec!["518".to_owned()],
+                    specs: vec![Start::symmetric(STANDARD).into()],
                     ..BookRequest::default()
                 },
                 given_book: None,
@@ -150,23 +153,23 @@ impl TournamentRequest {
             });
         }
         let starts = self.starts.starts()?;
-        let mut engines = Vec::new();
-        for (index, line) in self.engines.iter().enumerate() {
-            let engine = EngineSpec::parse(index + 1, line)?;
+        for engine in &self.engines {
             engine.refuse(self.tool.dialect().unsupported_keys())?;
-            engines.push(engine);
         }
         Ok(Tournament {
             tool: self.tool,
-            engines,
+            engines: self.engines,
             starts,
-            time_control: Some(self.time_control.parse()?),
-            book: self
-                .book
-                .unwrap_or_else(|| default_book_path(self.tool, self.book_format)),
+            time_control: Some(self.time_control),
+            // The paths as the command line names them (`--book` and `--pgnout` are read as
+            // text, so nothing is lost).
+            book: self.book.map_or_else(
+                || default_book_path(self.tool, self.book_format),
+                |path| path.display().to_string(),
+            ),
             book_format: self.book_format,
             castling: self.castling,
-            pgn_out: self.pgn_out,
+            pgn_out: self.pgn_out.display().to_string(),
             concurrency: self.concurrency,
             sp960: self.sp960,
             other_roots: Vec::new(),

@@ -16,7 +16,7 @@ use crate::matches::config::words::Words;
 use crate::matches::error::MatchError;
 use crate::matches::tally::sprt::SprtConfig;
 use crate::protocol::Protocol;
-use crate::starts::request::BookRequest;
+use crate::starts::request::{BookError, BookRequest};
 
 /// One engine of the match.
 #[derive(Debug, Clone, PartialEq)]
@@ -272,7 +272,7 @@ impl MatchRequest {
             }))
             .take(self.engines.len().max(2))
             .collect::<Result<Vec<_>, _>>()?;
-        let starts = self.starts();
+        let starts = self.starts()?;
         let book = self.book(&starts)?;
         let identity = self.identity();
         let seed = self.draw_seed(&starts, book.as_ref())?;
@@ -337,14 +337,18 @@ impl MatchRequest {
         Err(MatchError::Usage(refused))
     }
 
-    /// The `--sp` starts and `--count` (the seed is drawn later).
-    fn starts(&self) -> BookRequest {
-        BookRequest {
-            specs: self.specs.clone(),
+    /// The `--sp` starts, each SPEC read, and `--count` (the seed is drawn later).
+    fn starts(&self) -> Result<BookRequest, MatchError> {
+        Ok(BookRequest {
+            specs: self
+                .specs
+                .iter()
+                .map(|text| BookError::spec(text))
+                .collect::<Result<_, _>>()?,
             count: self.count,
             dfrc_sample: 0,
             seed: 0,
-        }
+        })
     }
 
     /// `--openings` read (not the file yet), after the starts are checked for size: some

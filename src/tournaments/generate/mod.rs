@@ -38,13 +38,14 @@ pub const TRIES_PER_POSITION: u32 = 50;
 /// The most plies `--plies` takes.
 pub const MAX_PLIES: u32 = 200;
 
-/// The generation options as the user gave them, before checking.
+/// The generation options as the user gave them, before checking; the engine and the
+/// window already read ([`parse_engine`], [`parse_window`], clap's value parsers).
 #[derive(Debug, Clone, Default)]
 pub struct GenerateOptions {
     /// `--plies`.
     pub plies: u32,
     /// `--engine`.
-    pub engine: Option<String>,
+    pub engine: Option<EngineSpec>,
     /// `--nodes`.
     pub nodes: Option<u64>,
     /// `--depth`.
@@ -52,7 +53,7 @@ pub struct GenerateOptions {
     /// `--movetime` in milliseconds.
     pub movetime: Option<u64>,
     /// `--window LO,HI`.
-    pub window: Option<String>,
+    pub window: Option<Window>,
     /// `--per-start`.
     pub per_start: u32,
     /// `--margin`.
@@ -88,6 +89,21 @@ pub fn parse_window(text: &str) -> Result<Window, GenerateError> {
         return Err(usage("the window is empty (LO is above HI)"));
     }
     Ok(Window { low, high })
+}
+
+/// `--engine` read: one UCI engine (`sp960 match`'s keys but those the generator does not
+/// take), its errors named `--engine: ...`.
+pub fn parse_engine(text: &str) -> Result<EngineSpec, GenerateError> {
+    let usage = |reason: String| GenerateError::Usage(format!("--engine: {reason}"));
+    let spec = EngineSpec::parse(1, text).map_err(|err| usage(err.reason))?;
+    spec.refuse(&UNSUPPORTED_KEYS)
+        .map_err(|err| usage(err.reason))?;
+    if spec.protocol == Some(Protocol::Xboard) {
+        return Err(usage(
+            "proto=xboard: book generation needs a UCI engine (MultiPV scores)".into(),
+        ));
+    }
+    Ok(spec)
 }
 
 impl GenerateOptions {
@@ -131,20 +147,9 @@ impl GenerateOptions {
                 self.per_start
             ));
         }
-        let window = self.window.as_deref().map(parse_window).transpose()?;
-        let Some(text) = &self.engine else {
+        let Some(spec) = self.engine.clone() else {
             return usage("--plies needs --engine: the UCI engine that scores the moves".into());
         };
-        let spec = EngineSpec::parse(1, text)
-            .map_err(|err| GenerateError::Usage(format!("--engine: {}", err.reason)))?;
-        spec.refuse(&UNSUPPORTED_KEYS)
-            .map_err(|err| GenerateError::Usage(format!("--engine: {}", err.reason)))?;
-        if spec.protocol == Some(Protocol::Xboard) {
-            return usage(
-                "--engine: proto=xboard: book generation needs a UCI engine (MultiPV scores)"
-                    .into(),
-            );
-        }
         let mut limits = Limits {
             depth: spec.limits.depth.or(self.depth),
             nodes: spec.limits.nodes.or(self.nodes),
@@ -157,7 +162,7 @@ impl GenerateOptions {
         let settings = WalkSettings {
             plies: self.plies,
             per_start: self.per_start,
-            window,
+            window: self.window,
             margin: self.margin,
             multipv: self.multipv,
             tries,
@@ -208,7 +213,7 @@ mod tests {
     fn options() -> GenerateOptions {
         GenerateOptions {
             plies: 4,
-            engine: Some("/usr/games/stockfish option.Hash=16".into()),
+            engine: Some(parse_engine("/usr/games/stockfish option.Hash=16").unwrap()),
             per_start: 1,
             margin: DEFAULT_MARGIN,
             multipv: DEFAULT_MULTIPV,
@@ -254,12 +259,30 @@ mod tests {
     }
 
     #[test]
+    fn engines_are_read_and_keys_the_generator_does_not_take_refused() {
+        let spec = parse_engine("sf option.Hash=16 depth=7").unwrap();
+        assert_eq!((spec.cmd.as_str(), spec.limits.depth), ("sf", Some(7)));
+        for (text, expected) in [
+            ("sf tc=10+0.1", "--engine: tc="),
+            (
+                "sf proto=xboard",
+                "--engine: proto=xboard: book generation needs a UCI",
+            ),
+            ("sf foo=1", "--engine: unknown key 'foo'"),
+            ("'sf", "--engine: unbalanced quotes"),
+        ] {
+            let err = parse_engine(text).unwrap_err().to_string();
+            assert!(err.starts_with(expected), "{err} (expected {expected})");
+        }
+    }
+
+    #[test]
     fn every_bad_option_is_named() {
         let (settings, setup) = options().check().unwrap();
         assert_eq!(settings.tries, TRIES_PER_POSITION);
         assert_eq!(setup.limits.nodes, Some(DEFAULT_NODES));
         assert_eq!(setup.options, [("Hash".to_owned(), "16".to_owned())]);
-        let cases: [(GenerateOptions, &str); 9] = [
+        let cases: [(GenerateOptions, &str); 8] = [
             (
                 GenerateOptions {
                     plies: 0,
@@ -316,20 +339,13 @@ mod tests {
                 },
                 "--plies needs --engine",
             ),
-            (
-                GenerateOptions {
-                    engine: Some("sf tc=10+0.1".into()),
-                    ..options()
-                },
-                "--engine: tc=",
-            ),
         ];
         for (options, expected) in cases {
             let err = error(options);
             assert!(err.starts_with(expected), "{err} (expected {expected})");
         }
         let limited = GenerateOptions {
-            engine: Some("sf depth=7".into()),
+            engine: Some(parse_engine("sf depth=7").unwrap()),
             nodes: Some(5),
             ..options()
         };
