@@ -8,9 +8,10 @@ use std::env;
 use clap::Parser;
 use clap::error::ErrorKind;
 
-use super::values::Refused;
+use super::values::refused_failure;
 use super::{Cli, Command, Failure};
 use crate::exit_code;
+use crate::exit_code::Refused;
 use crate::launch::launcher::{Invocation, LauncherError, enter_directory};
 
 impl Cli {
@@ -41,7 +42,7 @@ impl Cli {
         };
         // A value the proxy's reader refuses is its failure, as on the command line.
         let cli = Cli::try_parse_from(words).map_err(|err| match Refused::of(&err) {
-            Some(value) => value.failure(),
+            Some(value) => refused_failure(value),
             None => refused(clap_reason(&err)),
         })?;
         if let Command::Proxy(args) = &cli.command
@@ -61,7 +62,7 @@ impl Cli {
 /// ([`Refused`]); clap reports any other error itself and exits, as `Cli::parse` does.
 fn command_line() -> Result<Cli, Failure> {
     Cli::try_parse().or_else(|err| match Refused::of(&err) {
-        Some(refused) => Err(refused.failure()),
+        Some(refused) => Err(refused_failure(refused)),
         None => err.exit(),
     })
 }

@@ -5,22 +5,21 @@
 //!
 //! A value one of these readers refuses keeps the words and the exit code the command
 //! always gave it: the parser's error is a [`Refused`] (the command, the exit code, the
-//! reader's typed error), which [`Refused::of`] finds in clap's error, and `main` prints as
+//! reader's typed error; in [`exit_code`], where `sp960 match`'s own arguments use it too),
+//! which [`Refused::of`] finds in clap's error, and `main` prints as
 //! `sp960: COMMAND: reason`, not as clap's `error: invalid value ...`: exit 2 for a usage
 //! error, 1 for a SPEC (invalid chess data), as before. Any other clap error is clap's, as
 //! it was.
 
 use std::convert::Infallible;
-use std::error::Error;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::builder::TypedValueParser;
-use thiserror::Error;
 
 use super::Failure;
-use crate::exit_code;
+use crate::exit_code::{self, Refused};
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
 use crate::proxy::starts::StartArg;
@@ -29,50 +28,10 @@ use crate::starts::request::BookError;
 use crate::starts::start::Spec;
 use crate::tournaments::generate::{Window, parse_engine, parse_window};
 
-/// A value a command's reader refused: reported as the command reported it before clap
-/// read it, `COMMAND: reason` (or the reader's own words, which may name the command) with
-/// the command's exit code.
-#[derive(Debug, Error)]
-#[error("{}{source}", command.map(|words| format!("{words}: ")).unwrap_or_default())]
-pub struct Refused {
-    /// The words its messages begin with: the subcommand (`tournament`, `book`), and the
-    /// option where the reader's error does not name it (`proxy: --sp`); `None` when the
-    /// reader's words begin with them (`explain: ...`).
-    command: Option<&'static str>,
-    /// The exit code ([`exit_code`]).
-    code: u8,
-    /// The reader's own error.
-    source: Box<dyn Error + Send + Sync>,
-}
-
-impl Refused {
-    /// Invalid chess data (exit 1) of `command`.
-    fn invalid<E: Error + Send + Sync + 'static>(command: &'static str) -> impl Fn(E) -> Refused {
-        move |err| Refused {
-            command: Some(command),
-            code: exit_code::INVALID_DATA,
-            source: Box::new(err),
-        }
-    }
-
-    /// A usage error (exit 2) of `command`.
-    fn usage<E: Error + Send + Sync + 'static>(command: &'static str) -> impl Fn(E) -> Refused {
-        move |err| Refused {
-            command: Some(command),
-            code: exit_code::USAGE,
-            source: Box::new(err),
-        }
-    }
-
-    /// The refusal a clap error carries, if it is one.
-    pub fn of(err: &clap::Error) -> Option<&Refused> {
-        err.source()?.downcast_ref::<Refused>()
-    }
-
-    /// The failure `main` reports: `sp960: COMMAND: reason`, the command's exit code.
-    pub fn failure(&self) -> Failure {
-        Failure::new(self.code, self.to_string())
-    }
+/// The failure `main` reports for a refused value: `sp960: COMMAND: reason`, the
+/// command's exit code.
+pub fn refused_failure(refused: &Refused) -> Failure {
+    Failure::new(refused.code(), refused.to_string())
 }
 
 /// `sp960 fen SPEC...`: the word `random` is no SPEC there.
@@ -82,11 +41,8 @@ pub fn fen_spec(text: &str) -> Result<Spec, Refused> {
 
 /// `sp960 explain SPEC|ARRANGEMENT|FEN...`: its errors name the command themselves.
 pub fn explain_input(text: &str) -> Result<ExplainInput, Refused> {
-    text.parse().map_err(|err: ExplainError| Refused {
-        command: None,
-        code: exit_code::INVALID_DATA,
-        source: Box::new(err),
-    })
+    text.parse()
+        .map_err(|err: ExplainError| Refused::in_own_words(exit_code::INVALID_DATA, err))
 }
 
 /// `sp960 book SPEC...`.
@@ -162,7 +118,7 @@ mod tests {
         let err = Cli::try_parse_from(std::iter::once("sp960").chain(args.iter().copied()))
             .err()
             .expect("refused");
-        let failure = Refused::of(&err).expect("a refusal").failure();
+        let failure = refused_failure(Refused::of(&err).expect("a refusal"));
         (failure.code, failure.message.unwrap())
     }
 

@@ -10,7 +10,7 @@ use crate::protocol::Protocol;
 
 fn config(engines: &[&str], specs: &str, rounds: u32) -> MatchConfig {
     let mut request = MatchRequest::for_tests(engines);
-    request.specs = vec![specs.into()];
+    request.specs = vec![specs.parse().unwrap()];
     request.rounds = rounds;
     request.resolve().unwrap()
 }

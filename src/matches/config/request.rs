@@ -6,6 +6,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::clients::talk::Limits;
+use crate::exit_code::Refused;
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
@@ -17,6 +18,7 @@ use crate::matches::error::MatchError;
 use crate::matches::tally::sprt::SprtConfig;
 use crate::protocol::Protocol;
 use crate::starts::request::{BookError, BookRequest};
+use crate::starts::start::Spec;
 
 /// One engine of the match.
 #[derive(Debug, Clone, PartialEq)]
@@ -174,8 +176,8 @@ pub struct MatchRequest {
     #[arg(skip = this_program())]
     pub builtin: PathBuf,
     /// Starts: SPECs as in `sp960 fen` (N, A-B, all, W:B, lists), or `random` (see --count).
-    #[arg(long = "sp", required_unless_present = "openings", value_name = "SPEC")]
-    pub specs: Vec<String>,
+    #[arg(long = "sp", required_unless_present = "openings", value_name = "SPEC", value_parser = match_spec)]
+    pub specs: Vec<Spec>,
     /// `--openings`.
     #[command(flatten)]
     pub openings: Words<OpeningsSpec>,
@@ -240,6 +242,11 @@ pub struct MatchRequest {
 
 /// This executable (the built-in engine's program), or `sp960` on the `PATH` when the
 /// platform cannot say.
+/// `--sp SPEC`, read as clap reads it; a bad one is invalid chess data (exit 1), `match: ...`.
+fn match_spec(text: &str) -> Result<Spec, Refused> {
+    BookError::spec(text).map_err(Refused::invalid("match"))
+}
+
 fn this_program() -> PathBuf {
     std::env::current_exe().unwrap_or_else(|_| "sp960".into())
 }
@@ -337,14 +344,10 @@ impl MatchRequest {
         Err(MatchError::Usage(refused))
     }
 
-    /// The `--sp` starts, each SPEC read, and `--count` (the seed is drawn later).
+    /// The `--sp` starts and `--count` (the seed is drawn later)., and `--count` (the seed is drawn later).
     fn starts(&self) -> Result<BookRequest, MatchError> {
         Ok(BookRequest {
-            specs: self
-                .specs
-                .iter()
-                .map(|text| BookError::spec(text))
-                .collect::<Result<_, _>>()?,
+            specs: self.specs.clone(),
             count: self.count,
             dfrc_sample: 0,
             seed: 0,
@@ -447,7 +450,14 @@ impl MatchRequest {
         arguments.extend([
             ("--engines".to_owned(), self.engines.len().to_string()),
             ("--gauntlet".to_owned(), self.gauntlet.to_string()),
-            ("--sp".to_owned(), self.specs.join(" ")),
+            (
+                "--sp".to_owned(),
+                self.specs
+                    .iter()
+                    .map(Spec::text)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
             ("--count".to_owned(), self.count.to_string()),
             ("--openings".to_owned(), self.openings.text()),
             ("--depth".to_owned(), opt(self.depth.map(|d| d.to_string()))),

@@ -12,7 +12,7 @@ fn config(engines: usize, gauntlet: bool, starts: &str, rounds: u32) -> MatchCon
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut request = MatchRequest::for_tests(&names);
     request.gauntlet = gauntlet;
-    request.specs = vec![starts.into()];
+    request.specs = vec![starts.parse().unwrap()];
     request.rounds = rounds;
     request.resolve().unwrap()
 }
