@@ -13,7 +13,7 @@
 #   --all-targets a dev-dependency's build script would need an Apple C compiler).
 # - Windows: builds sp960.exe, the library's unit tests and the test suites that need no
 #   Linux peer, and runs them under Wine (the unit tests of src/, but for the few listed in
-#   windows_skips, about 3 minutes; tests/portable.rs: the proxy before the built-in
+#   windows_skips, about 80 s; tests/portable.rs: the proxy before the built-in
 #   engine as a UCI and an XBoard GUI, a match; and the CLI suites); then plays
 #   `sp960.exe match` under Wine and has python-chess (Linux) replay its PGN. A test that needs a peer Wine lacks (python-chess,
 #   bash, the Debian engines) says SKIPPED, by the suites' one rule (CI is unset for them).
