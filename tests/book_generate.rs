@@ -6,8 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
@@ -292,6 +291,7 @@ fn pgn_books_hold_the_same_openings_from_the_start_in_san() {
     }
 }
 
+#[cfg(unix)] // SIGINT
 #[test]
 fn ctrl_c_writes_the_finished_starts_and_resume_gives_the_uninterrupted_book() {
     interrupt_then_resume(false);
@@ -299,13 +299,17 @@ fn ctrl_c_writes_the_finished_starts_and_resume_gives_the_uninterrupted_book() {
 
 /// A terminal's Ctrl-C reaches the engines too (they die of it): their deaths are not
 /// engine failures to retry, and the book resumes the same.
+#[cfg(unix)] // SIGINT to a process group
 #[test]
 fn ctrl_c_to_the_whole_process_group_is_no_engine_failure() {
     interrupt_then_resume(true);
 }
 
+#[cfg(unix)]
 fn interrupt_then_resume(whole_group: bool) {
     use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
     if !peers::need(&[Peer::Stockfish]) {
         return;
     }

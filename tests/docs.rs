@@ -18,6 +18,7 @@
 //! ([`random_examples_have_a_seed`]). Examples whose commands need an external engine or
 //! runner may be exempt from the comparison only when another test runs them; they are
 //! listed in [`EXEMPT`] with the reason.
+#![cfg(unix)] // the examples run with `sh -c`; `fixtures` is a symbolic link
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

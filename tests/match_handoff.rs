@@ -274,6 +274,7 @@ fn fastchess_refuses_an_xboard_engine_as_sp960_tournament_does() {
     assert!(stderr.contains("fastchess speaks only UCI"), "{stderr}");
 }
 
+#[cfg(unix)] // SIGINT to a process group
 #[test]
 fn ctrl_c_stops_the_runner_and_reports_the_games_it_finished() {
     use std::os::unix::process::CommandExt;

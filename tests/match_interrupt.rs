@@ -3,6 +3,7 @@
 //! it too). The finished games stay in the PGN (python-chess reads them all), the games
 //! being played are abandoned rather than scored, the table is printed, and stderr says
 //! how many games were saved (exit 130).
+#![cfg(unix)] // SIGINT to a process group
 
 #[path = "support/peers.rs"]
 mod peers;

@@ -1,5 +1,6 @@
 //! `sp960 match --log DIR`: a file per game with every line to and from each engine and
 //! its stderr, checked against the PGN (python-chess reads the games back).
+#![cfg(unix)] // a shell script wraps an engine
 
 #[path = "support/peers.rs"]
 mod peers;

@@ -205,6 +205,7 @@ fn a_gauntlet_plays_the_first_engine_against_each_other_one_only() {
 }
 
 /// A wrapper that notes each start of `program` in `log` and runs it.
+#[cfg(unix)] // a shell script
 fn counting_wrapper(dir: &Path, name: &str, program: &str, log: &Path) -> String {
     let script = dir.join(name);
     std::fs::write(
@@ -221,6 +222,7 @@ fn counting_wrapper(dir: &Path, name: &str, program: &str, log: &Path) -> String
     script.display().to_string()
 }
 
+#[cfg(unix)] // a shell script wraps each engine
 #[test]
 fn each_engine_starts_once_the_first_handshake_plays_the_first_game() {
     if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {

@@ -7,6 +7,7 @@
 //!
 //! `SP960_TEST_CRASH_IN_PGN_WRITE=N` is the runner's test hook: it aborts halfway through
 //! writing the Nth game it saves.
+#![cfg(unix)] // SIGINT, `kill -9` and SIGABRT
 
 #[path = "support/peers.rs"]
 mod peers;

@@ -6,9 +6,6 @@
 mod peers;
 
 use std::path::Path;
-use std::process::Command;
-
-use assert_cmd::cargo::CommandCargoExt;
 
 use peers::{Peer, fixture, python_check_pgn, sp960_match};
 use sp960::Start;
@@ -426,14 +423,16 @@ fn random_starts_rounds_and_max_plies() {
     }
 }
 
+#[cfg(unix)] // SIGINT
 #[test]
 fn an_interrupted_match_keeps_every_finished_game_whole() {
+    use assert_cmd::cargo::CommandCargoExt;
     if !peers::need(&[Peer::PythonChess]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
-    let mut child = Command::cargo_bin("sp960")
+    let mut child = std::process::Command::cargo_bin("sp960")
         .unwrap()
         .current_dir(dir.path())
         .args(["match", "--sp", "0-9", "--depth", "2", "--concurrency", "2"])

@@ -704,6 +704,7 @@ fn ethereal_alone_answers_a1a1_with_multipv_0() {
 
 /// Without the proxy, Stockfish 15.1 dies on the first bad input (the reason for the
 /// shield).
+#[cfg(unix)] // a signal
 #[test]
 fn stockfish_alone_crashes_on_an_empty_board() {
     if !peers::need(&[peers::Peer::Stockfish]) {

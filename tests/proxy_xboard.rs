@@ -474,6 +474,7 @@ fn in_normal_chess_fairy_stockfish_has_no_chess960_castling_rights() {
 /// Without the proxy, Fairy-Stockfish 11.1 dies from SIGSEGV on the first `go` after
 /// `cores 1` (the reason the proxy does not pass `cores` on), and from SIGABRT on a huge
 /// `level`.
+#[cfg(unix)] // signals
 #[test]
 fn fairy_stockfish_alone_dies_on_go_after_cores() {
     if !peers::need(&[Peer::FairyStockfish]) {

@@ -557,10 +557,11 @@ mod tests {
         assert_eq!(fs::read(executable_path(&plain)).unwrap(), b"keep me");
         assert!(!settings_path(&executable_path(&plain)).exists());
 
-        let err = write_launcher_copying(&program, dir.path(), &settings()).unwrap_err();
-        if cfg!(unix) {
-            assert!(matches!(err, LauncherError::IsDirectory(_)), "{err}");
-        }
+        // A directory where the launcher would go (`folder`, on Windows `folder.exe`).
+        let folder = dir.path().join("folder");
+        fs::create_dir(executable_path(&folder)).unwrap();
+        let err = write_launcher_copying(&program, &folder, &settings()).unwrap_err();
+        assert!(matches!(err, LauncherError::IsDirectory(_)), "{err}");
         let missing = dir.path().join("no/such/dir/sf");
         let err = write_launcher_copying(&program, &missing, &settings()).unwrap_err();
         assert!(matches!(err, LauncherError::Write { .. }), "{err}");

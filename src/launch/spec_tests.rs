@@ -20,9 +20,10 @@ fn a_bare_command_and_cmd_are_the_same_engine() {
 
 #[test]
 fn cutechess_keys_mean_what_they_mean_there() {
+    // Double quotes group words in both splittings, POSIX and Windows.
     let spec = parse(
-        "cmd=sjaakii dir=/tmp proto=xboard 'name=Sjaak II' option.Hash=16 \
-             'initstr=memory 16\\nnew' restart=on tc=40/60+0.6 st=0.5 depth=7 nodes=5000",
+        "cmd=sjaakii dir=/tmp proto=xboard \"name=Sjaak II\" option.Hash=16 \
+             \"initstr=memory 16\\nnew\" restart=on tc=40/60+0.6 st=0.5 depth=7 nodes=5000",
     );
     assert_eq!(spec.dir.as_deref(), Some("/tmp"));
     assert_eq!(spec.args, Vec::<String>::new());
@@ -55,7 +56,7 @@ fn unknown_keys_and_cutechess_switches_are_errors_never_arguments() {
     assert!(error("cmd=stockfish extra").contains("'extra' is not KEY=VALUE"));
     assert_eq!(error("name=x"), "engine 2: cmd=PROGRAM is missing");
     assert!(error("cmd= name=x").contains("cmd= is empty"));
-    assert!(error("cmd='x").contains("unbalanced quotes"));
+    assert!(error("cmd=\"x").contains("unbalanced quotes"));
     assert!(error("x proto=cecp").contains("proto=cecp: expected uci or xboard"));
     assert!(error("x restart=yes").contains("restart=yes: expected auto, on or off"));
     assert!(error("x tc=1+").contains("tc=: time control '1+'"));

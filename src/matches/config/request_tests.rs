@@ -5,7 +5,8 @@ use crate::matches::config::resume::differences;
 fn engine_words_and_settings() {
     let engine = MatchEngine::parse(
         1,
-        "proto=xboard '/usr/games/sjaakii' -x 'name=Sjaak II' option.Hash=16",
+        // Double quotes group words in both splittings, POSIX and Windows.
+        r#"proto=xboard "/usr/games/sjaakii" -x "name=Sjaak II" option.Hash=16"#,
     )
     .unwrap();
     assert_eq!(engine.command.program, "/usr/games/sjaakii");
@@ -24,7 +25,7 @@ fn engine_words_and_settings() {
     );
     let err = MatchEngine::parse(1, "name=x").unwrap_err();
     assert_eq!(err.to_string(), "engine 1: cmd=PROGRAM is missing");
-    assert!(MatchEngine::parse(1, "'unbalanced").is_err());
+    assert!(MatchEngine::parse(1, "\"unbalanced").is_err());
 }
 
 #[test]
