@@ -269,7 +269,9 @@ mod tests {
                 "--engine: proto=xboard: book generation needs a UCI",
             ),
             ("sf foo=1", "--engine: unknown key 'foo'"),
-            ("'sf", "--engine: unbalanced quotes"),
+            // A double quote: unbalanced in both splittings (a single quote is a plain
+            // character on Windows).
+            ("\"sf", "--engine: unbalanced quotes"),
         ] {
             let err = parse_engine(text).unwrap_err().to_string();
             assert!(err.starts_with(expected), "{err} (expected {expected})");
