@@ -80,9 +80,10 @@ pub fn probes(plan: &Plan) -> Vec<Probe> {
         let position = start.position().expect("every start is a legal position");
         Probe {
             label: start.label(),
-            kept: match start.is_symmetric() {
-                true => start_counts::start_perft(start.white, depth),
-                false => default_counts::kept_perft(&position, depth),
+            kept: if start.is_symmetric() {
+                start_counts::start_perft(start.white, depth)
+            } else {
+                default_counts::kept_perft(&position, depth)
             },
             position,
             depth,

@@ -240,13 +240,13 @@ pub struct MatchRequest {
     pub resume: bool,
 }
 
-/// This executable (the built-in engine's program), or `sp960` on the `PATH` when the
-/// platform cannot say.
 /// `--sp SPEC`, read as clap reads it; a bad one is invalid chess data (exit 1), `match: ...`.
 fn match_spec(text: &str) -> Result<Spec, Refused> {
     BookError::spec(text).map_err(Refused::invalid("match"))
 }
 
+/// This executable (the built-in engine's program), or `sp960` on the `PATH` when the
+/// platform cannot say.
 fn this_program() -> PathBuf {
     std::env::current_exe().unwrap_or_else(|_| "sp960".into())
 }
@@ -279,7 +279,7 @@ impl MatchRequest {
             }))
             .take(self.engines.len().max(2))
             .collect::<Result<Vec<_>, _>>()?;
-        let starts = self.starts()?;
+        let starts = self.starts();
         let book = self.book(&starts)?;
         let identity = self.identity();
         let seed = self.draw_seed(&starts, book.as_ref())?;
@@ -344,14 +344,14 @@ impl MatchRequest {
         Err(MatchError::Usage(refused))
     }
 
-    /// The `--sp` starts and `--count` (the seed is drawn later)., and `--count` (the seed is drawn later).
-    fn starts(&self) -> Result<BookRequest, MatchError> {
-        Ok(BookRequest {
+    /// The `--sp` starts and `--count` (the seed is drawn later).
+    fn starts(&self) -> BookRequest {
+        BookRequest {
             specs: self.specs.clone(),
             count: self.count,
             dfrc_sample: 0,
             seed: 0,
-        })
+        }
     }
 
     /// `--openings` read (not the file yet), after the starts are checked for size: some
