@@ -29,6 +29,9 @@ RUNNERS (default sp960,fastchess,cutechess-cli), POLL_MS (default 5), KEEP (a di
 to keep the PGNs and outputs in), LOG (default 1: sp960 gets --log DIR when its
 `match --help` lists it; 0: never), PIN (a CPU list: every runner and its engines run under
 `taskset -c PIN`, the placement experiment of docs/benchmarks.md; default: no pinning),
+AFFINITY (a CPU list: each runner pins its game and engines with its own option, sp960
+`--affinity AFFINITY` and fastchess `-use-affinity AFFINITY`; cutechess-cli has no such
+option and runs under `taskset -c AFFINITY`; an sp960 build without `--affinity` too),
 SP960_BEFORE (a second sp960 build, e.g. the commit before a change: it runs as the runner
 `sp960-before`, interleaved with the others, and is compared with fastchess and with `sp960`:
 before and after side by side in one run).
@@ -75,6 +78,7 @@ POLL = float(os.environ.get("POLL_MS", "5")) / 1000
 KEEP = os.environ.get("KEEP")
 LOG = os.environ.get("LOG", "1") != "0"
 PIN = os.environ.get("PIN")
+AFFINITY = os.environ.get("AFFINITY")
 
 # The same adjudication and SPRT in every runner (cutechess-cli has no SPRT option with
 # these words; its -sprt takes the same four numbers).
@@ -84,10 +88,15 @@ DRAW = ["movenumber=40", "movecount=8", "score=10"]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def sp960_has(binary, option):
+    """True when this build's `sp960 match --help` lists `option`."""
+    out = subprocess.run([binary, "match", "--help"], capture_output=True, text=True).stdout
+    return option in out
+
+
 def sp960_has_log(binary=SP960):
     """True when this build's `sp960 match --help` lists --log."""
-    out = subprocess.run([binary, "match", "--help"], capture_output=True, text=True).stdout
-    return "--log" in out
+    return sp960_has(binary, "--log")
 
 
 def is_sp960(runner):
@@ -106,6 +115,10 @@ def command(runner, work, book, rounds):
         args += ["--sprt", *SPRT, "--resign", *RESIGN, "--draw", *DRAW]
         if LOG and sp960_has_log(binary):
             args += ["--log", os.path.join(work, f"{runner}-log")]
+        if AFFINITY and sp960_has(binary, "--affinity"):
+            args += ["--affinity", AFFINITY]
+        elif AFFINITY:
+            args = ["taskset", "-c", AFFINITY, *args]
         return args, pgn
     program = FASTCHESS if runner == "fastchess" else CUTECHESS
     args = [program]
@@ -117,8 +130,12 @@ def command(runner, work, book, rounds):
              "-recover", "-resign", *RESIGN, "-draw", *DRAW, "-sprt", *SPRT]
     if runner == "fastchess":
         args += ["-pgnout", f"file={pgn}"]
+        if AFFINITY:
+            args += ["-use-affinity", AFFINITY]
     else:
         args += ["-pgnout", pgn]
+        if AFFINITY:
+            args = ["taskset", "-c", AFFINITY, *args]
     return args, pgn
 
 
@@ -234,6 +251,8 @@ def main():
     load = os.getloadavg()[0]
     log = "sp960 --log DIR; " if LOG and sp960_has_log() else ""
     log += f"all under taskset -c {PIN}; " if PIN else ""
+    log += (f"sp960 --affinity {AFFINITY}, fastchess -use-affinity {AFFINITY}, cutechess-cli "
+            f"under taskset -c {AFFINITY}; " if AFFINITY else "")
     print(f"{log}{ENGINE} nodes={NODES[0]} vs nodes={NODES[1]}; starts {STARTS} ({starts}, both "
           f"colours, {expected} games); SPRT {' '.join(SPRT)}; resign {' '.join(RESIGN)}; "
           f"draw {' '.join(DRAW)}; {RUNS} runs each, interleaved; load {load:.2f}")

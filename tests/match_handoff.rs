@@ -212,6 +212,11 @@ fn options_a_runner_cannot_honour_are_refused_before_anything_runs() {
         ),
         (
             "fastchess",
+            &["--affinity", "0"][..],
+            "--affinity is the built-in runner's (fastchess has its own -use-affinity",
+        ),
+        (
+            "fastchess",
             &["--resume"][..],
             "--resume is the built-in runner's (fastchess resumes from its own -config file=)",
         ),

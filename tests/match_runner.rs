@@ -367,6 +367,28 @@ fn bad_arguments_are_refused_with_the_reason() {
             2,
             "XBoard has no node limit",
         ),
+        // --affinity: what cannot hold is refused before any engine starts.
+        (
+            &["--engine", "a option.Threads=2", "--sp", "0", "--affinity"][..],
+            2,
+            "sp960: match: --affinity: it pins each game and its engines to one CPU, and \
+             engine 1 is given option.Threads=2; leave --affinity out for multi-threaded engines",
+        ),
+        (
+            &["--sp", "0", "--affinity", "1000"][..],
+            2,
+            "sp960: match: --affinity: CPU 1000 is not one this process may run on (it may use 0",
+        ),
+        (
+            &["--sp", "0", "--affinity", "0", "--concurrency", "2"][..],
+            2,
+            "sp960: match: --affinity: 2 games at once need 2 CPUs, one each, and 1 is given",
+        ),
+        (
+            &["--sp", "0", "--affinity", "3-1"][..],
+            2,
+            "invalid value '3-1' for '--affinity [<CPUS>]': 3-1 is not a range: its end must be above its start",
+        ),
     ] {
         let output = sp960_match(dir.path(), args);
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -789,4 +811,114 @@ fn glaurung_plays_dfrc_pairs_with_mixed_castling_files_to_the_end() {
         glaurung > 0 && stockfish_mixed > 0,
         "{glaurung} {stockfish_mixed}"
     );
+}
+
+/// The CPUs thread `tid` of process `pid` may run on, as Linux reports them
+/// (`Cpus_allowed_list`), or `None` once it is gone.
+#[cfg(target_os = "linux")]
+fn allowed_cpus(pid: &str, tid: &str) -> Option<String> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("Cpus_allowed_list:"))
+        .map(|list| list.trim().to_owned())
+}
+
+/// The threads of process `pid`: (id, name).
+#[cfg(target_os = "linux")]
+fn threads_of(pid: &str) -> Vec<(String, String)> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .map(|task| {
+            let tid = task.file_name().to_string_lossy().into_owned();
+            let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            (tid, name.trim().to_owned())
+        })
+        .collect()
+}
+
+/// The processes whose parent is `pid`.
+#[cfg(target_os = "linux")]
+fn children_of(pid: u32) -> Vec<String> {
+    let parent = format!("PPid:\t{pid}");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let status = std::fs::read_to_string(entry.path().join("status")).ok()?;
+            status.lines().any(|line| line == parent).then_some(name)
+        })
+        .collect()
+}
+
+/// `--affinity CPU`: while the games run, the kernel reports the game's worker thread and
+/// every thread of both Stockfish processes allowed on that CPU alone (the last one this
+/// process may use); the games are whole and legal for python-chess.
+#[cfg(target_os = "linux")]
+#[test]
+fn affinity_pins_the_game_and_both_engines_to_one_cpu() {
+    if !peers::need(&[Peer::Stockfish, Peer::PythonChess]) {
+        return;
+    }
+    let ours = allowed_cpus("self", &std::process::id().to_string()).unwrap();
+    let cpu = ours.rsplit([',', '-']).next().unwrap().to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let mut runner = std::process::Command::new(peers::sp960())
+        .current_dir(dir.path())
+        .args(["match", "--engine", STOCKFISH, "--engine", STOCKFISH])
+        .args(["--sp", "100", "--nodes", "20000", "--affinity", &cpu])
+        .args(["--pgn", "games.pgn"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = runner.id().to_string();
+    let started = std::time::Instant::now();
+    let mut seen = None;
+    while started.elapsed() < std::time::Duration::from_secs(120) {
+        if runner.try_wait().unwrap().is_some() {
+            break;
+        }
+        let worker: Vec<Option<String>> = threads_of(&pid)
+            .iter()
+            .filter(|(_, name)| name == "match-worker-0")
+            .map(|(tid, _)| allowed_cpus(&pid, tid))
+            .collect();
+        let engines: Vec<Vec<Option<String>>> = children_of(runner.id())
+            .iter()
+            .map(|child| {
+                threads_of(child)
+                    .iter()
+                    .map(|(tid, _)| allowed_cpus(child, tid))
+                    .collect()
+            })
+            .collect();
+        let pinned = |list: &Option<String>| list.as_deref() == Some(cpu.as_str());
+        if worker.len() == 1
+            && worker.iter().all(pinned)
+            && engines.len() == 2
+            && engines
+                .iter()
+                .all(|threads| threads.len() >= 2 && threads.iter().all(pinned))
+        {
+            seen = Some(engines);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = runner.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        seen.is_some(),
+        "never saw the worker and both engines pinned to CPU {cpu}: {stderr}"
+    );
+    assert!(output.status.success(), "{stderr}");
+    assert!(!stderr.contains("not pinned"), "{stderr}");
+    let games: Vec<Checked> = python_check_pgn(&dir.path().join("games.pgn"));
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|game| game.plies > 0), "{games:?}");
 }

@@ -199,6 +199,11 @@ impl EngineDriver {
         self.link.process.set_log(log, name)
     }
 
+    /// Pins the engine, every thread it has and starts, to `cpu` (`match --affinity`).
+    pub fn pin_to(&self, cpu: usize) -> std::io::Result<()> {
+        self.link.process.pin_to(cpu)
+    }
+
     /// Writes `lines` raw (each with `\n`, one flush).
     pub fn send<L: AsRef<[u8]>>(&mut self, lines: &[L]) -> Result<(), Failure> {
         self.link.send(lines)

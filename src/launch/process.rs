@@ -125,6 +125,11 @@ impl EngineProcess {
         })
     }
 
+    /// Pins the engine, every thread it has and starts, to `cpu` (`match --affinity`).
+    pub fn pin_to(&self, cpu: usize) -> io::Result<()> {
+        crate::os::affinity::pin_process(&self.child, cpu)
+    }
+
     /// Logs every line from now on to `log` as `name`'s; returns the log it had.
     pub fn set_log(&mut self, log: GameLog, name: String) -> Option<GameLog> {
         if let Some(target) = &self.stderr_log {

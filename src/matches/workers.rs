@@ -12,7 +12,7 @@ use crate::launch::spec::{NodeLimitError, check_node_limit};
 use crate::matches::config::request::MatchConfig;
 use crate::matches::error::MatchError;
 use crate::matches::game::player::{Finished, Pool, Scheduled, Seats, launch_all, play_game};
-use crate::os::interrupt;
+use crate::os::{affinity, interrupt};
 use crate::protocol::Protocol;
 
 /// The engines after their first handshake, which tells each one's protocol and name; its
@@ -94,7 +94,7 @@ pub(crate) fn play_schedule(
             thread::Builder::new()
                 .name(format!("match-worker-{worker}"))
                 .spawn_scoped(scope, move || {
-                    work(config, schedule, engines, next, &sender)
+                    work(config, worker, schedule, engines, next, &sender)
                 })
                 .map_err(MatchError::Thread)?;
         }
@@ -110,22 +110,36 @@ pub(crate) fn play_schedule(
     })
 }
 
-/// One worker: takes the next game of `schedule` until none is left, Ctrl-C or the
-/// committing thread is gone.
+/// Worker number `worker`: takes the next game of `schedule` until none is left, Ctrl-C or
+/// the committing thread is gone; with `--affinity`, it and its engines on its CPU.
 pub(crate) fn work(
     config: &MatchConfig,
+    worker: usize,
     schedule: &[Scheduled],
     engines: &Engines,
     next: &AtomicUsize,
     sender: &mpsc::Sender<Done>,
 ) {
     let log = config.log_dir.as_ref().map(|_| GameLog::default());
+    let cpu = config
+        .affinity
+        .as_ref()
+        .and_then(|cpus| cpus.get(worker).copied());
+    if let Some(cpu) = cpu
+        && let Err(err) = affinity::pin_this_thread(cpu).and_then(|()| affinity::yield_on_wakeup())
+    {
+        eprintln!(
+            "sp960: match: game worker {}: not pinned to CPU {cpu}: {err}",
+            worker + 1
+        );
+    }
     let mut seats = Seats::new(
         &config.engines,
         &engines.protocols,
         &engines.names,
         &engines.pool,
         log,
+        cpu,
     );
     let (ack, acked) = mpsc::channel::<()>();
     loop {

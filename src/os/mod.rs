@@ -15,13 +15,15 @@
 //! | a program by its path or on PATH ([`process::program_file`], [`process::find_program`]) | the file; PATH | same | also with `.exe`; PATH with `PATHEXT` |
 //! | the folder of Qt's settings files, IniFormat ([`dirs::qsettings_ini_user_dir`]) | `$XDG_CONFIG_HOME` (absolute) or `~/.config` | macOS: `$XDG_CONFIG_HOME` or `~/.config` | `%APPDATA%` |
 //! | CPU time of its reaped children ([`cpu::children_seconds`]) | `getrusage(RUSAGE_CHILDREN)` | same | not known (`None`) |
+//! | a thread and an engine pinned to one CPU ([`affinity`]) | `sched_setaffinity` on the thread, on each of the engine's threads | not supported | `SetThreadAffinityMask`, `SetProcessAffinityMask` |
 //!
 //! The `portable-io` feature makes Linux take the macOS column (no timer signal, no
-//! parent-death signal, default pipes), so the code macOS runs is tested by the Linux suites
+//! parent-death signal, default pipes; pinning stays), so the code macOS runs is tested by the Linux suites
 //! (`cargo test --features portable-io`).
 //!
 //! Must not import any other room of sp960: the rooms above use this one.
 
+pub mod affinity;
 pub mod cpu;
 pub mod dirs;
 pub mod fs;

@@ -1,7 +1,7 @@
 //! The match as the user asks for it and as it is played: the request (`sp960 match`'s clap
 //! arguments) and its resolution into engines, starts and limits ([`request`]), the
 //! `KEY=VALUE` rules clap reads into their types ([`words`]: `--openings`, `--sprt`, `--resign`,
-//! `--draw`), `--openings` books ([`openings`], checked up front), `--resign`/`--draw`
+//! `--draw`), `--affinity`'s CPUs ([`affinity`]), `--openings` books ([`openings`], checked up front), `--resign`/`--draw`
 //! ([`adjudication`]) and `--resume` ([`resume`]: the state file and the PGN read back). Every
 //! `KEY=VALUE` option is read by `launch::key_value`, every PGN tag by `records::pgn_tag`,
 //! every SPEC by `starts::start::spec_items`.
@@ -12,6 +12,7 @@
 //! `resume` does not import `request` (the request reads the state file).
 
 pub mod adjudication;
+pub mod affinity;
 pub mod openings;
 pub mod request;
 pub mod resume;

@@ -11,6 +11,7 @@ use crate::launch::command::EngineCommand;
 use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
+use crate::matches::config::affinity::{CpuList, Platform, pinned_cpus};
 use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
 use crate::matches::config::words::Words;
@@ -156,6 +157,9 @@ pub struct MatchConfig {
     pub draw: Option<DrawRule>,
     /// `--log DIR`: a file per game with every line to and from the engines.
     pub log_dir: Option<PathBuf>,
+    /// `--affinity`: the CPUs the workers are pinned to, the first worker's first, each
+    /// with its engines; `None`: not pinned.
+    pub affinity: Option<Vec<usize>>,
 }
 
 /// `sp960 match` as typed: its clap arguments (the doc comments are the help text), each
@@ -199,9 +203,12 @@ pub struct MatchRequest {
     /// Clock per side, cutechess syntax: [MOVES/]SECONDS|M:SS[+INCREMENT]; a flag fall loses.
     #[arg(long, value_name = "TC")]
     pub tc: Option<TimeControl>,
-    /// Games at once [default: one per core].
+    /// Games at once [default: one per core; with --affinity, one per CPU it pins to].
     #[arg(long, value_name = "K")]
     pub concurrency: Option<usize>,
+    /// Pin each game's worker and its two engines to a CPU of their own, as fastchess's -use-affinity: the CPUS given (0,2,4-7) or every one this process may use, one per physical core first. For single-threaded engines; not on macOS.
+    #[arg(long, value_name = "CPUS", num_args = 0..=1)]
+    pub affinity: Option<Option<CpuList>>,
     /// How many times to play the whole schedule.
     #[arg(long, default_value_t = 1)]
     pub rounds: u32,
@@ -289,6 +296,11 @@ impl MatchRequest {
         let matchups = matchups(self.gauntlet, engines.len());
         check_games(openings.len(), rounds, matchups.len())?;
         let limits = self.limits()?;
+        let affinity = self
+            .affinity
+            .as_ref()
+            .map(|given| pinned_cpus(given.as_ref(), Platform::here(), self.concurrency, &engines))
+            .transpose()?;
         let engine_limits = engines
             .iter()
             .map(|engine| engine_limits(&engine.limits, &limits))
@@ -309,9 +321,12 @@ impl MatchRequest {
             rounds,
             limits,
             engine_limits,
-            concurrency: self.concurrency.unwrap_or_else(|| {
-                thread::available_parallelism().map_or(1, std::num::NonZero::get)
-            }),
+            concurrency: self
+                .concurrency
+                .or(affinity.as_ref().map(Vec::len))
+                .unwrap_or_else(|| {
+                    thread::available_parallelism().map_or(1, std::num::NonZero::get)
+                }),
             max_plies: self.max_plies,
             move_timeout,
             event: self.event.unwrap_or_else(|| "sp960 match".to_owned()),
@@ -325,6 +340,7 @@ impl MatchRequest {
             draw: self.draw.value().copied(),
             pgn: self.pgn,
             log_dir: self.log,
+            affinity,
         })
     }
 
@@ -439,7 +455,7 @@ impl MatchRequest {
 
     /// The options that decide the games (who plays whom, from where, how long, how they
     /// are adjudicated, the PGN tags), as `(option, value as given)`: what `--resume`
-    /// compares. `--concurrency`, `--json`, `--log` and `--pgn` are not in it: a match may be
+    /// compares. `--concurrency`, `--affinity`, `--json`, `--log` and `--pgn` are not in it: a match may be
     /// resumed with others.
     pub fn identity(&self) -> Vec<(String, String)> {
         let opt = |value: Option<String>| value.unwrap_or_default();

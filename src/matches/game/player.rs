@@ -202,6 +202,8 @@ pub(crate) struct Seats<'a> {
     pool: &'a Pool,
     /// With `--log`: the worker's log, which its players write to.
     log: Option<GameLog>,
+    /// With `--affinity`: the worker's CPU, which its players are pinned to.
+    cpu: Option<usize>,
 }
 
 impl Seats<'_> {
@@ -212,6 +214,7 @@ impl Seats<'_> {
         names: &'a [String],
         pool: &'a Pool,
         log: Option<GameLog>,
+        cpu: Option<usize>,
     ) -> Seats<'a> {
         Seats {
             engines,
@@ -220,6 +223,7 @@ impl Seats<'_> {
             players: engines.iter().map(|_| None).collect(),
             pool,
             log,
+            cpu,
         }
     }
 
@@ -243,12 +247,27 @@ impl Seats<'_> {
         }
     }
 
-    /// Engine `index` for a game: seated, from the pool, or started now. It is given back
-    /// with [`Seats::put`] unless it broke down.
+    /// Engine `index` for a game: seated, from the pool, or started now (and pinned to the
+    /// worker's CPU, with `--affinity`). It is given back with [`Seats::put`] unless it
+    /// broke down.
     fn take(&mut self, index: usize) -> Result<Player, StartError> {
         if let Some(player) = self.players[index].take() {
             return Ok(player);
         }
+        let player = self.take_unseated(index)?;
+        if let Some(cpu) = self.cpu
+            && let Err(err) = player.0.pin_to(cpu)
+        {
+            eprintln!(
+                "sp960: match: engine '{}': not pinned to CPU {cpu}: {err}",
+                self.names[index]
+            );
+        }
+        Ok(player)
+    }
+
+    /// Engine `index` from the pool, or started now.
+    fn take_unseated(&mut self, index: usize) -> Result<Player, StartError> {
         let pooled = self
             .pool
             .lock()

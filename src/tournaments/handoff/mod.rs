@@ -233,6 +233,12 @@ fn refuse_what_a_handoff_cannot_do(
              cutechess-cli -debug)",
         ));
     }
+    if request.affinity.is_some() {
+        return Err(refused(
+            "--affinity is the built-in runner's (fastchess has its own -use-affinity: give it \
+             through sp960 tournament)",
+        ));
+    }
     if request.resume {
         return Err(refused(
             "--resume is the built-in runner's (fastchess resumes from its own -config file=)",
