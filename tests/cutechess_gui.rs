@@ -471,8 +471,8 @@ fn the_documented_run_prints_what_the_docs_say() {
     assert_eq!(written.replace(&temp_name, ""), json);
 }
 
-/// --engines-json and --launchers belong to --emit cutechess-gui, --shell to the command
-/// lines: each elsewhere is a usage error (exit 2) that names it.
+/// --engines-json and --launchers belong to --emit cutechess-gui, --shell and --sp960 to
+/// the command lines: each elsewhere is a usage error (exit 2) that names it.
 #[test]
 fn the_gui_options_and_the_command_line_options_do_not_mix() {
     let dir = tempfile::tempdir().unwrap();
@@ -488,6 +488,11 @@ fn the_gui_options_and_the_command_line_options_do_not_mix() {
         (
             vec!["--emit", "cutechess-gui", "--shell", "sh"],
             "sp960: tournament: --shell is for command lines; --emit cutechess-gui writes files\n",
+        ),
+        (
+            vec!["--emit", "cutechess-gui", "--sp960", "/opt/sp960"],
+            "sp960: tournament: --sp960 is for command lines; --emit cutechess-gui's launchers \
+             are copies of this sp960\n",
         ),
     ] {
         let output = Command::new(sp960())

@@ -223,9 +223,9 @@ pub struct TournamentArgs {
     /// Games at once (cutechess-cli, fastchess).
     #[arg(long)]
     pub concurrency: Option<u32>,
-    /// How the command line runs sp960 for wrapped engines.
-    #[arg(long, value_name = "PATH", default_value = "sp960")]
-    pub sp960: String,
+    /// How the command line runs sp960 for wrapped engines [default: sp960].
+    #[arg(long, value_name = "PATH")]
+    pub sp960: Option<String>,
     /// The shell the command line is written for [default: powershell on Windows, sh elsewhere].
     #[arg(long, value_enum)]
     pub shell: Option<Shell>,
@@ -419,6 +419,13 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
             "tournament: --shell is for command lines; --emit cutechess-gui writes files",
         ));
     }
+    if writes_files && args.sp960.is_some() {
+        return Err(Failure::new(
+            exit_code::USAGE,
+            "tournament: --sp960 is for command lines; --emit cutechess-gui's launchers are \
+             copies of this sp960",
+        ));
+    }
     let gui_files = writes_files
         .then(|| gui_files(args.engines_json.clone(), args.launchers.clone()))
         .transpose()?;
@@ -437,7 +444,7 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
         castling: args.castling,
         pgn_out: args.pgnout,
         concurrency: args.concurrency,
-        sp960: args.sp960,
+        sp960: args.sp960.unwrap_or_else(|| "sp960".to_owned()),
         shell: args.shell.unwrap_or_else(Shell::platform),
         given_book,
     };
