@@ -19,13 +19,9 @@ use std::sync::Mutex;
 /// One tournament at a time: each plays two games at once on a 2-core machine.
 #[path = "support/peers.rs"]
 mod peers;
-use peers::{Game, Peer, check_games, search_path, starts_in};
+use peers::{Game, Peer, check_games, search_path, sp960, starts_in};
 
 static RUNNING: Mutex<()> = Mutex::new(());
-
-fn sp960() -> &'static str {
-    env!("CARGO_BIN_EXE_sp960")
-}
 
 /// Runs `sp960 tournament ARGS` in `dir`; returns its stdout (the command line).
 fn emit(dir: &Path, args: &[&str]) -> String {
@@ -55,17 +51,7 @@ fn emit_told(dir: &Path, args: &[&str]) -> (String, String) {
 /// Runs an emitted command line as a shell would, in `dir`, within a time limit.
 fn play(dir: &Path, line: &str) {
     let log = peers::run_printed_line(dir, line);
-    for bad in [
-        "stalled / disconnected",
-        "Warning; Engine",
-        "Illegal move",
-        "crash",
-    ] {
-        assert!(
-            !log.contains(bad),
-            "{line}\nthe runner said '{bad}':\n{log}"
-        );
-    }
+    peers::assert_runner_untroubled(&log, line, &[]);
 }
 
 /// SP 0 (`HFhf`), SP 860 (`EAea`) and the DFRC pair 0:959: three starts, six games.

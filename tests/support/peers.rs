@@ -252,6 +252,26 @@ pub fn search_path() -> String {
     )
 }
 
+/// What cutechess-cli and fastchess write when an engine misbehaved (stalled, crashed,
+/// played an illegal move, was warned about).
+pub const RUNNER_TROUBLE: [&str; 4] = [
+    "stalled / disconnected",
+    "Warning; Engine",
+    "Illegal move",
+    "crash",
+];
+
+/// Fails the test, showing `what` and the log, when a runner's `log` holds any of
+/// [`RUNNER_TROUBLE`] or of `more`.
+pub fn assert_runner_untroubled(log: &str, what: &str, more: &[&str]) {
+    for bad in RUNNER_TROUBLE.iter().chain(more) {
+        assert!(
+            !log.contains(bad),
+            "{what}\nthe runner said '{bad}':\n{log}"
+        );
+    }
+}
+
 /// Runs a command line a tool printed as a shell would, in `dir`, within ten minutes: it must
 /// succeed; returns its stdout and stderr, for the caller's own checks.
 pub fn run_printed_line(dir: &Path, line: &str) -> String {
