@@ -12,9 +12,9 @@
 #   aarch64-apple-darwin (library and binaries; macOS cannot be linked here, and with
 #   --all-targets a dev-dependency's build script would need an Apple C compiler).
 # - Windows: builds sp960.exe, the library's unit tests and the test suites that need no
-#   Linux peer, and runs them under Wine (the unit tests of src/, but for the few listed in
-#   windows_skips, about 80 s; tests/portable.rs: the proxy before the built-in
-#   engine as a UCI and an XBoard GUI, a match; and the CLI suites); then plays
+#   Linux peer, and runs them under Wine (every unit test of src/, about 80 s;
+#   tests/portable.rs: the proxy before the built-in engine as a UCI and an XBoard GUI, a
+#   match; and the CLI suites); then plays
 #   `sp960.exe match` under Wine and has python-chess (Linux) replay its PGN. A test that needs a peer Wine lacks (python-chess,
 #   bash, the Debian engines) says SKIPPED, by the suites' one rule (CI is unset for them).
 # - The build is cached in $SP960_CROSS_TARGET (default ~/.cache/sp960-cross-target): the
@@ -67,20 +67,8 @@ wine=(/usr/lib/wine/wine64)
 failed=0
 # How a spawn that failed with os error 1359 is told: io::Error's Debug or its Display.
 wine1359='code: 1359|os error 1359'
-# Unit tests not run under Wine: they expect Unix paths and POSIX quoting in what they
-# compare (`a/b` where Windows writes `a\b`, single quotes a Windows command line keeps), so
-# they fail on Windows although the code is right there; skipped by their exact names.
-windows_skips=(
-  tournaments::cutechess_gui::tests::each_engine_is_a_launcher_listed_under_fischerandom_only
-  tournaments::cutechess_gui::tests::launcher_file_names_are_portable_and_unique
-  tournaments::cutechess_gui::tests::the_steps_name_the_dialogs_fields
-  tournaments::cutechess_gui::tests::the_working_directory_is_dir_and_engine_arguments_go_to_the_launcher
-  tournaments::tournament::tests::runner_lines_recover_and_carry_each_engines_own_keys
-)
 # The library's unit tests (target `lib`: the crate's, named sp960), then the suites.
 for suite in lib "${suites[@]}"; do
-  args=(--test-threads=1)
-  [ "$suite" != lib ] || args+=(--exact "${windows_skips[@]/#/--skip=}")
   exe=$(python3 -c '
 import json, sys
 for line in open(sys.argv[1]):
@@ -100,7 +88,7 @@ for line in open(sys.argv[1]):
   # One test at a time: Wine's process creation is the fragile part here. Once in a few
   # hundred spawns it fails with ERROR_INTERNAL_ERROR (os error 1359) before the program
   # starts; a suite that failed only that way is run once more, and says so.
-  run_suite() { env -u CI timeout 600 "${wine[@]}" "$exe" "${args[@]}" >"$log" 2>&1; }
+  run_suite() { env -u CI timeout 600 "${wine[@]}" "$exe" --test-threads=1 >"$log" 2>&1; }
   ok=0
   run_suite && ok=1
   if [ "$ok" -eq 0 ] && grep -qE "$wine1359" "$log" \

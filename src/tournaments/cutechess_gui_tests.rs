@@ -40,6 +40,13 @@ fn files() -> GuiFiles {
     }
 }
 
+/// The path of `name` in the folder `dir` as `Path::join` writes it here: `dir\name` on
+/// Windows, `dir/name` elsewhere (the folders of [`files`] are written with `/` on both).
+fn joined(dir: &str, name: &str) -> String {
+    let separator = if cfg!(windows) { '\\' } else { '/' };
+    format!("{dir}{separator}{name}")
+}
+
 fn engines(engines: &[&str], starts: &str) -> Result<Vec<GuiEngine>, GuiError> {
     let tournament = request(engines, starts).resolve()?;
     let plan = plan(&tournament)?;
@@ -52,7 +59,8 @@ fn each_engine_is_a_launcher_listed_under_fischerandom_only() {
         &[
             "/usr/games/stockfish option.Hash=16",
             "/usr/games/fairy-stockfish",
-            "/usr/games/sjaakii proto=xboard 'name=Sjaak II'",
+            // Double quotes group words in both splittings, POSIX and Windows.
+            "/usr/games/sjaakii proto=xboard \"name=Sjaak II\"",
             "/usr/games/fairy-stockfish proto=xboard name=fairy-xboard",
             "/usr/games/glaurung",
             "/usr/games/toga2 restart=on initstr=debug",
@@ -63,7 +71,7 @@ fn each_engine_is_a_launcher_listed_under_fischerandom_only() {
     let launchers = "/home/me/.config/cutechess/sp960-launchers";
     let expected = [
         (
-            json!({"name": "stockfish-960", "command": format!("{launchers}/stockfish-960"),
+            json!({"name": "stockfish-960", "command": joined(launchers, "stockfish-960"),
                    "workingDirectory": "/home/me/chess", "protocol": "uci",
                    "variants": ["fischerandom"],
                    "options": [{"name": "Hash", "value": "16"}]}),
@@ -72,33 +80,33 @@ fn each_engine_is_a_launcher_listed_under_fischerandom_only() {
         (
             // cutechess's UCI_Variant: wrapped, as --emit cutechess wraps it.
             json!({"name": "fairy-stockfish-960",
-                   "command": format!("{launchers}/fairy-stockfish-960"),
+                   "command": joined(launchers, "fairy-stockfish-960"),
                    "workingDirectory": "/home/me/chess", "protocol": "uci",
                    "variants": ["fischerandom"]}),
             vec![],
         ),
         (
-            json!({"name": "Sjaak II", "command": format!("{launchers}/Sjaak-II"),
+            json!({"name": "Sjaak II", "command": joined(launchers, "Sjaak-II"),
                    "workingDirectory": "/home/me/chess", "protocol": "xboard",
                    "variants": ["fischerandom"]}),
             vec!["--protocol", "xboard"],
         ),
         (
-            json!({"name": "fairy-xboard", "command": format!("{launchers}/fairy-xboard"),
+            json!({"name": "fairy-xboard", "command": joined(launchers, "fairy-xboard"),
                    "workingDirectory": "/home/me/chess", "protocol": "xboard",
                    "variants": ["fischerandom"]}),
             vec!["--protocol", "xboard", "--engine-castling", "kxr"],
         ),
         (
             // The quirks table's Threads=1, as cutechess-cli's option.Threads=1.
-            json!({"name": "glaurung-960", "command": format!("{launchers}/glaurung-960"),
+            json!({"name": "glaurung-960", "command": joined(launchers, "glaurung-960"),
                    "workingDirectory": "/home/me/chess", "protocol": "uci",
                    "variants": ["fischerandom"],
                    "options": [{"name": "Threads", "value": "1"}]}),
             vec![],
         ),
         (
-            json!({"name": "toga2-960", "command": format!("{launchers}/toga2-960"),
+            json!({"name": "toga2-960", "command": joined(launchers, "toga2-960"),
                    "workingDirectory": "/home/me/chess", "protocol": "uci",
                    "variants": ["fischerandom"], "initStrings": ["debug"],
                    "restart": "on"}),
@@ -134,7 +142,7 @@ fn the_working_directory_is_dir_and_engine_arguments_go_to_the_launcher() {
     assert_eq!(job.args, ["--uci-flag"]);
     assert_eq!(
         engines[0].entry["workingDirectory"],
-        "/home/me/chess/engines"
+        joined("/home/me/chess", "engines")
     );
     // proxy=no: the engine itself is the command.
     assert!(engines[1].launcher.is_none());
@@ -168,7 +176,8 @@ fn launcher_file_names_are_portable_and_unique() {
     assert_eq!(launcher_file_name("a/b\\c:d"), "a-b-c-d");
     assert_eq!(launcher_file_name("..hidden."), "hidden");
     assert_eq!(launcher_file_name("..."), "engine");
-    let engines = engines(&["'name=a b' stockfish", "'name=a-b' stockfish"], "0").unwrap();
+    // Double quotes group words in both splittings, POSIX and Windows.
+    let engines = engines(&[r#""name=a b" stockfish"#, r#""name=a-b" stockfish"#], "0").unwrap();
     let paths: Vec<_> = engines
         .iter()
         .map(|e| {
@@ -292,11 +301,13 @@ fn the_steps_name_the_dialogs_fields() {
         &files(),
         Path::new("/home/me/chess/sp960-FRC.epd"),
     );
+    let pgn_out = joined("/home/me/chess", "games.pgn");
     assert_eq!(
         text,
-        "Cute Chess GUI reads /home/me/.config/cutechess/engines.json when it starts (quit it first if it is running).
+        format!(
+            "Cute Chess GUI reads /home/me/.config/cutechess/engines.json when it starts (quit it first if it is running).
 In Cute Chess: Tournament > New...
-  PGN output: /home/me/chess/games.pgn
+  PGN output: {pgn_out}
   Tournament type: Round Robin
   Rounds: 2
   Games per encounter: 2
@@ -310,6 +321,7 @@ In Cute Chess: Tournament > New...
   Players: + (Add), then select stockfish-960, sjaakii-960 (listed under fischerandom only)
 Tools > Settings > Tournaments: Concurrent games: 2
 "
+        )
     );
 }
 

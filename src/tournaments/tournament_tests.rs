@@ -223,7 +223,8 @@ fn runner_lines_recover_and_carry_each_engines_own_keys() {
         );
         assert!(line.contains("cmd=b proto=uci tc=10+0.1 depth=3"), "{line}");
     }
-    let init = ["a 'initstr=setoption name Hash value 8'", "b"];
+    // Double quotes group words in both splittings, POSIX and Windows.
+    let init = [r#"a "initstr=setoption name Hash value 8""#, "b"];
     let cutechess = plan(&tournament(Tool::Cutechess, &init, "0")).unwrap();
     assert!(
         cutechess
@@ -231,7 +232,7 @@ fn runner_lines_recover_and_carry_each_engines_own_keys() {
             .argv
             .contains(&"initstr=setoption name Hash value 8".to_owned())
     );
-    let spaced = ["a 'arg=two words'", "b"];
+    let spaced = [r#"a "arg=two words""#, "b"];
     let err = plan(&tournament(Tool::Fastchess, &spaced, "0")).unwrap_err();
     assert!(
         err.to_string().contains("fastchess splits args= at spaces"),
