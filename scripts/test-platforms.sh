@@ -15,7 +15,8 @@
 #   Linux peer, and runs them under Wine (every unit test of src/, about 80 s;
 #   tests/portable.rs: the proxy before the built-in engine as a UCI and an XBoard GUI, a
 #   match; and the CLI suites); then plays
-#   `sp960.exe match` under Wine and has python-chess (Linux) replay its PGN. A test that needs a peer Wine lacks (python-chess,
+#   `sp960.exe match` under Wine (once with --affinity, which must pin without a warning)
+#   and has python-chess (Linux) replay its PGNs. A test that needs a peer Wine lacks (python-chess,
 #   bash, the Debian engines) says SKIPPED, by the suites' one rule (CI is unset for them).
 # - The build is cached in $SP960_CROSS_TARGET (default ~/.cache/sp960-cross-target): the
 #   first run builds std for both targets (about 5 minutes on 2 cores), later runs only
@@ -114,5 +115,25 @@ timeout 300 "${wine[@]}" "$out/sp960.exe" match --sp 0,860 --sp 0:959 --depth 2 
 python3 tests/python/replay_games.py "$pgn"
 games=$(grep -c '^\[Event ' "$pgn")
 [ "$games" -eq 6 ] || { echo "expected 6 games, the PGN has $games"; failed=1; }
+
+echo "== Wine: sp960.exe match --affinity: its worker and engines pinned, no warning"
+pinned=$(mktemp --suffix=.pgn)
+said=$(mktemp)
+trap 'rm -f "$pgn" "$pinned" "$said"' EXIT
+rm -f "$pinned"
+if timeout 300 "${wine[@]}" "$out/sp960.exe" match --sp 860 --depth 2 --affinity \
+  --pgn "$pinned" >/dev/null 2>"$said"; then
+  if grep -q 'not pinned' "$said"; then
+    grep 'not pinned' "$said"
+    failed=1
+  fi
+  python3 tests/python/replay_games.py "$pinned" || failed=1
+  games=$(grep -c '^\[Event ' "$pinned" || true)
+  [ "$games" -eq 2 ] || { echo "expected 2 games, the PGN has $games"; failed=1; }
+else
+  echo "sp960.exe match --affinity failed:"
+  cat "$said"
+  failed=1
+fi
 
 exit "$failed"
