@@ -455,8 +455,8 @@ impl MatchRequest {
 
     /// The options that decide the games (who plays whom, from where, how long, how they
     /// are adjudicated, the PGN tags), as `(option, value as given)`: what `--resume`
-    /// compares. `--concurrency`, `--affinity`, `--json`, `--log` and `--pgn` are not in it: a match may be
-    /// resumed with others.
+    /// compares. `--concurrency`, `--affinity`, `--json`, `--log` and `--pgn` are not in it:
+    /// a match may be resumed with others.
     pub fn identity(&self) -> Vec<(String, String)> {
         let opt = |value: Option<String>| value.unwrap_or_default();
         let mut arguments = Vec::new();
