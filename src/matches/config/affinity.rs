@@ -7,7 +7,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::matches::config::request::MatchEngine;
 use crate::matches::error::MatchError;
 
 /// The highest CPU number `--affinity` takes.
@@ -100,13 +99,13 @@ impl Platform {
 }
 
 /// The CPUs the games are pinned to, one per worker in order, for `--affinity` with `given`
-/// CPUs (or none: every available one), `concurrency` games at once (when given) and these
-/// `engines`.
+/// CPUs (or none: every available one), `concurrency` games at once (when given) and
+/// engines with these `option.NAME=VALUE`s (`engine_options`, in `--engine` order).
 pub fn pinned_cpus(
     given: Option<&CpuList>,
     platform: Platform,
     concurrency: Option<usize>,
-    engines: &[MatchEngine],
+    engine_options: &[&[(String, String)]],
 ) -> Result<Vec<usize>, MatchError> {
     let refuse = |why: String| Err(MatchError::Usage(format!("--affinity: {why}")));
     if !platform.supported {
@@ -144,9 +143,8 @@ pub fn pinned_cpus(
             if cpus.len() == 1 { "is" } else { "are" }
         ));
     }
-    for (index, engine) in engines.iter().enumerate() {
-        let threads = engine
-            .options
+    for (index, options) in engine_options.iter().enumerate() {
+        let threads = options
             .iter()
             .find(|(name, _)| name.eq_ignore_ascii_case("threads"))
             .map(|(_, value)| value.trim());
@@ -185,13 +183,11 @@ mod tests {
         assert_eq!(CpuList(vec![0, 2, 3]).to_string(), "0,2,3");
     }
 
-    fn engine(options: &[(&str, &str)]) -> MatchEngine {
-        let mut engine = MatchEngine::builtin("sp960".into());
-        engine.options = options
+    fn engine(options: &[(&str, &str)]) -> Vec<(String, String)> {
+        options
             .iter()
             .map(|(name, value)| (name.to_string(), value.to_string()))
-            .collect();
-        engine
+            .collect()
     }
 
     fn machine(cpus: &[usize]) -> Platform {
@@ -210,7 +206,8 @@ mod tests {
 
     #[test]
     fn the_cpus_are_the_given_ones_or_every_available_one() {
-        let engines = [engine(&[]), engine(&[("Hash", "16"), ("Threads", "1")])];
+        let options = [engine(&[]), engine(&[("Hash", "16"), ("Threads", "1")])];
+        let engines = [options[0].as_slice(), options[1].as_slice()];
         assert_eq!(
             pinned_cpus(None, machine(&[0, 2, 1, 3]), None, &engines).unwrap(),
             vec![0, 2, 1, 3]
@@ -224,7 +221,8 @@ mod tests {
 
     #[test]
     fn what_cannot_hold_is_refused_with_its_reason() {
-        let engines = [engine(&[]), engine(&[])];
+        let none = engine(&[]);
+        let engines = [none.as_slice(), none.as_slice()];
         let list = CpuList(vec![1, 5]);
         assert_eq!(
             refusal(pinned_cpus(Some(&list), machine(&[0, 1]), None, &engines)),
@@ -240,7 +238,8 @@ mod tests {
             refusal(pinned_cpus(Some(&one), machine(&[0, 1]), Some(2), &engines))
                 .contains("and 1 is given")
         );
-        let threaded = [engine(&[]), engine(&[("threads", "4")])];
+        let four = engine(&[("threads", "4")]);
+        let threaded = [none.as_slice(), four.as_slice()];
         assert_eq!(
             refusal(pinned_cpus(None, machine(&[0, 1]), None, &threaded)),
             "--affinity: it pins each game and its engines to one CPU, and engine 2 is given \

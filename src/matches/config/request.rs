@@ -299,7 +299,13 @@ impl MatchRequest {
         let affinity = self
             .affinity
             .as_ref()
-            .map(|given| pinned_cpus(given.as_ref(), Platform::here(), self.concurrency, &engines))
+            .map(|given| {
+                let options: Vec<&[(String, String)]> = engines
+                    .iter()
+                    .map(|engine| engine.options.as_slice())
+                    .collect();
+                pinned_cpus(given.as_ref(), Platform::here(), self.concurrency, &options)
+            })
             .transpose()?;
         let engine_limits = engines
             .iter()
