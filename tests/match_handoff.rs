@@ -323,9 +323,11 @@ fn ctrl_c_stops_the_runner_and_reports_the_games_it_finished() {
     );
     assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
     let text = std::fs::read_to_string(&pgn).unwrap();
+    // A game cut short is left out of the count: cutechess-cli writes it with `*`, or, when
+    // the signal comes before its first move, as a stub whose tags are all `?`.
     let finished = games(&text)
         .iter()
-        .filter(|(result, _)| result != "*")
+        .filter(|(result, _)| ["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()))
         .count();
     assert!(finished < 80, "the match was stopped early");
     assert!(
