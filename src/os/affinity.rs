@@ -69,11 +69,10 @@ mod imp {
         }
     }
 
-    /// Pins thread `tid` (0: the calling thread).
-    fn pin(tid: libc::pid_t, cpu: usize) -> io::Result<()> {
-        let set = set_of(cpu)?;
+    /// Pins thread `tid` (0: the calling thread) to the CPUs of `set`.
+    fn pin(tid: libc::pid_t, set: &libc::cpu_set_t) -> io::Result<()> {
         // SAFETY: the set is initialised and its size given.
-        let done = unsafe { libc::sched_setaffinity(tid, size_of::<libc::cpu_set_t>(), &set) };
+        let done = unsafe { libc::sched_setaffinity(tid, size_of::<libc::cpu_set_t>(), set) };
         if done == 0 {
             Ok(())
         } else {
@@ -111,7 +110,7 @@ mod imp {
     }
 
     pub fn pin_this_thread(cpu: usize) -> io::Result<()> {
-        pin(0, cpu)
+        pin(0, &set_of(cpu)?)
     }
 
     pub fn yield_on_wakeup() -> io::Result<()> {
@@ -124,7 +123,7 @@ mod imp {
     }
 
     pub fn pin_process(child: &Child, cpu: usize) -> io::Result<()> {
-        set_of(cpu)?;
+        let set = set_of(cpu)?;
         // Each thread is pinned by its id; a thread started meanwhile by a thread not yet
         // pinned would escape, so the list is read again until it holds no new thread.
         let mut pinned = BTreeSet::new();
@@ -143,7 +142,7 @@ mod imp {
                     continue;
                 }
                 new += 1;
-                match pin(tid, cpu) {
+                match pin(tid, &set) {
                     // The thread ended meanwhile.
                     Err(err) if err.raw_os_error() == Some(libc::ESRCH) => {}
                     other => other?,
