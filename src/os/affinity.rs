@@ -9,18 +9,15 @@
 //! - Windows: `GetProcessAffinityMask`, `SetThreadAffinityMask`, and
 //!   `SetProcessAffinityMask` on the engine (all its threads); the first 64 CPUs (one
 //!   processor group).
-//! - macOS and other Unix: no pinning (macOS has no API that binds a thread to a CPU);
-//!   [`SUPPORTED`] is false and every call is an `Unsupported` error.
+//! - macOS and other Unix: no pinning (macOS has no API that binds a thread to a CPU):
+//!   every call is an `Unsupported` error.
 
 use std::io;
 use std::process::Child;
 
-/// Whether this platform can pin threads and processes to a CPU.
-pub const SUPPORTED: bool = cfg!(any(target_os = "linux", windows));
-
 /// The CPUs this process may run on, in the order to hand them out: on Linux one logical
 /// CPU of each physical core first (the lowest of its hyperthread siblings), then the
-/// others, as fastchess orders them.
+/// others, as fastchess orders them. An `Unsupported` error where nothing can be pinned.
 pub fn available_cpus() -> io::Result<Vec<usize>> {
     imp::available_cpus()
 }
@@ -346,7 +343,6 @@ mod tests {
     #[cfg(not(any(target_os = "linux", windows)))]
     #[test]
     fn pinning_is_refused_as_unsupported() {
-        assert!(!SUPPORTED);
         let err = available_cpus().unwrap_err();
         assert_eq!(err.kind(), std::io::ErrorKind::Unsupported);
     }

@@ -79,44 +79,27 @@ impl fmt::Display for CpuList {
     }
 }
 
-/// What the platform says about pinning: whether it can, and the CPUs this process may use.
-pub struct Platform {
-    /// Whether threads and processes can be pinned at all.
-    pub supported: bool,
-    /// The CPUs this process may use, in the order to hand them out (or why they are not
-    /// known).
-    pub available: std::io::Result<Vec<usize>>,
-}
-
-impl Platform {
-    /// This machine's.
-    pub fn here() -> Platform {
-        Platform {
-            supported: crate::os::affinity::SUPPORTED,
-            available: crate::os::affinity::available_cpus(),
-        }
-    }
-}
-
 /// The CPUs the games are pinned to, one per worker in order, for `--affinity` with `given`
-/// CPUs (or none: every available one), `concurrency` games at once (when given) and
-/// engines with these `option.NAME=VALUE`s (`engine_options`, in `--engine` order).
+/// CPUs (or none: every one of `available`, the CPUs this process may use in the order to
+/// hand them out, as [`crate::os::affinity::available_cpus`] gives them: an `Unsupported`
+/// error where nothing can be pinned), `concurrency` games at once (when given) and engines
+/// with these `option.NAME=VALUE`s (`engine_options`, in `--engine` order).
 pub fn pinned_cpus(
     given: Option<&CpuList>,
-    platform: Platform,
+    available: std::io::Result<Vec<usize>>,
     concurrency: Option<usize>,
     engine_options: &[&[(String, String)]],
 ) -> Result<Vec<usize>, MatchError> {
     let refuse = |why: String| Err(MatchError::Usage(format!("--affinity: {why}")));
-    if !platform.supported {
-        return refuse(
-            "this system cannot pin a thread or a process to a CPU (macOS has no such \
-             call); leave --affinity out"
-                .to_owned(),
-        );
-    }
-    let available = match platform.available {
+    let available = match available {
         Ok(available) => available,
+        Err(err) if err.kind() == std::io::ErrorKind::Unsupported => {
+            return refuse(
+                "this system cannot pin a thread or a process to a CPU (macOS has no such \
+                 call); leave --affinity out"
+                    .to_owned(),
+            );
+        }
         Err(err) => return refuse(format!("the CPUs this process may use are unknown: {err}")),
     };
     let cpus = match given {
@@ -190,11 +173,8 @@ mod tests {
             .collect()
     }
 
-    fn machine(cpus: &[usize]) -> Platform {
-        Platform {
-            supported: true,
-            available: Ok(cpus.to_vec()),
-        }
+    fn machine(cpus: &[usize]) -> std::io::Result<Vec<usize>> {
+        Ok(cpus.to_vec())
     }
 
     fn refusal(result: Result<Vec<usize>, MatchError>) -> String {
@@ -245,18 +225,12 @@ mod tests {
             "--affinity: it pins each game and its engines to one CPU, and engine 2 is given \
              option.Threads=4; leave --affinity out for multi-threaded engines"
         );
-        let unsupported = Platform {
-            supported: false,
-            available: Err(std::io::ErrorKind::Unsupported.into()),
-        };
+        let unsupported = Err(std::io::ErrorKind::Unsupported.into());
         assert!(
             refusal(pinned_cpus(None, unsupported, None, &engines))
                 .starts_with("--affinity: this system cannot pin")
         );
-        let unknown = Platform {
-            supported: true,
-            available: Err(std::io::Error::other("no /proc")),
-        };
+        let unknown = Err(std::io::Error::other("no /proc"));
         assert_eq!(
             refusal(pinned_cpus(None, unknown, None, &engines)),
             "--affinity: the CPUs this process may use are unknown: no /proc"

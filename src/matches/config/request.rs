@@ -11,7 +11,7 @@ use crate::launch::command::EngineCommand;
 use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
-use crate::matches::config::affinity::{CpuList, Platform, pinned_cpus};
+use crate::matches::config::affinity::{CpuList, pinned_cpus};
 use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
 use crate::matches::config::words::Words;
@@ -304,7 +304,8 @@ impl MatchRequest {
                     .iter()
                     .map(|engine| engine.options.as_slice())
                     .collect();
-                pinned_cpus(given.as_ref(), Platform::here(), self.concurrency, &options)
+                let available = crate::os::affinity::available_cpus();
+                pinned_cpus(given.as_ref(), available, self.concurrency, &options)
             })
             .transpose()?;
         let engine_limits = engines
