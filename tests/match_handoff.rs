@@ -549,3 +549,54 @@ fn fastchess_wraps_glaurung_for_openings_whose_castling_files_differ() {
     assert_eq!(games(&pgn).len(), 4, "{pgn}");
     assert_eq!(pgn.matches("[Termination \"normal\"]").count(), 4, "{pgn}");
 }
+
+/// `--affinity CPUS` reads a CPU list as fastchess's `-use-affinity CPUS` does (its source's
+/// `parseIntList`): fastchess, given each list with engines that do not exist, says "Bad
+/// cpu list" exactly when clap refuses the list for sp960. One deliberate difference: a CPU
+/// named twice, which fastchess takes, is refused by sp960 (two games would share it).
+#[test]
+fn affinity_cpu_lists_are_read_as_fastchess_reads_them() {
+    if !peers::need(&[Peer::Fastchess]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = search_path();
+    let fastchess_refuses = |list: &str| {
+        let output = Command::new("fastchess")
+            .args(["-use-affinity", list])
+            .args(["-engine", "cmd=/nonexistent/a", "name=a"])
+            .args(["-engine", "cmd=/nonexistent/b", "name=b"])
+            .args(["-each", "tc=1", "-rounds", "1"])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        let said =
+            String::from_utf8_lossy(&output.stdout) + String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{list}: {said}");
+        said.contains("Bad cpu list")
+    };
+    let sp960_refuses = |list: &str| {
+        let output = sp960(
+            dir.path(),
+            &["match", "--engine", "a", "--sp", "0", "--affinity", list],
+            &path,
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(!output.status.success(), "{list}: {stderr}");
+        let refused = stderr.contains(&format!("invalid value '{list}' for '--affinity"));
+        (refused, stderr)
+    };
+    for list in [
+        "1", "0,2,4-7", "0-1,3", "3-1", "2-2", "a", "1,,2", "", "-1", "1-",
+    ] {
+        let (refused, stderr) = sp960_refuses(list);
+        assert_eq!(refused, fastchess_refuses(list), "{list:?}: {stderr}");
+    }
+    let (refused, stderr) = sp960_refuses("1,0-2");
+    assert!(!fastchess_refuses("1,0-2"));
+    assert!(
+        refused && stderr.contains("CPU 1 is named twice"),
+        "{stderr}"
+    );
+}
