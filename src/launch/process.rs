@@ -198,24 +198,26 @@ impl EngineProcess {
         }
     }
 
-    /// Writes `lines` (each with `\n`) and flushes once.
+    /// Writes `lines` (each with `\n`) and flushes once. With `--log` they are logged
+    /// before they are written: the engine's answer, which its stderr thread may log, can
+    /// come as soon as the flush is done.
     pub fn send<L: AsRef<[u8]>>(&mut self, lines: &[L]) -> io::Result<()> {
         if lines.is_empty() {
             return Ok(());
         }
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        };
+        if let Some((log, name)) = &self.log {
+            for line in lines {
+                log.line(name, Direction::ToEngine, line.as_ref());
+            }
+        }
         for line in lines {
             stdin.write_all(line.as_ref())?;
             stdin.write_all(b"\n")?;
         }
-        let flushed = stdin.flush();
-        for line in lines {
-            self.tap(Direction::ToEngine, line.as_ref());
-        }
-        flushed
+        stdin.flush()
     }
 
     /// After [`Received::Closed`]: how the process ended ("exited unexpectedly with
