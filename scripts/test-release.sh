@@ -163,7 +163,9 @@ export WINEDEBUG=-all WINEPREFIX="${SP960_RELEASE_WINEPREFIX:-$cross_target/wine
 wine=(/usr/lib/wine/wine64)
 # The stand-in for bcryptprimitives.dll (docs/platforms.md), in system32: every copy of
 # sp960.exe (a launcher is one) finds it there, wherever it lies.
-mkdir -p "$(dirname "$WINEPREFIX")"
+# The prefix is made here (wineserver -p chdirs into it, and fails where it does not exist yet:
+# on a fresh machine, issue 37); wineboot --init below fills it.
+mkdir -p "$WINEPREFIX"
 # One Wine session for the whole section: a persistent wineserver, and its services (started by
 # the first Windows program of a session) started here with no pipe to inherit. Started by a
 # launcher instead, they keep a handle on that launcher's stdout, and a GUI waiting for that pipe
