@@ -19,6 +19,14 @@ use super::{ENGINE_NAME, EngineEvent, EngineStep, SearchSession, Step, send};
 use crate::protocol::first_token;
 use crate::protocol::uci::{self, PositionCommand, SetOption, bestmove_line, check_option_line};
 
+/// The deepest `go perft` answered: depth 7 of a start is billions of nodes, minutes.
+const MAX_PERFT_DEPTH: u32 = 6;
+
+/// The second word of a line ("" when there is none).
+fn second_token(line: &str) -> &str {
+    line.split_whitespace().nth(1).unwrap_or_default()
+}
+
 /// A UCI conversation.
 #[derive(Debug)]
 pub struct UciFrontEnd {
@@ -175,6 +183,42 @@ impl UciFrontEnd {
         Ok(go)
     }
 
+    /// `go perft N`, as Stockfish answers it: each legal move with its count at depth
+    /// N - 1 (castling as `UCI_Chess960` says), an empty line, `Nodes searched: TOTAL`.
+    /// shakmaty's counts: what `sp960 check` finds by its probe and checks the engine with.
+    fn perft(&self, line: &str) -> Vec<EngineStep> {
+        let Some(game) = &self.game else {
+            return vec![error(
+                "go perft: no position (the last 'position' command was rejected)",
+            )];
+        };
+        let depth = match line.split_whitespace().nth(2).map(str::parse::<u32>) {
+            Some(Ok(depth)) if (1..=MAX_PERFT_DEPTH).contains(&depth) => depth,
+            _ => {
+                return vec![error(format!(
+                    "go perft takes a depth from 1 to {MAX_PERFT_DEPTH}: '{}'",
+                    line.trim()
+                ))];
+            }
+        };
+        let position = game.position();
+        let mut steps = Vec::new();
+        let mut total = 0;
+        for m in position.legal_moves() {
+            let mut child = position.clone();
+            child.play_unchecked(m);
+            let count = shakmaty::perft(&child, depth - 1);
+            total += count;
+            steps.push(send(format!(
+                "{}: {count}",
+                uci_move_text(m, self.chess960)
+            )));
+        }
+        steps.push(send(""));
+        steps.push(send(format!("Nodes searched: {total}")));
+        steps
+    }
+
     fn go(&mut self, line: &str) -> Vec<EngineStep> {
         // After `stop`, the stopped search still owes its `bestmove`: this `go` waits
         // for it (see `finish`). Without `stop` (or with a `go` already waiting), the
@@ -309,6 +353,7 @@ impl SearchSession for UciFrontEnd {
             "setoption" => self.setoption(line),
             "ucinewgame" | "debug" | "register" | "ponderhit" => Vec::new(),
             "position" => self.position(line),
+            "go" if second_token(line) == "perft" => self.perft(line),
             "go" => self.go(line),
             "stop" => self.stop(),
             "quit" => vec![Step::Event(EngineEvent::Quit)],

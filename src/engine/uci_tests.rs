@@ -362,3 +362,40 @@ fn end_of_input_lets_a_search_finish_then_quits() {
         [Step::Event(EngineEvent::Quit)]
     ));
 }
+
+#[test]
+fn go_perft_divides_as_stockfish_writes_it() {
+    // SP 518 is the standard start: 20 moves, 400 positions at depth 2.
+    let out = run(&["position startpos", "go perft 2"]);
+    assert_eq!(out.len(), 22, "{out:?}");
+    assert!(out.contains(&"e2e4: 20".to_owned()), "{out:?}");
+    assert_eq!(&out[20..], ["", "Nodes searched: 400"]);
+    // Castling as UCI_Chess960 says: king takes rook when on, king to its square when off.
+    let castles = |chess960: &str| {
+        let setoption = format!("setoption name UCI_Chess960 value {chess960}");
+        run(&[
+            setoption.as_str(),
+            "position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1",
+            "go perft 1",
+        ])
+        .into_iter()
+        .filter(|line| line.starts_with("e1"))
+        .collect::<Vec<_>>()
+    };
+    let on = castles("true");
+    assert!(
+        on.contains(&"e1h1: 1".to_owned()) && on.contains(&"e1a1: 1".to_owned()),
+        "{on:?}"
+    );
+    let off = castles("false");
+    assert!(
+        off.contains(&"e1g1: 1".to_owned()) && off.contains(&"e1c1: 1".to_owned()),
+        "{off:?}"
+    );
+    // A bad depth is refused with the line, and nothing is counted.
+    let out = run(&["go perft 9"]);
+    assert_eq!(
+        out,
+        ["info string error: go perft takes a depth from 1 to 6: 'go perft 9'"]
+    );
+}
