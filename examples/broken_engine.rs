@@ -10,13 +10,24 @@
 //!   destination are still checked);
 //! - `xfen-outermost`: reads every castling field letter as the outermost rook on that
 //!   side of the king (`F` with rooks on f1 and h1 becomes `K`, the h1 rook);
+//! - `out-of-check`: also castles out of check (the path and destination still checked);
+//! - `rook-shields`: judges the king's squares with the castling rook still on its square
+//!   (so a rook that shields the king's destination lets it castle into check);
+//! - `piece-between`: castles over pieces standing between (attacks still checked);
 //! - `crash-on-perft`: aborts on its third `go perft` (a crash mid-check);
 //! - `hang-on-deep-perft`: never answers a `go perft` deeper than 2 (a hang mid-check).
 //!
+//! and `--perft go|total|none` (default `go`): which perft command it has, `go perft N`
+//! answered by a divide and `Nodes searched: N` as Stockfish writes it, `perft N` answered
+//! by the total alone as Ethereal does, or none (`go perft N` is then a search, as in
+//! Glaurung, and `perft N` an unknown command). `--name NAME` sets its `id name` (default
+//! `Broken 1`, a name sp960 does not know).
+//!
 //! It speaks enough UCI for the check: `uci` (declaring `UCI_Chess960` as a check with
-//! `default false`), `isready`, `setoption`, `ucinewgame`, `position fen|startpos [moves]`,
-//! `go perft N` (a divide and `Nodes searched: N`, as Stockfish writes it), and any other
-//! `go` answered at once with its first legal move (or the first `searchmoves` move).
+//! `default false`), `isready`, `setoption`, `ucinewgame`, `position fen|startpos [moves]`
+//! (a move its own move generation does not have ends the list, as in Stockfish), the
+//! perft command, and any other `go` answered at once with a mate in one by its own move
+//! generation if it has one, else its first move (among the `searchmoves` it has, if any).
 
 use std::io::{self, BufRead, Write};
 
@@ -29,24 +40,55 @@ enum Defect {
     None,
     NoKingStays,
     AttackedPath,
+    OutOfCheck,
+    RookShields,
+    PieceBetween,
     XfenOutermost,
     CrashOnPerft,
     HangOnDeepPerft,
 }
 
+/// Which perft command it has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PerftForm {
+    GoPerft,
+    Total,
+    None,
+}
+
+fn usage(message: &str) -> ! {
+    eprintln!("broken_engine: {message}");
+    std::process::exit(2);
+}
+
 fn main() {
-    let defect = match std::env::args().nth(1).as_deref() {
-        None | Some("none") => Defect::None,
-        Some("no-king-stays") => Defect::NoKingStays,
-        Some("attacked-path") => Defect::AttackedPath,
-        Some("xfen-outermost") => Defect::XfenOutermost,
-        Some("crash-on-perft") => Defect::CrashOnPerft,
-        Some("hang-on-deep-perft") => Defect::HangOnDeepPerft,
-        Some(other) => {
-            eprintln!("broken_engine: unknown defect '{other}'");
-            std::process::exit(2);
+    let mut defect = Defect::None;
+    let mut form = PerftForm::GoPerft;
+    let mut name = "Broken 1".to_owned();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--perft" => {
+                form = match args.next().as_deref() {
+                    Some("go") => PerftForm::GoPerft,
+                    Some("total") => PerftForm::Total,
+                    Some("none") => PerftForm::None,
+                    other => usage(&format!("--perft takes go, total or none, not {other:?}")),
+                }
+            }
+            "--name" => name = args.next().unwrap_or_else(|| usage("--name takes a name")),
+            "none" => defect = Defect::None,
+            "no-king-stays" => defect = Defect::NoKingStays,
+            "attacked-path" => defect = Defect::AttackedPath,
+            "out-of-check" => defect = Defect::OutOfCheck,
+            "rook-shields" => defect = Defect::RookShields,
+            "piece-between" => defect = Defect::PieceBetween,
+            "xfen-outermost" => defect = Defect::XfenOutermost,
+            "crash-on-perft" => defect = Defect::CrashOnPerft,
+            "hang-on-deep-perft" => defect = Defect::HangOnDeepPerft,
+            other => usage(&format!("unknown defect '{other}'")),
         }
-    };
+    }
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut position = Chess::default();
@@ -58,7 +100,7 @@ fn main() {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("uci") => {
-                let _ = writeln!(out, "id name Broken 1");
+                let _ = writeln!(out, "id name {name}");
                 let _ = writeln!(out, "option name UCI_Chess960 type check default false");
                 let _ = writeln!(out, "uciok");
             }
@@ -77,7 +119,14 @@ fn main() {
                     position = p;
                 }
             }
-            Some("go") if words.get(1) == Some(&"perft") => {
+            Some("perft") if form == PerftForm::Total => {
+                let depth: u32 = words.get(1).and_then(|d| d.parse().ok()).unwrap_or(1);
+                let _ = writeln!(out, "{}", perft(&position, depth, defect));
+            }
+            Some("perft") => {
+                let _ = writeln!(out, "Unknown command: {line}");
+            }
+            Some("go") if words.get(1) == Some(&"perft") && form == PerftForm::GoPerft => {
                 perfts += 1;
                 if defect == Defect::CrashOnPerft && perfts == 3 {
                     std::process::abort();
@@ -97,16 +146,28 @@ fn main() {
                 let _ = writeln!(out, "\nNodes searched: {total}\n");
             }
             Some("go") => {
-                let only = words
+                // Its own moves, or those of them named after `searchmoves`.
+                let mut candidates = moves(&position, defect);
+                if let Some(at) = words.iter().position(|w| *w == "searchmoves") {
+                    let named: Vec<Move> = candidates
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            words[at + 1..].iter().any(|w| {
+                                parse_move(&position, w.as_bytes()).ok() == Some(*m)
+                                    || *w == move_text(m, dialect)
+                            })
+                        })
+                        .collect();
+                    if !named.is_empty() {
+                        candidates = named;
+                    }
+                }
+                let best = candidates
                     .iter()
-                    .position(|w| *w == "searchmoves")
-                    .and_then(|i| words.get(i + 1));
-                let best = match only {
-                    Some(text) => (*text).to_owned(),
-                    None => moves(&position, defect)
-                        .first()
-                        .map_or("0000".to_owned(), |m| move_text(m, dialect)),
-                };
+                    .find(|m| mates(&position, **m, defect))
+                    .or(candidates.first())
+                    .map_or("0000".to_owned(), |m| move_text(m, dialect));
                 let _ = writeln!(out, "info depth 1 score cp 0 pv {best}");
                 let _ = writeln!(out, "bestmove {best}");
             }
@@ -140,8 +201,14 @@ fn read_position(words: &[&str], defect: Defect) -> Option<Chess> {
     };
     if rest.first() == Some(&"moves") {
         for text in &rest[1..] {
-            // Either castling notation, as shakmaty's legal moves have it.
-            let m = parse_move(&position, text.as_bytes()).ok()?;
+            // Either castling notation; a move its own move generation lacks ends the list.
+            let own = moves(&position, defect);
+            let Some(m) = own.into_iter().find(|m| {
+                parse_move(&position, text.as_bytes()).ok() == Some(*m)
+                    || move_text(m, CastlingDialect::Chess960) == *text
+            }) else {
+                break;
+            };
             position.play_unchecked(m);
         }
     }
@@ -211,7 +278,7 @@ fn moves(position: &Chess, defect: Defect) -> Vec<Move> {
             }
             _ => true,
         }),
-        Defect::AttackedPath => {
+        Defect::AttackedPath | Defect::OutOfCheck | Defect::RookShields | Defect::PieceBetween => {
             for rook in position.castles().castling_rights()
                 & Bitboard::from_rank(position.turn().backrank())
             {
@@ -219,10 +286,7 @@ fn moves(position: &Chess, defect: Defect) -> Vec<Move> {
                     continue;
                 };
                 let castle = Move::Castle { king, rook };
-                if moves.contains(&castle) || position.is_check() {
-                    continue;
-                }
-                if castles_ignoring_path(position, king, rook) {
+                if !moves.contains(&castle) && castles_with_defect(position, king, rook, defect) {
                     moves.push(castle);
                 }
             }
@@ -232,10 +296,13 @@ fn moves(position: &Chess, defect: Defect) -> Vec<Move> {
     moves
 }
 
-/// Whether castling `king` with `rook` would be legal if no enemy piece but the king
-/// attacked the squares between: the destination still must not be attacked.
-fn castles_ignoring_path(position: &Chess, king: Square, rook: Square) -> bool {
+/// Whether castling `king` with `rook` passes the rules as the defect bends them: each of
+/// `attacked-path`, `out-of-check`, `rook-shields` and `piece-between` leaves out one rule.
+fn castles_with_defect(position: &Chess, king: Square, rook: Square, defect: Defect) -> bool {
     let us = position.turn();
+    if position.is_check() && defect != Defect::OutOfCheck {
+        return false;
+    }
     let side = shakmaty::CastlingSide::from_king_side(king < rook);
     let king_to = side.king_to(us);
     let rook_to = side.rook_to(us);
@@ -244,18 +311,57 @@ fn castles_ignoring_path(position: &Chess, king: Square, rook: Square) -> bool {
     let path = shakmaty::attacks::between(king, king_to).with(king_to)
         | shakmaty::attacks::between(rook, rook_to).with(rook_to);
     let blockers = board.occupied().without(king).without(rook);
-    if (path & blockers).any() {
+    if (path & blockers).any() && defect != Defect::PieceBetween {
         return false;
     }
-    // The destination, with the king and the rook moved, is not attacked.
-    let occupied = board
-        .occupied()
-        .without(king)
-        .without(rook)
-        .with(king_to)
-        .with(rook_to);
-    board
-        .attacks_to(king_to, !us, occupied)
-        .without(rook_to)
-        .is_empty()
+    // The king's squares (only its destination for `attacked-path`), with the king moved
+    // and the rook moved (still on its square for `rook-shields`), are not attacked.
+    let occupied = match defect {
+        Defect::RookShields => board.occupied().without(king).with(king_to),
+        _ => board
+            .occupied()
+            .without(king)
+            .without(rook)
+            .with(king_to)
+            .with(rook_to),
+    };
+    let squares = match defect {
+        Defect::AttackedPath => Bitboard::from(king_to),
+        _ => shakmaty::attacks::between(king, king_to).with(king_to),
+    };
+    squares.into_iter().all(|square| {
+        board
+            .attacks_to(square, !us, occupied)
+            .without(rook_to)
+            .is_empty()
+    })
+}
+
+/// Whether `m` mates in one as its own move generation sees it: the other side is in
+/// check and has no move (capturing the king aside).
+fn mates(position: &Chess, m: Move, defect: Defect) -> bool {
+    let mut child = position.clone();
+    child.play_unchecked(m);
+    let Some(their_king) = child.board().king_of(child.turn()) else {
+        return false;
+    };
+    let attacked = |p: &Chess, square: Square| {
+        p.board()
+            .attacks_to(square, !p.turn(), p.board().occupied())
+            .any()
+    };
+    attacked(&child, their_king)
+        && moves(&child, defect)
+            .into_iter()
+            .filter(|reply| reply.capture() != Some(shakmaty::Role::King))
+            .all(|reply| {
+                let mut after = child.clone();
+                after.play_unchecked(reply);
+                after.board().king_of(child.turn()).is_some_and(|king| {
+                    after
+                        .board()
+                        .attacks_to(king, after.turn(), after.board().occupied())
+                        .any()
+                })
+            })
 }

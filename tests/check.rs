@@ -94,9 +94,30 @@ fn a_missing_castling_is_named_with_its_position() {
     let (output, json) = check_broken("no-king-stays");
     assert_eq!(output.status.code(), Some(3));
     assert_eq!(json["verdict"], "not-ready");
+    assert_no_king_stays_named(&json);
+}
+
+/// What the check says of an engine that lacks castling whose king does not move: sent
+/// `position ... moves g1h1`, it drops the move (as Stockfish drops a move it does not
+/// have), so its count after it is not the castled position's; then the perft group names
+/// the missing move in its position.
+fn assert_no_king_stays_named(json: &serde_json::Value) {
+    assert!(
+        first_defect(json).starts_with(
+            "castling g1h1 accepted: after castling g1h1 in 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1 the engine counts "
+        ),
+        "{json}"
+    );
+    assert!(first_defect(json).ends_with("the move was not played as castling"));
+    let movegen = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["group"] == "movegen" && r["case"] == "case king-stays")
+        .unwrap();
     assert_eq!(
-        first_defect(&json),
-        "case king-stays: engine misses legal g1h1 in 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1"
+        movegen["why"],
+        "engine misses legal g1h1 in 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1"
     );
 }
 
@@ -227,19 +248,202 @@ fn stockfish_is_ready_and_the_default_run_is_under_a_minute() {
 
 #[test]
 fn the_builtin_engine_is_ready() {
-    let (output, json) = check(&format!("{} engine", env!("CARGO_BIN_EXE_sp960")), &[]);
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_sp960"));
+    let (output, json) = check(
+        &engine,
+        &[
+            "--no-starts",
+            "--pairs",
+            "5",
+            "--random",
+            "20",
+            "--depth",
+            "3",
+        ],
+    );
     assert_eq!(json["verdict"], "ready", "{json}");
     assert_eq!(output.status.code(), Some(0));
-    // No perft command: move generation checked through play only, and said so.
-    assert_eq!(json["perft"], "none");
+    // Its name is in no table: its `go perft` was found by the probe, and every position
+    // was counted.
+    assert_eq!(json["perft"], "go-perft");
     let rows = json["rows"].as_array().unwrap();
-    assert!(rows.iter().any(|r| {
-        r["status"] == "skip"
-            && r["why"]
-                .as_str()
-                .unwrap()
-                .contains("checked only through play")
-    }));
+    let probe = rows.iter().find(|r| r["case"] == "perft command").unwrap();
+    assert_eq!(
+        (&probe["status"], &probe["got"]),
+        (&"pass".into(), &"go perft 2: go-perft".into())
+    );
+    assert_eq!(
+        rows.iter().filter(|r| r["group"] == "movegen").count(),
+        8 + 5 + 20
+    );
+}
+
+/// The fake with `ARGS` (a defect, `--perft go|total|none`), checked as a new engine's
+/// author would: no `--perft`, a name sp960 does not know.
+fn check_unknown(args: &str) -> (Output, serde_json::Value) {
+    let engine = format!("{} {args}", broken_engine().display());
+    check(
+        &engine,
+        &[
+            "--no-starts",
+            "--pairs",
+            "5",
+            "--random",
+            "20",
+            "--depth",
+            "2",
+        ],
+    )
+}
+
+fn row<'a>(json: &'a serde_json::Value, case: &str) -> &'a serde_json::Value {
+    json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["case"] == case)
+        .unwrap_or_else(|| panic!("no row {case}: {json}"))
+}
+
+#[test]
+fn an_unknown_engine_is_probed_for_its_perft_and_its_defect_named() {
+    // `go perft N` (Stockfish's form), found by the probe.
+    let (output, json) = check_unknown("attacked-path --name Mystery-0.1");
+    assert_eq!(json["engine"], "Mystery-0.1");
+    assert_eq!(json["perft"], "go-perft", "{json}");
+    assert_eq!(row(&json, "perft command")["status"], "pass");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "case attacked-path: engine lists b1h1, which is illegal in 4r1k1/8/8/8/8/8/8/1K5R w H - 0 1"
+    );
+    let (output, json) = check_unknown("no-king-stays");
+    assert_eq!(
+        (output.status.code(), &json["perft"]),
+        (Some(3), &"go-perft".into())
+    );
+    assert_no_king_stays_named(&json);
+    // `perft N` answered by the total alone (Ethereal's form), found after `go perft 2`
+    // was not answered as a perft.
+    let (output, json) = check_unknown("attacked-path --perft total");
+    assert_eq!(json["perft"], "total", "{json}");
+    assert_eq!(row(&json, "perft command")["got"], "perft 2: total");
+    assert_eq!(output.status.code(), Some(3));
+    assert!(
+        first_defect(&json).starts_with(
+            "case attacked-path: engine counts 18 legal moves, shakmaty 17 (the engine gives totals only"
+        ),
+        "{json}"
+    );
+    // The same engines without the defect are ready, counted.
+    let (output, json) = check_unknown("none --perft total");
+    assert_eq!(
+        (output.status.code(), &json["verdict"]),
+        (Some(0), &"ready".into()),
+        "{json}"
+    );
+}
+
+#[test]
+fn without_a_perft_command_an_illegal_castling_is_caught_in_play() {
+    for (defect, trap, castling, fen) in [
+        (
+            "attacked-path",
+            "mate-through-attacked-square",
+            "g1a1",
+            "8/8/8/7B/2p1p3/2pkp2b/8/R5K1 w A - 0 1",
+        ),
+        (
+            "out-of-check",
+            "mate-out-of-check",
+            "b1h1",
+            "1r3kr1/6p1/2N5/7B/8/8/8/1K5R w H - 0 1",
+        ),
+        (
+            "rook-shields",
+            "mate-rook-shields-king",
+            "d1b1",
+            "2rkr3/2p1p3/8/8/8/8/8/rR1K4 w B - 0 1",
+        ),
+        (
+            "piece-between",
+            "mate-over-a-piece",
+            "g1a1",
+            "8/8/8/7B/2p1p3/2pkp3/8/RN4K1 w A - 0 1",
+        ),
+    ] {
+        let (output, json) = check_unknown(&format!("{defect} --perft none"));
+        // The probe found no perft: said in its row, and nothing was counted.
+        assert_eq!(json["perft"], "none", "{defect}: {json}");
+        assert_eq!(row(&json, "perft command")["status"], "skip");
+        assert_eq!(output.status.code(), Some(3), "{defect}: {json}");
+        assert_eq!(json["verdict"], "not-ready");
+        let expected = format!(
+            "trap {trap}: the engine played {castling}, castling that is illegal in {fen}: "
+        );
+        assert!(
+            first_defect(&json).starts_with(&expected),
+            "{defect}: {json}"
+        );
+    }
+}
+
+#[test]
+fn without_a_perft_command_a_missing_castling_is_caught_in_play() {
+    let (output, json) = check_unknown("no-king-stays --perft none");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(json["perft"], "none");
+    // Sent after `position ... moves g1h1`, which its move generation lacks, it answers
+    // from the position before: a move that is illegal after the castling.
+    assert!(
+        first_defect(&json).starts_with(
+            "case king-stays: after g1h1 in 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1: illegal move"
+        ),
+        "{json}"
+    );
+    // And it misses the only mate in one, castling with the king staying on c1.
+    let trap = row(&json, "trap mate-king-stays");
+    assert_eq!(trap["status"], "fail");
+    assert!(
+        trap["why"].as_str().unwrap().starts_with(
+            "the only mate in one in 3kr1r1/2p1N3/p7/8/1B3p2/8/8/R1K5 w A - 0 1 is castling c1a1"
+        ),
+        "{trap}"
+    );
+}
+
+#[test]
+fn without_a_perft_command_a_sound_engine_is_ready_in_play_only() {
+    let (output, json) = check_unknown("none --perft none");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(json["verdict"], "ready-in-play", "{json}");
+    assert_eq!(
+        json["not_checked"],
+        "move generation not checked: no perft command"
+    );
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r["case"].as_str().unwrap().starts_with("trap ") && r["status"] == "pass")
+            .count(),
+        5,
+        "{json}"
+    );
+    let table = sp960()
+        .args([
+            "check",
+            &format!("{} none --perft none", broken_engine().display()),
+        ])
+        .args(["--no-starts", "--pairs", "1", "--random", "1"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        table
+            .trim_end()
+            .ends_with("ready for Chess960 in play; move generation not checked: no perft command"),
+        "{table}"
+    );
 }
 
 /// A short run (the cases at depth 4, 10 pairs and 20 random positions at depth 3) of a
@@ -345,8 +549,29 @@ fn toga_and_glaurung_are_ready_through_the_proxy() {
         "option name UCI_Chess960 type check default false"
     );
 
+    // No perft found by the probe: the verdict rests on play, and says so.
+    assert_eq!(row(&json, "perft command")["status"], "skip");
+    assert_eq!(
+        json["not_checked"],
+        "move generation not checked: no perft command"
+    );
     let (_, json) = check_short("/usr/games/glaurung");
     assert_eq!(verdict(&json), ("ready-through-proxy", "none"), "{json}");
+    assert_eq!(row(&json, "perft command")["status"], "skip");
+    // Every illegal-castling trap was played, and passed (a legal move each time).
+    for trap in [
+        "mate-through-attacked-square",
+        "mate-out-of-check",
+        "mate-rook-shields-king",
+        "mate-over-a-piece",
+        "mate-king-stays",
+    ] {
+        assert_eq!(
+            row(&json, &format!("trap {trap}"))["status"],
+            "pass",
+            "{trap}: {json}"
+        );
+    }
     assert!(
         json["translations"][0]
             .as_str()
@@ -386,6 +611,8 @@ fn fairy_max_is_not_ready_without_setboard() {
         first_defect(&json),
         "setboard, fischerandom: no feature setboard=1: cannot set up a Chess960 start"
     );
+    // Probed: `perft 2` is answered `Error (unknown command): perft`.
+    assert_eq!(row(&json, "perft command")["status"], "skip");
 }
 
 /// Fairy-Stockfish's XBoard `perft` after moves sent in force mode, fresh and after an

@@ -16,7 +16,9 @@ use crate::launch::command::EngineCommand;
 use crate::protocol::Protocol;
 use crate::protocol::first_token;
 use crate::protocol::game::GameLine;
-use crate::protocol::perft::{PerftDialect, PerftReader, PerftReply};
+use crate::protocol::perft::{
+    PerftDialect, PerftProbe, PerftReader, PerftReply, ProbeCommand, ProbeOutcome,
+};
 use crate::protocol::uci::{BestMove, setoption_line};
 use crate::starts::castling::parse_move;
 use crate::starts::notation::{CastlingNotation, position_fen};
@@ -77,6 +79,13 @@ fn failure(failure: Failure, timeout: Duration) -> EngineFailure {
         Failure::Unexpected(event) => EngineFailure::Answer(format!("{event:?}")),
     }
 }
+
+/// How long a perft probe waits for an answer (or for the `isready` sent after it).
+const PROBE_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a perft probe waits after the engine answered `isready` or `ping` with
+/// nothing perft-like.
+const PROBE_GRACE: Duration = Duration::from_secs(1);
 
 /// One running engine.
 pub struct CheckEngine {
@@ -219,11 +228,7 @@ impl CheckEngine {
                     format!("setboard {fen}"),
                 ];
                 // `feature usermove=1` (accepted by the client): moves come as `usermove M`.
-                let usermove = self.handshake.declarations.iter().any(|line| {
-                    crate::protocol::xboard::feature_pairs(line.as_bytes())
-                        .into_iter()
-                        .any(|(key, value)| key == b"usermove" && value == b"1")
-                });
+                let usermove = self.declares_feature(b"usermove");
                 lines.extend(moves.iter().map(|m| {
                     if usermove {
                         format!("usermove {m}")
@@ -234,6 +239,90 @@ impl CheckEngine {
                 lines
             }
         }
+    }
+
+    /// Sends `command` (a probe for a perft command, in `fen`) and reads the answer by its
+    /// shape ([`PerftProbe`]). The question is followed by `isready` (UCI) or `ping`
+    /// (XBoard, where declared): once that is answered with nothing perft-like, the engine
+    /// gets [`PROBE_GRACE`] more (Fairy-Stockfish counts on its search thread and answers
+    /// `isready` first), then the probe ends. `Ok(None)`: no perft in that form; the engine
+    /// may still be searching or mid-answer, so the caller starts it afresh.
+    pub fn probe_perft(
+        &mut self,
+        command: ProbeCommand,
+        fen: &str,
+    ) -> Result<Option<PerftDialect>, EngineFailure> {
+        self.set_mode(Mode::Chess960)?;
+        let mut lines = self.position_lines(fen, &[]);
+        lines.push(command.line());
+        let sync = match self.protocol() {
+            Protocol::Uci => Some(("isready".to_owned(), b"readyok".as_slice())),
+            Protocol::Xboard if self.declares_feature(b"ping") => {
+                Some(("ping 960".to_owned(), b"pong".as_slice()))
+            }
+            Protocol::Xboard => None,
+        };
+        if let Some((line, _)) = &sync {
+            lines.push(line.clone());
+        }
+        self.send(&lines)?;
+        let mut probe = PerftProbe::new(command);
+        let mut synced = false;
+        let answer_token = sync.map(|(_, token)| token);
+        let mut read = |synced: &mut bool, line: &[u8]| {
+            if answer_token.is_some_and(|token| first_token(line) == token) {
+                *synced = true;
+            }
+            probe.on_line(line)
+        };
+        let timeout = self.setup.timeout;
+        let deadline = Instant::now() + PROBE_WAIT.min(timeout);
+        // First the answer or the sync, then a short grace after the sync.
+        let first = self
+            .driver
+            .read_until(deadline, |line| match read(&mut synced, line) {
+                Some(outcome) => Some(Some(outcome)),
+                None if synced => Some(None),
+                None => None,
+            });
+        let outcome = match first {
+            Ok(Some(outcome)) => Some(outcome),
+            Ok(None) => {
+                let grace = Instant::now() + PROBE_GRACE;
+                match self
+                    .driver
+                    .read_until(grace, |line| read(&mut synced, line))
+                {
+                    Ok(outcome) => Some(outcome),
+                    Err(Failure::Timeout) => None,
+                    Err(err) => return Err(failure(err, timeout)),
+                }
+            }
+            Err(Failure::Timeout) => None,
+            Err(err) => return Err(failure(err, timeout)),
+        };
+        match outcome {
+            Some(ProbeOutcome::Found(dialect)) => {
+                // The sync's answer, so that no line of the probe is left for the next
+                // question.
+                if let Some(token) = answer_token
+                    && !synced
+                {
+                    self.read_until(|line| (first_token(line) == token).then_some(()))?;
+                }
+                Ok(Some(dialect))
+            }
+            Some(ProbeOutcome::Refused) | None => Ok(None),
+        }
+    }
+
+    /// Whether the XBoard handshake declared `feature NAME=1`.
+    fn declares_feature(&self, name: &[u8]) -> bool {
+        self.handshake.declarations.iter().any(|line| {
+            crate::protocol::xboard::feature_pairs(line.as_bytes())
+                .into_iter()
+                .any(|(key, value)| key == name && value == b"1")
+        })
     }
 
     /// The engine's perft of `fen` (after `moves`) at `depth` in `mode`.
@@ -330,6 +419,42 @@ impl CheckEngine {
         }
     }
 
+    /// A search of `root` through the client (its notation and position rendering, so an
+    /// engine gets the position in the form it reads), `depth` plies deep: the move as the
+    /// engine wrote it (`bestmove M`, `move M`), legal or not.
+    pub fn search_text(&mut self, root: &Chess, depth: u32) -> Result<String, EngineFailure> {
+        self.set_mode(Mode::Chess960)?;
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let (deadline, timeout) = (self.deadline(), self.setup.timeout);
+        self.driver
+            .new_game(root, &limits, deadline)
+            .map_err(|err| failure(err, timeout))?;
+        let game = GameLine::new(root.clone());
+        let request = GoRequest {
+            game: &game,
+            limits: &limits,
+            clocks: None,
+        };
+        let mut written = None;
+        let see = |line: &[u8]| match first_token(line) {
+            b"bestmove" => written = Some(BestMove::parse(line).best.to_vec()),
+            b"move" => written = Some(crate::protocol::argument(line).trim_ascii().to_vec()),
+            _ => {}
+        };
+        // An illegal move is the client's refusal; here it is the answer to read.
+        match (self.driver.search(request, self.deadline(), see), written) {
+            (Ok(ClientEvent::Resign), _) => Err(EngineFailure::Answer("resigned".into())),
+            (Ok(_) | Err(Failure::Refused(_) | Failure::Unexpected(_)), Some(text)) => {
+                Ok(String::from_utf8_lossy(&text).into_owned())
+            }
+            (Ok(_), None) => Err(EngineFailure::Answer("no move".into())),
+            (Err(err), _) => Err(failure(err, timeout)),
+        }
+    }
+
     /// XBoard: the move the engine plays in `fen` searching `depth` plies, as written.
     pub fn xboard_move(&mut self, fen: &str, depth: u32) -> Result<String, EngineFailure> {
         let mut lines = self.position_lines(fen, &[]);
@@ -348,17 +473,22 @@ impl CheckEngine {
         Ok(text)
     }
 
-    /// UCI: `go depth N searchmoves M` in `fen`: the engine's best move, read in `root`.
+    /// UCI: `go depth N` in `fen` (with `searchmoves M` when `only` is given): the
+    /// engine's best move as written, or as the move it is in `root` when it is legal
+    /// there (king takes rook for castling, whichever notation the engine wrote).
     pub fn search_moves(
         &mut self,
         root: &Chess,
         fen: &str,
-        only: &str,
+        only: Option<&str>,
         depth: u32,
     ) -> Result<String, EngineFailure> {
         self.set_mode(Mode::Chess960)?;
         let mut lines = self.position_lines(fen, &[]);
-        lines.push(format!("go depth {depth} searchmoves {only}"));
+        lines.push(match only {
+            Some(only) => format!("go depth {depth} searchmoves {only}"),
+            None => format!("go depth {depth}"),
+        });
         self.send(&lines)?;
         let best = self.read_until(|line| {
             (first_token(line) == b"bestmove")

@@ -6,10 +6,12 @@
 //! over the built-in castling cases, the 960 starts, double-FRC pairs and positions from
 //! seeded random play, descending on a difference to one position and one move), and
 //! play (each castling made, then a search whose reply must be legal; the castling move
-//! offered alone with `searchmoves`). Then a verdict and its exit status.
+//! offered alone with `searchmoves`; the traps searched). An engine whose perft is not
+//! known by its name is probed for one first. Then a verdict and its exit status.
 //!
 //! - sans-IO, unit-tested without processes: [`cases`] (the castling cases, each with its
-//!   reason, proven by tests), [`positions`] (what the perft group counts from),
+//!   reason, proven by tests), [`traps`] (positions where a castling would mate, illegal
+//!   or the only mate, for the play group; proven by tests), [`positions`] (what the perft group counts from),
 //!   [`reference`] (shakmaty's perft and divide; its counts of the default run kept:
 //!   [`start_counts`] for the 960 starts, [`default_counts`] for the rest), [`descent`]
 //!   (a difference down to one
@@ -32,3 +34,4 @@ pub mod reference;
 pub mod report;
 pub mod run;
 pub mod start_counts;
+pub mod traps;

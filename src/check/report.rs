@@ -83,12 +83,21 @@ impl Row {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
-    /// Every check passed.
+    /// Every check passed, move generation counted against shakmaty's.
     Ready,
+    /// Every check that ran passed, but move generation was checked through play only
+    /// (the engine has no perft command sp960 could find): what was not checked.
+    ReadyInPlay {
+        /// What was not checked, and why.
+        not_checked: String,
+    },
     /// Ready when run behind `sp960 proxy`, which makes these translations.
     ReadyThroughProxy {
         /// What the proxy translates for it.
         translations: Vec<String>,
+        /// What was not checked (no perft command), if anything.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        not_checked: Option<String>,
     },
     /// Not ready: the first defect.
     NotReady {
@@ -102,7 +111,9 @@ impl Verdict {
     /// was asked) for not ready.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Verdict::Ready | Verdict::ReadyThroughProxy { .. } => exit_code::SUCCESS,
+            Verdict::Ready | Verdict::ReadyInPlay { .. } | Verdict::ReadyThroughProxy { .. } => {
+                exit_code::SUCCESS
+            }
             Verdict::NotReady { .. } => exit_code::ENGINE_UNSUITABLE,
         }
     }
@@ -111,10 +122,22 @@ impl Verdict {
     pub fn sentence(&self) -> String {
         match self {
             Verdict::Ready => "ready for Chess960".to_owned(),
-            Verdict::ReadyThroughProxy { translations } => format!(
-                "ready for Chess960 through sp960 proxy ({})",
-                translations.join("; ")
-            ),
+            Verdict::ReadyInPlay { not_checked } => {
+                format!("ready for Chess960 in play; {not_checked}")
+            }
+            Verdict::ReadyThroughProxy {
+                translations,
+                not_checked,
+            } => {
+                let mut sentence = format!(
+                    "ready for Chess960 through sp960 proxy ({})",
+                    translations.join("; ")
+                );
+                if let Some(not_checked) = not_checked {
+                    sentence.push_str(&format!(", in play; {not_checked}"));
+                }
+                sentence
+            }
             Verdict::NotReady { first_defect } => {
                 format!("not ready for Chess960: {first_defect}")
             }
@@ -263,8 +286,17 @@ mod tests {
         assert_eq!(Verdict::Ready.exit_code(), 0);
         let proxy = Verdict::ReadyThroughProxy {
             translations: vec!["UCI_Chess960".into()],
+            not_checked: None,
         };
         assert_eq!(proxy.exit_code(), 0);
+        let in_play = Verdict::ReadyInPlay {
+            not_checked: "move generation not checked: no perft command".into(),
+        };
+        assert_eq!(in_play.exit_code(), 0);
+        assert_eq!(
+            in_play.sentence(),
+            "ready for Chess960 in play; move generation not checked: no perft command"
+        );
         let not = Verdict::NotReady {
             first_defect: "x".into(),
         };

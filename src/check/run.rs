@@ -16,10 +16,11 @@ use crate::check::engine::{CheckEngine, EngineFailure, EngineSetup};
 use crate::check::positions::{Plan, Probe, probes};
 use crate::check::reference;
 use crate::check::report::{Cost, Group, Report, Row, Status, Verdict};
+use crate::check::traps::{TRAPS, TrapAnswer, parse_uci};
 use crate::launch::command::EngineCommand;
 use crate::os::cpu;
 use crate::protocol::Protocol;
-use crate::protocol::perft::PerftDialect;
+use crate::protocol::perft::{PerftDialect, probe_commands};
 use crate::protocol::uci::OptionDecl;
 use crate::starts::castling::{CastlingDialect, parse_move};
 use crate::starts::notation::{CastlingNotation, position_fen};
@@ -96,13 +97,7 @@ fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
                 status: Status::Fail,
                 why: format!("handshake failed: {failure}"),
             };
-            return Ok(finish(
-                name,
-                "unknown".into(),
-                "none".into(),
-                vec![row],
-                None,
-            ));
+            return Ok(finish(name, "unknown".into(), None, vec![row], None));
         }
     };
     let name = engine
@@ -110,13 +105,20 @@ fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
         .name
         .clone()
         .unwrap_or_else(|| program_name(&request.engine.command));
+    let protocol = engine.protocol();
+    let mut rows = Vec::new();
     let dialect = match request.perft {
-        PerftChoice::Auto => PerftDialect::of_engine(&name, engine.protocol()),
+        PerftChoice::Auto => match PerftDialect::of_engine(&name, protocol) {
+            Some(dialect) => Some(dialect),
+            None => {
+                let found;
+                (engine, found) = probe_perft(engine, &name, &mut rows)?;
+                found
+            }
+        },
         PerftChoice::Dialect(dialect) => Some(dialect),
         PerftChoice::Off => None,
     };
-    let protocol = engine.protocol();
-    let mut rows = Vec::new();
     let play_cases: Vec<&Case> = CASES
         .iter()
         .filter(|c| c.castling.is_some() && c.mode == Mode::Chess960)
@@ -155,14 +157,27 @@ fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
             sent: String::new(),
             got: String::new(),
             status: Status::Skip,
-            why: format!(
-                "no perft command known for {name} (--perft names one): move generation \
-                 checked only through play"
-            ),
+            why: match request.perft {
+                PerftChoice::Off => "--perft none: move generation checked only through \
+                                     play (the traps)"
+                    .to_owned(),
+                _ => format!(
+                    "no perft command found for {name} (--perft names one): move generation \
+                     checked only through play (the traps)"
+                ),
+            },
         }),
     }
     bar.set_message("play");
-    engine = play_rows(engine, &play_cases, request.play_depth, &bar, &mut rows)?;
+    let chess960_castling = protocol == Protocol::Xboard || engine.has_chess960_option();
+    engine = play_rows(
+        engine,
+        &play_cases,
+        request.play_depth,
+        chess960_castling,
+        &bar,
+        &mut rows,
+    )?;
     engine.quit();
     bar.finish_and_clear();
 
@@ -170,11 +185,66 @@ fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
         let program = request.proxy_program.as_ref()?;
         Some((
             translations,
-            through_proxy(request, program, protocol, &play_cases),
+            through_proxy(request, program, protocol, chess960_castling, &play_cases),
         ))
     });
-    let perft = dialect.map_or_else(|| "none".to_owned(), |d| d.to_string());
-    Ok(finish(name, protocol.to_string(), perft, rows, proxy))
+    Ok(finish(name, protocol.to_string(), dialect, rows, proxy))
+}
+
+/// An engine whose perft is not known by its name is asked each form sp960 reads
+/// (`go perft 2`, `perft 2`), its answer read by shape; started afresh after a form it
+/// does not answer. One protocol row says what was found.
+fn probe_perft(
+    mut engine: CheckEngine,
+    name: &str,
+    rows: &mut Vec<Row>,
+) -> Result<(CheckEngine, Option<PerftDialect>), CheckError> {
+    // SP 518, the standard start: a FEN every engine reads, whatever castling letters it
+    // knows (Toga II 3.0 exits on Shredder-FEN letters).
+    const FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let commands = probe_commands(engine.protocol());
+    let sent: Vec<String> = commands.iter().map(|c| c.line()).collect();
+    let sent = format!("{} in {FEN}", sent.join(", then "));
+    for command in commands {
+        match engine.probe_perft(*command, FEN) {
+            Ok(Some(dialect)) => {
+                rows.push(Row {
+                    group: Group::Protocol,
+                    case: "perft command".into(),
+                    sent,
+                    got: format!("{}: {dialect}", command.line()),
+                    status: Status::Pass,
+                    why: String::new(),
+                });
+                return Ok((engine, Some(dialect)));
+            }
+            Ok(None) => {
+                engine = restarted(engine, "did not answer a perft probe as a perft")?;
+            }
+            Err(failure) => engine = failed_engine(engine, &failure)?,
+        }
+    }
+    rows.push(Row {
+        group: Group::Protocol,
+        case: "perft command".into(),
+        sent,
+        got: "no perft reply".into(),
+        status: Status::Skip,
+        why: format!(
+            "{name} answered none of them with a perft (a divide, a total, or a line per \
+             depth): move generation not checked by counting"
+        ),
+    });
+    Ok((engine, None))
+}
+
+/// The engine started afresh after what it did (`the engine {what}`), or why it could not
+/// be.
+fn restarted(engine: CheckEngine, what: impl std::fmt::Display) -> Result<CheckEngine, CheckError> {
+    engine.restart().map_err(|err| CheckError {
+        message: format!("the engine {what}, and could not be started again: {err}"),
+        code: crate::exit_code::ENGINE_UNSUITABLE,
+    })
 }
 
 fn program_name(command: &EngineCommand) -> String {
@@ -201,20 +271,31 @@ fn progress_bar(enabled: bool, total: usize) -> ProgressBar {
 fn finish(
     engine: String,
     protocol: String,
-    perft: String,
+    perft: Option<PerftDialect>,
     rows: Vec<Row>,
     proxy: Option<(Vec<String>, Vec<Row>)>,
 ) -> Report {
+    // Without a perft, "ready" rests on play alone, and says so.
+    let not_counted = perft
+        .is_none()
+        .then(|| "move generation not checked: no perft command".to_owned());
     let first = |rows: &[Row]| {
         rows.iter()
             .find(|r| r.status == Status::Fail)
             .map(|r| format!("{}: {}", r.case, r.why))
     };
     let (verdict, proxy_rows) = match (first(&rows), proxy) {
-        (None, _) => (Verdict::Ready, Vec::new()),
-        (Some(_), Some((translations, proxy_rows))) if first(&proxy_rows).is_none() => {
-            (Verdict::ReadyThroughProxy { translations }, proxy_rows)
-        }
+        (None, _) => match not_counted {
+            None => (Verdict::Ready, Vec::new()),
+            Some(not_checked) => (Verdict::ReadyInPlay { not_checked }, Vec::new()),
+        },
+        (Some(_), Some((translations, proxy_rows))) if first(&proxy_rows).is_none() => (
+            Verdict::ReadyThroughProxy {
+                translations,
+                not_checked: not_counted,
+            },
+            proxy_rows,
+        ),
         (Some(defect), proxy) => (
             Verdict::NotReady {
                 first_defect: defect,
@@ -225,7 +306,7 @@ fn finish(
     Report {
         engine,
         protocol,
-        perft,
+        perft: perft.map_or_else(|| "none".to_owned(), |d| d.to_string()),
         rows,
         proxy_rows,
         verdict,
@@ -316,10 +397,7 @@ fn protocol_rows(engine: &mut CheckEngine, rows: &mut Vec<Row>) {
 fn failed_engine(engine: CheckEngine, failure: &EngineFailure) -> Result<CheckEngine, CheckError> {
     match failure {
         EngineFailure::Timeout(_) | EngineFailure::Closed(_) | EngineFailure::Perft(_) => {
-            engine.restart().map_err(|err| CheckError {
-                message: format!("the engine: {failure}, and could not be started again: {err}"),
-                code: crate::exit_code::ENGINE_UNSUITABLE,
-            })
+            restarted(engine, format_args!("failed ({failure})"))
         }
         _ => Ok(engine),
     }
@@ -644,10 +722,14 @@ fn fen_of(position: &Chess, mode: Mode) -> String {
 
 /// The play group: each castling case, the castling made, then a search; and the
 /// castling move offered alone with `searchmoves`.
+/// `chess960_castling`: whether the engine can be asked for a castling that only
+/// Chess960 has (not when it gets standard chess for want of `UCI_Chess960`, directly or
+/// behind the proxy's `--offer-chess960`).
 fn play_rows(
     mut engine: CheckEngine,
     cases: &[&Case],
     depth: u32,
+    chess960_castling: bool,
     bar: &ProgressBar,
     rows: &mut Vec<Row>,
 ) -> Result<CheckEngine, CheckError> {
@@ -679,11 +761,100 @@ fn play_rows(
         ));
     }
     match engine.protocol() {
-        Protocol::Uci => engine = searchmoves_rows(engine, cases, depth, rows)?,
+        Protocol::Uci => {
+            engine = trap_rows(engine, depth, chess960_castling, rows)?;
+            engine = searchmoves_rows(engine, cases, depth, rows)?;
+        }
         Protocol::Xboard if engine.xboard_support().is_ok() => {
+            engine = trap_rows(engine, depth, true, rows)?;
             engine = written_castling_row(engine, depth, rows)?;
         }
         Protocol::Xboard => {}
+    }
+    Ok(engine)
+}
+
+/// The traps: a search in each position where castling would mate. An illegal castling
+/// played, or the legal one missed, is a move-generation defect found by play alone.
+fn trap_rows(
+    mut engine: CheckEngine,
+    depth: u32,
+    chess960_castling: bool,
+    rows: &mut Vec<Row>,
+) -> Result<CheckEngine, CheckError> {
+    let protocol = engine.protocol();
+    for trap in TRAPS {
+        let root = trap.position();
+        let sent = format!(
+            "{} in {} (castling {} would mate)",
+            match protocol {
+                Protocol::Uci => format!("go depth {depth}"),
+                Protocol::Xboard => format!("sd {depth}, go"),
+            },
+            trap.fen,
+            trap.castling
+        );
+        if trap.legal && !chess960_castling {
+            rows.push(Row::new(
+                Group::Play,
+                format!("trap {}", trap.name),
+                sent,
+                (
+                    Status::Skip,
+                    String::new(),
+                    "the engine gets standard chess (no UCI_Chess960 of its own): it cannot \
+                     castle where Chess960 castling differs, so this castling is not asked"
+                        .into(),
+                ),
+            ));
+            continue;
+        }
+        let outcome = match engine.search_text(&root, depth) {
+            Ok(text) => {
+                let answer = match protocol {
+                    Protocol::Uci => trap.answer(&text, parse_uci),
+                    Protocol::Xboard => trap.answer(&text, |position, text| {
+                        crate::protocol::xboard::parse_xboard_move(position, text.as_bytes()).ok()
+                    }),
+                };
+                let fen = trap.fen;
+                match answer {
+                    TrapAnswer::Right => (Status::Pass, text, String::new()),
+                    TrapAnswer::IllegalCastling => {
+                        let why = format!(
+                            "the engine played {text}, castling that is illegal in {fen}: {} \
+                             (it would mate)",
+                            trap.reason
+                        );
+                        (Status::Fail, text, why)
+                    }
+                    TrapAnswer::Illegal => {
+                        let why = format!("the engine played {text}, which is illegal in {fen}");
+                        (Status::Fail, text, why)
+                    }
+                    TrapAnswer::MissedCastling(played) => {
+                        let why = format!(
+                            "the only mate in one in {fen} is castling {} ({}); the engine \
+                             played {played}",
+                            trap.castling, trap.reason
+                        );
+                        (Status::Fail, played, why)
+                    }
+                }
+            }
+            Err(failure) => {
+                let why = format!("{sent}: {failure}");
+                let (restarted, outcome) = failed_row(engine, &failure, why)?;
+                engine = restarted;
+                outcome
+            }
+        };
+        rows.push(Row::new(
+            Group::Play,
+            format!("trap {}", trap.name),
+            sent,
+            outcome,
+        ));
     }
     Ok(engine)
 }
@@ -746,8 +917,7 @@ fn searchmoves_rows(
 ) -> Result<CheckEngine, CheckError> {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1";
     let root: Chess = chess960(start);
-    let honours =
-        matches!(engine.search_moves(&root, start, "a2a3", depth), Ok(best) if best == "a2a3");
+    let honours = matches!(engine.search_moves(&root, start, Some("a2a3"), depth), Ok(best) if best == "a2a3");
     if !honours {
         rows.push(Row {
             group: Group::Play,
@@ -765,7 +935,7 @@ fn searchmoves_rows(
         let castle = case.castling.expect("filtered");
         let root = chess960(case.fen);
         let sent = format!("go depth {depth} searchmoves {castle} in {}", case.fen);
-        let (status, got, why) = match engine.search_moves(&root, case.fen, castle, depth) {
+        let (status, got, why) = match engine.search_moves(&root, case.fen, Some(castle), depth) {
             Ok(best) if best == castle => (Status::Pass, best, String::new()),
             Ok(best) => (
                 Status::Fail,
@@ -841,6 +1011,7 @@ fn through_proxy(
     request: &CheckRequest,
     program: &std::path::Path,
     protocol: Protocol,
+    chess960_castling: bool,
     cases: &[&Case],
 ) -> Vec<Row> {
     let mut command = request.engine.command.clone();
@@ -880,7 +1051,14 @@ fn through_proxy(
     };
     protocol_rows(&mut engine, &mut rows);
     let bar = ProgressBar::hidden();
-    match play_rows(engine, cases, request.play_depth, &bar, &mut rows) {
+    match play_rows(
+        engine,
+        cases,
+        request.play_depth,
+        chess960_castling,
+        &bar,
+        &mut rows,
+    ) {
         Ok(engine) => engine.quit(),
         Err(err) => rows.push(Row {
             group: Group::Play,

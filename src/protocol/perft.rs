@@ -175,6 +175,124 @@ impl PerftReader {
     }
 }
 
+/// The commands a probe tries, in order, on an engine whose perft is not known by its name:
+/// UCI `go perft N` (Stockfish's form) then `perft N`; XBoard `perft N` only (`go` is a
+/// search there).
+pub fn probe_commands(protocol: Protocol) -> &'static [ProbeCommand] {
+    match protocol {
+        Protocol::Uci => &[ProbeCommand::GoPerft, ProbeCommand::Perft],
+        Protocol::Xboard => &[ProbeCommand::Perft],
+    }
+}
+
+/// A command a probe sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeCommand {
+    /// `go perft N`.
+    GoPerft,
+    /// `perft N`.
+    Perft,
+}
+
+impl ProbeCommand {
+    /// The line, at [`PerftProbe::DEPTH`].
+    pub fn line(self) -> String {
+        match self {
+            ProbeCommand::GoPerft => format!("go perft {}", PerftProbe::DEPTH),
+            ProbeCommand::Perft => format!("perft {}", PerftProbe::DEPTH),
+        }
+    }
+}
+
+/// What a probe's answer showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeOutcome {
+    /// A perft reply of this dialect's shape.
+    Found(PerftDialect),
+    /// An answer that is no perft: a search's `bestmove` or `move`, or the engine's own
+    /// word that it does not know the command (`Unknown command`, `Error`).
+    Refused,
+}
+
+/// Recognises the answer to a probe command by its shape, never by the engine's name:
+/// a divide (`MOVE: COUNT` lines, then `Nodes searched: N`), a total alone on a line, or
+/// one line per depth (`1 NODES ...`, `2 NODES ...`). Counts are not judged here: a wrong
+/// count is the perft group's finding.
+#[derive(Debug, Clone)]
+pub struct PerftProbe {
+    command: ProbeCommand,
+    divide_lines: usize,
+    depth_one: bool,
+}
+
+impl PerftProbe {
+    /// The depth a probe asks for: 2, so that a table of depths shows two lines.
+    pub const DEPTH: u32 = 2;
+
+    /// A probe of `command`.
+    pub fn new(command: ProbeCommand) -> PerftProbe {
+        PerftProbe {
+            command,
+            divide_lines: 0,
+            depth_one: false,
+        }
+    }
+
+    /// One line of the answer: `None` while it tells nothing yet.
+    pub fn on_line(&mut self, line: &[u8]) -> Option<ProbeOutcome> {
+        let text = line.trim_ascii();
+        let first = text
+            .split(|b| b.is_ascii_whitespace())
+            .next()
+            .unwrap_or_default();
+        let lower = text.to_ascii_lowercase();
+        if matches!(first, b"bestmove" | b"move")
+            || first.starts_with(b"Error")
+            || memchr::memmem::find(&lower, b"unknown command").is_some()
+        {
+            return Some(ProbeOutcome::Refused);
+        }
+        if let Some(total) = text.strip_prefix(b"Nodes searched:") {
+            if number(total.trim_ascii()).is_some() && self.divide_lines > 0 {
+                return Some(ProbeOutcome::Found(match self.command {
+                    ProbeCommand::GoPerft => PerftDialect::GoPerft,
+                    ProbeCommand::Perft => PerftDialect::Divide,
+                }));
+            }
+            return None;
+        }
+        if let Some(colon) = memchr::memchr(b':', text)
+            && is_move_text(&text[..colon])
+            && number(text[colon + 1..].trim_ascii()).is_some()
+        {
+            self.divide_lines += 1;
+            return None;
+        }
+        if self.command == ProbeCommand::Perft {
+            // A total, but not the depth echoed (Glaurung 2.2 answers `perft 2` with
+            // `Unknown command: perft 2`, then `2`).
+            if number(text).is_some_and(|total| total > u64::from(Self::DEPTH)) {
+                return Some(ProbeOutcome::Found(PerftDialect::Total));
+            }
+            let mut words = text
+                .split(|b| b.is_ascii_whitespace())
+                .filter(|w| !w.is_empty());
+            if let (Some(depth), Some(nodes)) = (words.next(), words.next())
+                && number(nodes).is_some()
+            {
+                match number(depth) {
+                    Some(1) => self.depth_one = true,
+                    Some(2) if self.depth_one => {
+                        return Some(ProbeOutcome::Found(PerftDialect::Depths));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        None
+    }
+}
+
 fn number(text: &[u8]) -> Option<u64> {
     if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
         return None;
@@ -288,6 +406,61 @@ mod tests {
         );
         let replies = read(PerftDialect::GoPerft, 1, &["Nodes searched: ?"]);
         assert!(replies[0].is_err());
+    }
+
+    fn probe(command: ProbeCommand, lines: &[&str]) -> Option<ProbeOutcome> {
+        let mut probe = PerftProbe::new(command);
+        lines.iter().find_map(|line| probe.on_line(line.as_bytes()))
+    }
+
+    #[test]
+    fn a_probe_knows_each_reply_by_its_shape_not_its_name() {
+        use ProbeCommand::{GoPerft, Perft};
+        let found = |dialect| Some(ProbeOutcome::Found(dialect));
+        // Stockfish 15.1's `go perft 2` (trimmed), then the same divide after `perft 2`.
+        let divide = [
+            "info string NNUE enabled",
+            "a2a3: 20",
+            "b2b3: 20",
+            "",
+            "Nodes searched: 40",
+        ];
+        assert_eq!(probe(GoPerft, &divide), found(PerftDialect::GoPerft));
+        assert_eq!(probe(Perft, &divide), found(PerftDialect::Divide));
+        // Ethereal 12.00: the total alone.
+        assert_eq!(probe(Perft, &["400"]), found(PerftDialect::Total));
+        // Sjaak II 1.4.1: a line per depth.
+        let depths = [
+            " 1         20  0.00    487804.88nps",
+            " 2        400  0.00   2325581.40nps",
+        ];
+        assert_eq!(probe(Perft, &depths), found(PerftDialect::Depths));
+        // A total with no divide before it is no divide; a table's second line alone is
+        // no table.
+        assert_eq!(probe(GoPerft, &["Nodes searched: 400"]), None);
+        assert_eq!(probe(Perft, &[" 2        400  0.00 1.0nps"]), None);
+        // A search's lines are none of them, and its bestmove ends the probe.
+        let search = [
+            "info depth 1 seldepth 1 score cp 20 nodes 20 pv e2e4",
+            "bestmove e2e4",
+        ];
+        assert_eq!(probe(GoPerft, &search), Some(ProbeOutcome::Refused));
+        // Glaurung 2.2, and XBoard engines, say they do not know it.
+        assert_eq!(
+            probe(Perft, &["Unknown command: perft 2"]),
+            Some(ProbeOutcome::Refused)
+        );
+        assert_eq!(
+            probe(Perft, &["Error (unknown command): perft"]),
+            Some(ProbeOutcome::Refused)
+        );
+        assert_eq!(probe(GoPerft, &["readyok"]), None);
+        // Glaurung 2.2, as it answers: the depth it echoes is no total.
+        let glaurung = ["Unknown command: perft 2", "2"];
+        assert_eq!(probe(Perft, &glaurung), Some(ProbeOutcome::Refused));
+        assert_eq!(probe(Perft, &["2"]), None);
+        assert_eq!(ProbeCommand::GoPerft.line(), "go perft 2");
+        assert_eq!(probe_commands(Protocol::Xboard), [ProbeCommand::Perft]);
     }
 
     #[test]
