@@ -272,7 +272,7 @@ fn bad_specs_write_nothing() {
 }
 
 /// Issue 6.2: a book in either format passes `validate --start-positions`, which reports
-/// the same starts back, in the order written (for PGN, one per `[FEN "…"]` tag).
+/// the same starts back, in the order written (for PGN, one per game, from its FEN tag).
 #[test]
 fn validate_start_positions_reports_the_starts_of_epd_and_pgn_books() {
     let dir = tempfile::tempdir().unwrap();
@@ -317,7 +317,7 @@ fn validate_start_positions_reports_the_starts_of_epd_and_pgn_books() {
             .collect();
         assert_eq!(piped, expected, "{format} on stdin");
     }
-    // A wrong FEN tag is reported with the column inside the tag's value.
+    // A wrong FEN tag is reported with the column inside the tag's value, naming its game.
     let bad = dir.path().join("bad-960.pgn");
     std::fs::write(
         &bad,
@@ -330,7 +330,7 @@ fn validate_start_positions_reports_the_starts_of_epd_and_pgn_books() {
         .assert()
         .code(1)
         .stdout(predicate::str::ends_with(
-            "bad-960.pgn:2:62: error: fullmove number: expected a number (digits 0-9), found `x`\n",
+            "bad-960.pgn:2:62: error: game at line 1: FEN tag: fullmove number: expected a number (digits 0-9), found `x`\n",
         ));
 }
 

@@ -92,12 +92,13 @@ fn generated_books_validate_replay_and_name_their_starts() {
     generate(dir, "proof-FRC.epd", "epd", "2");
     generate(dir, "proof-FRC.pgn", "pgn", "2");
     // sp960's own validator reads both books.
-    for book in ["proof-FRC.epd", "proof-FRC.pgn"] {
+    // (A PGN book's games are replayed, each one record.)
+    for (book, counted) in [
+        ("proof-FRC.epd", "8 records: 8 valid, 0 invalid;"),
+        ("proof-FRC.pgn", "8 records (8 games): 8 valid, 0 invalid;"),
+    ] {
         let summary = String::from_utf8(sp960(dir, &["validate", book]).stderr).unwrap();
-        assert!(
-            summary.contains("8 records: 8 valid, 0 invalid"),
-            "{book}: {summary}"
-        );
+        assert!(summary.contains(counted), "{book}: {summary}");
     }
     // python-chess replays every record from its start; sp960 identify names those starts
     // as the records' labels do.

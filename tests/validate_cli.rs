@@ -483,3 +483,96 @@ fn a_progress_bar_is_drawn_when_stderr_is_a_terminal() {
     assert!(drawn.contains("\u{1b}[2K"), "{drawn}");
     assert!(drawn.contains("96000 records: 96000 valid"), "{drawn}");
 }
+
+/// Issue 39: a PGN file's games are replayed, each one record; every planted defect is
+/// reported at its line and column (the same run is docs/validate.md's example).
+#[test]
+fn pgn_games_are_replayed_and_each_defect_located() {
+    let output = sp960()
+        .args(["validate", "fixtures/games/defects.pgn"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "10 records (10 games): 2 valid, 8 invalid, 3 warnings; 1 file;",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    golden("games/defects.expected", &output);
+    // JSON: one object per game, valid or not, then the summary.
+    let stdout = sp960()
+        .args(["validate", "--format", "json", "--start-positions"])
+        .arg("fixtures/games/defects.pgn")
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let objects: Vec<serde_json::Value> = String::from_utf8(stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let games = &objects[..objects.len() - 1];
+    assert_eq!(games.len(), 10);
+    assert_eq!(games[0]["start"], "860");
+    assert_eq!(
+        (&games[0]["plies"], &games[0]["valid"]),
+        (&10.into(), &true.into())
+    );
+    assert_eq!(games[0]["result"], "1-0");
+    assert_eq!(games[1]["valid"], false);
+    assert_eq!(games[1]["findings"][0]["kind"], "IllegalMove");
+    assert_eq!(games[1]["findings"][0]["line"], 18);
+    assert_eq!(games[1]["findings"][0]["column"], 13);
+    let summary = &objects[objects.len() - 1]["summary"];
+    assert_eq!(
+        (&summary["games"], &summary["warnings"]),
+        (&10.into(), &3.into())
+    );
+}
+
+/// A game file cut into pieces for the cores keeps every line number: the same game,
+/// 4,000 times, a defect in a few, across many blocks.
+#[test]
+fn pgn_line_numbers_stay_right_across_blocks_and_pieces() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = "[Event \"e\"]\n[Variant \"Chess960\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. Nc3 Nc6 2. Ne3 Ne6 3. f4 f5 4. Bf2 Bf7 5. O-O O-O *\n\n";
+    let bad = good.replace("5. O-O O-O", "5. O-O O-O 6. O-O");
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    for game in 0..4_000usize {
+        let line = game * 6 + 1;
+        if game % 997 == 5 {
+            text.push_str(&bad);
+            expected.push(format!(
+                "games.pgn:{}:57: error: game at line {line}: 6. O-O (White)",
+                line + 4
+            ));
+        } else {
+            text.push_str(good);
+        }
+    }
+    let path = dir.path().join("games.pgn");
+    fs::write(&path, &text).unwrap();
+    let output = sp960()
+        .current_dir(dir.path())
+        .args(["validate", "games.pgn"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(got.len(), expected.len(), "{stdout}");
+    for (got, expected) in got.iter().zip(&expected) {
+        assert!(
+            got.starts_with(expected.as_str()),
+            "{got}\nexpected {expected}"
+        );
+    }
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("4000 records (4000 games): 3995 valid, 5 invalid;"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -3,15 +3,17 @@
 //! reader ([`pgn`]: games streamed to a visitor with the line and column of each thing,
 //! read by the match runner's `--openings` and `--resume`, by the book generator's
 //! `--resume` and by the read-back of a real runner's PGN in `tournaments`) and its one
-//! tag pair rule ([`pgn_tag`], also read line by line by `validate` and `normalize`),
+//! tag pair rule ([`pgn_tag`], also read line by line by `validate` and `normalize`), a
+//! PGN game checked as a game ([`game`]: its start from its tags, every move replayed),
 //! such files streamed in blocks of lines ([`line_blocks`]), the paths and directories to
 //! read ([`inputs`]), and the two commands
-//! over whole files: [`validate`] (compiler-style diagnostics) and [`normalize`]
+//! over whole files: [`validate`] (compiler-style diagnostics; PGN game by game) and [`normalize`]
 //! (rewrite records, byte for byte elsewhere).
 //!
 //! Must not import any room but `starts` (and the shared `exit_code`).
 
 pub mod check;
+pub mod game;
 pub mod inputs;
 pub mod legality;
 pub mod line_blocks;

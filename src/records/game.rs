@@ -1,0 +1,792 @@
+//! One PGN game checked as a game, a [`Visitor`] of the one PGN reader ([`super::pgn`]):
+//! its start read from its tags whatever the producer wrote (the `Variant` tag in any
+//! spelling, `FEN` with or without `SetUp`, X-FEN or Shredder castling, two `FEN` tags),
+//! then every move of the mainline and of every variation replayed from its own position,
+//! the first that does not replay reported where it is, with the move number, the side,
+//! the position and why; its `Result` held against its termination marker and the board.
+//!
+//! Sans-IO: the checker is given the text the reader reads (columns inside a tag's value
+//! are found from where the value lies in it) and answers a [`GameVerdict`] per game.
+//! Variations are replayed on an explicit stack, never by recursion, so no nesting depth
+//! can overflow the thread's stack.
+
+use std::ops::ControlFlow;
+
+use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::{CastlingSide, Chess, Color, KnownOutcome, Outcome, Position, Role};
+
+use super::check::CheckOptions;
+use super::pgn::{At, Skip, TagValue, Visitor};
+use super::record::{Line, check_line};
+use crate::starts::notation::{CastlingNotation, position_fen};
+use crate::starts::start::Start;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The game is invalid.
+    Error,
+    /// The game is valid, but read with an assumption or an inconsistency worth knowing.
+    Warning,
+}
+
+/// One thing found in a game, where it is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Finding {
+    /// 1-based line in the text the checker read.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable name for the kind of finding (`IllegalMove`, `UnknownVariant`, ...).
+    pub kind: &'static str,
+    /// What is wrong, for people.
+    pub message: String,
+}
+
+/// What one game gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameVerdict {
+    /// The game's first line (its first tag, or its first token without tags).
+    pub line: usize,
+    /// Its start, with [`CheckOptions::start_positions`], when it is one.
+    pub start: Option<Start>,
+    /// Mainline moves replayed.
+    pub plies: u32,
+    /// The `Result` tag, as written.
+    pub result: Option<String>,
+    /// Errors and warnings, in the order found.
+    pub findings: Vec<Finding>,
+}
+
+impl GameVerdict {
+    /// No error (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        self.findings.iter().all(|f| f.severity != Severity::Error)
+    }
+}
+
+/// The `Variant` tag's spellings that mean Chess960, compared case- and
+/// separator-insensitively: `Chess960`, `chess 960`, `chess-960`, `fischerandom`,
+/// `Fischerandom`, `Fischer Random`, `FRC`, `960`.
+pub const CHESS960_VARIANTS: &[&str] = &["chess960", "fischerandom", "fischerrandom", "frc", "960"];
+
+/// The spellings that mean standard chess (lichess writes `From Position` for a standard
+/// game from a set-up position).
+pub const STANDARD_VARIANTS: &[&str] = &["", "standard", "normal", "chess", "fromposition"];
+
+/// The `Variant` tag read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    Chess960,
+    Standard,
+    Unknown,
+}
+
+fn variant(value: &str) -> Variant {
+    let key: String = value
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if CHESS960_VARIANTS.contains(&key.as_str()) {
+        Variant::Chess960
+    } else if STANDARD_VARIANTS.contains(&key.as_str()) {
+        Variant::Standard
+    } else {
+        Variant::Unknown
+    }
+}
+
+const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Checks the games of one text; make one per text read.
+pub struct GameChecker<'t> {
+    text: &'t [u8],
+    options: CheckOptions,
+    /// Lines before the text in its file: every line reported is the file's.
+    lines_before: usize,
+}
+
+impl<'t> GameChecker<'t> {
+    /// A checker of the games in `text` (the text given to the reader), each start
+    /// checked as `options` say.
+    pub fn new(text: &'t [u8], options: CheckOptions, lines_before: usize) -> GameChecker<'t> {
+        GameChecker {
+            text,
+            options,
+            lines_before,
+        }
+    }
+
+    /// `at`, its line counted in the file.
+    fn in_file(&self, at: At) -> At {
+        At {
+            line: at.line + self.lines_before,
+            ..at
+        }
+    }
+
+    /// Where `inner` (a slice of the text) begins, as a column on the line of `at`
+    /// (which lies before it on the same line).
+    fn column_of(&self, inner: &[u8], at: At) -> usize {
+        let offset = (inner.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        if offset <= self.text.len() && offset >= at.offset {
+            at.column + (offset - at.offset)
+        } else {
+            at.column
+        }
+    }
+}
+
+/// A tag kept, with where its value begins.
+#[derive(Debug, Clone)]
+struct Kept {
+    value: String,
+    line: usize,
+    column: usize,
+}
+
+/// A game's tags, as far as the check needs them.
+#[derive(Debug, Default)]
+pub struct GameTags {
+    line: usize,
+    fens: Vec<(Kept, Vec<u8>)>,
+    variant: Option<Kept>,
+    result: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+    round: Option<String>,
+    findings: Vec<Finding>,
+}
+
+impl GameTags {
+    /// "game at line 12 (Stockfish - Ethereal, round 3)".
+    fn label(&self) -> String {
+        let mut label = format!("game at line {}", self.line);
+        let names: Vec<&str> = [&self.white, &self.black]
+            .iter()
+            .filter_map(|v| v.as_deref())
+            .collect();
+        let mut about = Vec::new();
+        if !names.is_empty() {
+            about.push(names.join(" - "));
+        }
+        if let Some(round) = &self.round {
+            about.push(format!("round {round}"));
+        }
+        if !about.is_empty() {
+            label.push_str(&format!(" ({})", about.join(", ")));
+        }
+        label
+    }
+}
+
+/// A game being replayed.
+#[derive(Debug)]
+pub struct GameReplay {
+    label: String,
+    line: usize,
+    start: Option<Start>,
+    result: Option<String>,
+    /// The position the next move is played in, and the one before the last move.
+    current: Chess,
+    previous: Option<Chess>,
+    /// Each open variation: where it began, the position before the move it replaces
+    /// (where the next variation on that move begins too), and the line it left.
+    stack: Vec<(At, Chess, Chess)>,
+    plies: u32,
+    /// The termination marker and where it is.
+    marker: Option<(Outcome, At)>,
+    findings: Vec<Finding>,
+}
+
+impl GameReplay {
+    fn finish(self) -> GameVerdict {
+        GameVerdict {
+            line: self.line,
+            start: self.start,
+            plies: self.plies,
+            result: self.result,
+            findings: self.findings,
+        }
+    }
+
+    fn find(&mut self, at: At, severity: Severity, kind: &'static str, message: String) {
+        self.findings.push(Finding {
+            line: at.line,
+            column: at.column,
+            severity,
+            kind,
+            message,
+        });
+    }
+
+    /// An error that ends the game's replay: the verdict so far.
+    fn fail(&mut self, at: At, kind: &'static str, message: String) -> GameVerdict {
+        let message = format!("{}: {message}", self.label);
+        self.find(at, Severity::Error, kind, message);
+        GameVerdict {
+            line: self.line,
+            start: self.start,
+            plies: self.plies,
+            result: self.result.take(),
+            findings: std::mem::take(&mut self.findings),
+        }
+    }
+
+    /// "12. Nf3 (White)" or "12... Nf6 (Black)".
+    fn move_label(&self, san: &str) -> String {
+        let number = self.current.fullmoves();
+        match self.current.turn() {
+            Color::White => format!("{number}. {san} (White)"),
+            Color::Black => format!("{number}... {san} (Black)"),
+        }
+    }
+
+    /// Plays `san` where the game stands, or says why it cannot be played.
+    fn play(&mut self, san: SanPlus, at: At) -> ControlFlow<GameVerdict> {
+        match san.san.to_move(&self.current) {
+            Ok(m) => {
+                let before = self.current.clone();
+                self.current.play_unchecked(m);
+                self.previous = Some(before);
+                if self.stack.is_empty() {
+                    self.plies += 1;
+                }
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                let why = why_not(&self.current, &san.san, &error);
+                let fen = position_fen(&self.current, CastlingNotation::Shredder);
+                let message = format!("{}: {why}, in {fen}", self.move_label(&san.to_string()));
+                let kind = match error {
+                    SanError::AmbiguousSan => "AmbiguousMove",
+                    SanError::IllegalSan => "IllegalMove",
+                };
+                ControlFlow::Break(self.fail(at, kind, message))
+            }
+        }
+    }
+}
+
+/// Why `san` is no legal move in `position`, for people.
+fn why_not(position: &Chess, san: &San, error: &SanError) -> String {
+    let side = match position.turn() {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    let in_check = if position.is_check() {
+        format!(" ({side} is in check)")
+    } else {
+        String::new()
+    };
+    match (san, error) {
+        (San::Normal { role, to, .. }, SanError::AmbiguousSan) => {
+            format!(
+                "ambiguous: more than one {} can go to {to}",
+                role_name(*role)
+            )
+        }
+        (San::Castle(side_to), _) => {
+            let wing = match side_to {
+                CastlingSide::KingSide => "king-side (O-O)",
+                CastlingSide::QueenSide => "queen-side (O-O-O)",
+            };
+            let turn = position.turn();
+            let Some(rook) = position.castles().rook(turn, *side_to) else {
+                return format!("illegal: {side} has no {wing} castling right");
+            };
+            if position.is_check() {
+                return format!("illegal: {wing} castling out of check");
+            }
+            let king = position.board().king_of(turn);
+            let clear = king.is_some_and(|king| {
+                let path = position.castles().path(turn, *side_to);
+                (path & position.board().occupied())
+                    .without(king)
+                    .without(rook)
+                    .is_empty()
+            });
+            if clear {
+                format!(
+                    "illegal: {wing} castling with the rook on {rook}: the king would pass \
+                     through or land on an attacked square"
+                )
+            } else {
+                format!("illegal: {wing} castling with the rook on {rook}: a piece stands between")
+            }
+        }
+        (San::Normal { role, to, .. }, SanError::IllegalSan) => {
+            format!("illegal: no {} can go to {to}{in_check}", role_name(*role))
+        }
+        (San::Put { .. }, _) => "illegal: a drop is no chess move".to_owned(),
+        (San::Null, _) => "illegal: a null move (--) is no chess move".to_owned(),
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+/// `1-0`, `0-1`, `1/2-1/2`, `*`.
+fn outcome_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Known(KnownOutcome::Decisive {
+            winner: Color::White,
+        }) => "1-0",
+        Outcome::Known(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }) => "0-1",
+        Outcome::Known(KnownOutcome::Draw) => "1/2-1/2",
+        Outcome::Unknown => "*",
+    }
+}
+
+impl Visitor for GameChecker<'_> {
+    type Tags = GameTags;
+    type Movetext = GameReplay;
+    type Output = GameVerdict;
+
+    fn begin_tags(&mut self, at: At) -> ControlFlow<GameVerdict, GameTags> {
+        let at = self.in_file(at);
+        ControlFlow::Continue(GameTags {
+            line: at.line,
+            ..GameTags::default()
+        })
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut GameTags,
+        name: &[u8],
+        value: TagValue<'_>,
+        at: At,
+    ) -> ControlFlow<GameVerdict> {
+        let at = self.in_file(at);
+        let kept = || Kept {
+            value: value.text().into_owned(),
+            line: at.line,
+            column: self.column_of(value.0, at),
+        };
+        match name {
+            b"FEN" => tags.fens.push((kept(), value.0.to_vec())),
+            b"Variant" => tags.variant = Some(kept()),
+            b"Result" => tags.result = Some(value.text().into_owned()),
+            b"White" => tags.white = Some(value.text().into_owned()),
+            b"Black" => tags.black = Some(value.text().into_owned()),
+            b"Round" => tags.round = Some(value.text().into_owned()),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn malformed_tag(
+        &mut self,
+        tags: &mut GameTags,
+        line: &[u8],
+        at: At,
+    ) -> ControlFlow<GameVerdict> {
+        let at = self.in_file(at);
+        let shown: String = String::from_utf8_lossy(line).chars().take(60).collect();
+        tags.findings.push(Finding {
+            line: at.line,
+            column: at.column,
+            severity: Severity::Error,
+            kind: "MalformedTag",
+            message: format!(
+                "a line that begins with `[` but is no tag pair `[Name \"value\"]`: {shown}"
+            ),
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: GameTags, at: At) -> ControlFlow<GameVerdict, GameReplay> {
+        let label = tags.label();
+        let mut replay = GameReplay {
+            label: label.clone(),
+            line: tags.line,
+            start: None,
+            result: tags.result.clone(),
+            current: Chess::default(),
+            previous: None,
+            stack: Vec::new(),
+            plies: 0,
+            marker: None,
+            findings: tags.findings,
+        };
+        if let Some(first) = replay.findings.first() {
+            let at = At {
+                line: first.line,
+                column: first.column,
+                offset: 0,
+            };
+            let message = replay.findings.remove(0).message;
+            return ControlFlow::Break(replay.fail(at, "MalformedTag", message));
+        }
+        let variant_at = |kept: &Kept| At {
+            line: kept.line,
+            column: kept.column,
+            offset: 0,
+        };
+        let variant = match &tags.variant {
+            None => Variant::Standard,
+            Some(kept) => match variant(&kept.value) {
+                Variant::Unknown => {
+                    let message = format!(
+                        "unknown Variant `{}`: sp960 reads chess and Chess960 games (Chess960 \
+                         spelled any of Chess960, chess 960, chess-960, fischerandom, Fischer \
+                         Random, FRC, 960)",
+                        kept.value
+                    );
+                    return ControlFlow::Break(replay.fail(
+                        variant_at(kept),
+                        "UnknownVariant",
+                        message,
+                    ));
+                }
+                known => known,
+            },
+        };
+        let at_game = At {
+            line: tags.line,
+            column: 1,
+            offset: 0,
+        };
+        // The start: each FEN tag read as a record; none, the standard start.
+        let mut starts = Vec::new();
+        for (kept, _) in &tags.fens {
+            let fen_at = variant_at(kept);
+            if kept.value.trim() == "?" {
+                return ControlFlow::Break(replay.fail(
+                    fen_at,
+                    "NoStart",
+                    "this game has no start: its FEN tag is `?`".to_owned(),
+                ));
+            }
+            match check_line(kept.value.as_bytes(), &self.options) {
+                Line::Record(Ok(record)) => starts.push((kept, record.position, record.start)),
+                Line::Record(Err(problem)) => {
+                    let at = At {
+                        line: kept.line,
+                        column: kept.column + problem.column.saturating_sub(1),
+                        offset: 0,
+                    };
+                    let message = format!("FEN tag: {}", problem.message);
+                    return ControlFlow::Break(replay.fail(at, "BadFen", message));
+                }
+                Line::Blank | Line::Comment => {
+                    return ControlFlow::Break(replay.fail(
+                        fen_at,
+                        "NoStart",
+                        "this game has no start: its FEN tag is empty".to_owned(),
+                    ));
+                }
+            }
+        }
+        if let [(first, a, _), (second, b, _), ..] = &starts[..] {
+            let (a, b) = (
+                position_fen(a, CastlingNotation::Shredder),
+                position_fen(b, CastlingNotation::Shredder),
+            );
+            if a != b {
+                let message = format!(
+                    "two FEN tags that disagree: line {} gives {a}, line {} gives {b}",
+                    first.line, second.line
+                );
+                return ControlFlow::Break(replay.fail(
+                    variant_at(second),
+                    "FenTagsDisagree",
+                    message,
+                ));
+            }
+            replay.find(
+                variant_at(second),
+                Severity::Warning,
+                "TwoFenTags",
+                format!(
+                    "{label}: two FEN tags (lines {} and {}), the same position: the first is read",
+                    first.line, second.line
+                ),
+            );
+        }
+        match starts.into_iter().next() {
+            Some((kept, position, start)) => {
+                if variant != Variant::Chess960 && !standard_castling(&position) {
+                    replay.find(
+                        variant_at(kept),
+                        Severity::Warning,
+                        "NoChess960Variant",
+                        format!(
+                            "{label}: no Chess960 Variant tag, but its castling is no standard \
+                             chess castling: read as Chess960 (a reader that takes it for \
+                             standard chess goes wrong)"
+                        ),
+                    );
+                }
+                replay.current = position;
+                replay.start = start;
+            }
+            None => {
+                if variant == Variant::Chess960 {
+                    let at = tags.variant.as_ref().map_or(at_game, variant_at);
+                    replay.find(
+                        at,
+                        Severity::Warning,
+                        "NoFen",
+                        format!(
+                            "{label}: a Chess960 game without a FEN tag: replayed from SP 518, \
+                             the standard start, as PGN's rule says"
+                        ),
+                    );
+                }
+                if let Line::Record(Ok(record)) =
+                    check_line(STANDARD_START.as_bytes(), &self.options)
+                {
+                    replay.current = record.position;
+                    replay.start = record.start;
+                }
+            }
+        }
+        let _ = at;
+        ControlFlow::Continue(replay)
+    }
+
+    fn san(
+        &mut self,
+        replay: &mut GameReplay,
+        san: SanPlus,
+        _token: &[u8],
+        at: At,
+    ) -> ControlFlow<GameVerdict> {
+        let at = self.in_file(at);
+        replay.play(san, at)
+    }
+
+    fn not_san(
+        &mut self,
+        replay: &mut GameReplay,
+        token: &[u8],
+        at: At,
+    ) -> ControlFlow<GameVerdict> {
+        let at = self.in_file(at);
+        // `e.p.` after an en-passant capture, alone or glued to it.
+        if token == b"e.p." || token == b"ep" {
+            return ControlFlow::Continue(());
+        }
+        if let Some(san) = token
+            .strip_suffix(b"e.p.")
+            .and_then(|san| SanPlus::from_ascii(san).ok())
+        {
+            return replay.play(san, at);
+        }
+        let shown: String = String::from_utf8_lossy(token).chars().take(40).collect();
+        let message = format!(
+            "{}: not SAN (nor a move number, result or NAG), in {}",
+            replay.move_label(&format!("`{shown}`")),
+            position_fen(&replay.current, CastlingNotation::Shredder)
+        );
+        ControlFlow::Break(replay.fail(at, "NotSan", message))
+    }
+
+    fn comment(
+        &mut self,
+        replay: &mut GameReplay,
+        comment: &[u8],
+        at: At,
+    ) -> ControlFlow<GameVerdict> {
+        let at = self.in_file(at);
+        // A comment the reader ended at the end of the text: its `}` is missing.
+        let end =
+            (comment.as_ptr() as usize + comment.len()).wrapping_sub(self.text.as_ptr() as usize);
+        if end >= self.text.len() && self.text.last() != Some(&b'}') {
+            return ControlFlow::Break(replay.fail(
+                at,
+                "UnclosedComment",
+                "a `{` comment that is never closed (no `}` before the end of the file)".to_owned(),
+            ));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(
+        &mut self,
+        replay: &mut GameReplay,
+        at: At,
+    ) -> ControlFlow<GameVerdict, Skip> {
+        let at = self.in_file(at);
+        let Some(before) = replay.previous.take() else {
+            return ControlFlow::Break(replay.fail(
+                at,
+                "VariationWithoutMove",
+                "a variation `(` with no move before it to replace".to_owned(),
+            ));
+        };
+        let left = std::mem::replace(&mut replay.current, before.clone());
+        replay.stack.push((at, before, left));
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, replay: &mut GameReplay, at: At) -> ControlFlow<GameVerdict> {
+        let at = self.in_file(at);
+        match replay.stack.pop() {
+            Some((_, before, left)) => {
+                // Back on the line the variation left, after the move it replaced.
+                replay.current = left;
+                replay.previous = Some(before);
+                ControlFlow::Continue(())
+            }
+            None => ControlFlow::Break(replay.fail(
+                at,
+                "UnopenedVariation",
+                "a `)` with no `(` open".to_owned(),
+            )),
+        }
+    }
+
+    fn outcome(
+        &mut self,
+        replay: &mut GameReplay,
+        outcome: Outcome,
+        at: At,
+    ) -> ControlFlow<GameVerdict> {
+        replay.marker = Some((outcome, self.in_file(at)));
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, mut replay: GameReplay) -> GameVerdict {
+        if let Some((at, _, _)) = replay.stack.first().cloned() {
+            let message = format!(
+                "{}: the variation opened at line {}, column {} is never closed",
+                replay.label, at.line, at.column
+            );
+            replay.find(at, Severity::Error, "UnclosedVariation", message);
+            return replay.finish();
+        }
+        // Result findings at the termination marker, or the game's first line without one.
+        let at = replay.marker.map_or(
+            At {
+                line: replay.line,
+                column: 1,
+                offset: 0,
+            },
+            |(_, at)| at,
+        );
+        let label = replay.label.clone();
+        let marker = replay.marker.map(|(outcome, _)| outcome_text(outcome));
+        let result = replay.result.clone();
+        match (&result, marker) {
+            (Some(tag), Some(marker)) if tag != marker => replay.find(
+                at,
+                Severity::Warning,
+                "ResultMismatch",
+                format!("{label}: the Result tag says {tag}, the movetext ends with {marker}"),
+            ),
+            (_, None) => replay.find(
+                at,
+                Severity::Warning,
+                "NoResult",
+                format!("{label}: the movetext has no termination marker (1-0, 0-1, 1/2-1/2, *)"),
+            ),
+            _ => {}
+        }
+        let said = result.as_deref().or(marker);
+        let board = if replay.current.is_checkmate() {
+            Some(match replay.current.turn() {
+                Color::White => "0-1",
+                Color::Black => "1-0",
+            })
+        } else if replay.current.is_stalemate() {
+            Some("1/2-1/2")
+        } else {
+            None
+        };
+        if let (Some(board), Some(said)) = (board, said)
+            && board != said
+        {
+            let how = if board == "1/2-1/2" {
+                "stalemate"
+            } else {
+                "checkmate"
+            };
+            replay.find(
+                at,
+                Severity::Warning,
+                "ResultAgainstBoard",
+                format!("{label}: the game ends in {how} ({board}), but its result is {said}"),
+            );
+        }
+        replay.finish()
+    }
+}
+
+/// Whether every castling right of `position` is standard chess's: the king on the e-file,
+/// the rook in the corner.
+fn standard_castling(position: &Chess) -> bool {
+    let castles = position.castles();
+    [Color::White, Color::Black].into_iter().all(|color| {
+        let king = position.board().king_of(color);
+        [CastlingSide::KingSide, CastlingSide::QueenSide]
+            .into_iter()
+            .all(|side| match castles.rook(color, side) {
+                None => true,
+                Some(rook) => {
+                    king.is_some_and(|king| king.file() == shakmaty::File::E)
+                        && rook.file()
+                            == match side {
+                                CastlingSide::KingSide => shakmaty::File::H,
+                                CastlingSide::QueenSide => shakmaty::File::A,
+                            }
+                }
+            })
+    })
+}
+
+/// Where the games of `text` begin, as the streaming reader cuts a file: each line whose
+/// first non-blank byte is `[` after a line that is neither blank nor a tag (the first
+/// tag of a game that follows movetext). A `[` line inside a `{...}` comment that spans
+/// lines would be taken for one; the reader then reports that comment as never closed.
+pub fn game_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut start = 0;
+    let mut after_movetext = false;
+    std::iter::from_fn(move || {
+        while start < text.len() {
+            let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |n| start + n + 1);
+            let line = &text[start..end];
+            let here = start;
+            start = end;
+            match line.iter().find(|b| !b.is_ascii_whitespace()) {
+                None => {}
+                Some(b'[') if after_movetext => {
+                    after_movetext = false;
+                    return Some(here);
+                }
+                Some(b'[') => {}
+                Some(_) => after_movetext = true,
+            }
+        }
+        None
+    })
+}
+
+/// Every game of `text`, checked.
+/// `lines_before`: the lines before `text` in its file, so that lines reported are the
+/// file's.
+pub fn check_games(text: &[u8], options: CheckOptions, lines_before: usize) -> Vec<GameVerdict> {
+    let mut checker = GameChecker::new(text, options, lines_before);
+    let mut reader = super::pgn::Reader::new(text);
+    std::iter::from_fn(|| reader.read_game(&mut checker)).collect()
+}
+
+#[cfg(test)]
+#[path = "game_tests.rs"]
+mod tests;

@@ -1,0 +1,197 @@
+use super::*;
+
+fn games(text: &str) -> Vec<GameVerdict> {
+    check_games(text.as_bytes(), CheckOptions::default(), 0)
+}
+
+/// Each finding as `LINE:COL: severity: message`.
+fn findings(text: &str) -> Vec<String> {
+    games(text)
+        .iter()
+        .flat_map(|game| game.findings.iter())
+        .map(|f| {
+            let severity = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            format!("{}:{}: {severity}: {}", f.line, f.column, f.message)
+        })
+        .collect()
+}
+
+const SP860: &str = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
+
+/// From SP 860, both sides clear the king's path and castle king-side.
+const CASTLED: &str = "1. Nc3 Nc6 2. Ne3 Ne6 3. f4 f5 4. Bf2 Bf7 5. O-O O-O";
+
+#[test]
+fn a_game_replays_from_its_fen_in_chess960() {
+    // SP 860 castles O-O once d1, f1 and g1 are clear: king c1 to g1, rook e1 to f1.
+    let text = format!(
+        "[Event \"t\"]\n[Variant \"Chess960\"]\n[FEN \"{SP860}\"]\n[SetUp \"1\"]\n[Result \"*\"]\n\n{CASTLED} *\n"
+    );
+    let games = games(&text);
+    assert_eq!(games.len(), 1);
+    assert!(games[0].is_valid(), "{games:?}");
+    assert_eq!(games[0].plies, 10);
+    assert_eq!(games[0].line, 1);
+}
+
+#[test]
+fn the_second_move_illegal_is_located_with_the_position_and_why() {
+    // Issue 39's example: from SP 860 the queen on h1 cannot reach h7 (the h-pawn).
+    let text = format!(
+        "[White \"A\"]\n[Black \"B\"]\n[Round \"3\"]\n[Variant \"chess 960\"]\n[FEN \"{SP860}\"]\n\n1. e4 e5 2. Qxh7 *\n"
+    );
+    assert_eq!(
+        findings(&text),
+        [
+            "7:13: error: game at line 1 (A - B, round 3): 2. Qxh7 (White): illegal: no queen can go to h7, in rbknrnbq/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RBKNRNBQ w EAea - 0 2"
+        ]
+    );
+}
+
+#[test]
+fn variations_are_replayed_from_their_own_positions_at_any_depth() {
+    let ok = "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 *\n";
+    assert!(games(ok)[0].is_valid(), "{:?}", findings(ok));
+    assert_eq!(games(ok)[0].plies, 3);
+    // An illegal move inside a variation: 2... Nf6?? after 1... c5 2. Nf3 (c5 is no knight).
+    let bad = "1. e4 e5 (1... c5 2. Nf3 Nc5) 2. Nf3 *\n";
+    let found = findings(bad);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with(
+            "1:26: error: game at line 1: 2... Nc5 (Black): illegal: no knight can go to c5"
+        ),
+        "{found:?}"
+    );
+    // Nested 10^5 deep: no stack overflow, the depth is no problem.
+    let deep = format!(
+        "1. e4 {}e5{} *\n",
+        "(1. d4 ".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let verdicts = games(&deep);
+    assert!(verdicts[0].is_valid(), "{:?}", verdicts[0].findings.first());
+    // Unclosed and unopened.
+    assert!(findings("1. e4 (1. d4 d5 *\n")[0].contains("is never closed"));
+    assert!(findings("1. e4 ) e5 *\n")[0].contains("a `)` with no `(` open"));
+}
+
+#[test]
+fn the_start_comes_from_the_tags_whatever_the_producer_wrote() {
+    // Every known spelling of the variant; X-FEN castling; FEN without SetUp.
+    for variant in [
+        "Chess960",
+        "chess 960",
+        "chess-960",
+        "fischerandom",
+        "Fischerandom",
+        "Fischer Random",
+    ] {
+        let text = format!(
+            "[Variant \"{variant}\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1\"]\n\n{CASTLED} *\n"
+        );
+        assert_eq!(findings(&text), Vec::<String>::new(), "{variant}");
+    }
+    // An unknown variant is an error at its value.
+    let found = findings("[Variant \"Atomic\"]\n\n1. e4 *\n");
+    assert!(
+        found[0].starts_with("1:11: error: game at line 1: unknown Variant `Atomic`"),
+        "{found:?}"
+    );
+    // A Chess960 start without a Chess960 Variant tag: read as Chess960, with a warning.
+    let found = findings(&format!("[FEN \"{SP860}\"]\n\n{CASTLED} *\n"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("1:7: warning: game at line 1: no Chess960 Variant tag"),
+        "{found:?}"
+    );
+    // No FEN in a Chess960 game: SP 518 and a warning; the first move that does not
+    // replay from there is the error.
+    let found = findings("[Variant \"Chess960\"]\n\n1. e4 e5 2. O-O *\n");
+    assert!(
+        found[0].starts_with("1:11: warning: game at line 1: a Chess960 game without a FEN tag"),
+        "{found:?}"
+    );
+    assert!(found[1].starts_with("3:13: error: game at line 1: 2. O-O (White): illegal: king-side (O-O) castling with the rook on h1: a piece stands between"), "{found:?}");
+    // `[FEN "?"]`, an unreadable FEN (its column inside the value), two FEN tags.
+    assert!(
+        findings("[FEN \"?\"]\n\n*\n")[0]
+            .starts_with("1:7: error: game at line 1: this game has no start")
+    );
+    let found = findings(&format!(
+        "[Event \"x\"]\n[FEN \"{}\"]\n\n*\n",
+        SP860.replace(" 0 1", " 0 x")
+    ));
+    assert!(
+        found[0].starts_with("2:62: error: game at line 1: FEN tag: fullmove number"),
+        "{found:?}"
+    );
+    let two = format!(
+        "[FEN \"{SP860}\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w KQkq - 0 1\"]\n[Variant \"Chess960\"]\n\n*\n"
+    );
+    let found = findings(&two);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0]
+            .contains("warning: game at line 1: two FEN tags (lines 1 and 2), the same position"),
+        "{found:?}"
+    );
+    let differ = format!(
+        "[FEN \"{SP860}\"]\n[FEN \"{}\"]\n\n*\n",
+        SP860.replace(" w ", " b ")
+    );
+    assert!(findings(&differ)[0].contains("error: game at line 1: two FEN tags that disagree"));
+}
+
+#[test]
+fn castling_through_an_attacked_square_is_named() {
+    // 4r1k1/8/8/8/8/8/8/1K5R w H: the king's path b1-g1 crosses e1, attacked from e8.
+    let text = "[Variant \"Chess960\"]\n[FEN \"4r1k1/8/8/8/8/8/8/1K5R w H - 0 1\"]\n\n1. O-O *\n";
+    let found = findings(text);
+    assert!(found[0].contains("1. O-O (White): illegal: king-side (O-O) castling with the rook on h1: the king would pass through or land on an attacked square"), "{found:?}");
+}
+
+#[test]
+fn results_are_held_against_the_marker_and_the_board() {
+    // Fool's mate, written as a draw.
+    let text = "[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
+    let found = findings(text);
+    assert_eq!(
+        found,
+        [
+            "3:21: warning: game at line 1: the game ends in checkmate (0-1), but its result is 1/2-1/2"
+        ]
+    );
+    let found = findings("[Result \"1-0\"]\n\n1. e4 0-1\n");
+    assert!(
+        found[0].contains("the Result tag says 1-0, the movetext ends with 0-1"),
+        "{found:?}"
+    );
+    let found = findings("1. e4 e5\n");
+    assert!(found[0].contains("no termination marker"), "{found:?}");
+}
+
+#[test]
+fn annotations_and_not_san() {
+    let text = "1. e4! {a comment} e5?! $1 ; rest of line\n% escaped line\n2. Nf3 d5 3. exd5 c5 4. dxc6 e.p. *\n";
+    assert!(games(text)[0].is_valid(), "{:?}", findings(text));
+    let found = findings("1. e4 xyz *\n");
+    assert!(
+        found[0].starts_with("1:7: error: game at line 1: 1... `xyz` (Black): not SAN"),
+        "{found:?}"
+    );
+    let found = findings("1. e4 {never closed\n");
+    assert!(found[0].contains("never closed"), "{found:?}");
+}
+
+#[test]
+fn games_are_cut_where_a_tag_follows_movetext() {
+    let text = b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 *\n\n[Event \"c\"]\n\n1. d4 *\n[Event \"d\"]\n1. c4 *\n";
+    let starts: Vec<usize> = game_starts(text).collect();
+    assert_eq!(starts, [33, 54]);
+    assert!(text[33..].starts_with(b"[Event \"c\"]"));
+    assert!(text[54..].starts_with(b"[Event \"d\"]"));
+}
