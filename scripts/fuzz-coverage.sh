@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (issue 14, item 4) of the FEN/EPD record parser (fuzz target
-# record_line) and of the proxy's protocol line readers (proxy_lines: arbitrary GUI and engine
+# record_line), of the PGN game checker (game_text) and of the proxy's protocol line readers (proxy_lines: arbitrary GUI and engine
 # lines into the UCI and XBoard sessions), SECONDS per target, niced.
 #
 # libFuzzer through cargo-fuzz on stable Rust: `--sanitizer none` needs no nightly (the
@@ -16,7 +16,7 @@ seconds=${1:-60}
 if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install --locked cargo-fuzz
 fi
-targets=(record_line proxy_lines)
+targets=(record_line game_text proxy_lines)
 nice -n 15 cargo fuzz build --sanitizer none --release
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes the FEN/EPD record parser for a bounded time: the `fuzz_` property tests of
-# src/record.rs (random bytes, record-like bytes, edited real FENs, the board parser
-# against shakmaty's, normalize round trips), CASES cases each (default 20000), round after
+# Fuzzes the FEN/EPD record parser and the PGN game checker for a bounded time: the `fuzz_`
+# property tests of src/records/record_tests.rs (random bytes, record-like bytes, edited real
+# FENs, the board parser against shakmaty's, normalize round trips) and of
+# src/records/game_tests.rs (random bytes and game-like token soup: every finding located,
+# no panic), CASES cases each (default 20000), round after
 # round with fresh random seeds until the budget is spent. A failure stops it with exit 1;
 # proptest then saves the case under proptest-regressions/ (commit it) and prints it.
 # Usage: scripts/fuzz-records.sh [SECONDS]   (default 60)
@@ -18,21 +20,22 @@ while true; do
   ((remaining > 0)) || break
   status=0
   SP960_FUZZ_CASES=${CASES:-20000} timeout "$remaining" \
-    cargo test --locked --release --lib --quiet record::tests::properties::fuzz_ >"$log" 2>&1 || status=$?
+    cargo test --locked --release --lib --quiet -- record::tests::properties::fuzz_ \
+    game::tests::properties::fuzz_ >"$log" 2>&1 || status=$?
   if ((status == 124)); then
     break
   elif ((status != 0)); then
     cat "$log"
     echo "fuzz-records: FAILED in round $((rounds + 1))" >&2
     exit 1
-  elif ! grep -q "test result: ok. 6 passed" "$log"; then
+  elif ! grep -q "test result: ok. 8 passed" "$log"; then
     # A filter that matches no test passes too: a moved test module must not turn this off.
     cat "$log"
-    echo "fuzz-records: the filter record::tests::properties::fuzz_ did not run the 6 properties" >&2
+    echo "fuzz-records: the filters did not run the 8 properties (6 record, 2 game)" >&2
     exit 1
   fi
   rounds=$((rounds + 1))
 done
-echo "fuzz-records: $rounds full rounds of 6 properties x ${CASES:-20000} cases in ${budget}s, no failure"
+echo "fuzz-records: $rounds full rounds of 8 properties x ${CASES:-20000} cases in ${budget}s, no failure"
 # The plain closing line CI reads: one property run per round and property.
-echo "fuzz: $((rounds * 6)) passed, 0 failed"
+echo "fuzz: $((rounds * 8)) passed, 0 failed"

@@ -48,9 +48,11 @@ pub use proxy::{
     xboard::{XboardConfig, XboardSession},
 };
 /// FEN/EPD records checked one line at a time (the records fuzzer); the one PGN reader
-/// (its benchmark, beside the pgn-reader crate).
+/// (its benchmark, beside the pgn-reader crate) and PGN games checked as games (the game
+/// fuzzer).
 pub use records::{
     check::CheckOptions,
+    game::{GameVerdict, check_games},
     pgn,
     record::{Line, Verdict, check_line, validate_line},
 };

@@ -166,15 +166,22 @@ impl GameTags {
     /// "game at line 12 (Stockfish - Ethereal, round 3)".
     fn label(&self) -> String {
         let mut label = format!("game at line {}", self.line);
-        let names: Vec<&str> = [&self.white, &self.black]
-            .iter()
-            .filter_map(|v| v.as_deref())
+        // PGN's placeholders ("?", "-", "") say nothing.
+        let known = |value: &Option<String>| {
+            value
+                .as_deref()
+                .filter(|v| !matches!(v.trim(), "" | "?" | "-"))
+                .map(str::to_owned)
+        };
+        let names: Vec<String> = [known(&self.white), known(&self.black)]
+            .into_iter()
+            .flatten()
             .collect();
         let mut about = Vec::new();
         if !names.is_empty() {
             about.push(names.join(" - "));
         }
-        if let Some(round) = &self.round {
+        if let Some(round) = known(&self.round) {
             about.push(format!("round {round}"));
         }
         if !about.is_empty() {

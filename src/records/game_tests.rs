@@ -195,3 +195,99 @@ fn games_are_cut_where_a_tag_follows_movetext() {
     assert!(text[33..].starts_with(b"[Event \"c\"]"));
     assert!(text[54..].starts_with(b"[Event \"d\"]"));
 }
+
+/// Bad input gets located findings, never a panic or a hang (scripts/fuzz-records.sh runs
+/// these with more cases, beside the record parser's).
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn cases() -> u32 {
+        std::env::var("SP960_FUZZ_CASES")
+            .ok()
+            .and_then(|cases| cases.parse().ok())
+            .unwrap_or(500)
+    }
+
+    /// Every finding's line is a line of the text, its column at least 1.
+    fn located(text: &[u8]) {
+        let lines = text.split(|b| *b == b'\n').count();
+        for game in check_games(text, CheckOptions::default(), 0) {
+            assert!((1..=lines).contains(&game.line), "{game:?}");
+            for finding in &game.findings {
+                assert!((1..=lines).contains(&finding.line), "{finding:?}");
+                assert!(finding.column >= 1, "{finding:?}");
+            }
+        }
+    }
+
+    /// Tokens games are made of, and strangers.
+    fn game_like() -> impl Strategy<Value = Vec<u8>> {
+        let tokens: Vec<&'static [u8]> = vec![
+            b"[Event \"x\"]\n",
+            b"[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n",
+            b"[Variant \"Chess960\"]\n",
+            b"[FEN \"?\"]\n",
+            b"[Result \"1-0\"]\n",
+            b"[Bad\n",
+            b"1.",
+            b" e4",
+            b" e5",
+            b" Nf3",
+            b" Nc3",
+            b" O-O",
+            b" O-O-O",
+            b" 0-0",
+            b" Qxh7",
+            b" exd6",
+            b" e.p.",
+            b" (",
+            b" )",
+            b" {",
+            b" }",
+            b" ;c\n",
+            b"\n%x\n",
+            b" $1",
+            b"!?",
+            b" 1-0",
+            b" *",
+            b" 1/2-1/2",
+            b"\n\n",
+            b" =Q",
+            b" e8=Q+",
+            b"\r\n",
+            b"\0",
+            b"\xff",
+        ];
+        prop::collection::vec(prop::sample::select(tokens), 0..60).prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        #[test]
+        fn fuzz_games_any_bytes_are_located(text in prop::collection::vec(any::<u8>(), 0..400)) {
+            located(&text);
+        }
+
+        #[test]
+        fn fuzz_games_game_like_text_is_located(text in game_like()) {
+            located(&text);
+        }
+    }
+
+    #[test]
+    fn hostile_shapes_are_located_quickly() {
+        // Unterminated variations and comments nested deep, a file cut mid-game, a long line.
+        for text in [
+            "1. e4 (".repeat(100_000),
+            format!("1. e4 {}", "{".repeat(100_000)),
+            "[Event \"a\"]\n[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. Nc3 Nc6 2. N".to_owned(),
+            format!("1. e4 {{{}}} e5 *\n", "x".repeat(10_000_000)),
+        ] {
+            let begun = std::time::Instant::now();
+            located(text.as_bytes());
+            assert!(begun.elapsed().as_secs() < 20, "{:?}", begun.elapsed());
+        }
+    }
+}
