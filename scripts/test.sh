@@ -3,7 +3,7 @@
 # tests play against on a Debian machine, then runs every test. Extra arguments go to
 # `cargo test --locked` (e.g. `scripts/test.sh --test proxy_uci`).
 #
-# Installs only what is missing: Debian's chess engines, polyglot, xboard, Xvfb and
+# Installs only what is missing: Debian's chess engines, polyglot, pgn-extract, xboard, Xvfb and
 # hyperfine (apt-get update first), python-chess 1.11.2 (pip), and the match runners
 # cutechess-cli and fastchess into ~/.cache/sp960-peers/bin (or SP960_PEERS), built from
 # pinned sources by scripts/build-runners.sh. The installs need root or sudo; a second run
@@ -29,7 +29,7 @@ as_root() {
 
 # Debian's engines (into /usr/games), the GUI side (polyglot, xboard under Xvfb) and
 # hyperfine; with recommends, as on the machines the tests were written on (xboard's fonts).
-packages=(stockfish ethereal-chess glaurung fairy-stockfish toga2 sjaakii fairymax polyglot
+packages=(stockfish ethereal-chess glaurung fairy-stockfish toga2 sjaakii fairymax polyglot pgn-extract
 	xboard xvfb xauth hyperfine)
 chess_ok() { python3 -c 'import chess; assert chess.__version__ == "1.11.2"' 2>/dev/null; }
 if ! chess_ok; then

@@ -8,6 +8,7 @@ use std::io;
 use super::{Failure, output_cut_short};
 use crate::exit_code;
 use crate::records::check::{CheckOptions, Mode, Rules};
+use crate::records::game_rewrite::VariantSpelling;
 use crate::records::inputs::{DEFAULT_GLOBS, Input};
 use crate::records::normalize::NormalizeOptions;
 use crate::records::validate::{OutputFormat, ValidateOptions};
@@ -64,6 +65,11 @@ pub struct NormalizeArgs {
     /// Rewrite each file (temporary file, then atomic rename) instead of printing.
     #[arg(long)]
     pub in_place: bool,
+    /// PGN: the Variant tag written in Chess960 games, for the tool that will read them:
+    /// cutechess (fischerandom), python-chess or lichess (Chess960), pgn-extract (chess
+    /// 960), or a Chess960 spelling.
+    #[arg(long, value_name = "TOOL|SPELLING", default_value = "Chess960")]
+    pub variant_tag: VariantSpelling,
 }
 
 /// How records are judged, shared by validate and normalize.
@@ -111,6 +117,7 @@ pub(super) fn normalize(args: NormalizeArgs) -> Result<(), Failure> {
         check: args.check.options(false),
         castling: args.castling,
         in_place: args.in_place,
+        variant: args.variant_tag,
     };
     exit_with(crate::records::normalize::run(
         &args.paths,

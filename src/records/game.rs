@@ -57,6 +57,9 @@ pub struct GameVerdict {
     pub plies: u32,
     /// The `Result` tag, as written.
     pub result: Option<String>,
+    /// Read as a Chess960 game: a Chess960 `Variant` tag, or a start whose castling is no
+    /// standard chess castling.
+    pub chess960: bool,
     /// Errors and warnings, in the order found.
     pub findings: Vec<Finding>,
 }
@@ -83,6 +86,11 @@ enum Variant {
     Chess960,
     Standard,
     Unknown,
+}
+
+/// Whether a `Variant` tag's value means Chess960 ([`CHESS960_VARIANTS`]).
+pub fn is_chess960_variant(value: &str) -> bool {
+    variant(value) == Variant::Chess960
 }
 
 fn variant(value: &str) -> Variant {
@@ -198,6 +206,7 @@ pub struct GameReplay {
     line: usize,
     start: Option<Start>,
     result: Option<String>,
+    chess960: bool,
     /// The position the next move is played in, and the one before the last move.
     current: Chess,
     previous: Option<Chess>,
@@ -217,6 +226,7 @@ impl GameReplay {
             start: self.start,
             plies: self.plies,
             result: self.result,
+            chess960: self.chess960,
             findings: self.findings,
         }
     }
@@ -240,6 +250,7 @@ impl GameReplay {
             start: self.start,
             plies: self.plies,
             result: self.result.take(),
+            chess960: self.chess960,
             findings: std::mem::take(&mut self.findings),
         }
     }
@@ -424,6 +435,7 @@ impl Visitor for GameChecker<'_> {
             line: tags.line,
             start: None,
             result: tags.result.clone(),
+            chess960: false,
             current: Chess::default(),
             previous: None,
             stack: Vec::new(),
@@ -526,9 +538,11 @@ impl Visitor for GameChecker<'_> {
                 ),
             );
         }
+        replay.chess960 = variant == Variant::Chess960;
         match starts.into_iter().next() {
             Some((kept, position, start)) => {
                 if variant != Variant::Chess960 && !standard_castling(&position) {
+                    replay.chess960 = true;
                     replay.find(
                         variant_at(kept),
                         Severity::Warning,

@@ -14,6 +14,7 @@
 
 pub mod check;
 pub mod game;
+pub mod game_rewrite;
 pub mod inputs;
 pub mod legality;
 pub mod line_blocks;

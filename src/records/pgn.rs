@@ -607,19 +607,21 @@ fn word<V: Visitor>(
     }
     let castling_with_zeros;
     let mut word = token;
+    // `12.`, `12...`, alone or glued to the move (`5.0-0` too); digits alone are a number.
+    let digits = word.iter().take_while(|byte| byte.is_ascii_digit()).count();
+    let dots = word[digits..]
+        .iter()
+        .take_while(|&&byte| byte == b'.')
+        .count();
+    if dots > 0 || digits == word.len() {
+        word = &word[digits + dots..];
+    }
     if word.starts_with(b"0-0") {
         castling_with_zeros = word
             .iter()
             .map(|&byte| if byte == b'0' { b'O' } else { byte })
             .collect::<Vec<u8>>();
         word = &castling_with_zeros;
-    } else {
-        // `12.`, `12...`, alone or glued to the move.
-        let number = word
-            .iter()
-            .position(|&byte| !byte.is_ascii_digit() && byte != b'.')
-            .unwrap_or(word.len());
-        word = &word[number..];
     }
     let glyphs = word
         .iter()

@@ -46,6 +46,8 @@ pub enum Peer {
     /// The match runners `scripts/build-runners.sh` builds from pinned sources.
     Fastchess,
     CutechessCli,
+    /// Debian's pgn-extract (/usr/games/pgn-extract).
+    PgnExtract,
 }
 
 // ALL lists every peer in the order of the enum (`Peer::present` counts on it).
@@ -59,7 +61,7 @@ const _: () = {
 
 impl Peer {
     /// Every peer, in the order of the enum.
-    pub const ALL: [Peer; 15] = [
+    pub const ALL: [Peer; 16] = [
         Peer::Stockfish,
         Peer::Ethereal,
         Peer::Glaurung,
@@ -75,6 +77,7 @@ impl Peer {
         Peer::PythonChess,
         Peer::Fastchess,
         Peer::CutechessCli,
+        Peer::PgnExtract,
     ];
 
     /// Its name in the SKIPPED line: the command it is run as.
@@ -95,6 +98,7 @@ impl Peer {
             Peer::PythonChess => "python-chess 1.11.2",
             Peer::Fastchess => "fastchess",
             Peer::CutechessCli => "cutechess-cli",
+            Peer::PgnExtract => "pgn-extract",
         }
     }
 
@@ -117,6 +121,7 @@ impl Peer {
             Peer::Fastchess | Peer::CutechessCli => {
                 "scripts/build-runners.sh ~/.cache/sp960-peers/bin"
             }
+            Peer::PgnExtract => "Debian package pgn-extract",
         }
     }
 
@@ -148,6 +153,7 @@ impl Peer {
                 | Peer::SjaakII
                 | Peer::Fairymax
                 | Peer::Polyglot
+                | Peer::PgnExtract
                 | Peer::Xboard => executable(&Path::new("/usr/games").join(self.name())),
                 Peer::Xvfb => ["xvfb-run", "Xvfb", "xauth"].into_iter().all(on_path),
                 Peer::PythonChess => {
