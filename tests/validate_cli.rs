@@ -576,3 +576,45 @@ fn pgn_line_numbers_stay_right_across_blocks_and_pieces() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// Hostile PGN through the streaming reader: a 2 MB line (longer than a line is kept) is
+/// reported where it is and streamed past, binary bytes and a game cut in the middle get
+/// located errors, and the games around them are still read.
+#[test]
+fn hostile_pgn_is_located_and_the_other_games_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = "[Event \"e\"]\n\n1. e4 e5 *\n\n";
+    let mut text = String::from(good);
+    text.push_str(&format!(
+        "[Event \"long\"]\n\n1. e4 {{{}}} e5 *\n\n",
+        "x".repeat(2 << 20)
+    ));
+    text.push_str(good);
+    text.push_str("[Event \"binary\"]\n\n1. e4 \u{1}\u{7f}\u{fffd} *\n\n");
+    text.push_str(good);
+    text.push_str("[Event \"cut\"]\n\n1. e4 e5 2. N");
+    let path = dir.path().join("hostile.pgn");
+    fs::write(&path, &text).unwrap();
+    let output = sp960()
+        .current_dir(dir.path())
+        .args(["validate", "hostile.pgn"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("hostile.pgn:7:1: error: game at line 5: line is 2097165 bytes long"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("hostile.pgn:15:7: error: game at line 13: 1... "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("hostile.pgn:23:13: error: game at line 21: 2. `N` (White): not SAN"),
+        "{stdout}"
+    );
+    // The three good games are valid.
+    assert!(stderr.contains(" 3 valid, "), "{stderr}");
+}
