@@ -4,7 +4,8 @@
 //! read by the match runner's `--openings` and `--resume`, by the book generator's
 //! `--resume` and by the read-back of a real runner's PGN in `tournaments`) and its one
 //! tag pair rule ([`pgn_tag`], also read line by line by `validate` and `normalize`), a
-//! PGN game checked as a game ([`game`]: its start from its tags, every move replayed),
+//! PGN game checked as a game ([`game`]: its start from its tags, every move replayed) and
+//! rewritten for the tool that reads it ([`game_rewrite`]),
 //! such files streamed in blocks of lines ([`line_blocks`]), the paths and directories to
 //! read ([`inputs`]), and the two commands
 //! over whole files: [`validate`] (compiler-style diagnostics; PGN game by game) and [`normalize`]
