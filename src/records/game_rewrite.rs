@@ -12,7 +12,6 @@ use shakmaty::san::{San, SanPlus};
 
 use super::check::CheckOptions;
 use super::game::{Finding, Severity, check_games, game_starts};
-use super::normalize::canonical;
 use super::pgn::{At, Reader, Visitor};
 use super::pgn_tag::pgn_tag;
 use super::record::{Line, check_line};
@@ -177,7 +176,7 @@ fn rewrite_tags(game: &[u8], chess960: bool, options: &RewriteOptions, out: &mut
                     out.extend_from_slice(&[b"[SetUp \"1\"]", end].concat());
                 }
                 let fen = match check_line(value, &options.check) {
-                    Line::Record(Ok(record)) => canonical(&record, options.castling).into_bytes(),
+                    Line::Record(Ok(record)) => record.canonical(options.castling).into_bytes(),
                     _ => value.clone(),
                 };
                 out.extend_from_slice(b"[FEN \"");

@@ -282,7 +282,7 @@ mod properties {
                 let Line::Record(Ok(record)) = check_line(fen.as_bytes(), &CheckOptions::default()) else {
                     panic!("{fen} refused");
                 };
-                let canonical = crate::records::normalize::canonical(&record, notation);
+                let canonical = record.canonical(notation);
                 prop_assert_eq!(&canonical, &fen);
                 prop_assert_eq!(&record.position, &position);
             }
