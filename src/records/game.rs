@@ -59,6 +59,8 @@ pub struct GameVerdict {
     pub result: Option<String>,
     /// Errors and warnings, in the order found.
     pub findings: Vec<Finding>,
+    /// The mainline's last position, when the game replayed without an error.
+    pub final_position: Option<Chess>,
 }
 
 impl GameVerdict {
@@ -205,12 +207,14 @@ pub struct GameReplay {
 
 impl GameReplay {
     fn finish(self) -> GameVerdict {
+        let replayed = self.findings.iter().all(|f| f.severity != Severity::Error);
         GameVerdict {
             line: self.line,
             start: self.start,
             plies: self.plies,
             result: self.result,
             findings: self.findings,
+            final_position: replayed.then_some(self.current),
         }
     }
 
@@ -234,6 +238,7 @@ impl GameReplay {
             plies: self.plies,
             result: self.result.take(),
             findings: std::mem::take(&mut self.findings),
+            final_position: None,
         }
     }
 
