@@ -521,7 +521,16 @@ fn pgn_games_are_replayed_and_each_defect_located() {
         (&10.into(), &true.into())
     );
     assert_eq!(games[0]["result"], "1-0");
+    // The mainline's last position (after the variation is left), Shredder-FEN.
+    assert_eq!(
+        games[0]["final"],
+        "rb3rkq/pppppbpp/2n1n3/5p2/5P2/2N1N3/PPPPPBPP/RB3RKQ w - - 4 6"
+    );
     assert_eq!(games[1]["valid"], false);
+    assert!(
+        games[1].get("final").is_none(),
+        "an invalid game has no final position"
+    );
     assert_eq!(games[1]["findings"][0]["kind"], "IllegalMove");
     assert_eq!(games[1]["findings"][0]["line"], 18);
     assert_eq!(games[1]["findings"][0]["column"], 13);

@@ -62,6 +62,8 @@ pub struct GameVerdict {
     pub chess960: bool,
     /// Errors and warnings, in the order found.
     pub findings: Vec<Finding>,
+    /// The mainline's last position, when the game replayed without an error.
+    pub final_position: Option<Chess>,
 }
 
 impl GameVerdict {
@@ -221,6 +223,7 @@ pub struct GameReplay {
 
 impl GameReplay {
     fn finish(self) -> GameVerdict {
+        let replayed = self.findings.iter().all(|f| f.severity != Severity::Error);
         GameVerdict {
             line: self.line,
             start: self.start,
@@ -228,6 +231,7 @@ impl GameReplay {
             result: self.result,
             chess960: self.chess960,
             findings: self.findings,
+            final_position: replayed.then_some(self.current),
         }
     }
 
@@ -252,6 +256,7 @@ impl GameReplay {
             result: self.result.take(),
             chess960: self.chess960,
             findings: std::mem::take(&mut self.findings),
+            final_position: None,
         }
     }
 
