@@ -779,29 +779,62 @@ fn standard_castling(position: &Chess) -> bool {
 
 /// Where the games of `text` begin, as the streaming reader cuts a file: each line whose
 /// first non-blank byte is `[` after a line that is neither blank nor a tag (the first
-/// tag of a game that follows movetext). A `[` line inside a `{...}` comment that spans
-/// lines would be taken for one; the reader then reports that comment as never closed.
+/// tag of a game that follows movetext), outside any `{...}` comment (a comment may span
+/// lines, and a line of it may begin with `[`, as `[%clk 0:02:50]` does).
 pub fn game_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
     let mut start = 0;
     let mut after_movetext = false;
+    let mut in_comment = false;
     std::iter::from_fn(move || {
         while start < text.len() {
             let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |n| start + n + 1);
             let line = &text[start..end];
             let here = start;
             start = end;
+            if in_comment {
+                in_comment = comment_open_after(line, true);
+                continue;
+            }
             match line.iter().find(|b| !b.is_ascii_whitespace()) {
-                None => {}
+                None | Some(b'%') => {}
                 Some(b'[') if after_movetext => {
                     after_movetext = false;
                     return Some(here);
                 }
                 Some(b'[') => {}
-                Some(_) => after_movetext = true,
+                Some(_) => {
+                    after_movetext = true;
+                    in_comment = comment_open_after(line, false);
+                }
             }
         }
         None
     })
+}
+
+/// Whether a `{` comment is open at the end of a movetext `line` (`open`: it is at its
+/// start). A `;` comment outside braces runs to the line's end, braces and all.
+fn comment_open_after(line: &[u8], mut open: bool) -> bool {
+    let mut at = 0;
+    loop {
+        if open {
+            match memchr::memchr(b'}', &line[at..]) {
+                Some(n) => {
+                    at += n + 1;
+                    open = false;
+                }
+                None => return true,
+            }
+        } else {
+            match memchr::memchr2(b'{', b';', &line[at..]) {
+                Some(n) if line[at + n] == b'{' => {
+                    at += n + 1;
+                    open = true;
+                }
+                _ => return false,
+            }
+        }
+    }
 }
 
 /// Every game of `text`, checked.

@@ -291,3 +291,19 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_comment_over_lines_is_never_cut_even_where_a_line_begins_with_a_bracket() {
+    // pgn-extract wraps comments at 75 columns; a clock annotation can then begin a line.
+    let game = "[Event \"a\"]\n\n1. e4 {a long comment\n[%clk 0:02:50]} e5 2. Nf3 {x; y\n[%eval 0.2]} *\n\n";
+    let text = game.repeat(3);
+    let starts: Vec<usize> = game_starts(text.as_bytes()).collect();
+    assert_eq!(starts, [game.len(), 2 * game.len()]);
+    let verdicts = check_games(text.as_bytes(), CheckOptions::default(), 0);
+    assert_eq!(verdicts.len(), 3);
+    assert!(verdicts.iter().all(GameVerdict::is_valid), "{verdicts:?}");
+    // A `;` comment hides a brace to the end of its line.
+    assert!(!comment_open_after(b"1. e4 ; {not a comment", false));
+    assert!(comment_open_after(b"1. e4 {open", false));
+    assert!(!comment_open_after(b"closed} e5", true));
+}
