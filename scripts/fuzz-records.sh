@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the FEN/EPD record parser for a bounded time: the `fuzz_` property tests of
-# src/record.rs (random bytes, record-like bytes, edited real FENs, the board parser
-# against shakmaty's, normalize round trips), CASES cases each (default 20000), round after
+# src/records/record_tests.rs (random bytes, record-like bytes, edited real FENs, EPD
+# operations after real positions, every legal move as a `bm`, the board parser against
+# shakmaty's, normalize round trips), CASES cases each (default 20000), round after
 # round with fresh random seeds until the budget is spent. A failure stops it with exit 1;
 # proptest then saves the case under proptest-regressions/ (commit it) and prints it.
 # Usage: scripts/fuzz-records.sh [SECONDS]   (default 60)
@@ -25,14 +26,14 @@ while true; do
     cat "$log"
     echo "fuzz-records: FAILED in round $((rounds + 1))" >&2
     exit 1
-  elif ! grep -q "test result: ok. 6 passed" "$log"; then
+  elif ! grep -q "test result: ok. 8 passed" "$log"; then
     # A filter that matches no test passes too: a moved test module must not turn this off.
     cat "$log"
-    echo "fuzz-records: the filter record::tests::properties::fuzz_ did not run the 6 properties" >&2
+    echo "fuzz-records: the filter record::tests::properties::fuzz_ did not run the 8 properties" >&2
     exit 1
   fi
   rounds=$((rounds + 1))
 done
-echo "fuzz-records: $rounds full rounds of 6 properties x ${CASES:-20000} cases in ${budget}s, no failure"
+echo "fuzz-records: $rounds full rounds of 8 properties x ${CASES:-20000} cases in ${budget}s, no failure"
 # The plain closing line CI reads: one property run per round and property.
 echo "fuzz: $((rounds * 6)) passed, 0 failed"

@@ -50,7 +50,7 @@ pub use proxy::{
 /// FEN/EPD records checked one line at a time (the records fuzzer); the one PGN reader
 /// (its benchmark, beside the pgn-reader crate).
 pub use records::{
-    check::CheckOptions,
+    check::{CheckOptions, OperationChecks},
     pgn,
     record::{Line, Verdict, check_line, validate_line},
 };
