@@ -51,7 +51,7 @@ pub use proxy::{
 /// (its benchmark, beside the pgn-reader crate) and PGN games checked as games (the game
 /// fuzzer).
 pub use records::{
-    check::CheckOptions,
+    check::{CheckOptions, OperationChecks},
     game::{GameVerdict, check_games},
     pgn,
     record::{Line, Verdict, check_line, validate_line},

@@ -1,6 +1,8 @@
 //! `sp960 validate` and python-chess (`chess.Board(fen, chess960=True).is_valid()`, run by
 //! tests/python/oracle.py) give the same verdict on every record of a generated corpus:
-//! valid play-out positions and mutations of them that break every rule there is.
+//! valid play-out positions and mutations of them that break every rule there is. The
+//! oracle also checks, with python-chess, what the records' EPD operations say (a `bm`
+//! legal, perft counts `D1`/`D2` right), as `validate` does.
 
 #[path = "support/corpus.rs"]
 mod corpus;

@@ -345,6 +345,125 @@ fn usage_errors_exit_2() {
         .stderr(predicate::str::contains("--in-place needs files"));
 }
 
+/// A Chess960 perft suite's real lines (Ethereal's fischer.epd) and test-suite operations,
+/// with a planted wrong count (line 7) and a planted illegal `bm` (line 16).
+const EPD_SUITE: &str = "fixtures/epd/perft960.epd";
+
+#[test]
+fn epd_moves_and_perft_counts_are_checked_and_each_defect_located() {
+    let count = "fixtures/epd/perft960.epd:7:80: error: EPD operation D3 is 10417 here, the right count is 10471\n";
+    let bm = "fixtures/epd/perft960.epd:16:57: error: EPD operation bm: Qxh7 is not a legal move here (no queen can go to h7)\n";
+    sp960()
+        .args(["validate", EPD_SUITE])
+        .assert()
+        .code(1)
+        .stdout(format!("{count}{bm}"))
+        .stderr(summary_line().and(predicate::str::contains(
+            "8 records: 6 valid, 2 invalid; 1 file;",
+        )));
+    // Counts deeper than --perft-depth are not counted; 0 counts none; moves are still checked.
+    for depth in ["2", "0"] {
+        sp960()
+            .args(["validate", "--perft-depth", depth, EPD_SUITE])
+            .assert()
+            .code(1)
+            .stdout(bm);
+    }
+    let stdout = sp960()
+        .args(["validate", "--format", "json", EPD_SUITE])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let objects: Vec<serde_json::Value> = String::from_utf8(stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let located = |object: &serde_json::Value| {
+        (
+            object["line"].as_u64().unwrap(),
+            object["column"].as_u64().unwrap(),
+            object["field"].as_str().unwrap().to_owned(),
+            object["kind"].as_str().unwrap().to_owned(),
+        )
+    };
+    assert_eq!(
+        located(&objects[0]),
+        (7, 80, "operations".to_owned(), "WrongPerftCount".to_owned())
+    );
+    assert_eq!(
+        located(&objects[1]),
+        (
+            16,
+            57,
+            "operations".to_owned(),
+            "IllegalOperationMove".to_owned()
+        )
+    );
+    // The suite with its defects mended passes at depth 5, every count up to D5 counted.
+    let mended = fs::read_to_string(Path::new(FIXTURES).join("epd/perft960.epd"))
+        .unwrap()
+        .replace(";D3 10417", ";D3 10471")
+        .replace("bm Qxh7", "bm Nc3");
+    sp960()
+        .args(["validate", "--perft-depth", "5", "-"])
+        .write_stdin(mended)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains("8 records: 8 valid, 0 invalid"));
+}
+
+#[test]
+fn bad_epd_operations_are_located_and_deep_counts_never_tried() {
+    let sp860 = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea -";
+    let input = [
+        ";D3 abc",
+        ";D0 1",
+        ";D99 1",
+        "bm;",
+        ";D1 20 21",
+        "pv e2e4 e7e5 Qxh7;",
+        "bm e1g1;",
+    ]
+    .map(|operations| format!("{sp860} {operations}\n"))
+    .concat();
+    sp960()
+        .args(["validate", "-"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout(
+            "<stdin>:1:58: error: EPD operation D3: expected a count (digits 0-9), found `abc`\n\
+             <stdin>:2:55: error: EPD operation D0: a perft depth is 1 or more\n\
+             <stdin>:3:55: error: EPD operation D99: depth 99 is out of range: perft counts are read for depths 1 to 15\n\
+             <stdin>:4:54: error: EPD operation bm: no move (it names one or more moves, in SAN or UCI)\n\
+             <stdin>:5:61: error: EPD operation D1: one count expected, found more: `21`\n\
+             <stdin>:6:67: error: EPD operation pv: Qxh7 (move 3) is not a legal move after e2e4 e7e5 (no queen can go to h7), in rbknrnbq/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RBKNRNBQ w EAea - 0 2\n\
+             <stdin>:7:57: error: EPD operation bm: e1g1 is not a legal move here (the rook on e1 cannot go to g1)\n",
+        );
+    // The deepest --perft-depth is 8: asking for more is a usage error, never a count.
+    sp960()
+        .args(["validate", "--perft-depth", "9", "-"])
+        .write_stdin(format!("{sp860} ;D9 1\n"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--perft-depth"));
+}
+
+#[test]
+fn normalize_keeps_operations_after_a_fen_s_counters_and_does_not_count() {
+    // normalize checks syntax only: the planted defects are copied, not reported.
+    let input = fs::read_to_string(Path::new(FIXTURES).join("epd/perft960.epd")).unwrap();
+    sp960()
+        .args(["normalize", EPD_SUITE])
+        .assert()
+        .success()
+        .stdout(input);
+}
+
 #[test]
 fn normalize_matches_golden_files_in_both_notations() {
     for (castling, expected) in [

@@ -7,7 +7,8 @@ use std::io;
 
 use super::{Failure, output_cut_short};
 use crate::exit_code;
-use crate::records::check::{CheckOptions, Mode, Rules};
+use crate::records::check::{CheckOptions, Mode, OperationChecks, Rules};
+use crate::records::epd_ops::{DEFAULT_PERFT_DEPTH, MAX_PERFT_DEPTH};
 use crate::records::game_rewrite::VariantSpelling;
 use crate::records::inputs::{DEFAULT_GLOBS, Input};
 use crate::records::normalize::NormalizeOptions;
@@ -18,11 +19,13 @@ use crate::starts::notation::CastlingNotation;
 ///
 /// One record per line: a FEN (6 fields) or an EPD (4 fields and operations). Blank
 /// lines and lines starting with `#` are skipped; CRLF and a UTF-8 BOM are accepted.
+/// EPD operations are checked against the position: the moves of `bm`, `am`, `sm` and
+/// `pv` must be legal, perft counts (`;D1 20 ;D2 400`) right up to --perft-depth.
 /// Invalid records go to stdout as `path:line:col: error: reason`, the summary to
 /// stderr. Exit 0 when all are valid, 1 when any is invalid, 2 for usage or I/O errors.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sp960 validate perft.epd books/\n  sp960 fen all | sp960 validate --start-positions --quiet\n  sp960 validate --format json suite.epd | jq .error"
+    after_help = "Examples:\n  sp960 validate perft.epd books/\n  sp960 validate --perft-depth 5 fischer.epd\n  sp960 fen all | sp960 validate --start-positions --quiet\n  sp960 validate --format json suite.epd | jq .error"
 )]
 pub struct ValidateArgs {
     /// Files, directories (searched recursively), or `-` for stdin (the default).
@@ -34,6 +37,16 @@ pub struct ValidateArgs {
     /// EPD `id "SP n"` must name it.
     #[arg(long)]
     pub start_positions: bool,
+    /// Count perft operations (`D3 8902`) up to this depth (0 to 8) with shakmaty and
+    /// report a wrong count; deeper ones are read, not counted. 0 counts none (moves are
+    /// still checked).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = DEFAULT_PERFT_DEPTH,
+        value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_PERFT_DEPTH)),
+    )]
+    pub perft_depth: u32,
     /// File-name patterns searched for in directories (repeatable).
     #[arg(long = "glob", value_name = "PATTERN", default_values_t = DEFAULT_GLOBS.map(String::from))]
     pub globs: Vec<String>,
@@ -86,19 +99,27 @@ pub struct CheckArgs {
 
 impl CheckArgs {
     /// The options for the record checker; `start_positions` as `validate --start-positions`.
+    /// EPD operations are checked for syntax only (`validate` asks for more).
     pub fn options(&self, start_positions: bool) -> CheckOptions {
         CheckOptions {
             mode: self.mode.castling_mode(),
             rules: self.rules,
             start_positions,
+            operations: OperationChecks::Syntax,
         }
     }
 }
 
 /// `sp960 validate`.
 pub(super) fn validate(args: ValidateArgs) -> Result<(), Failure> {
+    let check = CheckOptions {
+        operations: OperationChecks::Position {
+            perft_depth: args.perft_depth,
+        },
+        ..args.check.options(args.start_positions)
+    };
     let options = ValidateOptions {
-        check: args.check.options(args.start_positions),
+        check,
         format: args.format,
         quiet: args.quiet,
         globs: args.globs,

@@ -1,5 +1,6 @@
 //! FEN/EPD/PGN records and the fixture files that hold them: one FEN/EPD record parsed and
-//! checked ([`record`], with [`legality`] saying why a position is illegal), the one PGN
+//! checked ([`record`], with [`legality`] saying why a position is illegal and [`epd_ops`]
+//! whether its EPD operations' moves and perft counts are right), the one PGN
 //! reader ([`pgn`]: games streamed to a visitor with the line and column of each thing,
 //! read by the match runner's `--openings` and `--resume`, by the book generator's
 //! `--resume` and by the read-back of a real runner's PGN in `tournaments`) and its one
@@ -14,6 +15,7 @@
 //! Must not import any room but `starts` (and the shared `exit_code`).
 
 pub mod check;
+pub mod epd_ops;
 pub mod game;
 pub mod game_rewrite;
 pub mod inputs;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::records::check::Rules;
+use crate::records::check::{OperationChecks, Rules};
 
 fn verdict(line: &str) -> Result<(), Problem> {
     verdict_with(line, &CheckOptions::default())
@@ -75,6 +75,37 @@ fn fen_and_epd_records() {
     }
     // Perft-suite style: empty operations before each depth.
     verdict("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - ;D1 26 ;D2 568").unwrap();
+}
+
+#[test]
+fn operations_after_a_fen_s_counters_as_perft_suites_write_them() {
+    // Ethereal's fischer.epd: six fields, then the counts.
+    let line = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;D2 528  ";
+    let Line::Record(Ok(record)) = check_line(line.as_bytes(), &CheckOptions::default()) else {
+        panic!("{line} refused");
+    };
+    assert_eq!(record.kind, RecordKind::Fen);
+    assert_eq!(record.operations, ";D1 21 ;D2 528");
+    let setup = shakmaty::Position::to_setup(&record.position, shakmaty::EnPassantMode::Legal);
+    assert_eq!((setup.halfmoves, setup.fullmoves.get()), (2, 9));
+    // normalize keeps them.
+    let canonical = record.canonical(crate::starts::notation::CastlingNotation::Shredder);
+    assert_eq!(canonical, line.trim_end());
+    // After the counters, what follows is operations and their syntax applies.
+    let line = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 3";
+    let p = problem(line);
+    assert_eq!((p.field, p.column), (Field::Operations, line.len()));
+    assert_eq!(
+        p.message,
+        "EPD operations: an opcode starts with a letter, found `3`"
+    );
+    // Not two numbers: operations from the fifth field, as before.
+    let line = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 x ;D1 21";
+    let p = problem(line);
+    assert_eq!(
+        (p.field, p.column),
+        (Field::Operations, line.find(" 2 ").unwrap() + 2)
+    );
 }
 
 #[test]
@@ -195,10 +226,20 @@ mod properties {
     }
 
     fn never_panics_and_points_into_the_line(line: &[u8]) {
-        for rules in [Rules::PythonChess, Rules::Strict] {
+        let checks = [
+            (Rules::PythonChess, true, OperationChecks::Syntax),
+            (Rules::Strict, true, OperationChecks::Syntax),
+            (
+                Rules::PythonChess,
+                false,
+                OperationChecks::Position { perft_depth: 2 },
+            ),
+        ];
+        for (rules, start_positions, operations) in checks {
             let options = CheckOptions {
                 rules,
-                start_positions: true,
+                start_positions,
+                operations,
                 ..CheckOptions::default()
             };
             if let Line::Record(Err(problem)) = check_line(line, &options) {
@@ -247,6 +288,64 @@ mod properties {
                 line[at] = byte;
             }
             never_panics_and_points_into_the_line(&line);
+        }
+
+        /// Operations made of the tokens that matter (opcodes, moves, counts, quotes and
+        /// separators) after a real position: a verdict, a column inside the line.
+        #[test]
+        fn fuzz_operations_get_a_verdict(
+            seed in any::<u64>(),
+            plies in 0usize..60,
+            tokens in prop::collection::vec(prop::sample::select(vec![
+                "bm", "am", "sm", "pv", "id", "D1", "D2", "D0", "D99", "D", ";", " ", "\"",
+                "20", "400", "x", "e4", "e2e4", "Nf3", "O-O", "0-0-0", "e1h1", "--", "0000",
+                "Q@e4", "e8=Q+", "Kxh8#", "18446744073709551616",
+            ]), 0..12),
+        ) {
+            let fields = crate::starts::notation::epd_fields(
+                &played(seed, plies).to_setup(shakmaty::EnPassantMode::Legal),
+                crate::starts::notation::CastlingNotation::Shredder,
+            );
+            let line = format!("{fields} {}", tokens.join(" "));
+            never_panics_and_points_into_the_line(line.as_bytes());
+        }
+
+        /// Every legal move of a real position is a legal `bm`, in SAN and in UCI (both
+        /// castling notations), and a right depth-1 count passes where a wrong one fails.
+        #[test]
+        fn fuzz_every_legal_move_is_a_legal_bm(seed in any::<u64>(), plies in 0usize..80) {
+            use crate::starts::castling::{CastlingDialect, move_text};
+            let position = played(seed, plies);
+            let fields = crate::starts::notation::epd_fields(
+                &position.to_setup(shakmaty::EnPassantMode::Legal),
+                crate::starts::notation::CastlingNotation::Shredder,
+            );
+            let options = CheckOptions {
+                operations: OperationChecks::Position { perft_depth: 1 },
+                ..CheckOptions::default()
+            };
+            let moves = position.legal_moves();
+            let mut operations = format!(";D1 {} ;bm", moves.len());
+            for m in &moves {
+                let san = shakmaty::san::SanPlus::from_move(position.clone(), *m);
+                operations.push_str(&format!(
+                    " {san} {} {}",
+                    move_text(m, CastlingDialect::Chess960),
+                    move_text(m, CastlingDialect::Standard)
+                ));
+            }
+            if moves.is_empty() {
+                operations = ";D1 0".to_owned();
+            }
+            let line = format!("{fields} {operations}");
+            let verdict = check_line(line.as_bytes(), &options);
+            prop_assert!(matches!(verdict, Line::Record(Ok(_))), "{line}: {verdict:?}");
+            let wrong = format!("{fields} ;D1 {}", moves.len() + 1);
+            let verdict = check_line(wrong.as_bytes(), &options);
+            prop_assert!(
+                matches!(&verdict, Line::Record(Err(p)) if p.kind == "WrongPerftCount"),
+                "{wrong}: {verdict:?}"
+            );
         }
 
         /// The branch-free board parser accepts exactly what shakmaty's board parser
