@@ -14,12 +14,12 @@
 use rayon::prelude::*;
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, Chess, Move, Position, Role, Square, perft};
+use shakmaty::{Chess, Move, Position, Role, Square, perft};
 
 use super::check::Field;
+use super::illegal_move::{role_name, san_why, uci_why};
 use super::record::Problem;
 use crate::starts::castling::parse_move;
-use crate::starts::identify::color_name;
 use crate::starts::notation::{CastlingNotation, position_fen};
 
 /// `--perft-depth` when none is given: a 960-position Chess960 suite (Ethereal's
@@ -352,90 +352,6 @@ fn read_move(position: &Chess, text: &str) -> Result<Move, Unplayable> {
         (San::Normal { role, to, .. }, SanError::AmbiguousSan) => Unplayable::Ambiguous(role, to),
         (san, _) => Unplayable::Illegal(san_why(position, &san)),
     })
-}
-
-/// Why a SAN move is not legal in `position`.
-fn san_why(position: &Chess, san: &San) -> String {
-    let turn = position.turn();
-    match *san {
-        San::Normal { role, to, .. } => {
-            format!(
-                "no {} can go to {to}{}",
-                role_name(role),
-                in_check(position)
-            )
-        }
-        San::Castle(side) => {
-            let wing = match side {
-                CastlingSide::KingSide => "king-side",
-                CastlingSide::QueenSide => "queen-side",
-            };
-            let Some(rook) = position.castles().rook(turn, side) else {
-                return format!("{} has no {wing} castling right", color_name(turn));
-            };
-            if position.is_check() {
-                return format!("{} is in check", color_name(turn));
-            }
-            let between =
-                (position.castles().path(turn, side) & position.board().occupied()).without(rook);
-            let between = match position.board().king_of(turn) {
-                Some(king) => between.without(king),
-                None => between,
-            };
-            if between.is_empty() {
-                format!(
-                    "{wing} castling with the rook on {rook}: the king would pass through or land on an attacked square"
-                )
-            } else {
-                format!("{wing} castling with the rook on {rook}: a piece stands between")
-            }
-        }
-        San::Put { .. } => "a drop is no chess move".to_owned(),
-        San::Null => "a null move is no chess move".to_owned(),
-    }
-}
-
-/// Why a UCI move is not legal in `position`.
-fn uci_why(position: &Chess, uci: &UciMove) -> String {
-    let turn = position.turn();
-    match *uci {
-        UciMove::Normal { from, to, .. } => match position.board().piece_at(from) {
-            None => format!("no piece on {from}"),
-            Some(piece) if piece.color != turn => format!(
-                "the {} on {from} is {}'s, and {} is to move",
-                role_name(piece.role),
-                color_name(piece.color),
-                color_name(turn)
-            ),
-            Some(piece) => format!(
-                "the {} on {from} cannot go to {to}{}",
-                role_name(piece.role),
-                in_check(position)
-            ),
-        },
-        UciMove::Put { .. } => "a drop is no chess move".to_owned(),
-        UciMove::Null => "a null move is no chess move".to_owned(),
-    }
-}
-
-/// `; white is in check`, or nothing.
-fn in_check(position: &Chess) -> String {
-    if position.is_check() {
-        format!("; {} is in check", color_name(position.turn()))
-    } else {
-        String::new()
-    }
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
 }
 
 /// The depth of a perft operation's opcode (`D3`: 3, saturating), or `None` for any other

@@ -262,7 +262,7 @@ fn a_legal_castling_bm_in_both_notations_on_a_chess960_position() {
     let p = problem(&format!("{SP_860} bm O-O;"), 4);
     assert_eq!(
         p.message,
-        "EPD operation bm: O-O is not a legal move here (king-side castling with the rook on e1: a piece stands between)"
+        "EPD operation bm: O-O is not a legal move here (king-side (O-O) castling with the rook on e1: a piece stands between)"
     );
     let p = problem(&format!("{SP_860} bm c1e1;"), 4);
     assert!(
@@ -271,7 +271,7 @@ fn a_legal_castling_bm_in_both_notations_on_a_chess960_position() {
     );
     let p = problem("4k3/8/8/8/8/8/8/R3K3 w A - bm O-O;", 4);
     assert!(
-        p.message.contains("white has no king-side castling right"),
+        p.message.contains("white has no king-side (O-O) castling right"),
         "{p:?}"
     );
     // Through an attacked square: the rook on f8 covers f1.

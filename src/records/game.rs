@@ -13,9 +13,10 @@
 use std::ops::ControlFlow;
 
 use shakmaty::san::{San, SanError, SanPlus};
-use shakmaty::{CastlingSide, Chess, Color, KnownOutcome, Outcome, Position, Role};
+use shakmaty::{CastlingSide, Chess, Color, KnownOutcome, Outcome, Position};
 
 use super::check::CheckOptions;
+use super::illegal_move::{role_name, san_why};
 use super::pgn::{At, Skip, TagValue, Visitor};
 use super::record::{Line, check_line};
 use crate::starts::notation::{CastlingNotation, position_fen};
@@ -271,6 +272,9 @@ impl GameReplay {
 
     /// Plays `san` where the game stands, or says why it cannot be played.
     fn play(&mut self, san: SanPlus, at: At) -> ControlFlow<GameVerdict> {
+        if san.san == San::Null {
+            return self.pass(at);
+        }
         match san.san.to_move(&self.current) {
             Ok(m) => {
                 let before = self.current.clone();
@@ -295,17 +299,42 @@ impl GameReplay {
     }
 }
 
-/// Why `san` is no legal move in `position`, for people.
+impl GameReplay {
+    /// A null move (`--`, ChessBase's, in analysis lines): the turn passes, as python-chess
+    /// and ChessBase play it, with a warning (once a game); out of check only.
+    fn pass(&mut self, at: At) -> ControlFlow<GameVerdict> {
+        match self.current.clone().swap_turn() {
+            Ok(passed) => {
+                if !self.findings.iter().any(|f| f.kind == "NullMove") {
+                    let message = format!(
+                        "{}: {}: a null move, played as a pass (no chess move; python-chess and \
+                         ChessBase read it so)",
+                        self.label,
+                        self.move_label("--")
+                    );
+                    self.find(at, Severity::Warning, "NullMove", message);
+                }
+                self.previous = Some(std::mem::replace(&mut self.current, passed));
+                if self.stack.is_empty() {
+                    self.plies += 1;
+                }
+                ControlFlow::Continue(())
+            }
+            Err(_) => {
+                let message = format!(
+                    "{}: a null move while in check, in {}",
+                    self.move_label("--"),
+                    position_fen(&self.current, CastlingNotation::Shredder)
+                );
+                ControlFlow::Break(self.fail(at, "IllegalMove", message))
+            }
+        }
+    }
+}
+
+/// Why `san` is no legal move in `position`, for people ([`super::illegal_move`]'s words,
+/// shared with the EPD operations).
 fn why_not(position: &Chess, san: &San, error: &SanError) -> String {
-    let side = match position.turn() {
-        Color::White => "white",
-        Color::Black => "black",
-    };
-    let in_check = if position.is_check() {
-        format!(" ({side} is in check)")
-    } else {
-        String::new()
-    };
     match (san, error) {
         (San::Normal { role, to, .. }, SanError::AmbiguousSan) => {
             format!(
@@ -313,51 +342,7 @@ fn why_not(position: &Chess, san: &San, error: &SanError) -> String {
                 role_name(*role)
             )
         }
-        (San::Castle(side_to), _) => {
-            let wing = match side_to {
-                CastlingSide::KingSide => "king-side (O-O)",
-                CastlingSide::QueenSide => "queen-side (O-O-O)",
-            };
-            let turn = position.turn();
-            let Some(rook) = position.castles().rook(turn, *side_to) else {
-                return format!("illegal: {side} has no {wing} castling right");
-            };
-            if position.is_check() {
-                return format!("illegal: {wing} castling out of check");
-            }
-            let king = position.board().king_of(turn);
-            let clear = king.is_some_and(|king| {
-                let path = position.castles().path(turn, *side_to);
-                (path & position.board().occupied())
-                    .without(king)
-                    .without(rook)
-                    .is_empty()
-            });
-            if clear {
-                format!(
-                    "illegal: {wing} castling with the rook on {rook}: the king would pass \
-                     through or land on an attacked square"
-                )
-            } else {
-                format!("illegal: {wing} castling with the rook on {rook}: a piece stands between")
-            }
-        }
-        (San::Normal { role, to, .. }, SanError::IllegalSan) => {
-            format!("illegal: no {} can go to {to}{in_check}", role_name(*role))
-        }
-        (San::Put { .. }, _) => "illegal: a drop is no chess move".to_owned(),
-        (San::Null, _) => "illegal: a null move (--) is no chess move".to_owned(),
-    }
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
+        _ => format!("illegal: {}", san_why(position, san)),
     }
 }
 

@@ -307,3 +307,21 @@ fn a_comment_over_lines_is_never_cut_even_where_a_line_begins_with_a_bracket() {
     assert!(comment_open_after(b"1. e4 {open", false));
     assert!(!comment_open_after(b"closed} e5", true));
 }
+
+#[test]
+fn a_null_move_is_a_pass_with_a_warning_and_never_out_of_check() {
+    let found = findings("1. e4 e5 2. -- Nc6 3. -- Nf6 *\n");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with(
+            "1:13: warning: game at line 1: 2. -- (White): a null move, played as a pass"
+        ),
+        "{found:?}"
+    );
+    assert_eq!(games("1. e4 e5 2. -- Nc6 *\n")[0].plies, 4);
+    let found = findings("1. f3 e5 2. g4 Qh4+ 3. -- *\n");
+    assert!(
+        found[0].contains("error: game at line 1: 3. -- (White): a null move while in check"),
+        "{found:?}"
+    );
+}

@@ -18,6 +18,7 @@ pub mod check;
 pub mod epd_ops;
 pub mod game;
 pub mod game_rewrite;
+pub(crate) mod illegal_move;
 pub mod inputs;
 pub mod legality;
 pub mod line_blocks;
