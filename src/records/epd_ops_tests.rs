@@ -271,7 +271,8 @@ fn a_legal_castling_bm_in_both_notations_on_a_chess960_position() {
     );
     let p = problem("4k3/8/8/8/8/8/8/R3K3 w A - bm O-O;", 4);
     assert!(
-        p.message.contains("white has no king-side (O-O) castling right"),
+        p.message
+            .contains("white has no king-side (O-O) castling right"),
         "{p:?}"
     );
     // Through an attacked square: the rook on f8 covers f1.
