@@ -383,13 +383,15 @@ impl CheckEngine {
     }
 
     /// A search of `root` after `moves` through the client (its notation and position
-    /// rendering), `depth` plies deep: the reply, checked legal by the client.
-    pub fn play(
+    /// rendering, so an engine gets the position in the form it reads), `depth` plies deep,
+    /// each line of the engine's shown to `see`: the client's event, or why there is none.
+    fn search_through_client(
         &mut self,
         root: &Chess,
         moves: &[Move],
         depth: u32,
-    ) -> Result<Move, EngineFailure> {
+        see: impl FnMut(&[u8]),
+    ) -> Result<Result<ClientEvent, Failure>, EngineFailure> {
         self.set_mode(Mode::Chess960)?;
         let limits = Limits {
             depth: Some(depth),
@@ -409,49 +411,45 @@ impl CheckEngine {
             clocks: None,
         };
         let deadline = self.deadline();
-        match self.driver.search(request, deadline, |_| {}) {
+        Ok(self.driver.search(request, deadline, see))
+    }
+
+    /// A search of `root` after `moves` through the client, `depth` plies deep: the reply,
+    /// checked legal by the client.
+    pub fn play(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        depth: u32,
+    ) -> Result<Move, EngineFailure> {
+        match self.search_through_client(root, moves, depth, |_| {})? {
             Ok(ClientEvent::Move(m)) => Ok(m),
             Ok(ClientEvent::Resign) => Err(EngineFailure::Answer("resigned".into())),
             Ok(ClientEvent::Ready | ClientEvent::Failed(_)) => {
                 Err(EngineFailure::Answer("no move".into()))
             }
-            Err(err) => Err(failure(err, timeout)),
+            Err(err) => Err(failure(err, self.setup.timeout)),
         }
     }
 
-    /// A search of `root` through the client (its notation and position rendering, so an
-    /// engine gets the position in the form it reads), `depth` plies deep: the move as the
-    /// engine wrote it (`bestmove M`, `move M`), legal or not.
+    /// A search of `root` through the client, `depth` plies deep: the move as the engine
+    /// wrote it (`bestmove M`, `move M`), legal or not.
     pub fn search_text(&mut self, root: &Chess, depth: u32) -> Result<String, EngineFailure> {
-        self.set_mode(Mode::Chess960)?;
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let (deadline, timeout) = (self.deadline(), self.setup.timeout);
-        self.driver
-            .new_game(root, &limits, deadline)
-            .map_err(|err| failure(err, timeout))?;
-        let game = GameLine::new(root.clone());
-        let request = GoRequest {
-            game: &game,
-            limits: &limits,
-            clocks: None,
-        };
         let mut written = None;
         let see = |line: &[u8]| match first_token(line) {
             b"bestmove" => written = Some(BestMove::parse(line).best.to_vec()),
             b"move" => written = Some(crate::protocol::argument(line).trim_ascii().to_vec()),
             _ => {}
         };
+        let result = self.search_through_client(root, &[], depth, see)?;
         // An illegal move is the client's refusal; here it is the answer to read.
-        match (self.driver.search(request, self.deadline(), see), written) {
+        match (result, written) {
             (Ok(ClientEvent::Resign), _) => Err(EngineFailure::Answer("resigned".into())),
             (Ok(_) | Err(Failure::Refused(_) | Failure::Unexpected(_)), Some(text)) => {
                 Ok(String::from_utf8_lossy(&text).into_owned())
             }
             (Ok(_), None) => Err(EngineFailure::Answer("no move".into())),
-            (Err(err), _) => Err(failure(err, timeout)),
+            (Err(err), _) => Err(failure(err, self.setup.timeout)),
         }
     }
 

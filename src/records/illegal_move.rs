@@ -4,9 +4,10 @@
 
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, Chess, Position, Role};
+use shakmaty::{CastlingSide, Chess, Position};
 
 use crate::starts::identify::color_name;
+pub(crate) use crate::starts::identify::role_name;
 
 /// Why a SAN move is not legal in `position`.
 pub(crate) fn san_why(position: &Chess, san: &San) -> String {
@@ -78,16 +79,5 @@ pub(crate) fn in_check(position: &Chess) -> String {
         format!("; {} is in check", color_name(position.turn()))
     } else {
         String::new()
-    }
-}
-
-pub(crate) fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
     }
 }

@@ -154,7 +154,8 @@ fn pawns_and_empty_middle(board: &Board, differences: &mut Vec<String>) {
     }
 }
 
-fn role_name(role: Role) -> &'static str {
+/// `pawn`, `knight`, ... `king`.
+pub(crate) fn role_name(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawn",
         Role::Knight => "knight",
