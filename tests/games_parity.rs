@@ -46,25 +46,7 @@ fn samples() -> Vec<PathBuf> {
 
 /// python-chess's reading of each game (tests/python/games_oracle.py).
 fn oracle(path: &Path) -> Vec<Value> {
-    let output = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/python/games_oracle.py"
-        ))
-        .arg(path)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "games_oracle.py {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    peers::python_json_lines("games_oracle.py", path)
 }
 
 /// sp960's object per game, and its summary.

@@ -317,15 +317,21 @@ pub fn sp960_match(dir: &Path, args: &[&str]) -> std::process::Output {
 /// The games of a PGN as python-chess replays them (tests/python/match_check_pgn.py, one
 /// JSON object per game); fails the test when python-chess rejects the PGN.
 pub fn python_check_pgn<T: serde::de::DeserializeOwned>(pgn: &Path) -> Vec<T> {
+    python_json_lines("match_check_pgn.py", pgn)
+}
+
+/// `python3 tests/python/SCRIPT PATH`: its stdout, one JSON value a line; fails the test
+/// when the script fails, with its stderr.
+pub fn python_json_lines<T: serde::de::DeserializeOwned>(script: &str, path: &Path) -> Vec<T> {
     let output = std::process::Command::new("python3")
-        .arg(fixture("match_check_pgn.py"))
-        .arg(pgn)
+        .arg(fixture(script))
+        .arg(path)
         .output()
         .expect("python3 runs");
     assert!(
         output.status.success(),
-        "python-chess rejects the PGN {}: {}",
-        pgn.display(),
+        "{script} {}: {}",
+        path.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout)
