@@ -23,10 +23,13 @@ default false; XBoard setboard and fischerandom; castling written and accepted; 
 and X-FEN read alike), movegen (the engine's perft against shakmaty's over the castling
 cases, the 960 starts, double-FRC pairs and positions from seeded random play; on a
 difference, down to one position and one move), and play (each castling made, then a
-search whose reply must be legal; the castling offered alone with searchmoves).
+search whose reply must be legal; the castling offered alone with searchmoves; five
+positions where a castling would mate, four of them illegal). An engine whose name is not
+known is probed for a perft command (go perft 2, perft 2), read by the reply's shape.
 
-Exit status: 0 ready for Chess960 (directly, or through sp960 proxy: the translations are
-named), 3 not ready (the first defect is named), 126/127 the engine cannot be started.
+Exit status: 0 ready for Chess960 (directly, through sp960 proxy: the translations are
+named, or in play only when the engine has no perft command: said so), 3 not ready (the
+first defect is named), 126/127 the engine cannot be started.
 
 Examples:
   sp960 check /usr/games/stockfish
@@ -40,8 +43,8 @@ pub struct CheckArgs {
     /// The engine, as `sp960 match --engine` takes it.
     #[arg(value_name = "ENGINE-SPEC", value_parser = |text: &str| EngineSpec::parse(1, text))]
     pub engine: EngineSpec,
-    /// The engine's perft command (default: the one its name is known to have; none:
-    /// move generation checked through play only).
+    /// The engine's perft command (default: the one its name is known to have, else the
+    /// one a probe finds; none: move generation checked through play only).
     #[arg(long, value_name = "go-perft|divide|total|depths|none", value_parser = perft_choice)]
     pub perft: Option<PerftChoice>,
     /// Perft depth for the starts, pairs and random positions (the castling cases: one more).
