@@ -797,6 +797,27 @@ pub fn game_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// The longest text held back waiting for its game to end (16 MiB): no real game comes
+/// near it; an unclosed `{` or a file with no game breaks would otherwise hold the whole
+/// rest of the file in memory.
+pub const MAX_GAME_BYTES: usize = 16 << 20;
+
+/// Where a stream's `pending` text is cut: the games before the cut are complete, the text
+/// after it waits for more. At the end everything is complete; a tail longer than
+/// `max_game` is checked as it stands (its game then ends where the text does).
+pub fn complete_games(pending: &[u8], starts: &[usize], at_end: bool, max_game: usize) -> usize {
+    let cut = match (at_end, starts.last()) {
+        (true, _) => pending.len(),
+        (false, Some(&start)) => start,
+        (false, None) => 0,
+    };
+    if pending.len() - cut > max_game {
+        pending.len()
+    } else {
+        cut
+    }
+}
+
 /// Whether a `{` comment is open at the end of a movetext `line` (`open`: it is at its
 /// start). A `;` comment outside braces runs to the line's end, braces and all.
 fn comment_open_after(line: &[u8], mut open: bool) -> bool {

@@ -325,3 +325,16 @@ fn a_null_move_is_a_pass_with_a_warning_and_never_out_of_check() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_tail_longer_than_any_game_is_checked_as_it_stands() {
+    let text = b"[Event \"a\"]\n\n1. e4 *\n[Event \"b\"]\n\n1. d4 {never closed and long";
+    let starts: Vec<usize> = game_starts(text).collect();
+    assert_eq!(starts, [21]);
+    // The last game waits for the rest of the stream, unless it is already too long.
+    assert_eq!(complete_games(text, &starts, false, 1000), 21);
+    assert_eq!(complete_games(text, &starts, false, 10), text.len());
+    assert_eq!(complete_games(text, &starts, true, 1000), text.len());
+    assert_eq!(complete_games(&text[21..], &[], false, 1000), 0);
+    assert_eq!(complete_games(&text[21..], &[], false, 5), text.len() - 21);
+}
