@@ -338,3 +338,15 @@ fn a_tail_longer_than_any_game_is_checked_as_it_stands() {
     assert_eq!(complete_games(&text[21..], &[], false, 1000), 0);
     assert_eq!(complete_games(&text[21..], &[], false, 5), text.len() - 21);
 }
+
+#[test]
+fn castling_is_written_with_zeros_or_letters_not_both() {
+    let text = "[FEN \"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\"]\n\n1. Nc3 Nc6 2. Ne3 Ne6 3. f4 f5 4. Bf2 Bf7 5.0-0 0-0 *\n";
+    assert!(games(text)[0].is_valid(), "{:?}", findings(text));
+    let mixed = text.replace("5.0-0 0-0", "5.0-O");
+    assert!(
+        findings(&mixed)[1].contains("`5.0-O` (White): not SAN"),
+        "{:?}",
+        findings(&mixed)
+    );
+}

@@ -616,7 +616,8 @@ fn word<V: Visitor>(
     if dots > 0 || digits == word.len() {
         word = &word[digits + dots..];
     }
-    if word.starts_with(b"0-0") {
+    // Castling with zeros, all of it (`0-0-O` is no castling, as python-chess reads it too).
+    if word.starts_with(b"0-0") && !word.contains(&b'O') {
         castling_with_zeros = word
             .iter()
             .map(|&byte| if byte == b'0' { b'O' } else { byte })
