@@ -15,7 +15,8 @@
 //!   [`reference`] (shakmaty's perft and divide; its counts of the default run kept:
 //!   [`start_counts`] for the 960 starts, [`default_counts`] for the rest), [`descent`]
 //!   (a difference down to one
-//!   position and one move), [`report`] (rows, verdict, exit status, table, JSON);
+//!   position and one move), [`perft`] (`sp960 perft`: the counts, the divide and the
+//!   EPD perft suite, counted on rayon's threads), [`report`] (rows, verdict, exit status, table, JSON);
 //! - the I/O shell: [`engine`] (one engine driven through the shared engine driver,
 //!   `clients::driver`, with perft asked in raw lines beside the client, read by
 //!   `protocol::perft`) and [`run`] (the groups in order, the restart after a crash or
@@ -29,6 +30,7 @@ pub mod cases;
 pub mod default_counts;
 pub mod descent;
 pub mod engine;
+pub mod perft;
 pub mod positions;
 pub mod reference;
 pub mod report;

@@ -1,17 +1,24 @@
 //! `sp960 check`: its arguments and help text, and the call into [`crate::check`]: the
 //! engine spec read as `sp960 match --engine` reads it, the report printed as a table or
-//! JSON, the verdict's exit status.
+//! JSON, the verdict's exit status. And `sp960 perft`: shakmaty's own counts from a
+//! position ([`crate::check::perft`]), the reference `check` holds engines against.
 
+use std::io::{self, Write};
 use std::time::Duration;
 
 use super::Failure;
 use crate::check::engine::EngineSetup;
+use crate::check::perft::{
+    PerftError, SUITE_DEPTH, SuiteError, checked_depth, divide, play, position_of, total,
+    write_divide, write_suite,
+};
 use crate::check::positions::Plan;
 use crate::check::run::{CheckRequest, PerftChoice, check};
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::EngineSpec;
 use crate::protocol::perft::PerftDialect;
+use crate::starts::castling::CastlingDialect;
 
 const CHECK_HELP: &str =
     "ENGINE-SPEC is one argument, as sp960 match --engine takes it: the command (or cmd=)
@@ -148,4 +155,77 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
         exit_code::SUCCESS => Ok(()),
         code => Err(Failure::quiet(code)),
     }
+}
+
+const PERFT_HELP: &str =
+    "Counts are shakmaty's, with Chess960 castling: the FEN is read in Chess960 mode
+(Shredder-FEN HAha or X-FEN KQkq castling, four fields are enough), or a start stands for it
+(860, 0:959). --moves are played first, castling as king takes rook (e1h1) or king to its
+destination (e1g1). The root moves are counted on every core (RAYON_NUM_THREADS=N: N
+threads), the last ply in bulk.
+
+Output: the total alone; with --divide, as Stockfish's go perft: each legal move and its
+count (MOVE: COUNT), an empty line, Nodes searched: N. --suite writes an EPD perft suite of
+the 960 starts and sp960 check's castling cases, FIELDS ;D1 C1 ;D2 C2 ... (sp960 validate
+--perft-depth N checks it).
+
+Exit status: 0 counted, 1 a bad FEN, start or move, 2 a bad option (a depth outside 1-8).
+
+Examples:
+  sp960 perft 518 --depth 4
+  sp960 perft 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9' --depth 2 --divide
+  sp960 perft 518 --moves e2e4 e7e5 --depth 3
+  sp960 perft 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1' --depth 2 --divide --castling standard
+  sp960 perft --suite --depth 5 > sp960-perft.epd";
+
+/// Count move paths from a position (perft, Chess960 rules): the total, or each move's count.
+#[derive(clap::Args)]
+#[command(after_help = PERFT_HELP)]
+pub struct PerftArgs {
+    /// The position: a FEN (Shredder-FEN or X-FEN castling), or a start (N or W:B).
+    #[arg(
+        value_name = "FEN|SP",
+        required_unless_present = "suite",
+        conflicts_with = "suite"
+    )]
+    pub position: Option<String>,
+    /// Moves played first, in coordinate notation (castling in either notation).
+    #[arg(long, num_args = 1.., value_name = "MOVE", conflicts_with = "suite")]
+    pub moves: Vec<String>,
+    /// Plies counted, 1 to 8 (--suite: the deepest `;D` written, default 4).
+    #[arg(long, required_unless_present = "suite")]
+    pub depth: Option<u32>,
+    /// Each legal move with its count, as Stockfish's go perft prints them.
+    #[arg(long, conflicts_with = "suite")]
+    pub divide: bool,
+    /// How --divide writes castling: king takes rook (e1h1), or the king's destination
+    /// (e1g1) where that is a castling move.
+    #[arg(long, value_enum, default_value_t = CastlingDialect::Chess960)]
+    pub castling: CastlingDialect,
+    /// Write an EPD perft suite of the 960 starts and the castling cases instead.
+    #[arg(long)]
+    pub suite: bool,
+}
+
+/// `sp960 perft`: the total, the divide or the suite to stdout.
+pub(super) fn perft(args: PerftArgs) -> Result<(), Failure> {
+    let depth = checked_depth(args.depth.unwrap_or(SUITE_DEPTH))
+        .map_err(|err| Failure::new(exit_code::USAGE, format!("perft: {err}")))?;
+    let invalid = |err: PerftError| Failure::invalid(format!("perft: {err}"));
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    if args.suite {
+        return write_suite(depth, &mut out).map_err(|err| match err {
+            SuiteError::Io(err) => Failure::from(err),
+            SuiteError::Perft(err) => invalid(err),
+        });
+    }
+    let text = args.position.unwrap_or_default();
+    let position = play(position_of(&text).map_err(invalid)?, &args.moves).map_err(invalid)?;
+    if args.divide {
+        write_divide(&divide(&position, depth, args.castling), &mut out)?;
+    } else {
+        writeln!(out, "{}", total(&position, depth))?;
+    }
+    out.flush()?;
+    Ok(())
 }

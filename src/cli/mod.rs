@@ -7,8 +7,8 @@
 //! help text; `sp960 match`'s are the match room's `MatchRequest`, flattened) and the
 //! small functions that turn them into library calls: [`starts`]
 //! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
-//! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match) and [`tournaments`]
-//! (book, tournament). Their values are read into the crate's types as clap parses them
+//! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match), [`check`] (check, perft)
+//! and [`tournaments`] (book, tournament). Their values are read into the crate's types as clap parses them
 //! (`values.rs`: a refused one keeps its command's words and exit code). `launcher` is the
 //! start of every run: a launcher (a copy of sp960
 //! with a settings file beside it) runs the proxy command of its settings file.
@@ -47,6 +47,7 @@ Examples:
   sp960 normalize --in-place a.epd   rewrite records with Shredder castling
   sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
   sp960 check stockfish              is this engine ready for Chess960? (perft, castling, play)
+  sp960 perft 860 --depth 4 --divide shakmaty's perft, each move's count as Stockfish prints it
 
 Exit codes (every subcommand):
   0         success (check: the engine is ready, directly or through sp960 proxy)
@@ -85,6 +86,7 @@ pub enum Command {
     Normalize(records::NormalizeArgs),
     Proxy(proxy::ProxyArgs),
     Check(check::CheckArgs),
+    Perft(check::PerftArgs),
 }
 
 /// Runs the command: `Ok` is exit 0, anything else a [`Failure`].
@@ -103,6 +105,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Normalize(args) => records::normalize(args),
         Command::Proxy(args) => proxy::proxy(args),
         Command::Check(args) => check::check_engine(args),
+        Command::Perft(args) => check::perft(args),
     }
 }
 
