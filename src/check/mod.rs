@@ -20,7 +20,9 @@
 //! - the I/O shell: [`engine`] (one engine driven through the shared engine driver,
 //!   `clients::driver`, with perft asked in raw lines beside the client, read by
 //!   `protocol::perft`) and [`run`] (the groups in order, the restart after a crash or
-//!   a hang, the rerun through `sp960 proxy`).
+//!   a hang, the rerun through `sp960 proxy`), and [`script`] (`--perft-script`: a move
+//!   generator without an engine, run as perftree runs it, one process per count; its
+//!   output read sans-IO).
 //!
 //! Must not import `proxy`, `engine`, `tournaments` or `cli`: the proxy is run as a
 //! program (`sp960 proxy -- ENGINE`), as users run it. It imports `clients` (the engine
@@ -35,5 +37,6 @@ pub mod positions;
 pub mod reference;
 pub mod report;
 pub mod run;
+pub mod script;
 pub mod start_counts;
 pub mod traps;

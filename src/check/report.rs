@@ -99,6 +99,12 @@ pub enum Verdict {
         #[serde(skip_serializing_if = "Option::is_none")]
         not_checked: Option<String>,
     },
+    /// A perft script (no engine loop) counted as shakmaty does on every position: move
+    /// generation only, the protocol and play not checked.
+    MovegenCorrect {
+        /// How many positions were counted.
+        positions: usize,
+    },
     /// Not ready: the first defect.
     NotReady {
         /// The first failing row's case and why.
@@ -107,13 +113,15 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The exit status: 0 for either kind of ready, 3 (an engine that cannot do what
+    /// The exit status: 0 for any kind of ready and for a perft script's correct move
+    /// generation, 3 (an engine that cannot do what
     /// was asked) for not ready.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Verdict::Ready | Verdict::ReadyInPlay { .. } | Verdict::ReadyThroughProxy { .. } => {
-                exit_code::SUCCESS
-            }
+            Verdict::Ready
+            | Verdict::ReadyInPlay { .. }
+            | Verdict::ReadyThroughProxy { .. }
+            | Verdict::MovegenCorrect { .. } => exit_code::SUCCESS,
             Verdict::NotReady { .. } => exit_code::ENGINE_UNSUITABLE,
         }
     }
@@ -138,6 +146,10 @@ impl Verdict {
                 }
                 sentence
             }
+            Verdict::MovegenCorrect { positions } => format!(
+                "move generation matches shakmaty on {positions} positions (a perft script: \
+                 the protocol and play not checked)"
+            ),
             Verdict::NotReady { first_defect } => {
                 format!("not ready for Chess960: {first_defect}")
             }
@@ -301,6 +313,12 @@ mod tests {
             first_defect: "x".into(),
         };
         assert_eq!(not.exit_code(), 3);
+        let movegen = Verdict::MovegenCorrect { positions: 7 };
+        assert_eq!(movegen.exit_code(), 0);
+        assert_eq!(
+            serde_json::to_string(&movegen).unwrap(),
+            r#"{"verdict":"movegen-correct","positions":7}"#
+        );
     }
 
     #[test]

@@ -256,7 +256,8 @@ fn program_name(command: &EngineCommand) -> String {
         )
 }
 
-fn progress_bar(enabled: bool, total: usize) -> ProgressBar {
+/// A bar of `total` steps on stderr, when `enabled` and stderr is a terminal.
+pub(crate) fn progress_bar(enabled: bool, total: usize) -> ProgressBar {
     let target = if enabled && std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {
@@ -710,7 +711,9 @@ fn perft_rows(
     Ok(engine)
 }
 
-fn fen_of(position: &Chess, mode: Mode) -> String {
+/// The FEN a probe's position is sent in: Shredder-FEN in Chess960 mode, X-FEN in
+/// standard mode.
+pub(crate) fn fen_of(position: &Chess, mode: Mode) -> String {
     position_fen(
         position,
         match mode {

@@ -13,7 +13,9 @@ use crate::check::perft::{
     write_divide, write_suite,
 };
 use crate::check::positions::Plan;
+use crate::check::report::Report;
 use crate::check::run::{CheckRequest, PerftChoice, check};
+use crate::check::script::{ScriptRequest, check_script};
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::EngineSpec;
@@ -34,6 +36,10 @@ search whose reply must be legal; the castling offered alone with searchmoves; f
 positions where a castling would mate, four of them illegal). An engine whose name is not
 known is probed for a perft command (go perft 2, perft 2), read by the reply's shape.
 
+--perft-script CMD checks a move generator without an engine, as perftree runs it: CMD DEPTH
+FEN prints MOVE COUNT lines, a blank line and the total; the movegen group and the descent
+only (verdict movegen-correct, exit 0).
+
 Exit status: 0 ready for Chess960 (directly, through sp960 proxy: the translations are
 named, or in play only when the engine has no perft command: said so), 3 not ready (the
 first defect is named), 126/127 the engine cannot be started.
@@ -41,15 +47,30 @@ first defect is named), 126/127 the engine cannot be started.
 Examples:
   sp960 check /usr/games/stockfish
   sp960 check 'proto=xboard /usr/games/sjaakii' --json
-  sp960 check 'sp960 engine' --perft go-perft --depth 4";
+  sp960 check 'sp960 engine' --perft go-perft --depth 4
+  sp960 check --perft-script 'python3 perftree_python_chess.py' --depth 3";
 
 /// Check that an engine plays Chess960 correctly: perft against shakmaty, castling cases, a verdict.
 #[derive(clap::Args)]
 #[command(after_help = CHECK_HELP)]
 pub struct CheckArgs {
     /// The engine, as `sp960 match --engine` takes it.
-    #[arg(value_name = "ENGINE-SPEC", value_parser = |text: &str| EngineSpec::parse(1, text))]
-    pub engine: EngineSpec,
+    #[arg(
+        value_name = "ENGINE-SPEC",
+        value_parser = |text: &str| EngineSpec::parse(1, text).map(Box::new),
+        required_unless_present = "perft_script"
+    )]
+    pub engine: Option<Box<EngineSpec>>,
+    /// Instead of an engine, a move generator run as perftree runs it: `CMD DEPTH FEN`
+    /// prints `MOVE COUNT` lines, a blank line and the total (CMD: program and fixed
+    /// arguments, split as ENGINE-SPEC; cmd=, arg=, dir=). Only the movegen group runs.
+    #[arg(
+        long,
+        value_name = "CMD",
+        value_parser = |text: &str| EngineSpec::parse(1, text).map(Box::new),
+        conflicts_with_all = ["engine", "perft", "play_depth"]
+    )]
+    pub perft_script: Option<Box<EngineSpec>>,
     /// The engine's perft command (default: the one its name is known to have, else the
     /// one a probe finds; none: move generation checked through play only).
     #[arg(long, value_name = "go-perft|divide|total|depths|none", value_parser = perft_choice)]
@@ -99,6 +120,25 @@ const UNSUPPORTED_KEYS: [(&str, &str); 9] = [
     ),
 ];
 
+/// Keys of `--perft-script` other than the command, its arguments and its directory.
+const SCRIPT_UNSUPPORTED_KEYS: [(&str, &str); 12] = [
+    ("name", "by a perft script"),
+    ("proto", "by a perft script (it is run as perftree runs it)"),
+    ("option", "by a perft script"),
+    ("initstr", "by a perft script"),
+    ("restart", "by a perft script (it is run once per count)"),
+    ("tc", "by a perft script"),
+    ("st", "by a perft script"),
+    ("depth", "by a perft script (see --depth)"),
+    ("nodes", "by a perft script"),
+    (
+        "castling",
+        "by a perft script (either castling notation is read)",
+    ),
+    ("chess960", "by a perft script"),
+    ("proxy", "by a perft script"),
+];
+
 /// A `--perft` that names no perft command.
 #[derive(Debug, thiserror::Error)]
 #[error("expected go-perft, divide, total, depths or none")]
@@ -117,7 +157,35 @@ fn perft_choice(text: &str) -> Result<PerftChoice, UnknownPerft> {
 /// `sp960 check`: the table (or JSON) to stdout; exit 0 ready, 3 not ready.
 pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
     let usage = |message: String| Failure::new(exit_code::USAGE, format!("check: {message}"));
-    let spec = args.engine;
+    let plan = Plan {
+        depth: args.depth,
+        case_depth: args.depth + 1,
+        starts: !args.no_starts,
+        pairs: args.pairs,
+        random: args.random,
+        seed: args.seed,
+    };
+    if let Some(script) = args.perft_script {
+        script
+            .refuse(&SCRIPT_UNSUPPORTED_KEYS)
+            .map_err(|err| usage(format!("--perft-script: {err}")))?;
+        let request = ScriptRequest {
+            command: EngineCommand {
+                program: script.cmd.into(),
+                args: script.args.into_iter().map(Into::into).collect(),
+                dir: script.dir.map(Into::into),
+            },
+            timeout: Duration::from_secs(args.timeout),
+            plan,
+            progress: !args.json,
+        };
+        let report = check_script(&request)
+            .map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
+        return print_report(&report, args.json);
+    }
+    let spec = args
+        .engine
+        .expect("clap requires an engine without --perft-script");
     spec.refuse(&UNSUPPORTED_KEYS)
         .map_err(|err| usage(err.to_string()))?;
     let request = CheckRequest {
@@ -133,20 +201,18 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
             timeout: Duration::from_secs(args.timeout),
         },
         perft: args.perft.unwrap_or(PerftChoice::Auto),
-        plan: Plan {
-            depth: args.depth,
-            case_depth: args.depth + 1,
-            starts: !args.no_starts,
-            pairs: args.pairs,
-            random: args.random,
-            seed: args.seed,
-        },
+        plan,
         play_depth: args.play_depth,
         proxy_program: std::env::current_exe().ok(),
         progress: !args.json,
     };
     let report = check(&request).map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
-    if args.json {
+    print_report(&report, args.json)
+}
+
+/// The report as a table (or JSON) on stdout; the verdict's exit status.
+fn print_report(report: &Report, json: bool) -> Result<(), Failure> {
+    if json {
         println!("{}", report.json());
     } else {
         print!("{}", report.table());
