@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 use thiserror::Error;
 
 use super::cases::CASES;
@@ -106,9 +106,9 @@ pub fn checked_depth(depth: u32) -> Result<u32, PerftError> {
     }
 }
 
-/// Each legal move of `position`, written in `dialect`, with its count at `depth` (at
-/// least 1), in shakmaty's order; the moves counted on rayon's threads.
-pub fn divide(position: &Chess, depth: u32, dialect: CastlingDialect) -> Vec<(String, u64)> {
+/// Each legal move of `position` with its count at `depth` (at least 1), in shakmaty's
+/// order; the moves counted on rayon's threads.
+fn counted_moves(position: &Chess, depth: u32) -> Vec<(Move, u64)> {
     position
         .legal_moves()
         .as_slice()
@@ -116,11 +116,17 @@ pub fn divide(position: &Chess, depth: u32, dialect: CastlingDialect) -> Vec<(St
         .map(|m| {
             let mut child = position.clone();
             child.play_unchecked(*m);
-            (
-                move_text(m, dialect),
-                perft(&child, depth.saturating_sub(1)),
-            )
+            (*m, perft(&child, depth.saturating_sub(1)))
         })
+        .collect()
+}
+
+/// Each legal move of `position`, written in `dialect`, with its count at `depth` (at
+/// least 1), in shakmaty's order; the moves counted on rayon's threads.
+pub fn divide(position: &Chess, depth: u32, dialect: CastlingDialect) -> Vec<(String, u64)> {
+    counted_moves(position, depth)
+        .into_iter()
+        .map(|(m, count)| (move_text(&m, dialect), count))
         .collect()
 }
 
@@ -130,15 +136,9 @@ pub fn total(position: &Chess, depth: u32) -> u64 {
     if depth <= 1 {
         return perft(position, depth);
     }
-    position
-        .legal_moves()
-        .as_slice()
-        .par_iter()
-        .map(|m| {
-            let mut child = position.clone();
-            child.play_unchecked(*m);
-            perft(&child, depth - 1)
-        })
+    counted_moves(position, depth)
+        .into_iter()
+        .map(|(_, count)| count)
         .sum()
 }
 

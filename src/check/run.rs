@@ -673,17 +673,9 @@ fn perft_rows(
             match reply {
                 Ok(reply) => match descent.on_reply(&reply) {
                     Next::Ask(next) => query = next,
-                    Next::Done(Outcome::Agrees { total }) => {
+                    Next::Done(outcome) => {
                         failures_in_a_row = 0;
-                        break (Status::Pass, total.to_string(), String::new());
-                    }
-                    Next::Done(Outcome::Differs(finding)) => {
-                        failures_in_a_row = 0;
-                        break (
-                            Status::Fail,
-                            format!("{} (shakmaty {})", finding.root.0, finding.root.1),
-                            finding.to_string(),
-                        );
+                        break outcome_row(outcome);
                     }
                 },
                 Err(failure) => {
@@ -709,6 +701,19 @@ fn perft_rows(
         });
     }
     Ok(engine)
+}
+
+/// A finished descent as a row's outcome (status, what came back, why): the total when
+/// the counts agree, the engine's and shakmaty's totals and the finding when they differ.
+pub(crate) fn outcome_row(outcome: Outcome) -> (Status, String, String) {
+    match outcome {
+        Outcome::Agrees { total } => (Status::Pass, total.to_string(), String::new()),
+        Outcome::Differs(finding) => (
+            Status::Fail,
+            format!("{} (shakmaty {})", finding.root.0, finding.root.1),
+            finding.to_string(),
+        ),
+    }
 }
 
 /// The FEN a probe's position is sent in: Shredder-FEN in Chess960 mode, X-FEN in

@@ -21,7 +21,7 @@ use thiserror::Error;
 use crate::check::descent::{Descent, Next, Outcome};
 use crate::check::positions::{Plan, probes};
 use crate::check::report::{Cost, Group, Report, Row, Status, Verdict};
-use crate::check::run::{CheckError, fen_of, progress_bar};
+use crate::check::run::{CheckError, fen_of, outcome_row, progress_bar};
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::os::cpu;
@@ -308,18 +308,12 @@ pub fn check_script(request: &ScriptRequest) -> Result<Report, CheckError> {
             match reply {
                 Ok(reply) => match descent.on_reply(&reply) {
                     Next::Ask(next) => query = next,
-                    Next::Done(Outcome::Agrees { total }) => {
+                    Next::Done(outcome) => {
                         failures_in_a_row = 0;
-                        counted += 1;
-                        break (Status::Pass, total.to_string(), String::new());
-                    }
-                    Next::Done(Outcome::Differs(finding)) => {
-                        failures_in_a_row = 0;
-                        break (
-                            Status::Fail,
-                            format!("{} (shakmaty {})", finding.root.0, finding.root.1),
-                            finding.to_string(),
-                        );
+                        if matches!(outcome, Outcome::Agrees { .. }) {
+                            counted += 1;
+                        }
+                        break outcome_row(outcome);
                     }
                 },
                 Err(ScriptFailure::Spawn(name, err, code)) => {
