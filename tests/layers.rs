@@ -31,7 +31,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "matches", "clients", "launch", "records", "protocol", "starts", "os",
         ],
     ),
-    ("check", &["clients", "launch", "protocol", "starts", "os"]),
+    (
+        "check",
+        &["clients", "launch", "records", "protocol", "starts", "os"],
+    ),
     (
         "matches",
         &["clients", "launch", "records", "protocol", "starts", "os"],

@@ -1,102 +1,87 @@
 //! The built-in castling cases: positions where Chess960 engines have gone wrong, each
-//! with the reason it is there. Stockfish, Lc0, Fairy-Stockfish, cutechess and lichess
+//! with the reason it is there, read from `cases.epd` (a new case is one line there, its
+//! counts recounted by the tests). Stockfish, Lc0, Fairy-Stockfish, cutechess and lichess
 //! have all shipped bugs in these (Stockfish issues 356, 2671, 3605, 6290;
 //! Fairy-Stockfish 318; cutechess 15, 616, 637; scalachess 495). The tests below prove
 //! with shakmaty that each position is the case it claims.
 
+use std::sync::LazyLock;
+
+use crate::records::record::epd_operand;
+
 /// In which mode an engine is asked about a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum EngineMode {
     /// Chess960 (`UCI_Chess960 true`, `variant fischerandom`): castling as king takes rook.
     Chess960,
     /// Standard chess (`UCI_Chess960 false`): castling as king to its destination.
     Standard,
 }
 
+/// The cases as data: one EPD line each (see the file's header).
+pub const CASES_EPD: &str = include_str!("cases.epd");
+
 /// One castling case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Case {
-    /// A short name, the row's name.
+    /// A short name, the row's name (`id`).
     pub name: &'static str,
     /// The position, Shredder-FEN.
     pub fen: &'static str,
-    /// Why it is here: what an engine gets wrong.
+    /// Why it is here: what an engine gets wrong (`c0`).
     pub reason: &'static str,
+    /// Where the bug shipped: a tracker's `owner/repo#N` (`source`), if it did.
+    pub source: Option<&'static str>,
     /// A legal castling move in it, in the mode's notation, for the play checks (none
-    /// when the point is that castling is illegal).
+    /// when the point is that castling is illegal) (`castle`).
     pub castling: Option<&'static str>,
-    /// The mode the engine is asked in.
-    pub mode: Mode,
+    /// The mode the engine is asked in (`mode "standard"`, else Chess960).
+    pub mode: EngineMode,
+    /// The deepest count its line gives: it is counted no deeper.
+    pub depth: u32,
+    /// Whether the notation group counts it from both castling fields (`fields "both"`).
+    pub fen_fields: bool,
 }
 
-/// The cases, in the order they are checked.
-pub const CASES: &[Case] = &[
-    Case {
-        name: "king-stays",
-        fen: "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1",
-        reason: "king on g1, rook on h1: castling g1h1 leaves the king where it is (a \
-                 castling move whose king does not move)",
-        castling: Some("g1h1"),
-        mode: Mode::Chess960,
-    },
-    Case {
-        name: "rook-on-target",
-        fen: "rn2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RN2K1R1 w GAga - 0 1",
-        reason: "the castling rook stands on the king's target g1: e1g1 is castling, not \
-                 a king move onto its own rook",
-        castling: Some("e1g1"),
-        mode: Mode::Chess960,
-    },
-    Case {
-        name: "rook-shields-king",
-        fen: "4k3/8/8/8/8/8/8/rR1K4 w B - 0 1",
-        reason: "the castling rook on b1 shields c1 from the rook on a1: after d1b1 the \
-                 king on c1 would be in check, so castling is illegal",
-        castling: None,
-        mode: Mode::Chess960,
-    },
-    Case {
-        name: "attacked-path",
-        fen: "4r1k1/8/8/8/8/8/8/1K5R w H - 0 1",
-        reason: "the king's path b1-g1 crosses e1, attacked by the rook on e8: castling \
-                 b1h1 is illegal",
-        castling: None,
-        mode: Mode::Chess960,
-    },
-    Case {
-        name: "inner-rook",
-        fen: "1k3r1r/5p1p/8/8/8/8/5P1P/1K3R1R w Ff - 0 1",
-        reason: "the castling rook f1 is the inner of two king-side rooks: X-FEN must \
-                 name it F (K would mean h1), and castling is b1f1, never b1h1",
-        castling: Some("b1f1"),
-        mode: Mode::Chess960,
-    },
-    Case {
-        name: "king-right-queen-side",
-        fen: "rk6/8/8/8/8/8/8/RK6 w Aa - 0 1",
-        reason: "king b1, rook a1: queen-side castling b1a1 moves the king right, to c1, \
-                 and the rook over it to d1",
-        castling: Some("b1a1"),
-        mode: Mode::Chess960,
-    },
-    Case {
-        name: "colours-differ",
-        fen: "1r1k1r2/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAfb - 0 1",
-        reason: "the colours castle with different rooks (White a1 and h1, Black b8 and \
-                 f8, as in most double-FRC games): an engine that keeps one pair of castling \
-                 files for both colours castles with pieces that are not its rooks",
-        castling: Some("e1h1"),
-        mode: Mode::Chess960,
-    },
-    Case {
-        name: "standard-mode",
-        fen: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1",
-        reason: "standard chess (UCI_Chess960 off): castling is e1g1 and e1c1; king takes \
-                 rook (e1h1) must not leak into standard mode",
-        castling: Some("e1g1"),
-        mode: Mode::Standard,
-    },
-];
+impl Case {
+    /// Whether the notation, play and searchmoves groups ask it: a castling the engine
+    /// can be given and asked to make in Chess960 mode.
+    pub fn is_played(&self) -> bool {
+        self.castling.is_some() && self.mode == EngineMode::Chess960
+    }
+}
+
+static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
+    CASES_EPD
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let (fen, operations) = line.split_once(" ;").expect("a case has operations");
+            let operand = |opcode: &str| epd_operand(operations, opcode);
+            Case {
+                name: operand("id").expect("a case has an id"),
+                fen,
+                reason: operand("c0").expect("a case has a reason"),
+                source: operand("source"),
+                castling: operand("castle"),
+                mode: match operand("mode") {
+                    Some("standard") => EngineMode::Standard,
+                    None => EngineMode::Chess960,
+                    Some(other) => panic!("case mode {other}: standard or none"),
+                },
+                depth: (1..)
+                    .take_while(|depth| operand(&format!("D{depth}")).is_some())
+                    .count() as u32,
+                fen_fields: operand("fields") == Some("both"),
+            }
+        })
+        .collect()
+});
+
+/// The cases, in the order they are checked (the file's).
+pub fn cases() -> &'static [Case] {
+    &CASES
+}
 
 #[cfg(test)]
 mod tests {
@@ -108,7 +93,7 @@ mod tests {
     use crate::starts::notation::{CastlingNotation, position_fen};
 
     fn case(name: &str) -> (Case, Chess) {
-        let case = *CASES.iter().find(|c| c.name == name).unwrap();
+        let case = *cases().iter().find(|c| c.name == name).unwrap();
         (case, chess960(case.fen))
     }
 
@@ -129,7 +114,7 @@ mod tests {
 
     #[test]
     fn every_case_reads_back_and_its_castling_move_is_legal_castling() {
-        for case in CASES {
+        for case in cases() {
             let position = chess960(case.fen);
             assert_eq!(
                 position_fen(&position, CastlingNotation::Shredder),
@@ -137,8 +122,8 @@ mod tests {
             );
             if let Some(text) = case.castling {
                 let dialect = match case.mode {
-                    Mode::Chess960 => CastlingDialect::Chess960,
-                    Mode::Standard => CastlingDialect::Standard,
+                    EngineMode::Chess960 => CastlingDialect::Chess960,
+                    EngineMode::Standard => CastlingDialect::Standard,
                 };
                 let written: Vec<String> = castles(&position)
                     .iter()
@@ -151,6 +136,92 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Which groups ask which case: every case is counted (movegen); a case with a castling
+    /// in Chess960 mode is also sent as a move (notation), made and searched (play) and
+    /// offered alone (searchmoves); the cases marked `fields "both"` are read from both
+    /// castling fields. A new case joins its groups by its line alone.
+    #[test]
+    fn which_groups_see_which_case() {
+        let groups = |case: &Case| {
+            let mut groups = vec!["movegen"];
+            if case.is_played() {
+                groups.extend(["notation", "play", "searchmoves"]);
+            }
+            if case.fen_fields {
+                groups.push("fen-fields");
+            }
+            groups
+        };
+        let all = ["movegen", "notation", "play", "searchmoves"];
+        let expected: &[(&str, &[&str])] = &[
+            ("king-stays", &all),
+            ("rook-on-target", &all),
+            ("rook-shields-king", &["movegen"]),
+            ("attacked-path", &["movegen"]),
+            ("inner-rook", &all),
+            ("king-right-queen-side", &all),
+            ("colours-differ", &all),
+            ("standard-mode", &["movegen"]),
+            ("wrong-colour-rook", &["movegen", "fen-fields"]),
+            ("shields-from-a1", &["movegen"]),
+            ("shields-from-queen", &["movegen"]),
+            ("shields-king-e1", &["movegen"]),
+            ("x-ray-king-stays", &all),
+            ("long-castle-refused", &all),
+            ("castle-out-of-mate", &["movegen"]),
+            ("through-own-rook", &["movegen"]),
+            ("onto-inner-rook", &["movegen"]),
+            ("rook-path-attacked", &all),
+            ("through-queen", &["movegen"]),
+            ("xfen-k-outer-rook", &["movegen", "fen-fields"]),
+            ("king-destination-c8g8", &all),
+            ("two-square-input", &all),
+            ("king-onto-rook-input", &all),
+            ("king-takes-rook-read", &all),
+        ];
+        let found: Vec<(&str, Vec<&str>)> = cases().iter().map(|c| (c.name, groups(c))).collect();
+        let expected: Vec<(&str, Vec<&str>)> = expected
+            .iter()
+            .map(|(name, groups)| (*name, groups.to_vec()))
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    /// Every shipped case names its tracker as `owner/repo#N`, and where the bug was a
+    /// castling that was refused, that castling is legal here; where it was let through,
+    /// no castling in the case is that move.
+    #[test]
+    fn shipped_cases_name_their_source_and_hold() {
+        let shipped: Vec<&Case> = cases().iter().filter(|c| c.source.is_some()).collect();
+        assert!(shipped.len() >= 16, "{}", shipped.len());
+        for case in shipped {
+            let source = case.source.unwrap();
+            let (repo, number) = source.split_once('#').unwrap();
+            assert!(
+                repo.contains('/') && number.parse::<u32>().is_ok(),
+                "{source}"
+            );
+        }
+        // Castling let through: none legal there (through a piece, onto a blocked square,
+        // into or out of check).
+        for name in [
+            "shields-from-a1",
+            "shields-from-queen",
+            "shields-king-e1",
+            "castle-out-of-mate",
+            "through-own-rook",
+            "onto-inner-rook",
+            "through-queen",
+        ] {
+            let (_, position) = case(name);
+            assert!(castles(&position).is_empty(), "{name}");
+            assert!(position.castles().any(), "{name}: a right is there");
+        }
+        // The mate a castling would have escaped is mate.
+        let (_, mated) = case("castle-out-of-mate");
+        assert!(mated.is_checkmate());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move};
 
-use crate::check::cases::Mode;
+use crate::check::cases::EngineMode;
 use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
 use crate::clients::talk::{ClientEvent, GoRequest, Limits, Unsupported};
 use crate::launch::command::EngineCommand;
@@ -94,7 +94,7 @@ pub struct CheckEngine {
     /// What the handshake showed.
     pub handshake: Handshake,
     /// The mode the engine is in (UCI: `UCI_Chess960` as last set).
-    mode: Mode,
+    mode: EngineMode,
 }
 
 impl CheckEngine {
@@ -130,7 +130,7 @@ impl CheckEngine {
             setup,
             driver,
             handshake,
-            mode: Mode::Chess960,
+            mode: EngineMode::Chess960,
         }
     }
 
@@ -197,11 +197,11 @@ impl CheckEngine {
     }
 
     /// Switches a UCI engine with `UCI_Chess960` to `mode`.
-    fn set_mode(&mut self, mode: Mode) -> Result<(), EngineFailure> {
+    fn set_mode(&mut self, mode: EngineMode) -> Result<(), EngineFailure> {
         if mode == self.mode || !self.has_chess960_option() {
             return Ok(());
         }
-        let on = mode == Mode::Chess960;
+        let on = mode == EngineMode::Chess960;
         self.send(&[setoption_line("UCI_Chess960", on)])?;
         self.sync()?;
         self.mode = mode;
@@ -252,7 +252,7 @@ impl CheckEngine {
         command: ProbeCommand,
         fen: &str,
     ) -> Result<Option<PerftDialect>, EngineFailure> {
-        self.set_mode(Mode::Chess960)?;
+        self.set_mode(EngineMode::Chess960)?;
         let mut lines = self.position_lines(fen, &[]);
         lines.push(command.line());
         let sync = match self.protocol() {
@@ -332,10 +332,33 @@ impl CheckEngine {
         fen: &str,
         moves: &[&str],
         depth: u32,
-        mode: Mode,
+        mode: EngineMode,
     ) -> Result<PerftReply, EngineFailure> {
         self.ask_perft(dialect, fen, moves, depth, mode)?;
         self.read_perft(dialect, depth)
+    }
+
+    /// The engine's perft of `fen` at `depth` after `setoption name UCI_Variant value
+    /// {value}` with `UCI_Chess960` off: what it gets from a GUI that selects Chess960 by
+    /// that option (cutechess-cli 1.5.1, for an engine whose combo lists `fischerandom`).
+    /// The variant is set back to `chess` after.
+    pub fn perft_as_variant(
+        &mut self,
+        dialect: PerftDialect,
+        value: &str,
+        fen: &str,
+        depth: u32,
+    ) -> Result<PerftReply, EngineFailure> {
+        self.set_mode(EngineMode::Standard)?;
+        self.send(&[format!("setoption name UCI_Variant value {value}")])?;
+        self.sync()?;
+        let mut lines = self.position_lines(fen, &[]);
+        lines.push(dialect.command(depth));
+        self.send(&lines)?;
+        let reply = self.read_perft(dialect, depth)?;
+        self.send(&["setoption name UCI_Variant value chess"])?;
+        self.sync()?;
+        Ok(reply)
     }
 
     /// Asks for the perft of `fen` (after `moves`) at `depth` in `mode`, without waiting
@@ -346,7 +369,7 @@ impl CheckEngine {
         fen: &str,
         moves: &[&str],
         depth: u32,
-        mode: Mode,
+        mode: EngineMode,
     ) -> Result<(), EngineFailure> {
         self.set_mode(mode)?;
         let mut lines = self.position_lines(fen, moves);
@@ -372,11 +395,11 @@ impl CheckEngine {
         dialect: PerftDialect,
         position: &Chess,
         depth: u32,
-        mode: Mode,
+        mode: EngineMode,
     ) -> Result<(), EngineFailure> {
         let notation = match mode {
-            Mode::Chess960 => CastlingNotation::Shredder,
-            Mode::Standard => CastlingNotation::Xfen,
+            EngineMode::Chess960 => CastlingNotation::Shredder,
+            EngineMode::Standard => CastlingNotation::Xfen,
         };
         let fen = position_fen(position, notation);
         self.ask_perft(dialect, &fen, &[], depth, mode)
@@ -392,7 +415,7 @@ impl CheckEngine {
         depth: u32,
         see: impl FnMut(&[u8]),
     ) -> Result<Result<ClientEvent, Failure>, EngineFailure> {
-        self.set_mode(Mode::Chess960)?;
+        self.set_mode(EngineMode::Chess960)?;
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
@@ -481,7 +504,7 @@ impl CheckEngine {
         only: Option<&str>,
         depth: u32,
     ) -> Result<String, EngineFailure> {
-        self.set_mode(Mode::Chess960)?;
+        self.set_mode(EngineMode::Chess960)?;
         let mut lines = self.position_lines(fen, &[]);
         lines.push(match only {
             Some(only) => format!("go depth {depth} searchmoves {only}"),

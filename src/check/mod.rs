@@ -29,14 +29,15 @@
 //! driver), `launch`, `protocol`, `starts`, `os` and `exit_code`.
 
 pub mod cases;
-pub mod default_counts;
 pub mod descent;
 pub mod engine;
+pub mod groups;
+pub mod ids;
+pub mod kept;
 pub mod perft;
 pub mod positions;
 pub mod reference;
 pub mod report;
 pub mod run;
 pub mod script;
-pub mod start_counts;
 pub mod traps;

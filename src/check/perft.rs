@@ -16,7 +16,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 use thiserror::Error;
 
-use super::cases::CASES;
+use super::cases::cases;
 use super::reference::perft;
 use crate::starts::castling::{CastlingDialect, MoveError, move_text, parse_move};
 use crate::starts::notation::{CastlingNotation, epd_fields};
@@ -155,7 +155,7 @@ pub fn write_divide(branches: &[(String, u64)], out: &mut impl Write) -> io::Res
 /// The positions of the perft suite: the 960 starts in SP order, then the castling cases
 /// of [`cases`](super::cases), each as its four EPD fields (Shredder castling).
 pub fn suite_positions() -> Result<Vec<(String, Chess)>, PerftError> {
-    let mut positions = Vec::with_capacity(960 + CASES.len());
+    let mut positions = Vec::with_capacity(960 + cases().len());
     for sp in StartPosition::all() {
         let start = Start::symmetric(sp);
         let position = start.position()?;
@@ -164,7 +164,7 @@ pub fn suite_positions() -> Result<Vec<(String, Chess)>, PerftError> {
             position,
         ));
     }
-    for case in CASES {
+    for case in cases() {
         let fields: Vec<&str> = case.fen.split(' ').take(4).collect();
         let position = position_of(case.fen)?;
         positions.push((fields.join(" "), position));
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn suite_starts_with_sp_0_and_ends_with_the_cases() {
         let positions = suite_positions().unwrap();
-        assert_eq!(positions.len(), 960 + CASES.len());
+        assert_eq!(positions.len(), 960 + cases().len());
         let (fields, position) = &positions[0];
         assert_eq!(
             suite_record(fields, position, 3),

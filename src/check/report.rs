@@ -6,29 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::check::ids::{CheckId, Group};
 use crate::exit_code;
-
-/// The three groups of checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Group {
-    /// What the engine declares and which notations it reads and writes.
-    Protocol,
-    /// Perft against shakmaty.
-    Movegen,
-    /// Searches after castling.
-    Play,
-}
-
-impl Group {
-    fn name(self) -> &'static str {
-        match self {
-            Group::Protocol => "protocol",
-            Group::Movegen => "movegen",
-            Group::Play => "play",
-        }
-    }
-}
 
 /// How a row ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -42,13 +21,11 @@ pub enum Status {
     Skip,
 }
 
-/// One case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One check and how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
-    /// Its group.
-    pub group: Group,
-    /// The case.
-    pub case: String,
+    /// What it checks (its label and group).
+    pub id: CheckId,
     /// What was sent (the question, short).
     pub sent: String,
     /// What came back.
@@ -60,22 +37,39 @@ pub struct Row {
 }
 
 impl Row {
-    /// A row of `group` for `case`: what was `sent`, and its outcome (status, what came
-    /// back, why).
-    pub fn new(
-        group: Group,
-        case: impl Into<String>,
-        sent: String,
-        (status, got, why): (Status, String, String),
-    ) -> Row {
+    /// A row for `id`: what was `sent`, and its outcome (status, what came back, why).
+    pub fn new(id: CheckId, sent: String, (status, got, why): (Status, String, String)) -> Row {
         Row {
-            group,
-            case: case.into(),
+            id,
             sent,
             got,
             status,
             why,
         }
+    }
+
+    /// A row that was not checked, and why.
+    pub fn skipped(id: CheckId, why: impl Into<String>) -> Row {
+        Row::new(id, String::new(), (Status::Skip, String::new(), why.into()))
+    }
+
+    /// The row's group.
+    pub fn group(&self) -> Group {
+        self.id.group()
+    }
+}
+
+impl Serialize for Row {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut row = serializer.serialize_struct("Row", 6)?;
+        row.serialize_field("group", &self.id.group())?;
+        row.serialize_field("case", &self.id.label())?;
+        row.serialize_field("sent", &self.sent)?;
+        row.serialize_field("got", &self.got)?;
+        row.serialize_field("status", &self.status)?;
+        row.serialize_field("why", &self.why)?;
+        row.end()
     }
 }
 
@@ -231,13 +225,10 @@ fn table_rows(out: &mut String, rows: &[Row]) {
     // Passing rows of the bulk groups are summarized per group: one line each.
     let mut group_passes: Vec<(Group, usize)> = Vec::new();
     for row in rows {
-        if row.status == Status::Pass
-            && row.group == Group::Movegen
-            && !row.case.starts_with("case ")
-        {
-            match group_passes.iter_mut().find(|(g, _)| *g == row.group) {
+        if row.status == Status::Pass && matches!(row.id, CheckId::Counted { case: None, .. }) {
+            match group_passes.iter_mut().find(|(g, _)| *g == row.group()) {
                 Some((_, n)) => *n += 1,
-                None => group_passes.push((row.group, 1)),
+                None => group_passes.push((row.group(), 1)),
             }
             continue;
         }
@@ -249,8 +240,8 @@ fn table_rows(out: &mut String, rows: &[Row]) {
         let _ = writeln!(
             out,
             "{status:4}  {:8}  {:28}  {}",
-            row.group.name(),
-            cut(&row.case, 28),
+            row.group().name(),
+            cut(&row.id.label(), 28),
             if row.status == Status::Pass {
                 cut(&format!("{} -> {}", row.sent, row.got), 90)
             } else {
@@ -283,9 +274,14 @@ mod tests {
     use super::*;
 
     fn row(status: Status, case: &str) -> Row {
+        let inner_rook = crate::check::cases::cases()
+            .iter()
+            .find(|c| c.name == "inner-rook");
         Row {
-            group: Group::Movegen,
-            case: case.into(),
+            id: CheckId::Counted {
+                label: case.into(),
+                case: inner_rook.filter(|_| case.starts_with("case ")),
+            },
             sent: "go perft 3".into(),
             got: "8902".into(),
             status,
@@ -349,6 +345,8 @@ mod tests {
             "case inner-rook: engine misses legal b1f1"
         );
         assert_eq!(json["rows"][2]["status"], "fail");
+        assert_eq!(json["rows"][2]["case"], "case inner-rook");
+        assert_eq!(json["rows"][2]["group"], "movegen");
         assert!(json.get("proxy_rows").is_none());
     }
 }

@@ -18,10 +18,11 @@ use std::time::{Duration, Instant};
 use shakmaty::Chess;
 use thiserror::Error;
 
-use crate::check::descent::{Descent, Next, Outcome};
-use crate::check::positions::{Plan, probes};
-use crate::check::report::{Cost, Group, Report, Row, Status, Verdict};
-use crate::check::run::{CheckError, fen_of, outcome_row, progress_bar};
+use crate::check::groups::movegen::{Asked, castling_dialect, count_probes, fen_of};
+use crate::check::ids::{CheckId, Group};
+use crate::check::positions::{OwnPosition, PerftPlan, Probe, probes};
+use crate::check::report::{Cost, Report, Row, Verdict};
+use crate::check::run::{CheckError, first_defect, progress_bar};
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::os::cpu;
@@ -37,7 +38,9 @@ pub struct ScriptRequest {
     /// How long one run of the script may take before it is killed.
     pub timeout: Duration,
     /// The positions counted and how deep.
-    pub plan: Plan,
+    pub plan: PerftPlan,
+    /// The author's own positions (`--positions FILE`), counted last.
+    pub own: Vec<OwnPosition>,
     /// A progress bar on stderr when it is a terminal.
     pub progress: bool,
 }
@@ -254,93 +257,51 @@ pub fn check_script(request: &ScriptRequest) -> Result<Report, CheckError> {
         cpu::children_seconds(),
     );
     let name = shown(&request.command);
-    let probes = probes(&request.plan);
+    let probes = probes(&request.plan, &request.own);
     let bar = progress_bar(request.progress, probes.len());
-    let skipped = |group, why: &str| Row {
-        group,
-        case: "no engine".into(),
-        sent: String::new(),
-        got: String::new(),
-        status: Status::Skip,
-        why: why.to_owned(),
-    };
-    let mut rows = vec![skipped(
-        Group::Protocol,
+    let mut rows = vec![Row::skipped(
+        CheckId::NoEngine(Group::Protocol),
         "a perft script has no engine loop: UCI/XBoard declarations and castling notation \
          not checked",
     )];
-    let mut failures_in_a_row = 0;
-    let mut counted = 0;
-    for probe in &probes {
-        if failures_in_a_row == 3 {
-            rows.push(Row {
-                group: Group::Movegen,
-                case: "perft".into(),
-                sent: String::new(),
-                got: String::new(),
-                status: Status::Fail,
-                why: "stopped after three positions in a row without a reply from the \
-                      script: the rest were not counted"
-                    .into(),
-            });
-            break;
-        }
-        bar.set_message(probe.label.clone());
-        bar.inc(1);
-        let dialect = match probe.mode {
-            crate::check::cases::Mode::Chess960 => CastlingDialect::Chess960,
-            crate::check::cases::Mode::Standard => CastlingDialect::Standard,
-        };
-        let (mut descent, mut query) =
-            Descent::start(probe.position.clone(), probe.depth, dialect, true);
-        if let Some(count) = probe.kept {
-            descent.root_reference(count);
-        }
-        let sent = format!(
-            "{name} {} '{}'",
-            probe.depth,
-            fen_of(&probe.position, probe.mode)
-        );
-        let outcome = loop {
-            let fen = fen_of(&query.position, probe.mode);
+    let sent_of = |probe: &Probe| {
+        let fen = fen_of(&probe.position, probe.mode);
+        format!("{name} {} '{fen}'", probe.depth)
+    };
+    let stop_why = "stopped after three positions in a row without a reply from the script: \
+                    the rest were not counted";
+    let counted = count_probes(
+        &probes,
+        true,
+        &bar,
+        sent_of,
+        stop_why,
+        |query, _, mode| {
+            let fen = fen_of(&query.position, mode);
             let reply = run_script(&request.command, query.depth, &fen, request.timeout)
-                .and_then(|out| Ok(parse_reply(&query.position, dialect, &out)?));
+                .and_then(|out| Ok(parse_reply(&query.position, castling_dialect(mode), &out)?));
             match reply {
-                Ok(reply) => match descent.on_reply(&reply) {
-                    Next::Ask(next) => query = next,
-                    Next::Done(outcome) => {
-                        failures_in_a_row = 0;
-                        if matches!(outcome, Outcome::Agrees { .. }) {
-                            counted += 1;
-                        }
-                        break outcome_row(outcome);
-                    }
-                },
-                Err(ScriptFailure::Spawn(name, err, code)) => {
-                    return Err(CheckError {
-                        message: format!("cannot start the perft script '{name}': {err}"),
-                        code,
-                    });
-                }
-                Err(failure) => {
-                    failures_in_a_row += 1;
-                    let why = format!("{name} {} '{fen}': {failure}", query.depth);
-                    break (Status::Fail, failure.to_string(), why);
-                }
+                Ok(reply) => Ok(Asked::Reply(reply)),
+                Err(ScriptFailure::Spawn(name, err, code)) => Err(CheckError {
+                    message: format!("cannot start the perft script '{name}': {err}"),
+                    code,
+                }),
+                Err(failure) => Ok(Asked::Failed {
+                    got: failure.to_string(),
+                    why: format!("{name} {} '{fen}': {failure}", query.depth),
+                }),
             }
-        };
-        rows.push(Row::new(Group::Movegen, probe.label.clone(), sent, outcome));
-    }
+        },
+        &mut rows,
+    )?;
     bar.finish_and_clear();
-    rows.push(skipped(
-        Group::Play,
+    rows.push(Row::skipped(
+        CheckId::NoEngine(Group::Play),
         "a perft script has no engine loop: castling in play, searchmoves and the traps not \
          checked",
     ));
-    let verdict = match rows.iter().find(|r| r.status == Status::Fail) {
-        Some(row) => Verdict::NotReady {
-            first_defect: format!("{}: {}", row.case, row.why),
-        },
+    let verdict = match first_defect(&rows) {
+        Some(first_defect) => Verdict::NotReady { first_defect },
         None => Verdict::MovegenCorrect { positions: counted },
     };
     Ok(Report {

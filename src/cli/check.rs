@@ -12,7 +12,7 @@ use crate::check::perft::{
     PerftError, SUITE_DEPTH, SuiteError, checked_depth, divide, play, position_of, total,
     write_divide, write_suite,
 };
-use crate::check::positions::Plan;
+use crate::check::positions::{OwnPosition, PerftPlan, read_positions};
 use crate::check::report::Report;
 use crate::check::run::{CheckRequest, PerftChoice, check};
 use crate::check::script::{ScriptRequest, check_script};
@@ -76,19 +76,23 @@ pub struct CheckArgs {
     #[arg(long, value_name = "go-perft|divide|total|depths|none", value_parser = perft_choice)]
     pub perft: Option<PerftChoice>,
     /// Perft depth for the starts, pairs and random positions (the castling cases: one more).
-    #[arg(long, default_value_t = Plan::DEFAULT.depth, value_parser = clap::value_parser!(u32).range(1..=6))]
+    #[arg(long, default_value_t = PerftPlan::DEFAULT.depth, value_parser = clap::value_parser!(u32).range(1..=6))]
     pub depth: u32,
     /// Double-FRC pairs counted.
-    #[arg(long, default_value_t = Plan::DEFAULT.pairs)]
+    #[arg(long, default_value_t = PerftPlan::DEFAULT.pairs)]
     pub pairs: usize,
     /// Positions from seeded random play counted.
-    #[arg(long, default_value_t = Plan::DEFAULT.random)]
+    #[arg(long, default_value_t = PerftPlan::DEFAULT.random)]
     pub random: usize,
     /// Skip the 960 starts.
     #[arg(long)]
     pub no_starts: bool,
+    /// Your own positions, counted after the others: one FEN or EPD a line (`#` comments),
+    /// its `;D1 20 ;D2 400` counts up to --depth held against shakmaty's first.
+    #[arg(long, value_name = "FILE")]
+    pub positions: Vec<std::path::PathBuf>,
     /// Seed of the pairs and the random play.
-    #[arg(long, default_value_t = Plan::DEFAULT.seed)]
+    #[arg(long, default_value_t = PerftPlan::DEFAULT.seed)]
     pub seed: u64,
     /// Depth of the play group's searches.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
@@ -157,7 +161,8 @@ fn perft_choice(text: &str) -> Result<PerftChoice, UnknownPerft> {
 /// `sp960 check`: the table (or JSON) to stdout; exit 0 ready, 3 not ready.
 pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
     let usage = |message: String| Failure::new(exit_code::USAGE, format!("check: {message}"));
-    let plan = Plan {
+    let own = own_positions(&args.positions, args.depth)?;
+    let plan = PerftPlan {
         depth: args.depth,
         case_depth: args.depth + 1,
         starts: !args.no_starts,
@@ -177,6 +182,7 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
             },
             timeout: Duration::from_secs(args.timeout),
             plan,
+            own,
             progress: !args.json,
         };
         let report = check_script(&request)
@@ -202,12 +208,38 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
         },
         perft: args.perft.unwrap_or(PerftChoice::Auto),
         plan,
+        own,
         play_depth: args.play_depth,
         proxy_program: std::env::current_exe().ok(),
         progress: !args.json,
     };
     let report = check(&request).map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
     print_report(&report, args.json)
+}
+
+/// `--positions FILE...`, each read whole and held against shakmaty before any engine
+/// starts: every bad line is printed (`FILE:LINE:COLUMN: why`), then exit 1.
+fn own_positions(files: &[std::path::PathBuf], depth: u32) -> Result<Vec<OwnPosition>, Failure> {
+    let mut own = Vec::new();
+    for file in files {
+        let name = file.display().to_string();
+        let text = std::fs::read_to_string(file).map_err(|err| {
+            Failure::new(
+                exit_code::INVALID_DATA,
+                format!("check: --positions {name}: {err}"),
+            )
+        })?;
+        match read_positions(&name, &text, depth) {
+            Ok(positions) => own.extend(positions),
+            Err(errors) => {
+                for error in &errors {
+                    eprintln!("sp960: check: --positions {error}");
+                }
+                return Err(Failure::quiet(exit_code::INVALID_DATA));
+            }
+        }
+    }
+    Ok(own)
 }
 
 /// The report as a table (or JSON) on stdout; the verdict's exit status.
