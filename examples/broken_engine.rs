@@ -314,6 +314,12 @@ fn castles_with_defect(position: &Chess, king: Square, rook: Square, defect: Def
     if (path & blockers).any() && defect != Defect::PieceBetween {
         return false;
     }
+    // `piece-between` jumps over pieces, but the king and the rook still need their
+    // squares empty to land on.
+    let landing = Bitboard::from(king_to).with(rook_to);
+    if (landing & blockers).any() {
+        return false;
+    }
     // The king's squares (only its destination for `attacked-path`), with the king moved
     // and the rook moved (still on its square for `rook-shields`), are not attacked.
     let occupied = match defect {

@@ -135,9 +135,23 @@ fn an_illegal_castling_through_an_attacked_square_is_named() {
 fn a_castling_field_read_as_the_outermost_rook_is_named() {
     let (output, json) = check_broken("xfen-outermost");
     assert_eq!(output.status.code(), Some(3));
+    // The castling sent as a move is not played as castling (the notation group comes
+    // first), and the count names the move it misses.
+    assert!(
+        first_defect(&json).starts_with(
+            "castling b1f1 accepted: after castling b1f1 in 1k3r1r/5p1p/8/8/8/8/5P1P/1K3R1R w Ff - 0 1 the engine counts "
+        ),
+        "{json}"
+    );
+    let counted = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["case"] == "case inner-rook" && r["group"] == "movegen")
+        .unwrap();
     assert_eq!(
-        first_defect(&json),
-        "case inner-rook: engine misses legal b1f1 in 1k3r1r/5p1p/8/8/8/8/5P1P/1K3R1R w Ff - 0 1"
+        counted["why"],
+        "engine misses legal b1f1 in 1k3r1r/5p1p/8/8/8/8/5P1P/1K3R1R w Ff - 0 1"
     );
 }
 
@@ -217,6 +231,14 @@ fn a_hang_is_reported_with_its_case_and_the_perft_group_stops_after_three() {
     assert!(begin.elapsed().as_secs() < 30, "{:?}", begin.elapsed());
 }
 
+/// How many castling cases the check has (one line each in src/check/cases.epd).
+fn cases() -> usize {
+    include_str!("../src/check/cases.epd")
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .count()
+}
+
 #[test]
 fn stockfish_is_ready_and_the_default_run_is_under_a_minute() {
     if !peers::need(&[Peer::Stockfish]) {
@@ -231,7 +253,7 @@ fn stockfish_is_ready_and_the_default_run_is_under_a_minute() {
     let rows = json["rows"].as_array().unwrap();
     // The cases, the 960 starts, 100 pairs and 200 random positions were counted, at depth 4.
     let counted = rows.iter().filter(|r| r["group"] == "movegen").count();
-    assert_eq!(counted, 8 + 960 + 100 + 200);
+    assert_eq!(counted, cases() + 960 + 100 + 200);
     // SP 518 is the standard start, whose perft(4) is the well-known 197,281.
     let sp518 = rows.iter().find(|r| r["case"] == "SP 518").unwrap();
     assert!(
@@ -274,7 +296,7 @@ fn the_builtin_engine_is_ready() {
     );
     assert_eq!(
         rows.iter().filter(|r| r["group"] == "movegen").count(),
-        8 + 5 + 20
+        cases() + 5 + 20
     );
 }
 
@@ -486,8 +508,41 @@ fn debian_uci_engines_with_perft_are_ready() {
             .iter()
             .any(|r| r["case"] == "searchmoves" && r["status"] == "skip")
     );
+    // Fairy-Stockfish lists fischerandom in its UCI_Variant combo, so cutechess-cli selects
+    // Chess960 for it with `UCI_Variant chess960`, which leaves it in standard chess
+    // (Fairy-Stockfish issue 318): the proxy's translation mends it.
     let (_, json) = check_short("/usr/games/fairy-stockfish");
+    assert_eq!(
+        verdict(&json),
+        ("ready-through-proxy", "go-perft"),
+        "{json}"
+    );
+    let variant = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["case"] == "UCI_Variant")
+        .unwrap();
+    assert_eq!(
+        (&variant["status"], &variant["got"]),
+        (&"fail".into(), &"14".into())
+    );
+    assert_eq!(
+        json["translations"],
+        serde_json::json!([
+            "UCI_Variant chess960: the proxy turns it into UCI_Chess960 true, as cutechess means it"
+        ])
+    );
+    // Stockfish lists no UCI_Variant: no such row.
+    let (_, json) = check_short("/usr/games/stockfish");
     assert_eq!(verdict(&json), ("ready", "go-perft"), "{json}");
+    assert!(
+        !json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["case"] == "UCI_Variant")
+    );
 }
 
 #[test]
@@ -504,9 +559,17 @@ fn debian_xboard_engines_with_perft_are_ready() {
             .find(|r| r["case"] == "writes castling")
             .map(|r| (r["status"].clone(), r["got"].clone()))
     };
+    // Sjaak II 1.4.1 reads X-FEN `Q` as the outermost rook of any colour: with a black rook
+    // on a1, White's castling rook b1 is lost (Stockfish issue 356's bug).
     let (output, json) = check_short("proto=xboard /usr/games/sjaakii");
-    assert_eq!(verdict(&json), ("ready", "depths"), "{json}");
-    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(verdict(&json), ("not-ready", "depths"), "{json}");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        first_defect(&json),
+        "Shredder-FEN and X-FEN (wrong-colour-rook): the engine counts 8265 from \
+         4k3/pppppppp/8/8/8/8/PPPPPPPP/rR2K3 w B - 0 1 and 8246 from \
+         4k3/pppppppp/8/8/8/8/PPPPPPPP/rR2K3 w Q - 0 1 at depth 3 (shakmaty 8265)"
+    );
     assert_eq!(
         written(&json),
         Some(("pass".into(), "O-O-O (O-O notation)".into()))
@@ -660,4 +723,74 @@ fn fairy_stockfish_xboard_miscounts_moves_after_an_earlier_perft() {
     };
     assert_eq!(counts(false), ["Nodes searched: 576"]);
     assert_eq!(counts(true), ["Nodes searched: 25", "Nodes searched: 528"]);
+}
+
+/// `--positions FILE`: the author's positions are counted as rows of their own, named by
+/// file, line and `id`; a defect there is named like any other.
+#[test]
+fn own_positions_are_counted_and_a_defect_there_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.epd");
+    // The king's path e1-g1 crosses f1, attacked by the rook on f8: castling is illegal.
+    std::fs::write(
+        &file,
+        "# my positions\n4kr2/8/8/8/8/8/8/4K2R w H - ;id \"through-f1\" ;D1 12 ;D2 145\n\
+         4k3/8/8/8/8/8/8/R3K2R w HA - 0 1\n",
+    )
+    .unwrap();
+    let name = file.display().to_string();
+    let engine = format!("{} attacked-path", broken_engine().display());
+    let (output, json) = check(
+        &engine,
+        &[
+            "--perft",
+            "go-perft",
+            "--no-starts",
+            "--pairs",
+            "0",
+            "--random",
+            "0",
+            "--depth",
+            "2",
+            "--positions",
+            &name,
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3));
+    let rows = json["rows"].as_array().unwrap();
+    let own = |label: String| {
+        rows.iter()
+            .find(|r| r["case"] == label.as_str())
+            .unwrap_or_else(|| panic!("no row {label}: {json}"))
+    };
+    let through = own(format!("{name}:2 through-f1"));
+    assert_eq!(through["status"], "fail");
+    assert_eq!(
+        through["why"],
+        "engine lists e1h1, which is illegal in 4kr2/8/8/8/8/8/8/4K2R w H - 0 1"
+    );
+    assert_eq!(own(format!("{name}:3"))["status"], "pass");
+}
+
+/// A count in `--positions FILE` that is not shakmaty's is refused before any engine
+/// starts, with its place and the right count.
+#[test]
+fn a_wrong_count_in_own_positions_is_refused_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.epd");
+    std::fs::write(&file, "4k3/8/8/8/8/8/8/R3K2R w HA - ;D1 26 ;D2 500\n").unwrap();
+    let output = sp960()
+        .args(["check", "no-such-engine", "--depth", "2", "--positions"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "sp960: check: --positions {}:1:41: EPD operation D2 is 500 here, the right count is 112",
+            file.display()
+        )
+    );
 }

@@ -66,11 +66,15 @@ fn python_chess_is_correct_and_only_move_generation_is_claimed() {
     assert_eq!(json["verdict"], "movegen-correct", "{json}");
     assert_eq!(json["protocol"], "perftree");
     let rows = json["rows"].as_array().unwrap();
-    // The 8 castling cases, 5 pairs and 20 random positions, all counted.
-    assert_eq!(json["positions"], 33, "{json}");
+    // The castling cases, 5 pairs and 20 random positions, all counted.
+    let cases = include_str!("../src/check/cases.epd")
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .count();
+    assert_eq!(json["positions"], cases + 5 + 20, "{json}");
     assert_eq!(
         rows.iter().filter(|r| r["status"] == "pass").count(),
-        33,
+        cases + 5 + 20,
         "{json}"
     );
     for group in ["protocol", "play"] {

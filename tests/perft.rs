@@ -79,7 +79,11 @@ fn suite(depth: u32) -> (String, Vec<(String, Vec<u64>)>) {
 #[test]
 fn suite_matches_python_chess_and_validates() {
     let (text, records) = suite(3);
-    assert_eq!(records.len(), 960 + 8);
+    let cases = include_str!("../src/check/cases.epd")
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .count();
+    assert_eq!(records.len(), 960 + cases);
     assert_eq!(
         text.lines().next().unwrap(),
         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - ;D1 20 ;D2 400 ;D3 9006"
@@ -102,7 +106,10 @@ fn suite_matches_python_chess_and_validates() {
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     assert!(
-        String::from_utf8_lossy(&output.stderr).contains("968 records: 968 valid, 0 invalid"),
+        String::from_utf8_lossy(&output.stderr).contains(&format!(
+            "{n} records: {n} valid, 0 invalid",
+            n = 960 + cases
+        )),
         "{output:?}"
     );
 
@@ -126,19 +133,37 @@ fn castling_cases_divide_as_python_chess() {
     if !peers::need(&[Peer::PythonChess]) {
         return;
     }
-    let (_, records) = suite(1);
-    let fens: Vec<String> = records[960..]
+    // Divided at depth 4 where that is at most 400,000 paths (the built-in cases), else at
+    // depth 3 (the middlegame positions of shipped bugs: python-chess counts some 50,000
+    // paths a second).
+    let (_, records) = suite(4);
+    let (small, large): (Vec<_>, Vec<_>) = records[960..]
         .iter()
-        .map(|(fields, _)| format!("{fields} 0 1"))
-        .collect();
-    let python = python_perft(&fens, 4);
+        .partition(|(_, counts)| counts[3] <= 400_000);
+    let fens = |records: &[&(String, Vec<u64>)]| -> Vec<String> {
+        records
+            .iter()
+            .map(|(fields, _)| format!("{fields} 0 1"))
+            .collect()
+    };
+    assert!(small.len() >= 8 && !large.is_empty());
+    for (depth, fens) in [(4, fens(&small)), (3, fens(&large))] {
+        divide_as_python_chess(&fens, depth);
+    }
+}
+
+/// sp960's divide of each of `fens` at `depth`, in both castling notations, is
+/// python-chess's.
+fn divide_as_python_chess(fens: &[String], depth: u32) {
+    let python = python_perft(fens, depth);
+    let depth = depth.to_string();
     for (fen, (total, divide)) in fens.iter().zip(python) {
         let ours = |castling: &str| -> (BTreeMap<String, u64>, u64) {
             let text = String::from_utf8(stdout_of(&[
                 "perft",
                 fen,
                 "--depth",
-                "4",
+                &depth,
                 "--divide",
                 "--castling",
                 castling,
@@ -167,7 +192,7 @@ fn castling_cases_divide_as_python_chess() {
             counts
         };
         assert_eq!(sorted(&standard), sorted(&chess960), "{fen}");
-        let total_line = stdout_of(&["perft", fen, "--depth", "4"]);
+        let total_line = stdout_of(&["perft", fen, "--depth", &depth]);
         assert_eq!(String::from_utf8(total_line).unwrap(), format!("{total}\n"));
     }
 }

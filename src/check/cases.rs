@@ -224,6 +224,21 @@ mod tests {
         assert!(mated.is_checkmate());
     }
 
+    /// docs/check.md lists every case with its FEN and where it shipped.
+    #[test]
+    fn the_manual_lists_every_case_and_its_source() {
+        let manual = include_str!("../../docs/check.md");
+        for case in cases() {
+            let row = format!("| {} | `{}` | ", case.name, case.fen);
+            let line = manual.lines().find(|line| line.starts_with(&row));
+            let line = line.unwrap_or_else(|| panic!("docs/check.md has no row {row}"));
+            match case.source {
+                Some(source) => assert!(line.contains(&format!("[{source}]")), "{line}"),
+                None => assert!(line.contains("| built in |"), "{line}"),
+            }
+        }
+    }
+
     #[test]
     fn king_stays() {
         let (_, position) = case("king-stays");

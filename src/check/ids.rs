@@ -65,12 +65,13 @@ pub enum CheckId {
     PerftStopped,
     /// A position counted against shakmaty: its label, and the case it is, if one.
     Counted {
-        /// `case king-stays`, `SP 518`, `DFRC 0:959`, `random 12 (seed 1)`,
-        /// `mine.epd:3`.
+        /// `case king-stays`, `SP 518`, `DFRC 0:959`, `random 12 (seed 1)`.
         label: String,
         /// The castling case, when it is one.
         case: Option<&'static Case>,
     },
+    /// One of the author's own positions counted (`--positions`): `mine.epd:3 ID`.
+    Own(String),
     /// A perft script has no engine loop: this group is not checked.
     NoEngine(Group),
     /// A case's castling made, then a search.
@@ -154,7 +155,7 @@ impl CheckId {
             }
             CheckId::FenFields(name) => format!("Shredder-FEN and X-FEN ({name})"),
             CheckId::PerftSkipped | CheckId::PerftStopped => "perft".into(),
-            CheckId::Counted { label, .. } => label.clone(),
+            CheckId::Counted { label, .. } | CheckId::Own(label) => label.clone(),
             CheckId::NoEngine(_) => "no engine".into(),
             CheckId::Played(case) => format!("case {}", case.name),
             CheckId::Trap(trap) => format!("trap {}", trap.name),
@@ -162,6 +163,18 @@ impl CheckId {
             CheckId::SearchmovesIgnored => "searchmoves".into(),
             CheckId::Searchmoves(case) => format!("searchmoves {}", case.name),
             CheckId::Restart => "restart".into(),
+        }
+    }
+
+    /// The id of a probe's row.
+    pub fn of_probe(probe: &crate::check::positions::Probe) -> CheckId {
+        if probe.own {
+            CheckId::Own(probe.label.clone())
+        } else {
+            CheckId::Counted {
+                label: probe.label.clone(),
+                case: probe.case,
+            }
         }
     }
 
@@ -178,9 +191,10 @@ impl CheckId {
             | CheckId::CastlingAcceptedInPlay
             | CheckId::CastlingAccepted(_)
             | CheckId::FenFields(_) => Group::Protocol,
-            CheckId::PerftSkipped | CheckId::PerftStopped | CheckId::Counted { .. } => {
-                Group::Movegen
-            }
+            CheckId::PerftSkipped
+            | CheckId::PerftStopped
+            | CheckId::Counted { .. }
+            | CheckId::Own(_) => Group::Movegen,
             CheckId::NoEngine(group) => *group,
             CheckId::Played(_)
             | CheckId::Trap(_)

@@ -34,6 +34,8 @@ pub struct Probe {
     pub kept: Option<u64>,
     /// The castling case it is, if one.
     pub case: Option<&'static Case>,
+    /// Whether it is one of the author's own (`--positions`).
+    pub own: bool,
 }
 
 /// A position of the author's own (`--positions FILE`).
@@ -155,6 +157,7 @@ pub fn probes(plan: &PerftPlan, own: &[OwnPosition]) -> Vec<Probe> {
                 depth,
                 mode: case.mode,
                 case: Some(case),
+                own: false,
             }
         })
         .collect();
@@ -165,6 +168,7 @@ pub fn probes(plan: &PerftPlan, own: &[OwnPosition]) -> Vec<Probe> {
         depth: plan.depth,
         mode: EngineMode::Chess960,
         case: None,
+        own: false,
     };
     let start = |start: Start| {
         let position = start.position().expect("every start is a legal position");
@@ -191,10 +195,10 @@ pub fn probes(plan: &PerftPlan, own: &[OwnPosition]) -> Vec<Probe> {
                 )
             }),
     );
-    probes.extend(
-        own.iter()
-            .map(|own| counted(own.label.clone(), own.position.clone(), own.count)),
-    );
+    probes.extend(own.iter().map(|own| Probe {
+        own: true,
+        ..counted(own.label.clone(), own.position.clone(), own.count)
+    }));
     probes
 }
 

@@ -36,6 +36,10 @@ search whose reply must be legal; the castling offered alone with searchmoves; f
 positions where a castling would mate, four of them illegal). An engine whose name is not
 known is probed for a perft command (go perft 2, perft 2), read by the reply's shape.
 
+--positions FILE adds your own positions to the movegen group, a row each (FILE:LINE and its
+EPD id): one FEN or EPD a line, its ;D1 N ;D2 N counts up to --depth checked against shakmaty
+before any engine starts (a wrong one is exit 1, with its line and column).
+
 --perft-script CMD checks a move generator without an engine, as perftree runs it: CMD DEPTH
 FEN prints MOVE COUNT lines, a blank line and the total; the movegen group and the descent
 only (verdict movegen-correct, exit 0).

@@ -81,11 +81,7 @@ pub fn count_probes<E>(
                 }
             }
         };
-        let id = CheckId::Counted {
-            label: probe.label.clone(),
-            case: probe.case,
-        };
-        rows.push(Row::new(id, sent_of(probe), outcome));
+        rows.push(Row::new(CheckId::of_probe(probe), sent_of(probe), outcome));
     }
     Ok(agreed)
 }
@@ -146,12 +142,8 @@ pub fn perft_rows(
         rows,
     )?;
     for probe in &skipped {
-        let id = CheckId::Counted {
-            label: probe.label.clone(),
-            case: probe.case,
-        };
         let why = "no UCI_Chess960 to switch off: standard mode is not checked";
-        rows.push(Row::skipped(id, why));
+        rows.push(Row::skipped(CheckId::of_probe(probe), why));
     }
     Ok(engine.expect("put back after each question"))
 }
