@@ -169,8 +169,9 @@ fn divide_as_python_chess(fens: &[String], depth: u32) {
                 castling,
             ]))
             .unwrap();
-            let (moves, nodes) = text.split_once("\n\n").unwrap();
-            let nodes = nodes.strip_prefix("Nodes searched: ").unwrap().trim_end();
+            // A checkmate has no move lines: the text is the empty line and the total.
+            let (moves, nodes) = text.split_once("\nNodes searched: ").unwrap();
+            let nodes = nodes.trim_end();
             let moves = moves
                 .lines()
                 .map(|line| {
