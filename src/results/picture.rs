@@ -379,3 +379,30 @@ pub fn html(report: &Report, title: &str) -> String {
     out.push_str("</table>\n</body>\n</html>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_alone_is_a_distribution_per_start() {
+        for games in [1, 2, 7, 60] {
+            let chances = bin_chances(games, 0.4, 0.35, 0.25);
+            let total: f64 = chances.iter().sum();
+            assert!((total - 1.0).abs() < 1e-9, "{games}: {total}");
+        }
+        // Two games: 0, 0.25, 0.5, 0.75, 1 only; 0.75 is a win and a draw, 2 × 0.4 × 0.35.
+        let two = bin_chances(2, 0.4, 0.35, 0.25);
+        assert!((two[bin(0.75)] - 0.28).abs() < 1e-12);
+        assert_eq!(two[bin(0.6)], 0.0);
+    }
+
+    #[test]
+    fn colours_diverge_from_white_at_one_half() {
+        assert_eq!(colour(0.5), "#f7f7f7");
+        assert_eq!(colour(1.0), "#2166ac");
+        assert_eq!(colour(0.0), "#b2182b");
+        assert_eq!(colour(0.8), colour(0.75));
+        assert_eq!(escape("a<b&\"c\">"), "a&lt;b&amp;&quot;c&quot;&gt;");
+    }
+}
