@@ -54,7 +54,7 @@ Examples:
 
 Exit codes (every subcommand):
   0         success (check: the engine is ready, directly or through sp960 proxy)
-  1         invalid chess data: a bad SP or SPEC, arrangement, FEN or record
+  1         invalid chess data: a bad SP or SPEC, arrangement, FEN or record; results: no games
   2         usage error (a bad option, --engine key, time control or limit) or I/O error
   3         an engine that cannot do what was asked (proxy --require-chess960; match: fails
             its handshake; tournament: the tool cannot drive it; check: not ready)
