@@ -195,6 +195,7 @@ pub(super) fn results(args: ResultsArgs) -> Result<(), Failure> {
         let mut value = serde_json::to_value(&report).map_err(io::Error::other)?;
         if let Some(engines) = &engines {
             value["engines"] = serde_json::to_value(engines).map_err(io::Error::other)?;
+            value["pairings"] = serde_json::to_value(&tally.pairs).map_err(io::Error::other)?;
         }
         format!("{value}\n")
     } else if args.csv {
@@ -206,7 +207,13 @@ pub(super) fn results(args: ResultsArgs) -> Result<(), Failure> {
         match &engines {
             Some(engines) => {
                 let mut text = report::summary_lines(&report).join("\n");
-                text.push_str("\n\n");
+                let names: std::collections::BTreeSet<&String> =
+                    tally.pairs.iter().flat_map(|(w, b)| [w, b]).collect();
+                text.push_str(&format!(
+                    "\n{} engines, {} pairings (White - Black)\n\n",
+                    names.len(),
+                    tally.pairs.len()
+                ));
                 text.push_str(&by_engine::text(engines));
                 text
             }
