@@ -3,8 +3,8 @@
 # tests play against on a Debian machine, then runs every test. Extra arguments go to
 # `cargo test --locked` (e.g. `scripts/test.sh --test proxy_uci`).
 #
-# Installs only what is missing: Debian's chess engines, polyglot, pgn-extract, xboard, Xvfb and
-# hyperfine (apt-get update first), python-chess 1.11.2 (pip), and the match runners
+# Installs only what is missing: Debian's chess engines, polyglot, pgn-extract, xboard, Xvfb,
+# hyperfine and chromium (apt-get update first), python-chess 1.11.2 and scipy (pip), and the match runners
 # cutechess-cli and fastchess into ~/.cache/sp960-peers/bin (or SP960_PEERS), built from
 # pinned sources by scripts/build-runners.sh. The installs need root or sudo; a second run
 # installs nothing. The tests then run with CI set, so a peer still missing fails its
@@ -30,7 +30,7 @@ as_root() {
 # Debian's engines (into /usr/games), the GUI side (polyglot, xboard under Xvfb) and
 # hyperfine; with recommends, as on the machines the tests were written on (xboard's fonts).
 packages=(stockfish ethereal-chess glaurung fairy-stockfish toga2 sjaakii fairymax polyglot pgn-extract
-	xboard xvfb xauth hyperfine)
+	xboard xvfb xauth hyperfine chromium)
 chess_ok() { python3 -c 'import chess; assert chess.__version__ == "1.11.2"' 2>/dev/null; }
 if ! chess_ok; then
 	command -v python3 >/dev/null 2>&1 || packages+=(python3)
@@ -61,6 +61,19 @@ if ! chess_ok; then
 	PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore \
 		python3 -m pip install --quiet --disable-pip-version-check "${user[@]}" chess==1.11.2
 	chess_ok || { log "error: python3 still has no python-chess 1.11.2"; exit 1; }
+fi
+
+# scipy (with numpy): the independent statistics `sp960 results` is checked against
+# (tests/results.rs, tests/python/results_oracle.py).
+if ! python3 -c 'import scipy, numpy' 2>/dev/null; then
+	log "installing scipy with pip"
+	user=()
+	if [ "$(id -u)" -ne 0 ] && python3 -c 'import sys; sys.exit(sys.prefix != sys.base_prefix)'; then
+		user=(--user)
+	fi
+	PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore \
+		python3 -m pip install --quiet --disable-pip-version-check "${user[@]}" scipy
+	python3 -c 'import scipy, numpy' || { log "error: python3 still has no scipy"; exit 1; }
 fi
 
 # The match runners, where the tests look for them (tests/support/peers.rs).

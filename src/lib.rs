@@ -4,6 +4,7 @@
 //! - [`starts`]: SP numbers, arrangements, starts, FENs, castling notation, identify,
 //!   explain and roll;
 //! - [`records`]: FEN/EPD/PGN records and fixture files, `validate` and `normalize`;
+//! - `results`: which starts favour White, from any Chess960 games (`sp960 results`);
 //! - [`protocol`]: the UCI and XBoard vocabulary the proxy, the match runner and the
 //!   built-in engine share;
 //! - [`proxy`]: `sp960 proxy`, its sans-IO sessions and the small I/O shell;
@@ -28,6 +29,7 @@ pub(crate) mod os;
 pub(crate) mod protocol;
 pub(crate) mod proxy;
 pub(crate) mod records;
+pub(crate) mod results;
 pub(crate) mod starts;
 pub(crate) mod tournaments;
 

@@ -268,6 +268,11 @@ fn validate_examples_print_what_they_say() {
 }
 
 #[test]
+fn results_examples_print_what_they_say() {
+    assert!(check_page("docs/results.md") >= 6);
+}
+
+#[test]
 fn proxy_examples_print_what_they_say() {
     assert!(check_page("docs/proxy.md") >= 6);
 }
@@ -300,6 +305,7 @@ const CHECKED: &[&str] = &[
     "docs/match.md",
     "docs/platforms.md",
     "docs/proxy.md",
+    "docs/results.md",
     "docs/starts.md",
     "docs/tournament.md",
     "docs/validate.md",

@@ -14,6 +14,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "check",
             "tournaments",
+            "results",
             "matches",
             "clients",
             "proxy",
@@ -43,6 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("proxy", &["launch", "protocol", "starts", "os"]),
     ("engine", &["launch", "protocol", "starts", "os"]),
     ("launch", &["protocol", "os"]),
+    ("results", &["records", "starts"]),
     ("records", &["starts"]),
     ("protocol", &["starts"]),
     ("starts", &[]),

@@ -6,7 +6,8 @@
 //! One file per command group holds its clap arguments (their doc comments are the
 //! help text; `sp960 match`'s are the match room's `MatchRequest`, flattened) and the
 //! small functions that turn them into library calls: [`starts`]
-//! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
+//! (fen, identify, random, explain, roll), [`records`] (validate, normalize), [`results`]
+//! (results, and `book --from-results`),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match), [`check`] (check, perft)
 //! and [`tournaments`] (book, tournament). Their values are read into the crate's types as clap parses them
 //! (`values.rs`: a refused one keeps its command's words and exit code). `launcher` is the
@@ -24,6 +25,7 @@ mod launcher;
 pub mod matches;
 pub mod proxy;
 pub mod records;
+pub mod results;
 pub mod starts;
 pub mod tournaments;
 mod values;
@@ -45,13 +47,14 @@ Examples:
   sp960 engine                       the built-in engine on stdin/stdout (UCI or XBoard)
   sp960 validate fixtures/           check every *.fen, *.epd, *.txt, *.pgn below
   sp960 normalize --in-place a.epd   rewrite records with Shredder castling
+  sp960 results games.pgn            which starts favour White: score per start, signal or noise
   sp960 proxy --sp 860 -- stockfish  a UCI engine that plays every game from SP 860
   sp960 check stockfish              is this engine ready for Chess960? (perft, castling, play)
   sp960 perft 860 --depth 4 --divide shakmaty's perft, each move's count as Stockfish prints it
 
 Exit codes (every subcommand):
   0         success (check: the engine is ready, directly or through sp960 proxy)
-  1         invalid chess data: a bad SP or SPEC, arrangement, FEN or record
+  1         invalid chess data: a bad SP or SPEC, arrangement, FEN or record; results: no games
   2         usage error (a bad option, --engine key, time control or limit) or I/O error
   3         an engine that cannot do what was asked (proxy --require-chess960; match: fails
             its handshake; tournament: the tool cannot drive it; check: not ready)
@@ -84,6 +87,7 @@ pub enum Command {
     Match(matches::MatchArgs),
     Validate(records::ValidateArgs),
     Normalize(records::NormalizeArgs),
+    Results(results::ResultsArgs),
     Proxy(proxy::ProxyArgs),
     Check(check::CheckArgs),
     Perft(check::PerftArgs),
@@ -103,6 +107,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Match(args) => matches::play_match(args),
         Command::Validate(args) => records::validate(args),
         Command::Normalize(args) => records::normalize(args),
+        Command::Results(args) => results::results(args),
         Command::Proxy(args) => proxy::proxy(args),
         Command::Check(args) => check::check_engine(args),
         Command::Perft(args) => check::perft(args),

@@ -60,6 +60,8 @@ pub struct BookArgs {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub generate: GenerateArgs,
+    #[command(flatten)]
+    pub from_results: super::results::FromResultsArgs,
 }
 
 /// `sp960 book --plies N --engine ...`: openings generated with an engine (docs/book.md).
@@ -297,7 +299,8 @@ pub(super) fn book(args: BookArgs) -> Result<(), Failure> {
             format!("book: {flag} generates openings: give --plies N (and --engine)"),
         ));
     }
-    let request = args.draws.request(args.specs, "book");
+    let specs = args.from_results.specs(args.specs)?;
+    let request = args.draws.request(specs, "book");
     let warnings = write_book(
         &request,
         args.format,

@@ -65,6 +65,17 @@ pub struct GameVerdict {
     pub findings: Vec<Finding>,
     /// The mainline's last position, when the game replayed without an error.
     pub final_position: Option<Chess>,
+    /// The `White` and `Black` tags, as written (who played: `sp960 results --by-engine`).
+    pub players: Players,
+}
+
+/// The `White` and `Black` tags of a game, as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Players {
+    /// The `White` tag.
+    pub white: Option<String>,
+    /// The `Black` tag.
+    pub black: Option<String>,
 }
 
 impl GameVerdict {
@@ -210,6 +221,7 @@ pub struct GameReplay {
     start: Option<Start>,
     result: Option<String>,
     chess960: bool,
+    players: Players,
     /// The position the next move is played in, and the one before the last move.
     current: Chess,
     previous: Option<Chess>,
@@ -233,6 +245,7 @@ impl GameReplay {
             chess960: self.chess960,
             findings: self.findings,
             final_position: replayed.then_some(self.current),
+            players: self.players,
         }
     }
 
@@ -258,6 +271,7 @@ impl GameReplay {
             chess960: self.chess960,
             findings: std::mem::take(&mut self.findings),
             final_position: None,
+            players: std::mem::take(&mut self.players),
         }
     }
 
@@ -418,7 +432,11 @@ impl Visitor for GameChecker<'_> {
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, tags: GameTags, at: At) -> ControlFlow<GameVerdict, GameReplay> {
+    fn begin_movetext(
+        &mut self,
+        mut tags: GameTags,
+        at: At,
+    ) -> ControlFlow<GameVerdict, GameReplay> {
         let label = tags.label();
         let mut replay = GameReplay {
             label: label.clone(),
@@ -426,6 +444,10 @@ impl Visitor for GameChecker<'_> {
             start: None,
             result: tags.result.clone(),
             chess960: false,
+            players: Players {
+                white: tags.white.take(),
+                black: tags.black.take(),
+            },
             current: Chess::default(),
             previous: None,
             stack: Vec::new(),

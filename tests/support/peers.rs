@@ -48,6 +48,10 @@ pub enum Peer {
     CutechessCli,
     /// Debian's pgn-extract (/usr/games/pgn-extract).
     PgnExtract,
+    /// python3 with scipy and numpy (`sp960 results`'s independent statistics).
+    Scipy,
+    /// Debian's chromium, run headless (`sp960 results --html` rendered).
+    Chromium,
 }
 
 // ALL lists every peer in the order of the enum (`Peer::present` counts on it).
@@ -61,7 +65,7 @@ const _: () = {
 
 impl Peer {
     /// Every peer, in the order of the enum.
-    pub const ALL: [Peer; 16] = [
+    pub const ALL: [Peer; 18] = [
         Peer::Stockfish,
         Peer::Ethereal,
         Peer::Glaurung,
@@ -78,6 +82,8 @@ impl Peer {
         Peer::Fastchess,
         Peer::CutechessCli,
         Peer::PgnExtract,
+        Peer::Scipy,
+        Peer::Chromium,
     ];
 
     /// Its name in the SKIPPED line: the command it is run as.
@@ -99,6 +105,8 @@ impl Peer {
             Peer::Fastchess => "fastchess",
             Peer::CutechessCli => "cutechess-cli",
             Peer::PgnExtract => "pgn-extract",
+            Peer::Scipy => "scipy",
+            Peer::Chromium => "chromium",
         }
     }
 
@@ -122,6 +130,8 @@ impl Peer {
                 "scripts/build-runners.sh ~/.cache/sp960-peers/bin"
             }
             Peer::PgnExtract => "Debian package pgn-extract",
+            Peer::Scipy => "pip install scipy",
+            Peer::Chromium => "Debian package chromium",
         }
     }
 
@@ -163,6 +173,15 @@ impl Peer {
                                 "-c",
                                 "import sys, chess; sys.exit(chess.__version__ != '1.11.2')",
                             ])
+                            .stdout(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .status()
+                            .is_ok_and(|status| status.success())
+                }
+                Peer::Scipy => {
+                    on_path("python3")
+                        && std::process::Command::new("python3")
+                            .args(["-c", "import scipy, numpy"])
                             .stdout(std::process::Stdio::null())
                             .stderr(std::process::Stdio::null())
                             .status()
