@@ -172,5 +172,5 @@ grep -rlF -e "$work" -e "$repo" "$out" 2>/dev/null | while read -r file; do
     sed -i -e "s#$work/[^/\"]*#<WORK>#g" -e "s#$repo#<REPO>#g" "$file"
 done
 # validate's closing line tells the time it took.
-sed -i -E 's/; [0-9]+\.[0-9]+ s$/; <TIME> s/' "$out"/validate-*.err
+sed -i -E -e 's/; [0-9]+\.[0-9]+ s$/; <TIME> s/' -e 's/"seconds":[0-9.e-]+/"seconds":<TIME>/' "$out"/validate-*
 echo "recorded $count invocations in $out" >&2
