@@ -23,6 +23,10 @@ if [ -z "${SP960:-}" ]; then
     (cd "$repo" && cargo build --release --quiet)
     SP960="${CARGO_TARGET_DIR:-$repo/target}/release/sp960"
 fi
+if [ ! -x "$SP960" ]; then
+    echo "$0: no executable sp960 at $SP960" >&2
+    exit 2
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -39,7 +39,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("clients", &["launch", "protocol", "starts", "os"]),
     ("proxy", &["launch", "protocol", "starts", "os"]),
     ("engine", &["launch", "protocol", "starts", "os"]),
-    ("launch", &["protocol", "os"]),
+    ("launch", &["protocol", "starts", "os"]),
     ("records", &["starts"]),
     ("protocol", &["starts"]),
     ("starts", &[]),

@@ -1,5 +1,5 @@
 //! The start of every run: [`Cli::from_env_or_launcher`] decides whether this executable is
-//! a launcher ([`crate::launch::launcher::Invocation`]) and, if so, parses its settings'
+//! a launcher ([`crate::launch::proxy_launcher::Invocation`]) and, if so, parses its settings'
 //! words as `sp960 proxy <words>` and changes into its directory, so that a launcher runs
 //! the very code path of `sp960 proxy`; otherwise it parses the command line.
 
@@ -12,7 +12,7 @@ use super::values::refused_failure;
 use super::{Cli, Command, Failure};
 use crate::exit_code;
 use crate::exit_code::Refused;
-use crate::launch::launcher::{Invocation, LauncherError, enter_directory};
+use crate::launch::proxy_launcher::{Invocation, LauncherError, enter_directory};
 
 impl Cli {
     /// The command this process runs: the command line (clap reports its own errors and

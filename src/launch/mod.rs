@@ -18,8 +18,9 @@
 
 pub mod command;
 pub(crate) mod key_value;
-pub(crate) mod launcher;
 pub mod log;
 pub mod process;
+pub(crate) mod proxy_invocation;
+pub(crate) mod proxy_launcher;
 pub mod spec;
 pub mod time_control;

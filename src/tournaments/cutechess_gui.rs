@@ -22,14 +22,14 @@
 //! objects (a text option, what cutechess-cli's `option.NAME=VALUE` makes), `initStrings`
 //! and `restart`.
 
-use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::value::RawValue;
 use thiserror::Error;
 
-use crate::launch::launcher::{
+use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
+use crate::launch::proxy_launcher::{
     LauncherError, LauncherSettings, absolute_engine_program, write_launcher,
 };
 use crate::launch::spec::{EngineSpec, ProxyChoice, Restart};
@@ -55,20 +55,17 @@ pub(crate) struct GuiFiles {
     pub(crate) current_dir: PathBuf,
 }
 
-/// One launcher to write: at `path`, running `sp960 proxy <proxy_options> -- <program>
-/// <args>` from `directory`.
+/// One launcher to write: at `path`, running `sp960 proxy OPTIONS -- PROGRAM ARGS` from
+/// `directory`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LauncherJob {
     /// Where the launcher goes (without `.exe`).
     pub(crate) path: PathBuf,
     /// The folder it runs in (absolute).
     pub(crate) directory: PathBuf,
-    /// The proxy's options, before `--`.
-    pub(crate) proxy_options: Vec<String>,
-    /// The engine program as the `--engine` gave it.
-    pub(crate) program: String,
-    /// The engine's arguments.
-    pub(crate) args: Vec<String>,
+    /// The proxy's options and the engine as the `--engine` gave it (its program made
+    /// absolute when the launcher is written).
+    pub(crate) invocation: ProxyInvocation,
 }
 
 /// Why the GUI's files could not be written.
@@ -219,16 +216,15 @@ pub(crate) fn write_gui_files(
                 ),
             });
         }
-        let program = absolute_engine_program(OsStr::new(&job.program)).map_err(|source| {
+        let program = absolute_engine_program(&job.invocation.engine[0]).map_err(|source| {
             GuiError::Launcher {
                 name: launch.name.clone(),
                 source,
             }
         })?;
-        let mut proxy_args = job.proxy_options.clone();
-        proxy_args.push("--".to_owned());
-        proxy_args.push(program.display().to_string());
-        proxy_args.extend(job.args.iter().cloned());
+        let mut invocation = job.invocation.clone();
+        invocation.engine[0] = program.display().to_string().into();
+        let proxy_args = invocation.text_words().split_off(1);
         settings.push(Some(LauncherSettings {
             directory: job.directory.clone(),
             proxy_args,
@@ -355,9 +351,11 @@ pub(crate) fn gui_engines(
             let job = LauncherJob {
                 path: files.launchers.join(&file_name),
                 directory: directory.clone(),
-                proxy_options: launcher_proxy_options(engine, launch),
-                program: engine.cmd.clone(),
-                args: engine.args.clone(),
+                invocation: ProxyInvocation::new(
+                    launcher_proxy_options(engine, launch),
+                    &engine.cmd,
+                    &engine.args,
+                ),
             };
             (job.path.clone(), Some(job))
         };
@@ -371,13 +369,13 @@ pub(crate) fn gui_engines(
 
 /// The proxy options of an engine's launcher: those `--emit cutechess` wraps it with, or
 /// for an engine it runs bare, none but the protocol.
-fn launcher_proxy_options(engine: &EngineSpec, launch: &Launch) -> Vec<String> {
-    match &launch.proxy_options {
-        Some(options) => options.clone(),
-        None if engine.protocol_or_uci() == Protocol::Xboard => {
-            vec!["--protocol".to_owned(), "xboard".to_owned()]
-        }
-        None => Vec::new(),
+fn launcher_proxy_options(engine: &EngineSpec, launch: &Launch) -> ProxyOptions {
+    match launch.proxy() {
+        Some(invocation) => invocation.options.clone(),
+        None => ProxyOptions {
+            protocol: (engine.protocol_or_uci() == Protocol::Xboard).then_some(Protocol::Xboard),
+            ..ProxyOptions::default()
+        },
     }
 }
 

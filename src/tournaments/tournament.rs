@@ -17,8 +17,10 @@ use thiserror::Error;
 use super::shell::Shell;
 
 use super::runners::{
-    Adjudication, Dialect, Entrant, Launch, Line, Openings, RunnerCommand, Schedule, TournamentKind,
+    Adjudication, Dialect, Entrant, Launch, Line, Openings, Run, RunnerCommand, Schedule,
+    TournamentKind,
 };
+use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
 use crate::launch::spec::{EngineCastlingArg, EngineSpec, ProxyChoice};
 use crate::launch::time_control::TimeControl;
 use crate::matches::tally::sprt::SprtConfig;
@@ -297,9 +299,10 @@ fn launch(
     if !wrapping.decide(engine.proxy, &name, notes) {
         return Ok(Launch {
             name,
-            program: engine.cmd.clone(),
-            args: engine.args.clone(),
-            proxy_options: None,
+            run: Run::Bare {
+                program: engine.cmd.clone(),
+                args: engine.args.clone(),
+            },
             options,
             cores,
         });
@@ -308,21 +311,16 @@ fn launch(
         "engine '{name}': wrapped in sp960 proxy because {}",
         wrapping.reasons.join("; and ")
     ));
-    let mut proxy_options = Vec::new();
-    if protocol == Protocol::Xboard {
-        proxy_options.extend(["--protocol".to_owned(), "xboard".to_owned()]);
-    }
-    proxy_options.extend(wrapping.proxy_args);
-    let mut args = vec!["proxy".to_owned()];
-    args.extend(proxy_options.iter().cloned());
-    args.push("--".to_owned());
-    args.push(engine.cmd.clone());
-    args.extend(engine.args.iter().cloned());
+    let options_of_proxy = ProxyOptions {
+        protocol: (protocol == Protocol::Xboard).then_some(Protocol::Xboard),
+        ..wrapping.proxy
+    };
     Ok(Launch {
         name,
-        program: tournament.sp960.clone(),
-        args,
-        proxy_options: Some(proxy_options),
+        run: Run::Proxied {
+            sp960: tournament.sp960.clone(),
+            invocation: ProxyInvocation::new(options_of_proxy, &engine.cmd, &engine.args),
+        },
         options,
         cores,
     })
@@ -361,7 +359,7 @@ fn needed_threads(
 /// Why an engine would be wrapped in `sp960 proxy`, and the proxy's arguments for it.
 #[derive(Debug, Default)]
 struct Wrapping {
-    proxy_args: Vec<String>,
+    proxy: ProxyOptions,
     reasons: Vec<String>,
 }
 
@@ -377,7 +375,7 @@ impl Wrapping {
     ) -> Result<(), TournamentError> {
         let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
         if !has_chess960 {
-            self.proxy_args.push("--offer-chess960".to_owned());
+            self.proxy.offer_chess960 = true;
             self.reasons.push(format!(
                 "it has no UCI_Chess960 option, so {} would not play Chess960 with it \
                  (the proxy offers the option and gives it each position as standard \
@@ -387,8 +385,7 @@ impl Wrapping {
             ));
         }
         if engine.castling == Some(EngineCastlingArg::Xfen) {
-            self.proxy_args
-                .extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
+            self.proxy.engine_castling = Some(EngineCastlingArg::Xfen);
             self.reasons.push(format!(
                 "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
             ));
@@ -423,8 +420,7 @@ impl Wrapping {
             .castling
             .or(known.xboard_kxr.then_some(EngineCastlingArg::Kxr));
         if takes == Some(EngineCastlingArg::Kxr) {
-            self.proxy_args
-                .extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
+            self.proxy.engine_castling = Some(EngineCastlingArg::Kxr);
             self.reasons.push(format!(
                 "{tool_name} sends castling as O-O/O-O-O, which it rejects (it takes \
                  king-takes-rook)"

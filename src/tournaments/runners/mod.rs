@@ -21,7 +21,7 @@ pub(crate) mod xboard;
 use thiserror::Error;
 
 pub(crate) use command::{
-    Adjudication, Entrant, Launch, Line, Openings, RunnerCommand, Schedule, TournamentKind,
+    Adjudication, Entrant, Launch, Line, Openings, Run, RunnerCommand, Schedule, TournamentKind,
 };
 
 use super::book::BookFormat;

@@ -162,9 +162,9 @@ impl Dialect for Xboard {
 
 /// Program and arguments as one command string (xboard's `-fcp`).
 fn command_string(launch: &Launch) -> String {
-    std::iter::once(&launch.program)
-        .chain(&launch.args)
-        .map(|word| Shell::Sh.quote(word))
+    std::iter::once(launch.program().to_owned())
+        .chain(launch.args())
+        .map(|word| Shell::Sh.quote(&word))
         .collect::<Vec<_>>()
         .join(" ")
 }
