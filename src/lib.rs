@@ -6,6 +6,9 @@
 //! - [`records`]: FEN/EPD/PGN records and fixture files, `validate` and `normalize`;
 //! - [`protocol`]: the UCI and XBoard vocabulary the proxy, the match runner and the
 //!   built-in engine share;
+//! - `launch`: engines as users name them and as processes (`--engine` specs, time
+//!   controls, the program spawned, its lines with deadlines, `--log`), the proxy's own
+//!   command line typed once, and launchers (copies of sp960 that run the proxy);
 //! - [`proxy`]: `sp960 proxy`, its sans-IO sessions and the small I/O shell;
 //! - `clients`: the engine clients (UCI, XBoard, protocol detection) and the one engine
 //!   driver of every role that drives engines (match runner, check, book generator);

@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::check::engine::EngineSetup;
 use crate::check::perft::{
     PerftError, SUITE_DEPTH, SuiteError, checked_depth, divide, play, position_of, total,
@@ -155,8 +155,9 @@ fn perft_choice(text: &str) -> Result<PerftChoice, UnknownPerft> {
 }
 
 /// `sp960 check`: the table (or JSON) to stdout; exit 0 ready, 3 not ready.
-pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
-    let usage = |message: String| Failure::new(exit_code::USAGE, format!("check: {message}"));
+pub(super) fn check_engine(args: CheckArgs) -> Result<(), CommandFailure> {
+    let usage =
+        |message: String| CommandFailure::new(exit_code::USAGE, format!("check: {message}"));
     let plan = Plan {
         depth: args.depth,
         case_depth: args.depth + 1,
@@ -180,7 +181,7 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
             progress: !args.json,
         };
         let report = check_script(&request)
-            .map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
+            .map_err(|err| CommandFailure::new(err.code, format!("check: {err}")))?;
         return print_report(&report, args.json);
     }
     let spec = args
@@ -206,12 +207,13 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
         proxy_program: std::env::current_exe().ok(),
         progress: !args.json,
     };
-    let report = check(&request).map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
+    let report =
+        check(&request).map_err(|err| CommandFailure::new(err.code, format!("check: {err}")))?;
     print_report(&report, args.json)
 }
 
 /// The report as a table (or JSON) on stdout; the verdict's exit status.
-fn print_report(report: &Report, json: bool) -> Result<(), Failure> {
+fn print_report(report: &Report, json: bool) -> Result<(), CommandFailure> {
     if json {
         println!("{}", report.json());
     } else {
@@ -219,7 +221,7 @@ fn print_report(report: &Report, json: bool) -> Result<(), Failure> {
     }
     match report.verdict.exit_code() {
         exit_code::SUCCESS => Ok(()),
-        code => Err(Failure::quiet(code)),
+        code => Err(CommandFailure::quiet(code)),
     }
 }
 
@@ -274,14 +276,14 @@ pub struct PerftArgs {
 }
 
 /// `sp960 perft`: the total, the divide or the suite to stdout.
-pub(super) fn perft(args: PerftArgs) -> Result<(), Failure> {
+pub(super) fn perft(args: PerftArgs) -> Result<(), CommandFailure> {
     let depth = checked_depth(args.depth.unwrap_or(SUITE_DEPTH))
-        .map_err(|err| Failure::new(exit_code::USAGE, format!("perft: {err}")))?;
-    let invalid = |err: PerftError| Failure::invalid(format!("perft: {err}"));
+        .map_err(|err| CommandFailure::new(exit_code::USAGE, format!("perft: {err}")))?;
+    let invalid = |err: PerftError| CommandFailure::invalid(format!("perft: {err}"));
     let mut out = io::BufWriter::new(io::stdout().lock());
     if args.suite {
         return write_suite(depth, &mut out).map_err(|err| match err {
-            SuiteError::Io(err) => Failure::from(err),
+            SuiteError::Io(err) => CommandFailure::from(err),
             SuiteError::Perft(err) => invalid(err),
         });
     }

@@ -1,5 +1,5 @@
 //! The `sp960` command line: the [`Cli`] clap parses, with the top-level help and its
-//! exit-code table; [`run`], which hands each [`Command`] to its group; and [`Failure`],
+//! exit-code table; [`run`], which hands each [`Command`] to its group; and [`CommandFailure`],
 //! the exit code and `sp960: ...` message a command ends with. `main.rs` only parses,
 //! runs and reports.
 //!
@@ -89,8 +89,8 @@ pub enum Command {
     Perft(check::PerftArgs),
 }
 
-/// Runs the command: `Ok` is exit 0, anything else a [`Failure`].
-pub fn run(cli: Cli) -> Result<(), Failure> {
+/// Runs the command: `Ok` is exit 0, anything else a [`CommandFailure`].
+pub fn run(cli: Cli) -> Result<(), CommandFailure> {
     match cli.command {
         Command::Fen(args) => starts::fen(args),
         Command::Identify(args) => starts::identify(args),
@@ -112,43 +112,43 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 /// A failure that ends the command: its exit code ([`exit_code`], or an engine's own
 /// status), and the message `main` prints as `sp960: {message}` on stderr, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+pub struct CommandFailure {
     /// The process exit code.
     pub code: u8,
     /// What went wrong, without the `sp960: ` prefix; `None` when already reported.
     pub message: Option<String>,
 }
 
-impl Failure {
+impl CommandFailure {
     /// A failure with a message.
-    pub fn new(code: u8, message: impl Into<String>) -> Failure {
-        Failure {
+    pub fn new(code: u8, message: impl Into<String>) -> CommandFailure {
+        CommandFailure {
             code,
             message: Some(message.into()),
         }
     }
 
     /// Invalid chess data (exit 1).
-    pub fn invalid(message: impl Into<String>) -> Failure {
-        Failure::new(exit_code::INVALID_DATA, message)
+    pub fn invalid(message: impl Into<String>) -> CommandFailure {
+        CommandFailure::new(exit_code::INVALID_DATA, message)
     }
 
     /// An exit code without a message: the command has said what there was to say.
-    pub fn quiet(code: u8) -> Failure {
-        Failure {
+    pub fn quiet(code: u8) -> CommandFailure {
+        CommandFailure {
             code,
             message: None,
         }
     }
 }
 
-impl From<io::Error> for Failure {
-    fn from(err: io::Error) -> Failure {
+impl From<io::Error> for CommandFailure {
+    fn from(err: io::Error) -> CommandFailure {
         if err.kind() == io::ErrorKind::BrokenPipe {
             // The reader went away (`| head`): not an error of ours.
-            Failure::quiet(exit_code::SUCCESS)
+            CommandFailure::quiet(exit_code::SUCCESS)
         } else {
-            Failure::new(exit_code::USAGE, format!("I/O error: {err}"))
+            CommandFailure::new(exit_code::USAGE, format!("I/O error: {err}"))
         }
     }
 }
@@ -156,11 +156,11 @@ impl From<io::Error> for Failure {
 /// An I/O error of a command that checks its inputs (identify, validate, normalize): a
 /// closed stdout (`| head`) is exit 1 with a note, not the quiet success it is for
 /// commands that only print.
-fn output_cut_short(err: io::Error) -> Failure {
+fn output_cut_short(err: io::Error) -> CommandFailure {
     if err.kind() == io::ErrorKind::BrokenPipe {
-        Failure::invalid("output closed before every input was checked and reported")
+        CommandFailure::invalid("output closed before every input was checked and reported")
     } else {
-        Failure::from(err)
+        CommandFailure::from(err)
     }
 }
 

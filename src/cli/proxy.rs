@@ -7,7 +7,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
@@ -66,7 +66,7 @@ pub struct ProxyArgs {
 
 /// `sp960 proxy`: runs the engine behind the proxy and exits with its code (a bad --sp is
 /// invalid data, exit 1, refused as clap reads it).
-pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
+pub(super) fn proxy(args: ProxyArgs) -> Result<(), CommandFailure> {
     let options = &args.options;
     let random_seed = options.seed.unwrap_or_else(RandomStarts::fresh_seed);
     let start = StartChoice::from_arguments(options.sp.as_ref(), random_seed, options.dfrc);
@@ -99,17 +99,17 @@ pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
     };
     match run_proxy(config, &command, &shell) {
         Ok(exit_code::SUCCESS) => Ok(()),
-        Ok(code) => Err(Failure::quiet(code)),
-        Err(err) => Err(Failure::new(err.exit_code(), err.to_string())),
+        Ok(code) => Err(CommandFailure::quiet(code)),
+        Err(err) => Err(CommandFailure::new(err.exit_code(), err.to_string())),
     }
 }
 
 /// `sp960 proxy --write-launcher PATH ...`: the options already checked as for a run, the
 /// engine and `--log` made absolute, the current directory as the launcher's directory;
 /// its path on stdout, how to register it on stderr.
-fn write_launcher(path: &Path, args: &ProxyArgs) -> Result<(), Failure> {
+fn write_launcher(path: &Path, args: &ProxyArgs) -> Result<(), CommandFailure> {
     let failure = |err: proxy_launcher::LauncherError| {
-        Failure::new(err.exit_code(), format!("proxy: --write-launcher: {err}"))
+        CommandFailure::new(err.exit_code(), format!("proxy: --write-launcher: {err}"))
     };
     let directory = std::env::current_dir()?;
     let program = args.engine.first().expect("clap requires the engine");
@@ -141,7 +141,7 @@ fn launcher_words(
     args: &ProxyArgs,
     program: &Path,
     log: Option<&Path>,
-) -> Result<Vec<String>, Failure> {
+) -> Result<Vec<String>, CommandFailure> {
     if let Some(log) = log {
         text("the --log file", log.as_os_str())?;
     }
@@ -165,9 +165,9 @@ fn launcher_words(
 }
 
 /// A word of a launcher's settings file: JSON holds text, so it must be Unicode.
-fn text(what: &str, word: &OsStr) -> Result<String, Failure> {
+fn text(what: &str, word: &OsStr) -> Result<String, CommandFailure> {
     word.to_str().map(str::to_owned).ok_or_else(|| {
-        Failure::new(
+        CommandFailure::new(
             exit_code::USAGE,
             format!(
                 "proxy: --write-launcher: {what} '{}' is not valid Unicode: a launcher's settings file cannot hold it",

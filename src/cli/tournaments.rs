@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::Failure;
+use super::CommandFailure;
 use super::values::{
     TournamentEngines, book_engine, book_spec, book_window, text_path, tournament_spec,
     tournament_time_control,
@@ -20,7 +20,7 @@ use crate::starts::start::{RandomStarts, Spec};
 use crate::tournaments::book::{
     BookError, BookFormat, BookRequest, WriteBookError, file_name_warning, write_book,
 };
-use crate::tournaments::cutechess_gui::{GuiFiles, write_gui_files};
+use crate::tournaments::cutechess_gui_files::{GuiFiles, write_gui_files};
 use crate::tournaments::generate::{
     GenerateError, GenerateOptions, GenerateRequest, Window, generate as generate_openings,
 };
@@ -282,7 +282,7 @@ impl RandomDraws {
 }
 
 /// `sp960 book`: the book to stdout or --output, then the file-name warnings.
-pub(super) fn book(args: BookArgs) -> Result<(), Failure> {
+pub(super) fn book(args: BookArgs) -> Result<(), CommandFailure> {
     match args.action {
         Some(BookAction::Stats(args)) => return book_stats(args),
         Some(BookAction::Package(args)) => return book_package(args),
@@ -292,7 +292,7 @@ pub(super) fn book(args: BookArgs) -> Result<(), Failure> {
         return generate_book(args);
     }
     if let Some(flag) = args.generate.given_without_plies() {
-        return Err(Failure::new(
+        return Err(CommandFailure::new(
             exit_code::USAGE,
             format!("book: {flag} generates openings: give --plies N (and --engine)"),
         ));
@@ -307,9 +307,9 @@ pub(super) fn book(args: BookArgs) -> Result<(), Failure> {
     )
     .map_err(|err| match err {
         WriteBookError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
-            Failure::from(source)
+            CommandFailure::from(source)
         }
-        WriteBookError::Io { .. } => Failure::new(exit_code::USAGE, format!("book: {err}")),
+        WriteBookError::Io { .. } => CommandFailure::new(exit_code::USAGE, format!("book: {err}")),
         WriteBookError::Book(err) => book_failure(err),
     })?;
     for warning in warnings {
@@ -337,8 +337,8 @@ impl GenerateArgs {
 }
 
 /// `sp960 book --plies N --engine ...`: the generated book to --output (or stdout).
-fn generate_book(args: BookArgs) -> Result<(), Failure> {
-    let failure = |err: GenerateError| Failure::new(err.exit_code(), format!("book: {err}"));
+fn generate_book(args: BookArgs) -> Result<(), CommandFailure> {
+    let failure = |err: GenerateError| CommandFailure::new(err.exit_code(), format!("book: {err}"));
     let generate = args.generate;
     let seed_given = args.draws.seed;
     let options = GenerateOptions {
@@ -398,7 +398,7 @@ fn generate_book(args: BookArgs) -> Result<(), Failure> {
 }
 
 /// `sp960 tournament`: the command line to stdout, then the notes.
-pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
+pub(super) fn tournament(args: TournamentArgs) -> Result<(), CommandFailure> {
     let writes_files = args.emit.dialect().writes_files();
     if !writes_files
         && let Some(flag) = [
@@ -408,19 +408,19 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
     {
-        return Err(Failure::new(
+        return Err(CommandFailure::new(
             exit_code::USAGE,
             format!("tournament: {flag} is for --emit cutechess-gui"),
         ));
     }
     if writes_files && args.shell.is_some() {
-        return Err(Failure::new(
+        return Err(CommandFailure::new(
             exit_code::USAGE,
             "tournament: --shell is for command lines; --emit cutechess-gui writes files",
         ));
     }
     if writes_files && args.sp960.is_some() {
-        return Err(Failure::new(
+        return Err(CommandFailure::new(
             exit_code::USAGE,
             "tournament: --sp960 is for command lines; --emit cutechess-gui's launchers are \
              copies of this sp960",
@@ -453,13 +453,13 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
     }
     let notes = write_tournament(request, &mut io::stdout().lock()).map_err(|err| match err {
         WriteTournamentError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
-            Failure::from(source)
+            CommandFailure::from(source)
         }
         WriteTournamentError::Io { .. } => {
-            Failure::new(exit_code::USAGE, format!("tournament: {err}"))
+            CommandFailure::new(exit_code::USAGE, format!("tournament: {err}"))
         }
         WriteTournamentError::Plan(err) => {
-            Failure::new(err.exit_code(), format!("tournament: {err}"))
+            CommandFailure::new(err.exit_code(), format!("tournament: {err}"))
         }
     })?;
     for note in notes {
@@ -473,9 +473,9 @@ pub(super) fn tournament(args: TournamentArgs) -> Result<(), Failure> {
 fn gui_files(
     engines_json: Option<PathBuf>,
     launchers: Option<PathBuf>,
-) -> Result<GuiFiles, Failure> {
+) -> Result<GuiFiles, CommandFailure> {
     let current_dir = std::env::current_dir().map_err(|err| {
-        Failure::new(
+        CommandFailure::new(
             exit_code::USAGE,
             format!("tournament: cannot read the current directory: {err}"),
         )
@@ -487,7 +487,7 @@ fn gui_files(
     let engines_json = match engines_json {
         Some(path) => path,
         None => gui_engines_json.clone().ok_or_else(|| {
-            Failure::new(
+            CommandFailure::new(
                 exit_code::USAGE,
                 "tournament: cannot tell where Cute Chess keeps engines.json (no HOME, or \
                  APPDATA on Windows): give --engines-json FILE",
@@ -510,9 +510,9 @@ fn gui_files(
 
 /// `--emit cutechess-gui`: launchers, engines.json and book written, the steps to stdout,
 /// the notes to stderr.
-fn cutechess_gui(request: TournamentRequest, files: &GuiFiles) -> Result<(), Failure> {
+fn cutechess_gui(request: TournamentRequest, files: &GuiFiles) -> Result<(), CommandFailure> {
     let report = write_gui_files(request, files)
-        .map_err(|err| Failure::new(err.exit_code(), format!("tournament: {err}")))?;
+        .map_err(|err| CommandFailure::new(err.exit_code(), format!("tournament: {err}")))?;
     let mut out = io::stdout().lock();
     out.write_all(report.steps.as_bytes())?;
     out.flush()?;
@@ -524,10 +524,10 @@ fn cutechess_gui(request: TournamentRequest, files: &GuiFiles) -> Result<(), Fai
 
 /// `tournament --openings FILE`: the book read and checked as `sp960 match --openings`
 /// reads one (PGN by its extension, EPD otherwise).
-fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, Failure> {
+fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, CommandFailure> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|err| {
-        Failure::new(
+        CommandFailure::new(
             exit_code::USAGE,
             format!("tournament: --openings {name}: cannot read: {err}"),
         )
@@ -543,7 +543,7 @@ fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, Failure> {
     };
     let text = String::from_utf8_lossy(&bytes);
     let openings = read_openings(&text, &name, opening_format, None)
-        .map_err(|err| Failure::invalid(format!("tournament: --openings {err}")))?;
+        .map_err(|err| CommandFailure::invalid(format!("tournament: --openings {err}")))?;
     // cutechess-cli 1.5.1 plays a PGN book game's moves in Chess960 only under
     // [Variant "fischerandom"]: under any other variant name its games start at the root.
     let moves = openings.iter().any(|opening| !opening.moves.is_empty());
@@ -552,7 +552,7 @@ fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, Failure> {
         if let Some((index, line)) = lines.find(|(_, line)| {
             line.trim().starts_with("[Variant ") && !line.contains("\"fischerandom\"")
         }) {
-            return Err(Failure::invalid(format!(
+            return Err(CommandFailure::invalid(format!(
                 "tournament: --openings {name}:{}: cutechess-cli plays the moves of a PGN book \
                  in Chess960 only under [Variant \"fischerandom\"]; with {} it would start \
                  every game at the root, without the opening's moves (use --emit fastchess, or \
@@ -574,17 +574,17 @@ fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, Failure> {
 
 /// A book that cannot be made: no starts at all is a usage error (exit 2), a bad SPEC
 /// invalid data (exit 1).
-fn book_failure(err: BookError) -> Failure {
+fn book_failure(err: BookError) -> CommandFailure {
     match err {
-        BookError::Empty => Failure::new(exit_code::USAGE, format!("book: {err}")),
-        err => Failure::invalid(format!("book: {err}")),
+        BookError::Empty => CommandFailure::new(exit_code::USAGE, format!("book: {err}")),
+        err => CommandFailure::invalid(format!("book: {err}")),
     }
 }
 
 /// Reads a book for `stats` or `package`: a missing or unreadable file is exit 2.
-fn read_book(command: &str, path: &Path) -> Result<Vec<u8>, Failure> {
+fn read_book(command: &str, path: &Path) -> Result<Vec<u8>, CommandFailure> {
     std::fs::read(path).map_err(|err| {
-        Failure::new(
+        CommandFailure::new(
             exit_code::USAGE,
             format!("book {command}: cannot read {}: {err}", path.display()),
         )
@@ -608,7 +608,7 @@ fn report_invalid(path: &Path, diagnostics: &[Diagnostic]) {
 }
 
 /// `sp960 book stats`: text or one JSON object on stdout; exit 1 when a record is invalid.
-fn book_stats(args: BookStatsArgs) -> Result<(), Failure> {
+fn book_stats(args: BookStatsArgs) -> Result<(), CommandFailure> {
     let mut invalid = 0;
     let mut all = Vec::new();
     let mut text = String::new();
@@ -634,7 +634,7 @@ fn book_stats(args: BookStatsArgs) -> Result<(), Failure> {
     }
     out.flush()?;
     if invalid > 0 {
-        return Err(Failure::invalid(format!(
+        return Err(CommandFailure::invalid(format!(
             "book stats: {invalid} invalid record{} (not counted)",
             if invalid == 1 { "" } else { "s" }
         )));
@@ -644,7 +644,7 @@ fn book_stats(args: BookStatsArgs) -> Result<(), Failure> {
 
 /// `sp960 book package`: the three files into --output, the metadata on stdout, what to do
 /// with them on stderr.
-fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
+fn book_package(args: BookPackageArgs) -> Result<(), CommandFailure> {
     let bytes = read_book("package", &args.file)?;
     let file_name = args
         .file
@@ -654,7 +654,7 @@ fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
     let (_, diagnostics) = stats::book_stats(&file_name, &bytes);
     if !diagnostics.is_empty() {
         report_invalid(&args.file, &diagnostics);
-        return Err(Failure::invalid(format!(
+        return Err(CommandFailure::invalid(format!(
             "book package: {} has {} invalid record{}; nothing written",
             args.file.display(),
             diagnostics.len(),
@@ -662,8 +662,9 @@ fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
         )));
     }
     let pgn = Syntax::detect(&file_name, &bytes) == Syntax::Pgn;
-    let text = package::client_text(&bytes)
-        .map_err(|err| Failure::invalid(format!("book package: {}: {err}", args.file.display())))?;
+    let text = package::client_text(&bytes).map_err(|err| {
+        CommandFailure::invalid(format!("book package: {}: {err}", args.file.display()))
+    })?;
     let text = if pgn { text } else { records_only(&text) };
     let name = args
         .name
@@ -675,9 +676,9 @@ fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
         args.source.clone()
     };
     let built = package::package(text, &name, args.target, &source)
-        .map_err(|err| Failure::invalid(format!("book package: {err}")))?;
+        .map_err(|err| CommandFailure::invalid(format!("book package: {err}")))?;
     std::fs::create_dir_all(&args.output).map_err(|err| {
-        Failure::new(
+        CommandFailure::new(
             exit_code::USAGE,
             format!(
                 "book package: cannot create {}: {err}",
@@ -688,7 +689,7 @@ fn book_package(args: BookPackageArgs) -> Result<(), Failure> {
     for (file, bytes) in &built.files {
         let path = args.output.join(file);
         std::fs::write(&path, bytes).map_err(|err| {
-            Failure::new(
+            CommandFailure::new(
                 exit_code::USAGE,
                 format!("book package: cannot write {}: {err}", path.display()),
             )

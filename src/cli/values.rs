@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::builder::TypedValueParser;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::exit_code::{self, Refused};
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
@@ -29,8 +29,8 @@ use crate::tournaments::generate::{Window, parse_engine, parse_window};
 
 /// The failure `main` reports for a refused value: `sp960: COMMAND: reason`, the
 /// command's exit code.
-pub fn refused_failure(refused: &Refused) -> Failure {
-    Failure::new(refused.code(), refused.to_string())
+pub fn refused_failure(refused: &Refused) -> CommandFailure {
+    CommandFailure::new(refused.code(), refused.to_string())
 }
 
 /// `sp960 fen SPEC...`: the word `random` is no SPEC there.

@@ -13,7 +13,7 @@
 //! `records`, `protocol`, `starts` and `os`.
 
 pub mod book;
-pub(crate) mod cutechess_gui;
+pub(crate) mod cutechess_gui_files;
 pub mod error;
 pub mod generate;
 pub mod handoff;

@@ -17,7 +17,7 @@ use thiserror::Error;
 use super::shell::Shell;
 
 use super::runners::{
-    Adjudication, Dialect, Entrant, Launch, Line, Openings, Run, RunnerCommand, Schedule,
+    Adjudication, Dialect, Entrant, Line, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
     TournamentKind,
 };
 use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
@@ -182,7 +182,7 @@ impl TournamentRequest {
 
 /// A tournament command, ready to write out.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
+pub struct TournamentPlan {
     /// What the runner is asked to play.
     pub(crate) command: RunnerCommand,
     /// The command line, rendered once from `command` by the runner's dialect.
@@ -193,15 +193,15 @@ pub struct Plan {
     pub notes: Vec<String>,
 }
 
-impl Plan {
+impl TournamentPlan {
     /// How each engine is started, in `--engine` order.
-    pub(crate) fn launches(&self) -> impl Iterator<Item = &Launch> {
+    pub(crate) fn launches(&self) -> impl Iterator<Item = &RunnerLaunch> {
         self.command.engines.iter().map(|entrant| &entrant.launch)
     }
 }
 
 /// Works out the whole command line and book for `tournament`.
-pub fn plan(tournament: &Tournament) -> Result<Plan, TournamentError> {
+pub fn plan(tournament: &Tournament) -> Result<TournamentPlan, TournamentError> {
     let dialect = tournament.tool.dialect();
     dialect.check_engine_count(tournament.engines.len())?;
     let mut notes = Vec::new();
@@ -239,7 +239,7 @@ pub fn plan(tournament: &Tournament) -> Result<Plan, TournamentError> {
     };
     let rendered = dialect.render(&command)?;
     notes.extend(rendered.notes);
-    Ok(Plan {
+    Ok(TournamentPlan {
         command,
         line: rendered.line,
         book: rendered.book,
@@ -274,7 +274,7 @@ fn launch(
     name: String,
     tournament: &Tournament,
     notes: &mut Vec<String>,
-) -> Result<Launch, TournamentError> {
+) -> Result<RunnerLaunch, TournamentError> {
     let dialect = tournament.tool.dialect();
     let tool_name = dialect.name();
     let known = quirks(engine.program());
@@ -297,7 +297,7 @@ fn launch(
         Protocol::Xboard => wrapping.xboard(engine, known, tool_name),
     }
     if !wrapping.decide(engine.proxy, &name, notes) {
-        return Ok(Launch {
+        return Ok(RunnerLaunch {
             name,
             run: Run::Bare {
                 program: engine.cmd.clone(),
@@ -315,7 +315,7 @@ fn launch(
         protocol: (protocol == Protocol::Xboard).then_some(Protocol::Xboard),
         ..wrapping.proxy
     };
-    Ok(Launch {
+    Ok(RunnerLaunch {
         name,
         run: Run::Proxied {
             sp960: tournament.sp960.clone(),
@@ -531,7 +531,7 @@ pub enum WriteTournamentError {
 }
 
 /// The command as a line of `shell`, continued before each break.
-pub fn shell_line(plan: &Plan, shell: Shell) -> String {
+pub fn shell_line(plan: &TournamentPlan, shell: Shell) -> String {
     shell.line(&plan.line.argv, &plan.line.breaks)
 }
 

@@ -23,7 +23,7 @@ use crate::clients::talk::Limits;
 use crate::launch::command::EngineCommand;
 use crate::launch::spec::EngineSpec;
 use crate::protocol::Protocol;
-pub use engine::EngineSetup;
+pub use engine::BookEngineSetup;
 pub use run::{GenerateError, GenerateRequest, generate};
 pub use walk::{WalkSettings, Window};
 
@@ -109,7 +109,7 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, GenerateError> {
 impl GenerateOptions {
     /// Checks every option and gives the walk settings and the engine setup; each error
     /// names its option.
-    pub fn check(&self) -> Result<(WalkSettings, EngineSetup), GenerateError> {
+    pub fn check(&self) -> Result<(WalkSettings, BookEngineSetup), GenerateError> {
         let usage = |text: String| Err(GenerateError::Usage(text));
         if self.plies == 0 || self.plies > MAX_PLIES {
             return usage(format!(
@@ -168,7 +168,7 @@ impl GenerateOptions {
             tries,
             seed: self.seed,
         };
-        let setup = EngineSetup {
+        let setup = BookEngineSetup {
             command: EngineCommand {
                 program: spec.cmd.into(),
                 args: spec.args.into_iter().map(Into::into).collect(),

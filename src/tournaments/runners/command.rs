@@ -58,13 +58,13 @@ pub(crate) struct Entrant {
     /// The `--engine` (its keys: `dir=`, `proto=`, `initstr=`, `restart=`, its limits).
     pub(crate) spec: EngineSpec,
     /// Its name, program, arguments and options, wrapped in the proxy or not.
-    pub(crate) launch: Launch,
+    pub(crate) launch: RunnerLaunch,
 }
 
 /// How one engine is started: program and arguments (through the proxy or not), and the
 /// options it is given.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Launch {
+pub(crate) struct RunnerLaunch {
     /// The engine's name in the tool (unique).
     pub(crate) name: String,
     /// What the tool starts: the engine, or sp960 running it behind the proxy.
@@ -94,7 +94,7 @@ pub(crate) enum Run {
     },
 }
 
-impl Launch {
+impl RunnerLaunch {
     /// The program the tool starts: the engine, or sp960 when wrapped.
     pub(crate) fn program(&self) -> &str {
         match &self.run {

@@ -1,5 +1,5 @@
 //! Cute Chess GUI's dialect: cutechess-cli's words but for the engines' names and keys, and
-//! no line to run (the GUI reads files; [`crate::tournaments::cutechess_gui`] writes them).
+//! no line to run (the GUI reads files; [`crate::tournaments::cutechess_gui_files`] writes them).
 
 use std::path::Path;
 

@@ -1,5 +1,5 @@
 //! The match runners sp960 writes for, one file each: [`cutechess`] (cutechess-cli),
-//! [`fastchess`], [`xboard`] and [`cutechess_gui`] (Cute Chess GUI's; `tournaments::cutechess_gui`
+//! [`fastchess`], [`xboard`] and [`cutechess_gui`] (Cute Chess GUI's; `tournaments::cutechess_gui_files`
 //! writes its files). Each is a
 //! [`Dialect`]: what the runner can drive and how it is told, and how it renders the one
 //! runner-neutral [`RunnerCommand`] (`command.rs`) that `tournament.rs` builds once, as a
@@ -21,7 +21,8 @@ pub(crate) mod xboard;
 use thiserror::Error;
 
 pub(crate) use command::{
-    Adjudication, Entrant, Launch, Line, Openings, Run, RunnerCommand, Schedule, TournamentKind,
+    Adjudication, Entrant, Line, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
+    TournamentKind,
 };
 
 use super::book::BookFormat;

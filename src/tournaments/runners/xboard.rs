@@ -10,7 +10,7 @@ use crate::tournaments::book::{BookFormat, render};
 use crate::tournaments::error::TournamentError;
 use crate::tournaments::shell::Shell;
 
-use super::{Dialect, Launch, Line, Rendered, RunnerCommand};
+use super::{Dialect, Line, Rendered, RunnerCommand, RunnerLaunch};
 
 /// xboard.
 #[derive(Debug, Clone, Copy)]
@@ -161,7 +161,7 @@ impl Dialect for Xboard {
 }
 
 /// Program and arguments as one command string (xboard's `-fcp`).
-fn command_string(launch: &Launch) -> String {
+fn command_string(launch: &RunnerLaunch) -> String {
     std::iter::once(launch.program().to_owned())
         .chain(launch.args())
         .map(|word| Shell::Sh.quote(&word))

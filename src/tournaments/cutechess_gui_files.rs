@@ -36,9 +36,11 @@ use crate::launch::spec::{EngineSpec, ProxyChoice, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
 use crate::tournaments::book::{BookFormat, file_name_warning};
-use crate::tournaments::runners::Launch;
+use crate::tournaments::runners::RunnerLaunch;
 use crate::tournaments::runners::cutechess_gui::VARIANT;
-use crate::tournaments::tournament::{Plan, Tournament, TournamentError, TournamentRequest, plan};
+use crate::tournaments::tournament::{
+    Tournament, TournamentError, TournamentPlan, TournamentRequest, plan,
+};
 
 /// Where the GUI's files go.
 #[derive(Debug, Clone)]
@@ -309,7 +311,7 @@ pub(crate) fn write_gui_files(
 /// Each engine's entry and launcher.
 pub(crate) fn gui_engines(
     tournament: &Tournament,
-    plan: &Plan,
+    plan: &TournamentPlan,
     files: &GuiFiles,
 ) -> Result<Vec<GuiEngine>, GuiError> {
     let mut file_names: Vec<String> = Vec::new();
@@ -369,7 +371,7 @@ pub(crate) fn gui_engines(
 
 /// The proxy options of an engine's launcher: those `--emit cutechess` wraps it with, or
 /// for an engine it runs bare, none but the protocol.
-fn launcher_proxy_options(engine: &EngineSpec, launch: &Launch) -> ProxyOptions {
+fn launcher_proxy_options(engine: &EngineSpec, launch: &RunnerLaunch) -> ProxyOptions {
     match launch.proxy() {
         Some(invocation) => invocation.options.clone(),
         None => ProxyOptions {
@@ -405,7 +407,7 @@ pub(crate) fn launcher_file_name(name: &str) -> String {
 /// One engine's entry in Cute Chess's engines.json.
 pub(crate) fn entry(
     engine: &EngineSpec,
-    launch: &Launch,
+    launch: &RunnerLaunch,
     command: &Path,
     directory: &Path,
 ) -> serde_json::Value {
@@ -592,7 +594,7 @@ pub(crate) fn backup_path(path: &Path) -> PathBuf {
 /// The steps in the GUI (stdout).
 fn steps(
     tournament: &Tournament,
-    plan: &Plan,
+    plan: &TournamentPlan,
     clock: &TimeControl,
     files: &GuiFiles,
     book: &Path,
@@ -672,5 +674,5 @@ fn time_control_steps(tc: &TimeControl) -> String {
 }
 
 #[cfg(test)]
-#[path = "cutechess_gui_tests.rs"]
+#[path = "cutechess_gui_files_tests.rs"]
 mod tests;
