@@ -17,6 +17,7 @@
 //! it). It imports `protocol` (the one [`crate::protocol::Protocol`]), `os` and std.
 
 pub mod command;
+pub mod engine_start;
 pub(crate) mod key_value;
 pub mod log;
 pub mod process;

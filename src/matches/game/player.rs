@@ -107,16 +107,14 @@ const FEATURE_WAIT: Duration = Duration::from_secs(2);
 /// How `engine` is started, speaking `protocol` (given, or learned in its first
 /// handshake).
 fn launch_of(engine: &MatchEngine, protocol: Option<Protocol>) -> Launch {
+    let waits = Waits {
+        detect: FEATURE_WAIT,
+        features: FEATURE_WAIT,
+        overall: HANDSHAKE_TIMEOUT,
+    };
     Launch {
-        command: engine.command.clone(),
-        init_strings: engine.init_strings.clone(),
         protocol,
-        options: engine.options.clone(),
-        waits: Waits {
-            detect: FEATURE_WAIT,
-            features: FEATURE_WAIT,
-            overall: HANDSHAKE_TIMEOUT,
-        },
+        ..Launch::new(&engine.start, waits)
     }
 }
 
@@ -483,7 +481,7 @@ fn launch_batch(
             let name = engine.name.clone().unwrap_or_else(|| engine.program_name());
             (GameLog::default(), name)
         });
-        let launch = launch_of(engine, engine.protocol);
+        let launch = launch_of(engine, engine.start.protocol);
         let spawned = EngineDriver::spawn(&launch, log).map_err(|err| match err {
             Failure::Spawn(SpawnError::NotFound(program)) => MatchError::EngineNotFound {
                 engine: index + 1,

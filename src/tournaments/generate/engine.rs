@@ -12,7 +12,8 @@ use thiserror::Error;
 use super::walk::{EngineAnswer, PvLine};
 use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
 use crate::clients::talk::{ClientEvent, GoRequest, Limits};
-use crate::launch::command::{EngineCommand, SpawnError};
+use crate::launch::command::SpawnError;
+use crate::launch::engine_start::EngineStart;
 use crate::protocol::Protocol;
 use crate::protocol::game::GameLine;
 use crate::protocol::uci::{EngineScore, OptionDecl, setoption_line};
@@ -21,12 +22,9 @@ use crate::protocol::{first_token, tokens};
 /// How to start and drive the engine: the same for every worker.
 #[derive(Debug, Clone)]
 pub struct BookEngineSetup {
-    /// The program and its arguments.
-    pub command: EngineCommand,
-    /// The user's `option.NAME=VALUE`, in order.
-    pub options: Vec<(String, String)>,
-    /// `initstr=` lines, sent before `uci`.
-    pub init_strings: Vec<String>,
+    /// The program and its arguments, the user's `option.NAME=VALUE` and `initstr=` lines
+    /// (sent before `uci`); spoken to in UCI.
+    pub start: EngineStart,
     /// Each search's limits.
     pub limits: Limits,
     /// How long the engine may be silent past the search's own time before it is taken
@@ -69,16 +67,14 @@ impl BookEngine {
     /// Starts the engine and completes the handshake: the user's options, then
     /// `Threads 1` (unless the user set Threads) for reproducible searches.
     pub fn start(setup: Arc<BookEngineSetup>) -> Result<BookEngine, BookEngineFailure> {
+        let waits = Waits {
+            detect: setup.timeout,
+            features: setup.timeout,
+            overall: setup.timeout,
+        };
         let launch = Launch {
-            command: setup.command.clone(),
-            init_strings: setup.init_strings.clone(),
             protocol: Some(Protocol::Uci),
-            options: setup.options.clone(),
-            waits: Waits {
-                detect: setup.timeout,
-                features: setup.timeout,
-                overall: setup.timeout,
-            },
+            ..Launch::new(&setup.start, waits)
         };
         let mut driver = EngineDriver::start(&launch, None).map_err(|err| failure(err, &setup))?;
         let declared = |name: &str| {
@@ -90,6 +86,7 @@ impl BookEngine {
         let has_multipv = declared("MultiPV");
         let has_threads = declared("Threads");
         let user_threads = setup
+            .start
             .options
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("threads"));

@@ -20,7 +20,7 @@ pub mod walk;
 use std::time::Duration;
 
 use crate::clients::talk::Limits;
-use crate::launch::command::EngineCommand;
+use crate::launch::engine_start::EngineStart;
 use crate::launch::spec::EngineSpec;
 use crate::protocol::Protocol;
 pub use engine::BookEngineSetup;
@@ -169,13 +169,7 @@ impl GenerateOptions {
             seed: self.seed,
         };
         let setup = BookEngineSetup {
-            command: EngineCommand {
-                program: spec.cmd.into(),
-                args: spec.args.into_iter().map(Into::into).collect(),
-                dir: spec.dir.map(Into::into),
-            },
-            options: spec.options,
-            init_strings: spec.init_strings,
+            start: EngineStart::of(&spec),
             limits,
             timeout: Duration::from_secs_f64(self.engine_timeout),
         };
@@ -283,7 +277,7 @@ mod tests {
         let (settings, setup) = options().check().unwrap();
         assert_eq!(settings.tries, TRIES_PER_POSITION);
         assert_eq!(setup.limits.nodes, Some(DEFAULT_NODES));
-        assert_eq!(setup.options, [("Hash".to_owned(), "16".to_owned())]);
+        assert_eq!(setup.start.options, [("Hash".to_owned(), "16".to_owned())]);
         let cases: [(GenerateOptions, &str); 8] = [
             (
                 GenerateOptions {

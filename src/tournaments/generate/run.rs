@@ -688,6 +688,7 @@ mod tests {
     use super::*;
     use crate::clients::talk::Limits;
     use crate::launch::command::EngineCommand;
+    use crate::launch::engine_start::EngineStart;
 
     fn request() -> GenerateRequest {
         GenerateRequest {
@@ -702,13 +703,11 @@ mod tests {
                 seed: 1,
             },
             engine: BookEngineSetup {
-                command: EngineCommand {
+                start: EngineStart::command(EngineCommand {
                     program: "engine".into(),
                     args: Vec::new(),
                     dir: None,
-                },
-                options: Vec::new(),
-                init_strings: Vec::new(),
+                }),
                 limits: Limits::default(),
                 timeout: Duration::from_secs(1),
             },
