@@ -14,13 +14,16 @@
 //!   driver of every role that drives engines (match runner, check, book generator);
 //! - [`matches`](mod@matches): `sp960 match`, the runner (engine specs, clocks, referee, PGN, stats);
 //! - [`engine`]: the built-in engine, `sp960 engine`;
-//! - [`tournaments`]: books and the match runners' command lines;
+//! - `books`: opening books of starts and engine-made books, the `--openings` reader,
+//!   their statistics and packaging;
+//! - [`tournaments`]: the match runners' command lines (and Cute Chess GUI's files);
 //! - `os`: the OS layer, the only room that knows the platform (processes, signals,
 //!   Ctrl-C, pipes, CPU time);
 //! - `check`: `sp960 check`, an engine's Chess960 move generation, castling and
 //!   notation against shakmaty;
 //! - [`cli`]: the `sp960` command line: clap arguments, help texts, errors to exit codes.
 
+pub(crate) mod books;
 pub(crate) mod check;
 pub(crate) mod cli;
 pub(crate) mod clients;
@@ -37,6 +40,8 @@ pub(crate) mod tournaments;
 // The public face: what the `sp960` binary, the integration tests, the fuzzers and the
 // examples use. The rooms themselves are the crate's own (their items are reached through
 // these names only).
+/// A book of starts as `sp960 book` writes it.
+pub use books::book::BookRequest;
 /// The command line (`main.rs`).
 pub use cli::{Cli, run};
 /// Positions and moves as the protocols carry them.
@@ -67,8 +72,6 @@ pub use starts::{
     numbering::StartPosition,
     start::{RandomStarts, Start, parse_spec},
 };
-/// A book of starts as `sp960 book` writes it.
-pub use tournaments::book::BookRequest;
 
 /// The unit tests' scripted child processes: the unit-test executable run again as one of
 /// its own tests, so that no unit test starts an external program.

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "check",
             "tournaments",
             "matches",
+            "books",
             "clients",
             "proxy",
             "engine",
@@ -28,12 +29,18 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "tournaments",
         &[
-            "matches", "clients", "launch", "records", "protocol", "starts", "os",
+            "matches", "books", "clients", "launch", "records", "protocol", "starts", "os",
         ],
     ),
     ("check", &["clients", "launch", "protocol", "starts", "os"]),
     (
         "matches",
+        &[
+            "books", "clients", "launch", "records", "protocol", "starts", "os",
+        ],
+    ),
+    (
+        "books",
         &["clients", "launch", "records", "protocol", "starts", "os"],
     ),
     ("clients", &["launch", "protocol", "starts", "os"]),

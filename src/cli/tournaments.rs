@@ -10,23 +10,23 @@ use super::values::{
     TournamentEngines, book_engine, book_spec, book_window, text_path, tournament_spec,
     tournament_time_control,
 };
+use crate::books::book::{
+    BookError, BookFormat, BookRequest, WriteBookError, file_name_warning, write_book,
+};
+use crate::books::generate::{
+    GenerateError, GenerateOptions, GenerateRequest, Window, generate as generate_openings,
+};
+use crate::books::openings::{OpeningFormat, read_openings};
+use crate::books::package;
+use crate::books::stats::{self, Diagnostic};
 use crate::exit_code;
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
-use crate::matches::config::openings::{OpeningFormat, read_openings};
 use crate::records::record::Syntax;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{RandomStarts, Spec};
-use crate::tournaments::book::{
-    BookError, BookFormat, BookRequest, WriteBookError, file_name_warning, write_book,
-};
 use crate::tournaments::cutechess_gui_files::{GuiFiles, write_gui_files};
-use crate::tournaments::generate::{
-    GenerateError, GenerateOptions, GenerateRequest, Window, generate as generate_openings,
-};
-use crate::tournaments::package;
 use crate::tournaments::shell::Shell;
-use crate::tournaments::stats::{self, Diagnostic};
 use crate::tournaments::tournament::{
     GivenBook, Tool, TournamentRequest, WriteTournamentError, write_tournament,
 };
@@ -90,10 +90,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub per_start: u32,
     /// Moves are chosen among the MultiPV lines within this many centipawns of the best.
-    #[arg(long, value_name = "CP", default_value_t = crate::tournaments::generate::DEFAULT_MARGIN, allow_hyphen_values = true)]
+    #[arg(long, value_name = "CP", default_value_t = crate::books::generate::DEFAULT_MARGIN, allow_hyphen_values = true)]
     pub margin: i32,
     /// MultiPV lines asked for at each ply.
-    #[arg(long, value_name = "M", default_value_t = crate::tournaments::generate::DEFAULT_MULTIPV)]
+    #[arg(long, value_name = "M", default_value_t = crate::books::generate::DEFAULT_MULTIPV)]
     pub multipv: u32,
     /// Walks tried per start at most [default: 50 x --per-start].
     #[arg(long, value_name = "T")]
@@ -153,7 +153,7 @@ pub struct BookStatsArgs {
 pub struct BookPackageArgs {
     /// The system the package is for.
     #[arg(long = "for", value_enum, value_name = "SYSTEM")]
-    pub target: crate::tournaments::package::Target,
+    pub target: crate::books::package::Target,
     /// The book (EPD or FEN lines).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,

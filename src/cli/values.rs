@@ -19,13 +19,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::builder::TypedValueParser;
 
 use super::CommandFailure;
+use crate::books::generate::{Window, parse_engine, parse_window};
 use crate::exit_code::{self, Refused};
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
 use crate::starts::explain::{ExplainError, ExplainInput};
 use crate::starts::request::BookError;
 use crate::starts::start::Spec;
-use crate::tournaments::generate::{Window, parse_engine, parse_window};
 
 /// The failure `main` reports for a refused value: `sp960: COMMAND: reason`, the
 /// command's exit code.

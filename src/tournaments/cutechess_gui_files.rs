@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use serde_json::value::RawValue;
 use thiserror::Error;
 
+use crate::books::book::{BookFormat, file_name_warning};
 use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
 use crate::launch::proxy_launcher::{
     LauncherError, LauncherSettings, absolute_engine_program, write_launcher,
@@ -35,7 +36,6 @@ use crate::launch::proxy_launcher::{
 use crate::launch::spec::{EngineSpec, ProxyChoice, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
-use crate::tournaments::book::{BookFormat, file_name_warning};
 use crate::tournaments::runners::RunnerLaunch;
 use crate::tournaments::runners::cutechess_gui::VARIANT;
 use crate::tournaments::tournament::{

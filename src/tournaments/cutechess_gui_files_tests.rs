@@ -1,9 +1,9 @@
 use serde_json::json;
 
 use super::*;
+use crate::books::book::BookRequest;
 use crate::launch::spec::EngineSpec;
 use crate::starts::notation::CastlingNotation;
-use crate::tournaments::book::BookRequest;
 use crate::tournaments::runners::Tool;
 use crate::tournaments::shell::Shell;
 

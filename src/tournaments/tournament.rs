@@ -20,6 +20,7 @@ use super::runners::{
     Adjudication, Dialect, Entrant, Line, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
     TournamentKind,
 };
+use crate::books::book::{BookFormat, BookRequest};
 use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
 use crate::launch::spec::{EngineCastlingArg, EngineSpec, ProxyChoice};
 use crate::launch::time_control::TimeControl;
@@ -30,7 +31,6 @@ use crate::protocol::quirks::{Quirks, quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::numbering::STANDARD;
 use crate::starts::start::Start;
-use crate::tournaments::book::{BookFormat, BookRequest};
 
 pub use super::runners::Tool;
 
@@ -119,7 +119,7 @@ pub struct TournamentRequest {
 }
 
 /// An existing book the tournament plays (a generated one, say): its path, format and the
-/// root of each opening (read and checked by [`crate::matches::config::openings::read_openings`]).
+/// root of each opening (read and checked by [`crate::books::openings::read_openings`]).
 #[derive(Debug, Clone)]
 pub struct GivenBook {
     /// The file, as the command line names it.
@@ -503,7 +503,7 @@ pub fn write_tournament(
             path: tournament.book.clone(),
             source,
         })?;
-        notes.extend(crate::tournaments::book::file_name_warning(path));
+        notes.extend(crate::books::book::file_name_warning(path));
     }
     out.write_all(shell_line(&plan, request_shell).as_bytes())
         .and_then(|()| out.flush())

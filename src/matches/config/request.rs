@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
+use crate::books::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::clients::talk::Limits;
 use crate::exit_code::Refused;
 use crate::launch::command::EngineCommand;
@@ -13,7 +14,6 @@ use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::config::affinity::{CpuList, pinned_cpus};
-use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
 use crate::matches::config::words::Words;
 use crate::matches::error::MatchError;

@@ -120,10 +120,7 @@ fn openings_resign_draw_and_the_clock_are_typed_by_clap() {
         MatchRequest::for_tests_with(&["a"], &["--openings", "file=b.pgn order=random"]).unwrap();
     assert_eq!(book.openings.text(), "file=b.pgn order=random");
     let spec = book.openings.value().unwrap();
-    assert_eq!(
-        spec.order,
-        crate::matches::config::openings::OpeningOrder::Random
-    );
+    assert_eq!(spec.order, crate::books::openings::OpeningOrder::Random);
     for (args, message) in [
         (
             &["--tc", "fast"][..],

@@ -135,10 +135,7 @@ impl Player {
     /// What the runner gives this engine because the quirks table knows it by its name
     /// ([`crate::protocol::quirks`]), as notes for stderr: a `Threads` value the user did
     /// not set, and the proxy's castling-file shield when an opening needs it.
-    pub(crate) fn quirk_notes(
-        &self,
-        openings: &[crate::matches::config::openings::Opening],
-    ) -> Vec<String> {
+    pub(crate) fn quirk_notes(&self, openings: &[crate::books::openings::Opening]) -> Vec<String> {
         let Some(client) = self.0.client().uci() else {
             return Vec::new();
         };

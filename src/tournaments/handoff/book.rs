@@ -2,12 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::books::book::{BookFormat, pgn_tags};
+use crate::books::openings::Opening;
 use crate::launch::spec::EngineSpec;
-use crate::matches::config::openings::Opening;
 use crate::matches::config::request::MatchConfig;
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
-use crate::tournaments::book::{BookFormat, pgn_tags};
 use crate::tournaments::tournament::{MatchOptions, Tournament, TournamentPlan};
 
 use super::Runner;

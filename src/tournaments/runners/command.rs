@@ -10,9 +10,9 @@ use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::tally::sprt::SprtConfig;
 
+use crate::books::book::BookFormat;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::Start;
-use crate::tournaments::book::BookFormat;
 
 /// One command for a match runner.
 #[derive(Debug, Clone, PartialEq)]

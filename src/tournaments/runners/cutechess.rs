@@ -8,7 +8,7 @@
 //! are its opening, once per matchup; its `Round` tag counts Berger rounds (round-robin:
 //! the engines rounded up to even, less one, per cycle) or cycles (gauntlet).
 
-use crate::tournaments::book::BookFormat;
+use crate::books::book::BookFormat;
 use crate::tournaments::error::TournamentError;
 
 use super::ScheduleRefused;

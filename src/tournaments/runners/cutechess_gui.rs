@@ -6,7 +6,7 @@ use std::path::Path;
 use super::cutechess::Cutechess;
 use super::cutechess_like;
 use super::{Dialect, Rendered, RunnerCommand};
-use crate::tournaments::book::BookFormat;
+use crate::books::book::BookFormat;
 use crate::tournaments::error::TournamentError;
 
 /// The variant the entries are listed under (Cute Chess's name for Chess960).

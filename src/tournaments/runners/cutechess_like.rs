@@ -2,8 +2,8 @@
 //! `-engine KEY=VALUE ...` per engine, `-each`, `-openings`, `-games 2 -rounds N -repeat`,
 //! `-pgnout`, the adjudications. Each runner's file gives its [`Words`] for what differs.
 
+use crate::books::book::{self, BookFormat};
 use crate::launch::spec::{EngineSpecError, Restart};
-use crate::tournaments::book::{self, BookFormat};
 use crate::tournaments::error::TournamentError;
 
 use super::{Entrant, Line, Rendered, RunnerCommand, TournamentKind};

@@ -25,8 +25,8 @@ pub(crate) use command::{
     TournamentKind,
 };
 
-use super::book::BookFormat;
 use super::error::TournamentError;
+use crate::books::book::BookFormat;
 use crate::starts::notation::CastlingNotation;
 
 /// The match runner to write a command line for.

@@ -4,9 +4,9 @@
 //! its shuffles as Scharnagl does) or a file of FENs, each played twice (`-lpf`, `-lpi -2`).
 //! It sends an XBoard engine castling as `O-O`/`O-O-O` in `fischerandom`.
 
+use crate::books::book::{BookFormat, render};
 use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
-use crate::tournaments::book::{BookFormat, render};
 use crate::tournaments::error::TournamentError;
 use crate::tournaments::shell::Shell;
 

@@ -18,11 +18,11 @@ use super::record::{ReadBackError, read_back, render};
 use super::walk::{
     StartOpenings, Walk, WalkError, WalkSettings, WalkStep, Window, position_key, start_seed,
 };
+use crate::books::book::BookFormat;
 use crate::exit_code;
 use crate::os::{cpu, interrupt};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{InvalidStart, Start};
-use crate::tournaments::book::BookFormat;
 
 /// How often a start is retried after its engine failed, before it is skipped.
 pub const RETRIES: u32 = 2;
