@@ -1,8 +1,10 @@
 //! sp960: Chess960 (Fischer Random) start positions between chess GUIs and engines.
 //!
 //! The rooms, one folder each (ARCHITECTURE.md walks through them):
-//! - [`starts`]: SP numbers, arrangements, starts, FENs, castling notation, identify,
-//!   explain and roll;
+//! - [`starts`]: SP numbers, arrangements, starts, FENs, castling notation, identify and
+//!   explain;
+//! - `roll`: dice and coin methods into a start, with their exact fairness proofs
+//!   (`sp960 roll`, `random --method`);
 //! - [`records`]: FEN/EPD/PGN records and fixture files, `validate` and `normalize`;
 //! - [`protocol`]: the UCI and XBoard vocabulary the proxy, the match runner and the
 //!   built-in engine share;
@@ -34,6 +36,7 @@ pub(crate) mod os;
 pub(crate) mod protocol;
 pub(crate) mod proxy;
 pub(crate) mod records;
+pub(crate) mod roll;
 pub(crate) mod starts;
 pub(crate) mod tournaments;
 

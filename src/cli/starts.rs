@@ -6,12 +6,12 @@ use std::io::{self, IsTerminal};
 use super::values::{explain_input, fen_spec};
 use super::{CommandFailure, output_cut_short};
 use crate::exit_code;
+use crate::roll::Method;
+use crate::roll::command::{RollCommandError, RollRequest};
+use crate::roll::simulate::print_random_rolls;
 use crate::starts::commands::{CommandError, identify_inputs, print_random, print_starts};
 use crate::starts::explain::{ExplainError, ExplainInput, print_explanations};
 use crate::starts::notation::{CastlingNotation, RecordFormat};
-use crate::starts::roll::Method;
-use crate::starts::roll::command::{RollCommandError, RollRequest};
-use crate::starts::roll::simulate::print_random_rolls;
 use crate::starts::start::{RandomStarts, Spec};
 
 /// Print the start FEN of each SPEC, one per line.
@@ -181,7 +181,7 @@ pub(super) fn roll(args: RollArgs) -> Result<(), CommandFailure> {
         castling: args.castling,
     };
     let stdin = io::stdin();
-    crate::starts::roll::command::roll(
+    crate::roll::command::roll(
         &request,
         stdin.is_terminal(),
         &mut stdin.lock(),
