@@ -8,7 +8,7 @@
 //! small functions that turn them into library calls: [`starts`]
 //! (fen, identify, random, explain, roll), [`records`] (validate, normalize),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match), [`check`] (check, perft)
-//! and [`tournaments`] (book, tournament). Their values are read into the crate's types as clap parses them
+//! [`books`] (book, its stats and package) and [`tournaments`] (tournament). Their values are read into the crate's types as clap parses them
 //! (`values.rs`: a refused one keeps its command's words and exit code). `launcher` is the
 //! start of every run: a launcher (a copy of sp960
 //! with a settings file beside it) runs the proxy command of its settings file.
@@ -19,6 +19,7 @@ use clap::{Parser, Subcommand};
 
 use crate::exit_code;
 
+pub mod books;
 pub mod check;
 mod launcher;
 pub mod matches;
@@ -77,7 +78,7 @@ pub enum Command {
     Explain(starts::ExplainArgs),
     Roll(starts::RollArgs),
     // Boxed: with the generator's engine spec its arguments are the largest by far.
-    Book(Box<tournaments::BookArgs>),
+    Book(Box<books::BookArgs>),
     Tournament(tournaments::TournamentArgs),
     Engine(matches::EngineArgs),
     #[command(name = "match")]
@@ -97,7 +98,7 @@ pub fn run(cli: Cli) -> Result<(), CommandFailure> {
         Command::Random(args) => starts::random(args),
         Command::Explain(args) => starts::explain(args),
         Command::Roll(args) => starts::roll(args),
-        Command::Book(args) => tournaments::book(*args),
+        Command::Book(args) => books::book(*args),
         Command::Tournament(args) => tournaments::tournament(args),
         Command::Engine(args) => matches::engine(args),
         Command::Match(args) => matches::play_match(args),

@@ -13,7 +13,9 @@ use crate::tournaments::error::TournamentError;
 
 use super::ScheduleRefused;
 use super::cutechess_like::{self, Args, Words};
-use super::{Dialect, Encounters, HandoffDialect, OtherMatchup, Rendered, RunnerCommand};
+use super::{
+    Dialect, Encounters, HandoffDialect, OtherMatchup, PgnVariantRefusal, Rendered, RunnerCommand,
+};
 
 /// cutechess-cli.
 #[derive(Debug, Clone, Copy)]
@@ -43,8 +45,8 @@ impl Dialect for Cutechess {
         cutechess_like::book_format(asked)
     }
 
-    fn pgn_book_needs_fischerandom(&self) -> bool {
-        true
+    fn refuses_pgn_book(&self, text: &str) -> Option<PgnVariantRefusal> {
+        PgnVariantRefusal::first_in(text)
     }
 
     fn render(&self, command: &RunnerCommand) -> Result<Rendered, TournamentError> {

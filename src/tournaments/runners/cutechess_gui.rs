@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::cutechess::Cutechess;
 use super::cutechess_like;
-use super::{Dialect, Rendered, RunnerCommand};
+use super::{Dialect, PgnVariantRefusal, Rendered, RunnerCommand};
 use crate::books::book::BookFormat;
 use crate::tournaments::error::TournamentError;
 
@@ -63,8 +63,8 @@ impl Dialect for CutechessGui {
         cutechess_like::book_format(asked)
     }
 
-    fn pgn_book_needs_fischerandom(&self) -> bool {
-        Cutechess.pgn_book_needs_fischerandom()
+    fn refuses_pgn_book(&self, text: &str) -> Option<PgnVariantRefusal> {
+        Cutechess.refuses_pgn_book(text)
     }
 
     fn render(&self, command: &RunnerCommand) -> Result<Rendered, TournamentError> {
