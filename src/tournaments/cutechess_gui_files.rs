@@ -203,35 +203,7 @@ pub(crate) fn write_gui_files(
     // Everything is checked before anything is written: the old file, and each engine's
     // program (made absolute: a bare name found on PATH, a path taken from here).
     let old = read_engines_json(&files.engines_json)?;
-    let mut settings = Vec::new();
-    for (engine, launch) in engines.iter().zip(plan.launches()) {
-        let Some(job) = &engine.launcher else {
-            settings.push(None);
-            continue;
-        };
-        if !job.directory.is_dir() {
-            return Err(GuiError::Engine {
-                name: launch.name.clone(),
-                reason: format!(
-                    "its working directory {} is not a directory",
-                    job.directory.display()
-                ),
-            });
-        }
-        let program = absolute_engine_program(&job.invocation.engine[0]).map_err(|source| {
-            GuiError::Launcher {
-                name: launch.name.clone(),
-                source,
-            }
-        })?;
-        let mut invocation = job.invocation.clone();
-        invocation.engine[0] = program.display().to_string().into();
-        let proxy_args = invocation.text_words().split_off(1);
-        settings.push(Some(LauncherSettings {
-            directory: job.directory.clone(),
-            proxy_args,
-        }));
-    }
+    let settings = launcher_settings(&engines, &plan)?;
     let mut notes = plan.notes.clone();
     if engines.iter().any(|engine| engine.launcher.is_some()) {
         std::fs::create_dir_all(&files.launchers).map_err(|source| GuiError::Io {
@@ -267,7 +239,68 @@ pub(crate) fn write_gui_files(
             files.engines_json.display()
         ));
     }
-    if let Some(old) = &old {
+    write_engines_json(files, old.as_ref(), &merged.text, &mut notes)?;
+    let book = files.current_dir.join(&tournament.book);
+    if let Some(text) = plan.book.as_ref().filter(|_| !given_book) {
+        std::fs::write(&book, text).map_err(|source| GuiError::Io {
+            action: "write",
+            path: tournament.book.clone(),
+            source,
+        })?;
+        notes.extend(file_name_warning(Path::new(&tournament.book)));
+    }
+    let steps = steps(&tournament, &plan, &clock, files, &book);
+    Ok(GuiReport { steps, notes })
+}
+
+/// Each engine's launcher settings (`None` for one without a launcher), checked before
+/// anything is written: its working directory, and its program made absolute (a bare name
+/// found on PATH, a path taken from here).
+fn launcher_settings(
+    engines: &[GuiEngine],
+    plan: &TournamentPlan,
+) -> Result<Vec<Option<LauncherSettings>>, GuiError> {
+    let mut settings = Vec::new();
+    for (engine, launch) in engines.iter().zip(plan.launches()) {
+        let Some(job) = &engine.launcher else {
+            settings.push(None);
+            continue;
+        };
+        if !job.directory.is_dir() {
+            return Err(GuiError::Engine {
+                name: launch.name.clone(),
+                reason: format!(
+                    "its working directory {} is not a directory",
+                    job.directory.display()
+                ),
+            });
+        }
+        let program = absolute_engine_program(&job.invocation.engine[0]).map_err(|source| {
+            GuiError::Launcher {
+                name: launch.name.clone(),
+                source,
+            }
+        })?;
+        let mut invocation = job.invocation.clone();
+        invocation.engine[0] = program.display().to_string().into();
+        let proxy_args = invocation.text_words().split_off(1);
+        settings.push(Some(LauncherSettings {
+            directory: job.directory.clone(),
+            proxy_args,
+        }));
+    }
+    Ok(settings)
+}
+
+/// Writes the merged `text` to `files.engines_json`: the old file (`old`) copied to a backup
+/// first, or the folder created for a new one; what was done goes to `notes`.
+fn write_engines_json(
+    files: &GuiFiles,
+    old: Option<&OldEngines>,
+    text: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), GuiError> {
+    if let Some(old) = old {
         let backup = backup_path(&files.engines_json);
         std::fs::write(&backup, &old.text).map_err(|source| GuiError::Io {
             action: "write",
@@ -288,24 +321,14 @@ pub(crate) fn write_gui_files(
             source,
         })?;
     }
-    crate::os::fs::write_atomic(&files.engines_json, merged.text.as_bytes()).map_err(|source| {
+    crate::os::fs::write_atomic(&files.engines_json, text.as_bytes()).map_err(|source| {
         GuiError::Io {
             action: "write",
             path: files.engines_json.display().to_string(),
             source,
         }
     })?;
-    let book = files.current_dir.join(&tournament.book);
-    if let Some(text) = plan.book.as_ref().filter(|_| !given_book) {
-        std::fs::write(&book, text).map_err(|source| GuiError::Io {
-            action: "write",
-            path: tournament.book.clone(),
-            source,
-        })?;
-        notes.extend(file_name_warning(Path::new(&tournament.book)));
-    }
-    let steps = steps(&tournament, &plan, &clock, files, &book);
-    Ok(GuiReport { steps, notes })
+    Ok(())
 }
 
 /// Each engine's entry and launcher.
