@@ -10,15 +10,17 @@ pub const SUCCESS: u8 = 0;
 pub const INVALID_DATA: u8 = 1;
 /// A usage error: bad arguments or options (clap uses this code too).
 pub const USAGE: u8 = 2;
-/// proxy: the engine cannot do what was asked (`--require-chess960` and no
-/// `UCI_Chess960`).
+/// An engine that cannot do what was asked: proxy `--require-chess960` and no
+/// `UCI_Chess960`; match: it fails its handshake; tournament: the tool cannot drive it;
+/// check: not ready for Chess960.
 pub const ENGINE_UNSUITABLE: u8 = 3;
 /// proxy: the engine exited with status 0 without being asked to quit. (Other
 /// unasked exits give the engine's own status, or 128 + signal number.)
 pub const ENGINE_EXITED: u8 = 4;
-/// proxy: the engine program exists but cannot be executed (as shells report it).
+/// The engine program exists but cannot be executed, as shells report it (proxy, match,
+/// check).
 pub const ENGINE_NOT_EXECUTABLE: u8 = 126;
-/// proxy: the engine program was not found (as shells report it).
+/// The engine program was not found, as shells report it (proxy, match, check).
 pub const ENGINE_NOT_FOUND: u8 = 127;
 /// match: stopped by Ctrl-C (SIGINT), as a shell reports it; the finished games are
 /// saved and reported.

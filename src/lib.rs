@@ -1,24 +1,32 @@
 //! sp960: Chess960 (Fischer Random) start positions between chess GUIs and engines.
 //!
 //! The rooms, one folder each (ARCHITECTURE.md walks through them):
-//! - [`starts`]: SP numbers, arrangements, starts, FENs, castling notation, identify,
-//!   explain and roll;
+//! - [`starts`]: SP numbers, arrangements, starts, FENs, castling notation, identify and
+//!   explain;
+//! - `roll`: dice and coin methods into a start, with their exact fairness proofs
+//!   (`sp960 roll`, `random --method`);
 //! - [`records`]: FEN/EPD/PGN records and fixture files, `validate` and `normalize`;
 //! - `results`: which starts favour White, from any Chess960 games (`sp960 results`);
 //! - [`protocol`]: the UCI and XBoard vocabulary the proxy, the match runner and the
 //!   built-in engine share;
+//! - `launch`: engines as users name them and as processes (`--engine` specs, time
+//!   controls, the program spawned, its lines with deadlines, `--log`), the proxy's own
+//!   command line typed once, and launchers (copies of sp960 that run the proxy);
 //! - [`proxy`]: `sp960 proxy`, its sans-IO sessions and the small I/O shell;
 //! - `clients`: the engine clients (UCI, XBoard, protocol detection) and the one engine
 //!   driver of every role that drives engines (match runner, check, book generator);
 //! - [`matches`](mod@matches): `sp960 match`, the runner (engine specs, clocks, referee, PGN, stats);
 //! - [`engine`]: the built-in engine, `sp960 engine`;
-//! - [`tournaments`]: books and the match runners' command lines;
+//! - `books`: opening books of starts and engine-made books, the `--openings` reader,
+//!   their statistics and packaging;
+//! - [`tournaments`]: the match runners' command lines (and Cute Chess GUI's files);
 //! - `os`: the OS layer, the only room that knows the platform (processes, signals,
 //!   Ctrl-C, pipes, CPU time);
 //! - `check`: `sp960 check`, an engine's Chess960 move generation, castling and
 //!   notation against shakmaty;
 //! - [`cli`]: the `sp960` command line: clap arguments, help texts, errors to exit codes.
 
+pub(crate) mod books;
 pub(crate) mod check;
 pub(crate) mod cli;
 pub(crate) mod clients;
@@ -30,12 +38,15 @@ pub(crate) mod protocol;
 pub(crate) mod proxy;
 pub(crate) mod records;
 pub(crate) mod results;
+pub(crate) mod roll;
 pub(crate) mod starts;
 pub(crate) mod tournaments;
 
 // The public face: what the `sp960` binary, the integration tests, the fuzzers and the
 // examples use. The rooms themselves are the crate's own (their items are reached through
 // these names only).
+/// A book of starts as `sp960 book` writes it.
+pub use books::book::BookRequest;
 /// The command line (`main.rs`).
 pub use cli::{Cli, run};
 /// Positions and moves as the protocols carry them.
@@ -66,8 +77,6 @@ pub use starts::{
     numbering::StartPosition,
     start::{RandomStarts, Start, parse_spec},
 };
-/// A book of starts as `sp960 book` writes it.
-pub use tournaments::book::BookRequest;
 
 /// The unit tests' scripted child processes: the unit-test executable run again as one of
 /// its own tests, so that no unit test starts an external program.

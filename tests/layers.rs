@@ -16,11 +16,13 @@ const LAYERS: &[(&str, &[&str])] = &[
             "tournaments",
             "results",
             "matches",
+            "books",
             "clients",
             "proxy",
             "engine",
             "launch",
             "records",
+            "roll",
             "protocol",
             "starts",
             "os",
@@ -29,7 +31,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "tournaments",
         &[
-            "matches", "clients", "launch", "records", "protocol", "starts", "os",
+            "matches", "books", "clients", "launch", "records", "protocol", "starts", "os",
         ],
     ),
     (
@@ -38,14 +40,21 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "matches",
+        &[
+            "books", "clients", "launch", "records", "protocol", "starts", "os",
+        ],
+    ),
+    (
+        "books",
         &["clients", "launch", "records", "protocol", "starts", "os"],
     ),
     ("clients", &["launch", "protocol", "starts", "os"]),
     ("proxy", &["launch", "protocol", "starts", "os"]),
     ("engine", &["launch", "protocol", "starts", "os"]),
-    ("launch", &["protocol", "os"]),
+    ("launch", &["protocol", "starts", "os"]),
     ("results", &["records", "starts"]),
     ("records", &["starts"]),
+    ("roll", &["starts"]),
     ("protocol", &["starts"]),
     ("starts", &[]),
     ("os", &[]),

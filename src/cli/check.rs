@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::check::engine::EngineSetup;
 use crate::check::perft::{
     PerftError, SUITE_DEPTH, SuiteError, checked_depth, divide, play, position_of, total,
@@ -163,8 +163,9 @@ fn perft_choice(text: &str) -> Result<PerftChoice, UnknownPerft> {
 }
 
 /// `sp960 check`: the table (or JSON) to stdout; exit 0 ready, 3 not ready.
-pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
-    let usage = |message: String| Failure::new(exit_code::USAGE, format!("check: {message}"));
+pub(super) fn check_engine(args: CheckArgs) -> Result<(), CommandFailure> {
+    let usage =
+        |message: String| CommandFailure::new(exit_code::USAGE, format!("check: {message}"));
     let own = own_positions(&args.positions, args.depth)?;
     let plan = PerftPlan {
         depth: args.depth,
@@ -190,7 +191,7 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
             progress: !args.json,
         };
         let report = check_script(&request)
-            .map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
+            .map_err(|err| CommandFailure::new(err.code, format!("check: {err}")))?;
         return print_report(&report, args.json);
     }
     let spec = args
@@ -217,18 +218,22 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), Failure> {
         proxy_program: std::env::current_exe().ok(),
         progress: !args.json,
     };
-    let report = check(&request).map_err(|err| Failure::new(err.code, format!("check: {err}")))?;
+    let report =
+        check(&request).map_err(|err| CommandFailure::new(err.code, format!("check: {err}")))?;
     print_report(&report, args.json)
 }
 
 /// `--positions FILE...`, each read whole and held against shakmaty before any engine
 /// starts: every bad line is printed (`FILE:LINE:COLUMN: why`), then exit 1.
-fn own_positions(files: &[std::path::PathBuf], depth: u32) -> Result<Vec<OwnPosition>, Failure> {
+fn own_positions(
+    files: &[std::path::PathBuf],
+    depth: u32,
+) -> Result<Vec<OwnPosition>, CommandFailure> {
     let mut own = Vec::new();
     for file in files {
         let name = file.display().to_string();
         let text = std::fs::read_to_string(file).map_err(|err| {
-            Failure::new(
+            CommandFailure::new(
                 exit_code::INVALID_DATA,
                 format!("check: --positions {name}: {err}"),
             )
@@ -239,7 +244,7 @@ fn own_positions(files: &[std::path::PathBuf], depth: u32) -> Result<Vec<OwnPosi
                 for error in &errors {
                     eprintln!("sp960: check: --positions {error}");
                 }
-                return Err(Failure::quiet(exit_code::INVALID_DATA));
+                return Err(CommandFailure::quiet(exit_code::INVALID_DATA));
             }
         }
     }
@@ -247,7 +252,7 @@ fn own_positions(files: &[std::path::PathBuf], depth: u32) -> Result<Vec<OwnPosi
 }
 
 /// The report as a table (or JSON) on stdout; the verdict's exit status.
-fn print_report(report: &Report, json: bool) -> Result<(), Failure> {
+fn print_report(report: &Report, json: bool) -> Result<(), CommandFailure> {
     if json {
         println!("{}", report.json());
     } else {
@@ -255,7 +260,7 @@ fn print_report(report: &Report, json: bool) -> Result<(), Failure> {
     }
     match report.verdict.exit_code() {
         exit_code::SUCCESS => Ok(()),
-        code => Err(Failure::quiet(code)),
+        code => Err(CommandFailure::quiet(code)),
     }
 }
 
@@ -310,14 +315,14 @@ pub struct PerftArgs {
 }
 
 /// `sp960 perft`: the total, the divide or the suite to stdout.
-pub(super) fn perft(args: PerftArgs) -> Result<(), Failure> {
+pub(super) fn perft(args: PerftArgs) -> Result<(), CommandFailure> {
     let depth = checked_depth(args.depth.unwrap_or(SUITE_DEPTH))
-        .map_err(|err| Failure::new(exit_code::USAGE, format!("perft: {err}")))?;
-    let invalid = |err: PerftError| Failure::invalid(format!("perft: {err}"));
+        .map_err(|err| CommandFailure::new(exit_code::USAGE, format!("perft: {err}")))?;
+    let invalid = |err: PerftError| CommandFailure::invalid(format!("perft: {err}"));
     let mut out = io::BufWriter::new(io::stdout().lock());
     if args.suite {
         return write_suite(depth, &mut out).map_err(|err| match err {
-            SuiteError::Io(err) => Failure::from(err),
+            SuiteError::Io(err) => CommandFailure::from(err),
             SuiteError::Perft(err) => invalid(err),
         });
     }

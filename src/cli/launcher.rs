@@ -1,5 +1,5 @@
 //! The start of every run: [`Cli::from_env_or_launcher`] decides whether this executable is
-//! a launcher ([`crate::launch::launcher::Invocation`]) and, if so, parses its settings'
+//! a launcher ([`crate::launch::proxy_launcher::Invocation`]) and, if so, parses its settings'
 //! words as `sp960 proxy <words>` and changes into its directory, so that a launcher runs
 //! the very code path of `sp960 proxy`; otherwise it parses the command line.
 
@@ -9,16 +9,16 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 use super::values::refused_failure;
-use super::{Cli, Command, Failure};
+use super::{Cli, Command, CommandFailure};
 use crate::exit_code;
 use crate::exit_code::Refused;
-use crate::launch::launcher::{Invocation, LauncherError, enter_directory};
+use crate::launch::proxy_launcher::{Invocation, LauncherError, enter_directory};
 
 impl Cli {
     /// The command this process runs: the command line (clap reports its own errors and
     /// exits), or for a launcher the proxy command in its settings file, after changing
     /// into its directory. A launcher's errors are `launcher: ...` failures, exit 2.
-    pub fn from_env_or_launcher() -> Result<Cli, Failure> {
+    pub fn from_env_or_launcher() -> Result<Cli, CommandFailure> {
         let has_arguments = env::args_os().len() > 1;
         let Ok(exe) = env::current_exe() else {
             return command_line();
@@ -32,7 +32,7 @@ impl Cli {
             .into_iter()
             .chain(settings.proxy_args.iter().map(String::as_str));
         let refused = |reason: String| {
-            Failure::new(
+            CommandFailure::new(
                 exit_code::USAGE,
                 format!(
                     "launcher: {}: the proxy words are refused: {reason}",
@@ -60,7 +60,7 @@ impl Cli {
 
 /// The command line parsed: a value a command's reader refused is that command's failure
 /// ([`Refused`]); clap reports any other error itself and exits, as `Cli::parse` does.
-fn command_line() -> Result<Cli, Failure> {
+fn command_line() -> Result<Cli, CommandFailure> {
     Cli::try_parse().or_else(|err| match Refused::of(&err) {
         Some(refused) => Err(refused_failure(refused)),
         None => err.exit(),
@@ -68,8 +68,8 @@ fn command_line() -> Result<Cli, Failure> {
 }
 
 /// A launcher's error as the failure `main` reports: `sp960: launcher: ...`, exit 2.
-fn launcher_failure(err: &LauncherError) -> Failure {
-    Failure::new(exit_code::USAGE, format!("launcher: {err}"))
+fn launcher_failure(err: &LauncherError) -> CommandFailure {
+    CommandFailure::new(exit_code::USAGE, format!("launcher: {err}"))
 }
 
 /// clap's reason on one line: its first line without `error: `.

@@ -6,7 +6,7 @@
 
 use std::io;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::matches::{MatchRequest, match_command};
 use crate::tournaments::handoff::{Runner, handoff_command};
 
@@ -44,20 +44,20 @@ pub struct MatchArgs {
 }
 
 /// `sp960 engine`: UCI or XBoard on stdin/stdout until `quit` or the end of input.
-pub(super) fn engine(_: EngineArgs) -> Result<(), Failure> {
+pub(super) fn engine(_: EngineArgs) -> Result<(), CommandFailure> {
     crate::engine::run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
     Ok(())
 }
 
 /// `sp960 match`: the summary to stdout; a missing engine side is played by this very
 /// program's `sp960 engine`.
-pub(super) fn play_match(args: MatchArgs) -> Result<(), Failure> {
+pub(super) fn play_match(args: MatchArgs) -> Result<(), CommandFailure> {
     let request = *args.request;
     match args.runner {
         Some(runner) => handoff_command(request, runner, &mut io::stdout().lock())
-            .map_err(|err| Failure::new(err.exit_code(), format!("match: {err}")))?,
+            .map_err(|err| CommandFailure::new(err.exit_code(), format!("match: {err}")))?,
         None => match_command(request, &mut io::stdout().lock())
-            .map_err(|err| Failure::new(err.exit_code(), format!("match: {err}")))?,
+            .map_err(|err| CommandFailure::new(err.exit_code(), format!("match: {err}")))?,
     };
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! The `sp960` command line: the [`Cli`] clap parses, with the top-level help and its
-//! exit-code table; [`run`], which hands each [`Command`] to its group; and [`Failure`],
+//! exit-code table; [`run`], which hands each [`Command`] to its group; and [`CommandFailure`],
 //! the exit code and `sp960: ...` message a command ends with. `main.rs` only parses,
 //! runs and reports.
 //!
@@ -9,7 +9,7 @@
 //! (fen, identify, random, explain, roll), [`records`] (validate, normalize), [`results`]
 //! (results, and `book --from-results`),
 //! [`proxy`](mod@proxy), [`matches`](mod@matches) (engine, match), [`check`] (check, perft)
-//! and [`tournaments`] (book, tournament). Their values are read into the crate's types as clap parses them
+//! [`books`] (book, its stats and package) and [`tournaments`] (tournament). Their values are read into the crate's types as clap parses them
 //! (`values.rs`: a refused one keeps its command's words and exit code). `launcher` is the
 //! start of every run: a launcher (a copy of sp960
 //! with a settings file beside it) runs the proxy command of its settings file.
@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand};
 
 use crate::exit_code;
 
+pub mod books;
 pub mod check;
 mod launcher;
 pub mod matches;
@@ -80,7 +81,7 @@ pub enum Command {
     Explain(starts::ExplainArgs),
     Roll(starts::RollArgs),
     // Boxed: with the generator's engine spec its arguments are the largest by far.
-    Book(Box<tournaments::BookArgs>),
+    Book(Box<books::BookArgs>),
     Tournament(tournaments::TournamentArgs),
     Engine(matches::EngineArgs),
     #[command(name = "match")]
@@ -93,15 +94,15 @@ pub enum Command {
     Perft(check::PerftArgs),
 }
 
-/// Runs the command: `Ok` is exit 0, anything else a [`Failure`].
-pub fn run(cli: Cli) -> Result<(), Failure> {
+/// Runs the command: `Ok` is exit 0, anything else a [`CommandFailure`].
+pub fn run(cli: Cli) -> Result<(), CommandFailure> {
     match cli.command {
         Command::Fen(args) => starts::fen(args),
         Command::Identify(args) => starts::identify(args),
         Command::Random(args) => starts::random(args),
         Command::Explain(args) => starts::explain(args),
         Command::Roll(args) => starts::roll(args),
-        Command::Book(args) => tournaments::book(*args),
+        Command::Book(args) => books::book(*args),
         Command::Tournament(args) => tournaments::tournament(args),
         Command::Engine(args) => matches::engine(args),
         Command::Match(args) => matches::play_match(args),
@@ -117,43 +118,43 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 /// A failure that ends the command: its exit code ([`exit_code`], or an engine's own
 /// status), and the message `main` prints as `sp960: {message}` on stderr, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+pub struct CommandFailure {
     /// The process exit code.
     pub code: u8,
     /// What went wrong, without the `sp960: ` prefix; `None` when already reported.
     pub message: Option<String>,
 }
 
-impl Failure {
+impl CommandFailure {
     /// A failure with a message.
-    pub fn new(code: u8, message: impl Into<String>) -> Failure {
-        Failure {
+    pub fn new(code: u8, message: impl Into<String>) -> CommandFailure {
+        CommandFailure {
             code,
             message: Some(message.into()),
         }
     }
 
     /// Invalid chess data (exit 1).
-    pub fn invalid(message: impl Into<String>) -> Failure {
-        Failure::new(exit_code::INVALID_DATA, message)
+    pub fn invalid(message: impl Into<String>) -> CommandFailure {
+        CommandFailure::new(exit_code::INVALID_DATA, message)
     }
 
     /// An exit code without a message: the command has said what there was to say.
-    pub fn quiet(code: u8) -> Failure {
-        Failure {
+    pub fn quiet(code: u8) -> CommandFailure {
+        CommandFailure {
             code,
             message: None,
         }
     }
 }
 
-impl From<io::Error> for Failure {
-    fn from(err: io::Error) -> Failure {
+impl From<io::Error> for CommandFailure {
+    fn from(err: io::Error) -> CommandFailure {
         if err.kind() == io::ErrorKind::BrokenPipe {
             // The reader went away (`| head`): not an error of ours.
-            Failure::quiet(exit_code::SUCCESS)
+            CommandFailure::quiet(exit_code::SUCCESS)
         } else {
-            Failure::new(exit_code::USAGE, format!("I/O error: {err}"))
+            CommandFailure::new(exit_code::USAGE, format!("I/O error: {err}"))
         }
     }
 }
@@ -161,11 +162,11 @@ impl From<io::Error> for Failure {
 /// An I/O error of a command that checks its inputs (identify, validate, normalize): a
 /// closed stdout (`| head`) is exit 1 with a note, not the quiet success it is for
 /// commands that only print.
-fn output_cut_short(err: io::Error) -> Failure {
+fn output_cut_short(err: io::Error) -> CommandFailure {
     if err.kind() == io::ErrorKind::BrokenPipe {
-        Failure::invalid("output closed before every input was checked and reported")
+        CommandFailure::invalid("output closed before every input was checked and reported")
     } else {
-        Failure::from(err)
+        CommandFailure::from(err)
     }
 }
 

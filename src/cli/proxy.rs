@@ -7,18 +7,14 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::ValueEnum;
-
-use super::Failure;
-use super::values::proxy_start;
+use super::CommandFailure;
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
-use crate::launch::launcher::{self, LauncherSettings, absolute_engine_program};
-use crate::protocol::Protocol;
-use crate::proxy::detect::{EngineCastlingArg, ProxyConfig, run_proxy};
+use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
+use crate::launch::proxy_launcher::{self, LauncherSettings, absolute_engine_program};
+use crate::proxy::detect::{ProxyConfig, run_proxy};
 use crate::proxy::io::ShellOptions;
-use crate::proxy::starts::{StartArg, StartChoice};
-use crate::starts::castling::CastlingDialect;
+use crate::proxy::starts::StartChoice;
 use crate::starts::start::RandomStarts;
 
 const PROXY_HELP: &str =
@@ -49,66 +45,13 @@ Examples:
                                                one program path for a GUI, started with no arguments
   xboard -variant fischerandom -fcp \"sp960 proxy --protocol xboard --engine-castling kxr -- /usr/games/fairy-stockfish\"";
 
-/// The default of `--quit-timeout`, left out of a launcher's words.
-const DEFAULT_QUIT_TIMEOUT_MS: u64 = 2000;
-
 /// Run a UCI or XBoard engine behind a proxy that sets up Chess960 starts and shields it.
 #[derive(clap::Args, Debug, Clone, PartialEq)]
 #[command(after_help = PROXY_HELP)]
 pub struct ProxyArgs {
-    /// Start of every game: N (0-959), W:B (double FRC) or `random`.
-    #[arg(long, value_name = "SPEC", value_parser = proxy_start)]
-    pub sp: Option<StartArg>,
-    /// Seed for random starts (`--sp random`, or the GUI's SP960_Start -2); otherwise
-    /// one is drawn and told on stderr when used.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// With `--sp random`: double Fischer Random pairs.
-    #[arg(long, requires = "sp")]
-    pub dfrc: bool,
-    /// The GUI's castling notation (default: chess960 once the GUI enables
-    /// UCI_Chess960, standard before).
-    #[arg(long, value_enum)]
-    pub gui_castling: Option<CastlingDialect>,
-    /// How the engine takes castling: FEN castling field (shredder: HAha, the
-    /// default; xfen: KQkq), or for XBoard engines the move form (oo: O-O/O-O-O;
-    /// kxr: king takes rook, e1h1; default: learned, see README).
-    #[arg(long, value_enum)]
-    pub engine_castling: Option<EngineCastlingArg>,
-    /// The GUI's protocol (default: its first command decides, `xboard` or `uci`).
-    #[arg(long, value_enum)]
-    pub protocol: Option<Protocol>,
-    /// Exit (code 3) instead of warning when a start is set and the engine has no
-    /// UCI_Chess960 option (UCI) or does not list fischerandom in its variants (XBoard).
-    #[arg(long)]
-    pub require_chess960: bool,
-    /// UCI: list UCI_Chess960 to the GUI for an engine that has no such option (Toga II),
-    /// so that runners play Chess960 with it: it gets each position as standard chess,
-    /// plays legal moves, and never castles where Chess960 castling differs.
-    #[arg(long)]
-    pub offer_chess960: bool,
-    /// When the engine exits unasked, start it again and go on with the same game (UCI:
-    /// its options, the position, the pending go with the time spent taken off its clock;
-    /// XBoard: its settings, the game's start and moves, time/otim and go), at most N
-    /// times a game; after that, end as without it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub restart_engine: u32,
-    /// UCI: the clock guard. A go with a clock (the mover's wtime/btime, movetime) not
-    /// answered by that time plus MS gets `stop`; one second later the GUI gets the
-    /// engine's best so far (its last pv's first move) or `bestmove 0000`. Never cuts
-    /// `go infinite` or `go ponder` (from `ponderhit` on, its clock counts).
-    #[arg(long, value_name = "MS")]
-    pub max_overrun: Option<u64>,
-    /// UCI: the clock guard for a go without a clock (depth, nodes, mate): stopped after
-    /// MS, then answered as with --max-overrun.
-    #[arg(long, value_name = "MS")]
-    pub max_search: Option<u64>,
-    /// Write a timestamped transcript of both directions to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<PathBuf>,
-    /// Milliseconds the engine gets to exit after `quit` before it is killed.
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_QUIT_TIMEOUT_MS)]
-    pub quit_timeout: u64,
+    /// Every option of the proxy, typed once (`launch::proxy_invocation`).
+    #[command(flatten)]
+    pub options: ProxyOptions,
     /// Do not run: write a launcher at PATH (PATH.exe on Windows) for GUIs that start an
     /// engine by its path alone, with no arguments. It is a copy of sp960 with PATH.sp960.json beside it, holding this directory and these
     /// options and engine (the engine and --log made absolute); started with no arguments
@@ -123,150 +66,108 @@ pub struct ProxyArgs {
 
 /// `sp960 proxy`: runs the engine behind the proxy and exits with its code (a bad --sp is
 /// invalid data, exit 1, refused as clap reads it).
-pub(super) fn proxy(args: ProxyArgs) -> Result<(), Failure> {
-    let random_seed = args.seed.unwrap_or_else(RandomStarts::fresh_seed);
-    let start = StartChoice::from_arguments(args.sp.as_ref(), random_seed, args.dfrc);
+pub(super) fn proxy(args: ProxyArgs) -> Result<(), CommandFailure> {
+    let options = &args.options;
+    let random_seed = options.seed.unwrap_or_else(RandomStarts::fresh_seed);
+    let start = StartChoice::from_arguments(options.sp.as_ref(), random_seed, options.dfrc);
     if let Some(path) = &args.write_launcher {
         return write_launcher(path, &args);
     }
-    if let (StartChoice::Random { .. }, None) = (start, args.seed) {
+    if let (StartChoice::Random { .. }, None) = (start, options.seed) {
         eprintln!("sp960: proxy: random seed {random_seed} (repeat with --seed {random_seed})");
     }
-    let mut config = ProxyConfig::new(start, random_seed, args.require_chess960);
-    config.protocol = args.protocol;
-    config.uci.gui_castling = args.gui_castling;
-    config.uci.offer_chess960 = args.offer_chess960;
-    config.uci.restart_engine = args.restart_engine;
-    config.xboard.restart_engine = args.restart_engine;
-    config.uci.max_overrun = args.max_overrun.map(Duration::from_millis);
-    config.uci.max_search = args.max_search.map(Duration::from_millis);
-    if let Some(value) = args.engine_castling {
+    let mut config = ProxyConfig::new(start, random_seed, options.require_chess960);
+    config.protocol = options.protocol;
+    config.uci.gui_castling = options.gui_castling;
+    config.uci.offer_chess960 = options.offer_chess960;
+    config.uci.restart_engine = options.restart_engine;
+    config.xboard.restart_engine = options.restart_engine;
+    config.uci.max_overrun = options.max_overrun.map(Duration::from_millis);
+    config.uci.max_search = options.max_search.map(Duration::from_millis);
+    if let Some(value) = options.engine_castling {
         config.set_engine_castling(value);
     }
+    let shell = ShellOptions {
+        log: options.log.clone(),
+        quit_timeout: Duration::from_millis(options.quit_timeout),
+    };
     let mut engine = args.engine.into_iter();
     let command = EngineCommand {
         program: engine.next().expect("clap requires the engine"),
         args: engine.collect(),
         dir: None,
     };
-    let shell = ShellOptions {
-        log: args.log,
-        quit_timeout: Duration::from_millis(args.quit_timeout),
-    };
     match run_proxy(config, &command, &shell) {
         Ok(exit_code::SUCCESS) => Ok(()),
-        Ok(code) => Err(Failure::quiet(code)),
-        Err(err) => Err(Failure::new(err.exit_code(), err.to_string())),
+        Ok(code) => Err(CommandFailure::quiet(code)),
+        Err(err) => Err(CommandFailure::new(err.exit_code(), err.to_string())),
     }
 }
 
 /// `sp960 proxy --write-launcher PATH ...`: the options already checked as for a run, the
 /// engine and `--log` made absolute, the current directory as the launcher's directory;
 /// its path on stdout, how to register it on stderr.
-fn write_launcher(path: &Path, args: &ProxyArgs) -> Result<(), Failure> {
-    let failure = |err: launcher::LauncherError| {
-        Failure::new(err.exit_code(), format!("proxy: --write-launcher: {err}"))
+fn write_launcher(path: &Path, args: &ProxyArgs) -> Result<(), CommandFailure> {
+    let failure = |err: proxy_launcher::LauncherError| {
+        CommandFailure::new(err.exit_code(), format!("proxy: --write-launcher: {err}"))
     };
     let directory = std::env::current_dir()?;
     let program = args.engine.first().expect("clap requires the engine");
     let program = absolute_engine_program(program).map_err(failure)?;
-    let log = args.log.as_deref().map(std::path::absolute).transpose()?;
+    let log = args
+        .options
+        .log
+        .as_deref()
+        .map(std::path::absolute)
+        .transpose()?;
     let settings = LauncherSettings {
         directory,
         proxy_args: launcher_words(args, &program, log.as_deref())?,
     };
-    let written = launcher::write_launcher(path, &settings).map_err(failure)?;
+    let written = proxy_launcher::write_launcher(path, &settings).map_err(failure)?;
     let written = std::path::absolute(&written)?;
     println!("{}", written.display());
     eprintln!(
         "sp960: proxy: launcher written; in the GUI give its path alone as the engine's command, with no arguments (its settings: {})",
-        launcher::settings_path(&written).display()
+        proxy_launcher::settings_path(&written).display()
     );
     Ok(())
 }
 
 /// The words after `sp960 proxy` that run `args` again, `--write-launcher` left out, with
-/// `program` for the engine program and `log` for `--log`. Every field is named here (no
-/// `..`), so a new proxy option does not compile until it says how a launcher keeps it.
+/// `program` for the engine program and `log` for `--log`: the typed invocation's words
+/// ([`ProxyInvocation::arguments`]), each checked to be text (JSON holds text).
 fn launcher_words(
     args: &ProxyArgs,
     program: &Path,
     log: Option<&Path>,
-) -> Result<Vec<String>, Failure> {
-    let ProxyArgs {
-        sp,
-        seed,
-        dfrc,
-        gui_castling,
-        engine_castling,
-        protocol,
-        require_chess960,
-        offer_chess960,
-        restart_engine,
-        max_overrun,
-        max_search,
-        log: _,
-        quit_timeout,
-        write_launcher: _,
-        engine,
-    } = args;
-    let mut words: Vec<String> = Vec::new();
-    let mut option = |name: &str, value: Option<String>| {
-        if let Some(value) = value {
-            words.push(format!("--{name}"));
-            words.push(value);
-        }
-    };
-    option("sp", sp.as_ref().map(|sp| sp.text().to_owned()));
-    option("seed", seed.map(|seed| seed.to_string()));
-    option("gui-castling", gui_castling.map(value_name));
-    option("engine-castling", engine_castling.map(value_name));
-    option("protocol", protocol.map(value_name));
-    option(
-        "restart-engine",
-        (*restart_engine != 0).then(|| restart_engine.to_string()),
-    );
-    option("max-overrun", max_overrun.map(|ms| ms.to_string()));
-    option("max-search", max_search.map(|ms| ms.to_string()));
-    option(
-        "log",
-        log.map(|log| text("the --log file", log.as_os_str()))
-            .transpose()?,
-    );
-    option(
-        "quit-timeout",
-        (*quit_timeout != DEFAULT_QUIT_TIMEOUT_MS).then(|| quit_timeout.to_string()),
-    );
-    for (flag, set) in [
-        ("--dfrc", dfrc),
-        ("--require-chess960", require_chess960),
-        ("--offer-chess960", offer_chess960),
-    ] {
-        if *set {
-            words.push(flag.to_owned());
-        }
+) -> Result<Vec<String>, CommandFailure> {
+    if let Some(log) = log {
+        text("the --log file", log.as_os_str())?;
     }
-    words.push("--".to_owned());
-    words.push(text("the engine program", program.as_os_str())?);
-    for arg in &engine[1..] {
-        words.push(text("an engine argument", arg)?);
+    text("the engine program", program.as_os_str())?;
+    for arg in &args.engine[1..] {
+        text("an engine argument", arg)?;
     }
-    Ok(words)
-}
-
-/// A value enum's name as clap reads it (`shredder`, `xboard`).
-fn value_name<T: ValueEnum>(value: T) -> String {
-    value
-        .to_possible_value()
-        .expect("no value is skipped")
-        .get_name()
-        .to_owned()
+    let invocation = ProxyInvocation::new(
+        ProxyOptions {
+            log: log.map(Path::to_path_buf),
+            ..args.options.clone()
+        },
+        program,
+        &args.engine[1..],
+    );
+    invocation
+        .arguments()
+        .iter()
+        .map(|word| text("a word", word))
+        .collect()
 }
 
 /// A word of a launcher's settings file: JSON holds text, so it must be Unicode.
-fn text(what: &str, word: &OsStr) -> Result<String, Failure> {
+fn text(what: &str, word: &OsStr) -> Result<String, CommandFailure> {
     word.to_str().map(str::to_owned).ok_or_else(|| {
-        Failure::new(
+        CommandFailure::new(
             exit_code::USAGE,
             format!(
                 "proxy: --write-launcher: {what} '{}' is not valid Unicode: a launcher's settings file cannot hold it",
@@ -336,12 +237,78 @@ mod tests {
         .unwrap();
         let again = proxy_args(&words.iter().map(String::as_str).collect::<Vec<_>>());
         let expected = ProxyArgs {
+            options: ProxyOptions {
+                log: Some("/abs/game.log".into()),
+                ..given.options
+            },
             write_launcher: None,
-            log: Some("/abs/game.log".into()),
             engine: ["/abs/sf", "-x", "--y", "a b"].map(OsString::from).to_vec(),
-            ..given
         };
         assert_eq!(again, expected);
+    }
+
+    /// The typed invocation, every option away from its default (a struct literal and a
+    /// destructuring without `..`: a new option does not compile until it is here),
+    /// rendered by [`ProxyInvocation::words`] and read back by the proxy's own clap
+    /// parser: the same options and engine.
+    #[test]
+    fn every_option_of_the_invocation_round_trips_through_clap() {
+        use crate::launch::spec::EngineCastlingArg;
+        use crate::protocol::Protocol;
+        use crate::starts::castling::CastlingDialect;
+        let options = ProxyOptions {
+            sp: Some("random".parse().unwrap()),
+            seed: Some(7),
+            dfrc: true,
+            gui_castling: Some(CastlingDialect::Standard),
+            engine_castling: Some(EngineCastlingArg::Xfen),
+            protocol: Some(Protocol::Uci),
+            require_chess960: true,
+            offer_chess960: true,
+            restart_engine: 3,
+            max_overrun: Some(500),
+            max_search: Some(9000),
+            log: Some("a b.log".into()),
+            quit_timeout: 100,
+        };
+        let ProxyOptions {
+            sp,
+            seed,
+            dfrc,
+            gui_castling,
+            engine_castling,
+            protocol,
+            require_chess960,
+            offer_chess960,
+            restart_engine,
+            max_overrun,
+            max_search,
+            log,
+            quit_timeout,
+        } = ProxyOptions::default();
+        assert_ne!(options.sp, sp);
+        assert_ne!(options.seed, seed);
+        assert_ne!(options.dfrc, dfrc);
+        assert_ne!(options.gui_castling, gui_castling);
+        assert_ne!(options.engine_castling, engine_castling);
+        assert_ne!(options.protocol, protocol);
+        assert_ne!(options.require_chess960, require_chess960);
+        assert_ne!(options.offer_chess960, offer_chess960);
+        assert_ne!(options.restart_engine, restart_engine);
+        assert_ne!(options.max_overrun, max_overrun);
+        assert_ne!(options.max_search, max_search);
+        assert_ne!(options.log, log);
+        assert_ne!(options.quit_timeout, quit_timeout);
+        let invocation = ProxyInvocation::new(options, "/usr/games/stockfish", ["-x", "--y"]);
+        let words = invocation.text_words();
+        assert_eq!(words[0], "proxy");
+        let again = proxy_args(&words[1..].iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(again.options, invocation.options);
+        assert_eq!(again.engine, invocation.engine);
+        assert_eq!(again.write_launcher, None);
+        // The defaults come back from no words at all.
+        let bare = proxy_args(&["--", "sf"]);
+        assert_eq!(bare.options, ProxyOptions::default());
     }
 
     #[test]

@@ -5,9 +5,9 @@
 
 use std::io;
 
-use super::{Failure, output_cut_short};
+use super::{CommandFailure, output_cut_short};
 use crate::exit_code;
-use crate::records::check::{CheckOptions, Mode, OperationChecks, Rules};
+use crate::records::check::{CastlingRules, CheckOptions, OperationChecks, Rules};
 use crate::records::epd_ops::{DEFAULT_PERFT_DEPTH, MAX_PERFT_DEPTH};
 use crate::records::game_rewrite::VariantSpelling;
 use crate::records::inputs::{DEFAULT_GLOBS, Input};
@@ -90,7 +90,7 @@ pub struct NormalizeArgs {
 pub struct CheckArgs {
     /// Castling rules.
     #[arg(long, value_enum, default_value_t)]
-    pub mode: Mode,
+    pub mode: CastlingRules,
     /// Legality rules: python-chess's `is_valid()`, or shakmaty's stricter verdict on
     /// material and double checks by knights and pawns.
     #[arg(long, value_enum, default_value_t)]
@@ -111,7 +111,7 @@ impl CheckArgs {
 }
 
 /// `sp960 validate`.
-pub(super) fn validate(args: ValidateArgs) -> Result<(), Failure> {
+pub(super) fn validate(args: ValidateArgs) -> Result<(), CommandFailure> {
     let check = CheckOptions {
         operations: OperationChecks::Position {
             perft_depth: args.perft_depth,
@@ -133,7 +133,7 @@ pub(super) fn validate(args: ValidateArgs) -> Result<(), Failure> {
 }
 
 /// `sp960 normalize`.
-pub(super) fn normalize(args: NormalizeArgs) -> Result<(), Failure> {
+pub(super) fn normalize(args: NormalizeArgs) -> Result<(), CommandFailure> {
     let options = NormalizeOptions {
         check: args.check.options(false),
         castling: args.castling,
@@ -150,9 +150,9 @@ pub(super) fn normalize(args: NormalizeArgs) -> Result<(), Failure> {
 
 /// A checking command's exit code as a result. Output closed early exits 1: not every
 /// record was reported, so success cannot be claimed.
-fn exit_with(result: io::Result<u8>) -> Result<(), Failure> {
+fn exit_with(result: io::Result<u8>) -> Result<(), CommandFailure> {
     match result.map_err(output_cut_short)? {
         exit_code::SUCCESS => Ok(()),
-        code => Err(Failure::quiet(code)),
+        code => Err(CommandFailure::quiet(code)),
     }
 }

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::exit_code;
 use crate::records::check::{CheckOptions, OperationChecks, Rules};
 use crate::records::game_stream::{GameStreamError, stream_games};
@@ -89,24 +89,24 @@ pub struct FromResultsArgs {
 
 impl FromResultsArgs {
     /// The SPECs of the book: `specs` as given, or the starts of --from-results.
-    pub fn specs(&self, specs: Vec<Spec>) -> Result<Vec<Spec>, Failure> {
+    pub fn specs(&self, specs: Vec<Spec>) -> Result<Vec<Spec>, CommandFailure> {
         let Some(path) = &self.from_results else {
             return Ok(specs);
         };
         if !specs.is_empty() {
-            return Err(Failure::new(
+            return Err(CommandFailure::new(
                 exit_code::USAGE,
                 "book: give SPECs or --from-results, not both",
             ));
         }
         let text = std::fs::read_to_string(path).map_err(|err| {
-            Failure::new(
+            CommandFailure::new(
                 exit_code::USAGE,
                 format!("book: --from-results {}: {err}", path.display()),
             )
         })?;
         starts_in_window(&text, self.score_window, self.min_games).map_err(|err| {
-            Failure::invalid(format!("book: --from-results {}: {err}", path.display()))
+            CommandFailure::invalid(format!("book: --from-results {}: {err}", path.display()))
         })
     }
 }
@@ -169,7 +169,7 @@ fn tell(skipped: &Skipped) {
 }
 
 /// `sp960 results`.
-pub(super) fn results(args: ResultsArgs) -> Result<(), Failure> {
+pub(super) fn results(args: ResultsArgs) -> Result<(), CommandFailure> {
     let (tally, unreadable) = read_games(&args);
     if !args.list_skipped {
         for skipped in &tally.examples {
@@ -228,20 +228,23 @@ pub(super) fn results(args: ResultsArgs) -> Result<(), Failure> {
     };
     write_file(args.html.as_ref(), || picture::html(&report, &title))?;
     if unreadable > 0 {
-        return Err(Failure::quiet(exit_code::USAGE));
+        return Err(CommandFailure::quiet(exit_code::USAGE));
     }
     if tally.games() == 0 {
-        return Err(Failure::invalid(
+        return Err(CommandFailure::invalid(
             "results: no finished Chess960 game in the input",
         ));
     }
     Ok(())
 }
 
-fn write_file(path: Option<&PathBuf>, content: impl FnOnce() -> String) -> Result<(), Failure> {
+fn write_file(
+    path: Option<&PathBuf>,
+    content: impl FnOnce() -> String,
+) -> Result<(), CommandFailure> {
     if let Some(path) = path {
         std::fs::write(path, content()).map_err(|err| {
-            Failure::new(
+            CommandFailure::new(
                 exit_code::USAGE,
                 format!("results: cannot write {}: {err}", path.display()),
             )

@@ -1,17 +1,17 @@
 //! `sp960 fen`, `identify`, `random`, `explain` and `roll`: their arguments and help text,
-//! and the calls into [`crate::starts`] with the outcome mapped to a [`Failure`].
+//! and the calls into [`crate::starts`] with the outcome mapped to a [`CommandFailure`].
 
 use std::io::{self, IsTerminal};
 
 use super::values::{explain_input, fen_spec};
-use super::{Failure, output_cut_short};
+use super::{CommandFailure, output_cut_short};
 use crate::exit_code;
+use crate::roll::Method;
+use crate::roll::command::{RollCommandError, RollRequest};
+use crate::roll::simulate::print_random_rolls;
 use crate::starts::commands::{CommandError, identify_inputs, print_random, print_starts};
 use crate::starts::explain::{ExplainError, ExplainInput, print_explanations};
 use crate::starts::notation::{CastlingNotation, RecordFormat};
-use crate::starts::roll::Method;
-use crate::starts::roll::command::{RollCommandError, RollRequest};
-use crate::starts::roll::simulate::print_random_rolls;
 use crate::starts::start::{RandomStarts, Spec};
 
 /// Print the start FEN of each SPEC, one per line.
@@ -110,7 +110,7 @@ pub struct RollArgs {
 }
 
 /// `sp960 fen`.
-pub(super) fn fen(args: FenArgs) -> Result<(), Failure> {
+pub(super) fn fen(args: FenArgs) -> Result<(), CommandFailure> {
     command_result(
         "fen",
         print_starts(
@@ -123,7 +123,7 @@ pub(super) fn fen(args: FenArgs) -> Result<(), Failure> {
 }
 
 /// `sp960 identify`.
-pub(super) fn identify(args: IdentifyArgs) -> Result<(), Failure> {
+pub(super) fn identify(args: IdentifyArgs) -> Result<(), CommandFailure> {
     command_result(
         "identify",
         identify_inputs(
@@ -136,7 +136,7 @@ pub(super) fn identify(args: IdentifyArgs) -> Result<(), Failure> {
 }
 
 /// `sp960 random`: plain draws, or a physical method's simulated values (`--method`).
-pub(super) fn random(args: RandomArgs) -> Result<(), Failure> {
+pub(super) fn random(args: RandomArgs) -> Result<(), CommandFailure> {
     let RandomArgs {
         count,
         seed,
@@ -158,21 +158,21 @@ pub(super) fn random(args: RandomArgs) -> Result<(), Failure> {
 }
 
 /// `sp960 explain`: a start that cannot be read exits 1.
-pub(super) fn explain(args: ExplainArgs) -> Result<(), Failure> {
+pub(super) fn explain(args: ExplainArgs) -> Result<(), CommandFailure> {
     print_explanations(
         &args.inputs,
         args.json,
         &mut io::BufWriter::new(io::stdout().lock()),
     )
     .map_err(|err| match err {
-        ExplainError::Io(err) => Failure::from(err),
-        err => Failure::invalid(err.to_string()),
+        ExplainError::Io(err) => CommandFailure::from(err),
+        err => CommandFailure::invalid(err.to_string()),
     })
 }
 
 /// `sp960 roll`: bad values are usage errors (exit 2); without values stdin is asked when
 /// it is a terminal.
-pub(super) fn roll(args: RollArgs) -> Result<(), Failure> {
+pub(super) fn roll(args: RollArgs) -> Result<(), CommandFailure> {
     let request = RollRequest {
         method: args.method,
         values: args.values,
@@ -181,7 +181,7 @@ pub(super) fn roll(args: RollArgs) -> Result<(), Failure> {
         castling: args.castling,
     };
     let stdin = io::stdin();
-    crate::starts::roll::command::roll(
+    crate::roll::command::roll(
         &request,
         stdin.is_terminal(),
         &mut stdin.lock(),
@@ -189,8 +189,8 @@ pub(super) fn roll(args: RollArgs) -> Result<(), Failure> {
         &mut io::stderr().lock(),
     )
     .map_err(|err| match err {
-        RollCommandError::Io(err) => Failure::from(err),
-        err => Failure::new(err.exit_code(), err.to_string()),
+        RollCommandError::Io(err) => CommandFailure::from(err),
+        err => CommandFailure::new(err.exit_code(), err.to_string()),
     })
 }
 
@@ -204,12 +204,12 @@ fn seed_or_fresh(seed: Option<u64>) -> u64 {
 }
 
 /// Maps a core command's outcome: bad data exits 1 (already reported when identifying).
-fn command_result(command: &str, result: Result<(), CommandError>) -> Result<(), Failure> {
+fn command_result(command: &str, result: Result<(), CommandError>) -> Result<(), CommandFailure> {
     match result {
         Ok(()) => Ok(()),
         Err(CommandError::Io(err)) if command == "identify" => Err(output_cut_short(err)),
-        Err(CommandError::Io(err)) => Err(Failure::from(err)),
-        Err(CommandError::Unidentified(_)) => Err(Failure::quiet(exit_code::INVALID_DATA)),
-        Err(err) => Err(Failure::invalid(format!("{command}: {err}"))),
+        Err(CommandError::Io(err)) => Err(CommandFailure::from(err)),
+        Err(CommandError::Unidentified(_)) => Err(CommandFailure::quiet(exit_code::INVALID_DATA)),
+        Err(err) => Err(CommandFailure::invalid(format!("{command}: {err}"))),
     }
 }

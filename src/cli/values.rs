@@ -18,20 +18,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::builder::TypedValueParser;
 
-use super::Failure;
+use super::CommandFailure;
+use crate::books::generate::{Window, parse_engine, parse_window};
 use crate::exit_code::{self, Refused};
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
-use crate::proxy::starts::StartArg;
 use crate::starts::explain::{ExplainError, ExplainInput};
 use crate::starts::request::BookError;
 use crate::starts::start::Spec;
-use crate::tournaments::generate::{Window, parse_engine, parse_window};
 
 /// The failure `main` reports for a refused value: `sp960: COMMAND: reason`, the
 /// command's exit code.
-pub fn refused_failure(refused: &Refused) -> Failure {
-    Failure::new(refused.code(), refused.to_string())
+pub fn refused_failure(refused: &Refused) -> CommandFailure {
+    CommandFailure::new(refused.code(), refused.to_string())
 }
 
 /// `sp960 fen SPEC...`: the word `random` is no SPEC there.
@@ -59,11 +58,6 @@ pub fn tournament_spec(text: &str) -> Result<Spec, Refused> {
 /// `--pgnout`): read as text, so a path that is not UTF-8 is clap's usage error, as it was.
 pub fn text_path(text: &str) -> Result<PathBuf, Infallible> {
     Ok(PathBuf::from(text))
-}
-
-/// `sp960 proxy --sp`: one start or `random`.
-pub fn proxy_start(text: &str) -> Result<StartArg, Refused> {
-    text.parse().map_err(Refused::invalid("proxy: --sp"))
 }
 
 /// `sp960 tournament --tc`.

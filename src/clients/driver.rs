@@ -17,6 +17,7 @@ use shakmaty::Chess;
 use crate::clients::client::Client;
 use crate::clients::talk::{ClientEvent, GoRequest, Limits, Lines, NewGame};
 use crate::launch::command::{EngineCommand, SpawnError};
+use crate::launch::engine_start::EngineStart;
 use crate::launch::log::GameLog;
 use crate::launch::process::{EngineProcess, Received};
 use crate::protocol::Protocol;
@@ -74,6 +75,26 @@ pub struct Launch {
     pub options: Vec<(String, String)>,
     /// The handshake's waits.
     pub waits: Waits,
+}
+
+impl Launch {
+    /// `engine` started with `waits`: the one way a role's engine becomes the driver's
+    /// launch (a role that knows the protocol by now sets `protocol` after).
+    pub fn new(engine: &EngineStart, waits: Waits) -> Launch {
+        let EngineStart {
+            command,
+            protocol,
+            options,
+            init_strings,
+        } = engine.clone();
+        Launch {
+            command,
+            init_strings,
+            protocol,
+            options,
+            waits,
+        }
+    }
 }
 
 /// A started engine whose handshake has not run yet (the runner starts all engines on one

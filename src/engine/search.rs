@@ -266,6 +266,22 @@ struct Searcher<'a> {
     root_best: Option<Move>,
 }
 
+/// The score a transposition-table entry gives a node without searching it, when it was
+/// searched as deep and its bound settles the window (never at the root, which must pick
+/// a move).
+fn table_cutoff(entry: TtEntry, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    if ply == 0 || entry.depth < depth {
+        return None;
+    }
+    let score = score_from_table(entry.score, ply);
+    match entry.bound {
+        Bound::Exact => Some(score),
+        Bound::Lower if score >= beta => Some(score),
+        Bound::Upper if score <= alpha => Some(score),
+        _ => None,
+    }
+}
+
 impl<'a> Searcher<'a> {
     fn new(job: &'a SearchJob, stop: &'a AtomicBool) -> Searcher<'a> {
         let start = Instant::now();
@@ -371,14 +387,8 @@ impl<'a> Searcher<'a> {
         }
 
         let entry = self.probe(hash);
-        if let Some(entry) = entry.filter(|entry| ply > 0 && entry.depth >= depth) {
-            let score = score_from_table(entry.score, ply);
-            match entry.bound {
-                Bound::Exact => return score,
-                Bound::Lower if score >= beta => return score,
-                Bound::Upper if score <= alpha => return score,
-                _ => {}
-            }
+        if let Some(score) = entry.and_then(|entry| table_cutoff(entry, depth, ply, alpha, beta)) {
+            return score;
         }
 
         let mut moves = position.legal_moves();
@@ -420,18 +430,9 @@ impl<'a> Searcher<'a> {
                 best_move = Some(m);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if ply == 0 {
-                        self.root_best = Some(m);
-                    }
+                    self.new_best(ply, m);
                     if alpha >= beta {
-                        if !m.is_capture() && !m.is_promotion() && self.killers[ply][0] != Some(m) {
-                            self.killers[ply][1] = self.killers[ply][0];
-                            self.killers[ply][0] = Some(m);
-                        }
+                        self.remember_killer(ply, m);
                         break;
                     }
                 }
@@ -456,6 +457,27 @@ impl<'a> Searcher<'a> {
             },
         );
         best_score
+    }
+
+    /// `m` raised alpha at `ply`: its line becomes the principal variation there (and at
+    /// the root, the best move so far).
+    fn new_best(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+        if ply == 0 {
+            self.root_best = Some(m);
+        }
+    }
+
+    /// A quiet move that cut off at `ply` becomes its first killer (the old first the
+    /// second).
+    fn remember_killer(&mut self, ply: usize, m: Move) {
+        if !m.is_capture() && !m.is_promotion() && self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
     }
 
     fn quiescence(&mut self, position: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {

@@ -17,9 +17,11 @@
 //! it). It imports `protocol` (the one [`crate::protocol::Protocol`]), `os` and std.
 
 pub mod command;
+pub mod engine_start;
 pub(crate) mod key_value;
-pub(crate) mod launcher;
 pub mod log;
 pub mod process;
+pub(crate) mod proxy_invocation;
+pub(crate) mod proxy_launcher;
 pub mod spec;
 pub mod time_control;

@@ -54,7 +54,7 @@ pub enum MatchError {
     Usage(String),
     /// An opening of `--openings` is bad (or the file cannot be read): invalid data.
     #[error("--openings: {0}")]
-    Openings(#[from] crate::matches::config::openings::OpeningError),
+    Openings(#[from] crate::books::openings::OpeningError),
     /// The `--log` directory cannot be made.
     #[error("--log '{path}': {source}")]
     Log {

@@ -136,7 +136,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
 /// `proto=xboard`; and the `--log` directory is made.
 fn validate(config: &MatchConfig) -> Result<(), MatchError> {
     for (index, engine) in config.engines.iter().enumerate() {
-        if let Some(protocol) = engine.protocol {
+        if let Some(protocol) = engine.start.protocol {
             let nodes = config.engine_limits[index].nodes;
             check_node_limit(protocol, nodes, NodeLimitError::Declared(index + 1))?;
         }

@@ -14,13 +14,11 @@
 //! [`StartSelector::current`] for the start when a game is set up, and calls
 //! [`StartSelector::new_game`] at the protocol's new-game command.
 
-use std::str::FromStr;
-
 use thiserror::Error;
 
 use crate::starts::numbering::StartPosition;
 
-use crate::starts::start::{RandomStarts, SpecError, SpecItem, Start, spec_items};
+use crate::starts::start::{RandomStarts, Start, StartArg};
 
 /// Name of the option for the start position (white's, and black's too unless
 /// [`BLACK_START_OPTION`] is set): -2 = random, -1 = off, 0..=959 = that SP; its default is
@@ -98,60 +96,16 @@ pub enum StartChoice {
     },
 }
 
-/// `--sp` as read: one start (`N`, `W:B`) or `random`, with the words as given (a
-/// launcher's settings keep them).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StartArg {
-    text: String,
-    /// The start; `None` for `random`.
-    start: Option<Start>,
-}
-
-impl FromStr for StartArg {
-    type Err = SpecError;
-
-    /// Reads `N`, `W:B` or `random`; a list, a range or `all` is no single start, and the
-    /// message says what one is.
-    fn from_str(text: &str) -> Result<StartArg, SpecError> {
-        let start = match spec_items(text).as_deref() {
-            Ok([SpecItem::Random]) => None,
-            Ok([SpecItem::Number(sp)]) => Some(Start::symmetric(*sp)),
-            Ok([SpecItem::Pair(start)]) => Some(*start),
-            // A list, a range, `all` or no SPEC: the one-start reader says why.
-            _ => Some(one_start(text)?),
-        };
-        Ok(StartArg {
-            text: text.to_owned(),
-            start,
-        })
-    }
-}
-
-impl StartArg {
-    /// The words as given.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-}
-
 impl StartChoice {
     /// The choice `--sp` makes: its start, or `random` (a sequence from `seed`, double-FRC
     /// pairs with `dfrc`). `None` gives [`StartChoice::Off`].
     pub fn from_arguments(spec: Option<&StartArg>, seed: u64, dfrc: bool) -> StartChoice {
-        match spec.map(|spec| spec.start) {
+        match spec.map(StartArg::start) {
             None => StartChoice::Off,
             Some(None) => StartChoice::Random { seed, dfrc },
             Some(Some(start)) => StartChoice::Fixed(start),
         }
     }
-}
-
-/// `text` as exactly one start, or why not.
-fn one_start(text: &str) -> Result<Start, SpecError> {
-    text.parse::<Start>().map_err(|err| match err {
-        SpecError::Malformed(text) => SpecError::NotOneStart(text),
-        other => other,
-    })
 }
 
 /// A GUI's value for the start option: -2 random, -1 off, 0..=959 that SP.
@@ -416,6 +370,7 @@ impl StartNotices {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::starts::start::SpecError;
 
     fn sp(n: u64) -> StartPosition {
         StartPosition::new(n).unwrap()

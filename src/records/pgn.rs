@@ -423,24 +423,8 @@ impl<'a> Reader<'a> {
                 b'\n' => self.next_line(self.pos),
                 b';' => self.pos = self.line_end(),
                 b'{' => {
-                    let start = self.pos + 1;
-                    let close =
-                        memchr(b'}', &text[start..]).map_or(text.len(), |close| start + close);
-                    for newline in memchr::memchr_iter(b'\n', &text[start..close]) {
-                        self.line += 1;
-                        self.line_start = start + newline + 1;
-                    }
-                    self.pos = (close + 1).min(text.len());
-                    match self.phase {
-                        // A comment no game holds.
-                        Phase::Idle => {}
-                        Phase::Tags | Phase::Movetext => {
-                            self.phase = Phase::Movetext;
-                            return Some(Event::Comment {
-                                text: &text[start..close],
-                                at,
-                            });
-                        }
+                    if let Some(event) = self.comment(at) {
+                        return Some(event);
                     }
                 }
                 b'(' => {
@@ -456,25 +440,58 @@ impl<'a> Reader<'a> {
                     return Some(Event::Close(at));
                 }
                 _ => {
-                    let end = text[self.pos..]
-                        .iter()
-                        .position(|&byte| ends_token(byte))
-                        .map_or(text.len(), |end| self.pos + end);
-                    let token = &text[self.pos..end];
-                    self.pos = end;
-                    match Outcome::from_ascii(token) {
-                        Ok(outcome) if self.depth == 0 => {
-                            self.phase = Phase::Idle;
-                            return Some(Event::Outcome(outcome, at));
-                        }
-                        // A result inside a variation.
-                        Ok(_) => {}
-                        Err(_) => {
-                            self.phase = Phase::Movetext;
-                            return Some(Event::Word { token, at });
-                        }
+                    if let Some(event) = self.word(at) {
+                        return Some(event);
                     }
                 }
+            }
+        }
+    }
+
+    /// The `{...}` comment at `pos` (`at`), read past its lines; `None` for one no game
+    /// holds.
+    fn comment(&mut self, at: At) -> Option<Event<'a>> {
+        let text = self.text;
+        let start = self.pos + 1;
+        let close = memchr(b'}', &text[start..]).map_or(text.len(), |close| start + close);
+        for newline in memchr::memchr_iter(b'\n', &text[start..close]) {
+            self.line += 1;
+            self.line_start = start + newline + 1;
+        }
+        self.pos = (close + 1).min(text.len());
+        match self.phase {
+            // A comment no game holds.
+            Phase::Idle => None,
+            Phase::Tags | Phase::Movetext => {
+                self.phase = Phase::Movetext;
+                Some(Event::Comment {
+                    text: &text[start..close],
+                    at,
+                })
+            }
+        }
+    }
+
+    /// The word at `pos` (`at`): a move, number or NAG, or a result; `None` for a result
+    /// inside a variation.
+    fn word(&mut self, at: At) -> Option<Event<'a>> {
+        let text = self.text;
+        let end = text[self.pos..]
+            .iter()
+            .position(|&byte| ends_token(byte))
+            .map_or(text.len(), |end| self.pos + end);
+        let token = &text[self.pos..end];
+        self.pos = end;
+        match Outcome::from_ascii(token) {
+            Ok(outcome) if self.depth == 0 => {
+                self.phase = Phase::Idle;
+                Some(Event::Outcome(outcome, at))
+            }
+            // A result inside a variation.
+            Ok(_) => None,
+            Err(_) => {
+                self.phase = Phase::Movetext;
+                Some(Event::Word { token, at })
             }
         }
     }

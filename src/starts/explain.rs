@@ -18,7 +18,6 @@ use thiserror::Error;
 
 use crate::starts::identify::{IdentifyError, identify};
 use crate::starts::numbering::{BackRank, StartPosition};
-use crate::starts::roll::board::ordinal;
 use crate::starts::start::{SpecError, Start, parse_spec};
 
 /// Why an input names no start (invalid chess data: exit 1).
@@ -397,6 +396,18 @@ pub fn print_explanations(
     }
     out.flush()?;
     Ok(())
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ... for `n` from 1.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 #[cfg(test)]

@@ -94,6 +94,28 @@ impl BookRequest {
         self.specs.iter().filter(|spec| spec.is_random()).count() as u64
     }
 
+    /// The request for `specs`, `count` random starts per `random`, `dfrc_sample` pairs,
+    /// drawn from `seed`; a request that draws without a seed gets a fresh one, returned
+    /// beside it to be told so the run can be repeated.
+    pub fn seeded(
+        specs: Vec<Spec>,
+        count: u64,
+        dfrc_sample: u64,
+        seed: Option<u64>,
+    ) -> (BookRequest, Option<u64>) {
+        let mut request = BookRequest {
+            specs,
+            count,
+            dfrc_sample,
+            seed: seed.unwrap_or(0),
+        };
+        let drawn = (seed.is_none() && request.is_random()).then(RandomStarts::fresh_seed);
+        if let Some(fresh) = drawn {
+            request.seed = fresh;
+        }
+        (request, drawn)
+    }
+
     /// True when the request draws random starts (and so depends on the seed).
     pub fn is_random(&self) -> bool {
         self.dfrc_sample > 0 || self.random_specs() > 0

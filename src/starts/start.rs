@@ -377,6 +377,55 @@ impl Iterator for RandomStarts {
     }
 }
 
+/// `sp960 proxy --sp` as read: one start (`N`, `W:B`) or `random`, with the words as given
+/// (a launcher's settings keep them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartArg {
+    text: String,
+    /// The start; `None` for `random`.
+    start: Option<Start>,
+}
+
+impl FromStr for StartArg {
+    type Err = SpecError;
+
+    /// Reads `N`, `W:B` or `random`; a list, a range or `all` is no single start, and the
+    /// message says what one is.
+    fn from_str(text: &str) -> Result<StartArg, SpecError> {
+        let start = match spec_items(text).as_deref() {
+            Ok([SpecItem::Random]) => None,
+            Ok([SpecItem::Number(sp)]) => Some(Start::symmetric(*sp)),
+            Ok([SpecItem::Pair(start)]) => Some(*start),
+            // A list, a range, `all` or no SPEC: the one-start reader says why.
+            _ => Some(one_start(text)?),
+        };
+        Ok(StartArg {
+            text: text.to_owned(),
+            start,
+        })
+    }
+}
+
+impl StartArg {
+    /// The words as given.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The start; `None` for `random`.
+    pub fn start(&self) -> Option<Start> {
+        self.start
+    }
+}
+
+/// `text` as exactly one start, or why not.
+fn one_start(text: &str) -> Result<Start, SpecError> {
+    text.parse::<Start>().map_err(|err| match err {
+        SpecError::Malformed(text) => SpecError::NotOneStart(text),
+        other => other,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,9 @@
 
 use thiserror::Error;
 
+use crate::books::book::BookError;
 use crate::launch::spec::EngineSpecError;
 use crate::starts::start::InvalidStart;
-use crate::tournaments::book::BookError;
 
 /// Why no tournament command could be written.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

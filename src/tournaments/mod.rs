@@ -12,13 +12,9 @@
 //! Must not import `cli`, `proxy` or `engine`; uses `matches`, `clients`, `launch`,
 //! `records`, `protocol`, `starts` and `os`.
 
-pub mod book;
-pub(crate) mod cutechess_gui;
+pub(crate) mod cutechess_gui_files;
 pub mod error;
-pub mod generate;
 pub mod handoff;
-pub mod package;
 pub(crate) mod runners;
 pub mod shell;
-pub mod stats;
 pub mod tournament;

@@ -17,8 +17,11 @@ use thiserror::Error;
 use super::shell::Shell;
 
 use super::runners::{
-    Adjudication, Dialect, Entrant, Launch, Line, Openings, RunnerCommand, Schedule, TournamentKind,
+    Adjudication, Dialect, Entrant, Line, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
+    TournamentKind,
 };
+use crate::books::book::{BookFormat, BookRequest};
+use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
 use crate::launch::spec::{EngineCastlingArg, EngineSpec, ProxyChoice};
 use crate::launch::time_control::TimeControl;
 use crate::matches::tally::sprt::SprtConfig;
@@ -28,7 +31,6 @@ use crate::protocol::quirks::{Quirks, quirks, sets_threads};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::numbering::STANDARD;
 use crate::starts::start::Start;
-use crate::tournaments::book::{BookFormat, BookRequest};
 
 pub use super::runners::Tool;
 
@@ -117,7 +119,7 @@ pub struct TournamentRequest {
 }
 
 /// An existing book the tournament plays (a generated one, say): its path, format and the
-/// root of each opening (read and checked by [`crate::matches::config::openings::read_openings`]).
+/// root of each opening (read and checked by [`crate::books::openings::read_openings`]).
 #[derive(Debug, Clone)]
 pub struct GivenBook {
     /// The file, as the command line names it.
@@ -180,7 +182,7 @@ impl TournamentRequest {
 
 /// A tournament command, ready to write out.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
+pub struct TournamentPlan {
     /// What the runner is asked to play.
     pub(crate) command: RunnerCommand,
     /// The command line, rendered once from `command` by the runner's dialect.
@@ -191,15 +193,15 @@ pub struct Plan {
     pub notes: Vec<String>,
 }
 
-impl Plan {
+impl TournamentPlan {
     /// How each engine is started, in `--engine` order.
-    pub(crate) fn launches(&self) -> impl Iterator<Item = &Launch> {
+    pub(crate) fn launches(&self) -> impl Iterator<Item = &RunnerLaunch> {
         self.command.engines.iter().map(|entrant| &entrant.launch)
     }
 }
 
 /// Works out the whole command line and book for `tournament`.
-pub fn plan(tournament: &Tournament) -> Result<Plan, TournamentError> {
+pub fn plan(tournament: &Tournament) -> Result<TournamentPlan, TournamentError> {
     let dialect = tournament.tool.dialect();
     dialect.check_engine_count(tournament.engines.len())?;
     let mut notes = Vec::new();
@@ -237,7 +239,7 @@ pub fn plan(tournament: &Tournament) -> Result<Plan, TournamentError> {
     };
     let rendered = dialect.render(&command)?;
     notes.extend(rendered.notes);
-    Ok(Plan {
+    Ok(TournamentPlan {
         command,
         line: rendered.line,
         book: rendered.book,
@@ -272,7 +274,7 @@ fn launch(
     name: String,
     tournament: &Tournament,
     notes: &mut Vec<String>,
-) -> Result<Launch, TournamentError> {
+) -> Result<RunnerLaunch, TournamentError> {
     let dialect = tournament.tool.dialect();
     let tool_name = dialect.name();
     let known = quirks(engine.program());
@@ -295,11 +297,12 @@ fn launch(
         Protocol::Xboard => wrapping.xboard(engine, known, tool_name),
     }
     if !wrapping.decide(engine.proxy, &name, notes) {
-        return Ok(Launch {
+        return Ok(RunnerLaunch {
             name,
-            program: engine.cmd.clone(),
-            args: engine.args.clone(),
-            proxy_options: None,
+            run: Run::Bare {
+                program: engine.cmd.clone(),
+                args: engine.args.clone(),
+            },
             options,
             cores,
         });
@@ -308,21 +311,16 @@ fn launch(
         "engine '{name}': wrapped in sp960 proxy because {}",
         wrapping.reasons.join("; and ")
     ));
-    let mut proxy_options = Vec::new();
-    if protocol == Protocol::Xboard {
-        proxy_options.extend(["--protocol".to_owned(), "xboard".to_owned()]);
-    }
-    proxy_options.extend(wrapping.proxy_args);
-    let mut args = vec!["proxy".to_owned()];
-    args.extend(proxy_options.iter().cloned());
-    args.push("--".to_owned());
-    args.push(engine.cmd.clone());
-    args.extend(engine.args.iter().cloned());
-    Ok(Launch {
+    let options_of_proxy = ProxyOptions {
+        protocol: (protocol == Protocol::Xboard).then_some(Protocol::Xboard),
+        ..wrapping.proxy
+    };
+    Ok(RunnerLaunch {
         name,
-        program: tournament.sp960.clone(),
-        args,
-        proxy_options: Some(proxy_options),
+        run: Run::Proxied {
+            sp960: tournament.sp960.clone(),
+            invocation: ProxyInvocation::new(options_of_proxy, &engine.cmd, &engine.args),
+        },
         options,
         cores,
     })
@@ -361,7 +359,7 @@ fn needed_threads(
 /// Why an engine would be wrapped in `sp960 proxy`, and the proxy's arguments for it.
 #[derive(Debug, Default)]
 struct Wrapping {
-    proxy_args: Vec<String>,
+    proxy: ProxyOptions,
     reasons: Vec<String>,
 }
 
@@ -377,7 +375,7 @@ impl Wrapping {
     ) -> Result<(), TournamentError> {
         let has_chess960 = engine.chess960.unwrap_or(!known.no_uci_chess960);
         if !has_chess960 {
-            self.proxy_args.push("--offer-chess960".to_owned());
+            self.proxy.offer_chess960 = true;
             self.reasons.push(format!(
                 "it has no UCI_Chess960 option, so {} would not play Chess960 with it \
                  (the proxy offers the option and gives it each position as standard \
@@ -387,8 +385,7 @@ impl Wrapping {
             ));
         }
         if engine.castling == Some(EngineCastlingArg::Xfen) {
-            self.proxy_args
-                .extend(["--engine-castling".to_owned(), "xfen".to_owned()]);
+            self.proxy.engine_castling = Some(EngineCastlingArg::Xfen);
             self.reasons.push(format!(
                 "it takes X-FEN castling (KQkq) and {tool_name} sends Shredder-FEN (HAha)"
             ));
@@ -423,8 +420,7 @@ impl Wrapping {
             .castling
             .or(known.xboard_kxr.then_some(EngineCastlingArg::Kxr));
         if takes == Some(EngineCastlingArg::Kxr) {
-            self.proxy_args
-                .extend(["--engine-castling".to_owned(), "kxr".to_owned()]);
+            self.proxy.engine_castling = Some(EngineCastlingArg::Kxr);
             self.reasons.push(format!(
                 "{tool_name} sends castling as O-O/O-O-O, which it rejects (it takes \
                  king-takes-rook)"
@@ -507,7 +503,7 @@ pub fn write_tournament(
             path: tournament.book.clone(),
             source,
         })?;
-        notes.extend(crate::tournaments::book::file_name_warning(path));
+        notes.extend(crate::books::book::file_name_warning(path));
     }
     out.write_all(shell_line(&plan, request_shell).as_bytes())
         .and_then(|()| out.flush())
@@ -535,7 +531,7 @@ pub enum WriteTournamentError {
 }
 
 /// The command as a line of `shell`, continued before each break.
-pub fn shell_line(plan: &Plan, shell: Shell) -> String {
+pub fn shell_line(plan: &TournamentPlan, shell: Shell) -> String {
     shell.line(&plan.line.argv, &plan.line.breaks)
 }
 

@@ -13,7 +13,6 @@
 
 pub mod adjudication;
 pub mod affinity;
-pub mod openings;
 pub mod request;
 pub mod resume;
 pub mod words;

@@ -5,14 +5,15 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
+use crate::books::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::clients::talk::Limits;
 use crate::exit_code::Refused;
 use crate::launch::command::EngineCommand;
+use crate::launch::engine_start::EngineStart;
 use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::config::affinity::{CpuList, pinned_cpus};
-use crate::matches::config::openings::{Opening, OpeningOrder, OpeningsSpec, load};
 use crate::matches::config::resume::{load_state, state_path};
 use crate::matches::config::words::Words;
 use crate::matches::error::MatchError;
@@ -24,16 +25,11 @@ use crate::starts::start::Spec;
 /// One engine of the match.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatchEngine {
-    /// The program, its arguments and working directory (`dir=`).
-    pub command: EngineCommand,
+    /// The program, its arguments and working directory (`dir=`), `proto=` (default:
+    /// detected), `option.NAME=VALUE` and `initstr=`.
+    pub start: EngineStart,
     /// `name=`: the name in the PGN (default: what the engine calls itself).
     pub name: Option<String>,
-    /// `proto=`: the protocol (default: detected).
-    pub protocol: Option<Protocol>,
-    /// `option.NAME=VALUE`, in order.
-    pub options: Vec<(String, String)>,
-    /// `initstr=`: lines sent when the engine starts, before the protocol.
-    pub init_strings: Vec<String>,
     /// `restart=on`: a fresh process for every game (otherwise only after a failure).
     pub restart_every_game: bool,
     /// `st=`, `depth=`, `nodes=`: the engine's own limits.
@@ -68,15 +64,8 @@ impl MatchEngine {
         let spec = EngineSpec::parse(index, text)?;
         spec.refuse(&UNSUPPORTED_KEYS)?;
         Ok(MatchEngine {
-            command: EngineCommand {
-                program: spec.cmd.into(),
-                args: spec.args.into_iter().map(Into::into).collect(),
-                dir: spec.dir.map(Into::into),
-            },
+            start: EngineStart::of(&spec),
             name: spec.name,
-            protocol: spec.protocol,
-            options: spec.options,
-            init_strings: spec.init_strings,
             restart_every_game: spec.restart == Some(Restart::On),
             limits: spec.limits,
         })
@@ -85,15 +74,15 @@ impl MatchEngine {
     /// The built-in engine: `program engine` (`program` is normally this executable).
     pub fn builtin(program: PathBuf) -> MatchEngine {
         MatchEngine {
-            command: EngineCommand {
-                program: program.into(),
-                args: vec!["engine".into()],
-                dir: None,
+            start: EngineStart {
+                protocol: Some(Protocol::Uci),
+                ..EngineStart::command(EngineCommand {
+                    program: program.into(),
+                    args: vec!["engine".into()],
+                    dir: None,
+                })
             },
             name: None,
-            protocol: Some(Protocol::Uci),
-            options: Vec::new(),
-            init_strings: Vec::new(),
             restart_every_game: false,
             limits: EngineLimits::default(),
         }
@@ -101,9 +90,9 @@ impl MatchEngine {
 
     /// The program's file name (the name of last resort).
     pub(crate) fn program_name(&self) -> String {
-        Path::new(&self.command.program)
+        Path::new(&self.start.command.program)
             .file_name()
-            .unwrap_or(self.command.program.as_os_str())
+            .unwrap_or(self.start.command.program.as_os_str())
             .to_string_lossy()
             .into_owned()
     }
@@ -302,7 +291,7 @@ impl MatchRequest {
             .map(|given| {
                 let options: Vec<&[(String, String)]> = engines
                     .iter()
-                    .map(|engine| engine.options.as_slice())
+                    .map(|engine| engine.start.options.as_slice())
                     .collect();
                 let available = crate::os::affinity::available_cpus();
                 pinned_cpus(given.as_ref(), available, self.concurrency, &options)

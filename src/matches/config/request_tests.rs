@@ -9,15 +9,15 @@ fn engine_words_and_settings() {
         r#"proto=xboard "/usr/games/sjaakii" -x "name=Sjaak II" option.Hash=16"#,
     )
     .unwrap();
-    assert_eq!(engine.command.program, "/usr/games/sjaakii");
-    assert_eq!(engine.command.args, ["-x"]);
+    assert_eq!(engine.start.command.program, "/usr/games/sjaakii");
+    assert_eq!(engine.start.command.args, ["-x"]);
     assert_eq!(engine.name.as_deref(), Some("Sjaak II"));
-    assert_eq!(engine.protocol, Some(Protocol::Xboard));
-    assert_eq!(engine.options, [("Hash".to_owned(), "16".to_owned())]);
+    assert_eq!(engine.start.protocol, Some(Protocol::Xboard));
+    assert_eq!(engine.start.options, [("Hash".to_owned(), "16".to_owned())]);
     // Without proto= the protocol is detected; an argument with '=' is an argument.
     let engine = MatchEngine::parse(2, "stockfish --threads=2").unwrap();
-    assert_eq!(engine.protocol, None);
-    assert_eq!(engine.command.args, ["--threads=2"]);
+    assert_eq!(engine.start.protocol, None);
+    assert_eq!(engine.start.command.args, ["--threads=2"]);
     let err = MatchEngine::parse(2, "proto=cecp stockfish").unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -36,13 +36,13 @@ fn cutechess_keys_are_settings_not_arguments() {
              initstr=debug",
     )
     .unwrap();
-    assert_eq!(engine.command.program, "/usr/games/stockfish");
-    assert_eq!(engine.command.args, Vec::<std::ffi::OsString>::new());
-    assert_eq!(engine.command.dir, Some(PathBuf::from("/tmp")));
+    assert_eq!(engine.start.command.program, "/usr/games/stockfish");
+    assert_eq!(engine.start.command.args, Vec::<std::ffi::OsString>::new());
+    assert_eq!(engine.start.command.dir, Some(PathBuf::from("/tmp")));
     assert_eq!(engine.limits.depth, Some(3));
     assert_eq!(engine.limits.nodes, Some(500));
     assert!(engine.restart_every_game);
-    assert_eq!(engine.init_strings, ["debug"]);
+    assert_eq!(engine.start.init_strings, ["debug"]);
     for (text, message) in [
         ("stockfish tc=1+0.1", "tc= is not supported by sp960 match"),
         ("stockfish ponder", "'ponder' is cutechess-cli's switch"),
@@ -120,10 +120,7 @@ fn openings_resign_draw_and_the_clock_are_typed_by_clap() {
         MatchRequest::for_tests_with(&["a"], &["--openings", "file=b.pgn order=random"]).unwrap();
     assert_eq!(book.openings.text(), "file=b.pgn order=random");
     let spec = book.openings.value().unwrap();
-    assert_eq!(
-        spec.order,
-        crate::matches::config::openings::OpeningOrder::Random
-    );
+    assert_eq!(spec.order, crate::books::openings::OpeningOrder::Random);
     for (args, message) in [
         (
             &["--tc", "fast"][..],

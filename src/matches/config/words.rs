@@ -13,8 +13,8 @@ use std::fmt::Display;
 use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
+use crate::books::openings::{OpeningsSpec, OpeningsSpecError};
 use crate::matches::config::adjudication::{AdjudicationError, DrawRule, ResignRule};
-use crate::matches::config::openings::{OpeningsSpec, OpeningsSpecError};
 use crate::matches::tally::sprt::{SprtConfig, SprtError, parse_sprt};
 
 /// A rule written as `KEY=VALUE` words.

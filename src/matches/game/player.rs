@@ -107,16 +107,14 @@ const FEATURE_WAIT: Duration = Duration::from_secs(2);
 /// How `engine` is started, speaking `protocol` (given, or learned in its first
 /// handshake).
 fn launch_of(engine: &MatchEngine, protocol: Option<Protocol>) -> Launch {
+    let waits = Waits {
+        detect: FEATURE_WAIT,
+        features: FEATURE_WAIT,
+        overall: HANDSHAKE_TIMEOUT,
+    };
     Launch {
-        command: engine.command.clone(),
-        init_strings: engine.init_strings.clone(),
         protocol,
-        options: engine.options.clone(),
-        waits: Waits {
-            detect: FEATURE_WAIT,
-            features: FEATURE_WAIT,
-            overall: HANDSHAKE_TIMEOUT,
-        },
+        ..Launch::new(&engine.start, waits)
     }
 }
 
@@ -137,10 +135,7 @@ impl Player {
     /// What the runner gives this engine because the quirks table knows it by its name
     /// ([`crate::protocol::quirks`]), as notes for stderr: a `Threads` value the user did
     /// not set, and the proxy's castling-file shield when an opening needs it.
-    pub(crate) fn quirk_notes(
-        &self,
-        openings: &[crate::matches::config::openings::Opening],
-    ) -> Vec<String> {
+    pub(crate) fn quirk_notes(&self, openings: &[crate::books::openings::Opening]) -> Vec<String> {
         let Some(client) = self.0.client().uci() else {
             return Vec::new();
         };
@@ -483,7 +478,7 @@ fn launch_batch(
             let name = engine.name.clone().unwrap_or_else(|| engine.program_name());
             (GameLog::default(), name)
         });
-        let launch = launch_of(engine, engine.protocol);
+        let launch = launch_of(engine, engine.start.protocol);
         let spawned = EngineDriver::spawn(&launch, log).map_err(|err| match err {
             Failure::Spawn(SpawnError::NotFound(program)) => MatchError::EngineNotFound {
                 engine: index + 1,

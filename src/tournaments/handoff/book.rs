@@ -2,13 +2,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::books::book::{BookFormat, pgn_tags};
+use crate::books::openings::Opening;
 use crate::launch::spec::EngineSpec;
-use crate::matches::config::openings::Opening;
 use crate::matches::config::request::MatchConfig;
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
-use crate::tournaments::book::{BookFormat, pgn_tags};
-use crate::tournaments::tournament::{MatchOptions, Plan, Tournament};
+use crate::tournaments::tournament::{MatchOptions, Tournament, TournamentPlan};
 
 use super::Runner;
 use super::schedule::Layout;
@@ -97,7 +97,7 @@ impl Book {
     /// The book's text: the plan's EPD, or the PGN book of the openings.
     pub(super) fn text(
         &self,
-        plan: &Plan,
+        plan: &TournamentPlan,
         config: &MatchConfig,
         runner: Runner,
         layout: &Layout,

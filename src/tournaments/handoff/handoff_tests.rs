@@ -2,7 +2,7 @@ use std::collections::HashMap;
 
 use super::book::pgn_book;
 use super::*;
-use crate::matches::config::openings::Opening;
+use crate::books::openings::Opening;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::Start;
 use crate::tournaments::runners::cutechess::rounds_per_cycle;

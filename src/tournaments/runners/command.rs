@@ -4,14 +4,15 @@
 
 use std::time::Duration;
 
+use crate::launch::proxy_invocation::ProxyInvocation;
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
 use crate::matches::tally::sprt::SprtConfig;
 
+use crate::books::book::BookFormat;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::Start;
-use crate::tournaments::book::BookFormat;
 
 /// One command for a match runner.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,25 +58,66 @@ pub(crate) struct Entrant {
     /// The `--engine` (its keys: `dir=`, `proto=`, `initstr=`, `restart=`, its limits).
     pub(crate) spec: EngineSpec,
     /// Its name, program, arguments and options, wrapped in the proxy or not.
-    pub(crate) launch: Launch,
+    pub(crate) launch: RunnerLaunch,
 }
 
 /// How one engine is started: program and arguments (through the proxy or not), and the
 /// options it is given.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Launch {
+pub(crate) struct RunnerLaunch {
     /// The engine's name in the tool (unique).
     pub(crate) name: String,
-    /// The program the tool starts: the engine, or sp960 when wrapped.
-    pub(crate) program: String,
-    /// Its arguments (`proxy ... -- ENGINE ARGS` when wrapped).
-    pub(crate) args: Vec<String>,
-    /// The proxy's options (the words between `proxy` and `--`) when wrapped.
-    pub(crate) proxy_options: Option<Vec<String>>,
+    /// What the tool starts: the engine, or sp960 running it behind the proxy.
+    pub(crate) run: Run,
     /// `option.NAME=VALUE` the tool sets: the user's, and those the quirks table adds.
     pub(crate) options: Vec<(String, String)>,
     /// xboard's `-smpCores` the engine needs (polyglot's `Threads`).
     pub(crate) cores: Option<u32>,
+}
+
+/// What a tool starts for one engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// The engine itself: its program and arguments as the `--engine` gave them.
+    Bare {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+    /// `SP960 proxy OPTIONS -- ENGINE ARGS`.
+    Proxied {
+        /// How the command line runs sp960 (`--sp960`).
+        sp960: String,
+        /// The proxy's options and the engine.
+        invocation: ProxyInvocation,
+    },
+}
+
+impl RunnerLaunch {
+    /// The program the tool starts: the engine, or sp960 when wrapped.
+    pub(crate) fn program(&self) -> &str {
+        match &self.run {
+            Run::Bare { program, .. } => program,
+            Run::Proxied { sp960, .. } => sp960,
+        }
+    }
+
+    /// Its arguments (`proxy ... -- ENGINE ARGS` when wrapped).
+    pub(crate) fn args(&self) -> Vec<String> {
+        match &self.run {
+            Run::Bare { args, .. } => args.clone(),
+            Run::Proxied { invocation, .. } => invocation.text_words(),
+        }
+    }
+
+    /// The proxy's invocation, when wrapped.
+    pub(crate) fn proxy(&self) -> Option<&ProxyInvocation> {
+        match &self.run {
+            Run::Bare { .. } => None,
+            Run::Proxied { invocation, .. } => Some(invocation),
+        }
+    }
 }
 
 /// The schedule: every opening played twice per encounter, colours swapped.

@@ -8,12 +8,14 @@
 //! are its opening, once per matchup; its `Round` tag counts Berger rounds (round-robin:
 //! the engines rounded up to even, less one, per cycle) or cycles (gauntlet).
 
-use crate::tournaments::book::BookFormat;
+use crate::books::book::BookFormat;
 use crate::tournaments::error::TournamentError;
 
 use super::ScheduleRefused;
 use super::cutechess_like::{self, Args, Words};
-use super::{Dialect, Encounters, HandoffDialect, OtherMatchup, Rendered, RunnerCommand};
+use super::{
+    Dialect, Encounters, HandoffDialect, OtherMatchup, PgnVariantRefusal, Rendered, RunnerCommand,
+};
 
 /// cutechess-cli.
 #[derive(Debug, Clone, Copy)]
@@ -43,8 +45,8 @@ impl Dialect for Cutechess {
         cutechess_like::book_format(asked)
     }
 
-    fn pgn_book_needs_fischerandom(&self) -> bool {
-        true
+    fn refuses_pgn_book(&self, text: &str) -> Option<PgnVariantRefusal> {
+        PgnVariantRefusal::first_in(text)
     }
 
     fn render(&self, command: &RunnerCommand) -> Result<Rendered, TournamentError> {

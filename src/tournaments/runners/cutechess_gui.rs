@@ -1,12 +1,12 @@
 //! Cute Chess GUI's dialect: cutechess-cli's words but for the engines' names and keys, and
-//! no line to run (the GUI reads files; [`crate::tournaments::cutechess_gui`] writes them).
+//! no line to run (the GUI reads files; [`crate::tournaments::cutechess_gui_files`] writes them).
 
 use std::path::Path;
 
 use super::cutechess::Cutechess;
 use super::cutechess_like;
-use super::{Dialect, Rendered, RunnerCommand};
-use crate::tournaments::book::BookFormat;
+use super::{Dialect, PgnVariantRefusal, Rendered, RunnerCommand};
+use crate::books::book::BookFormat;
 use crate::tournaments::error::TournamentError;
 
 /// The variant the entries are listed under (Cute Chess's name for Chess960).
@@ -63,8 +63,8 @@ impl Dialect for CutechessGui {
         cutechess_like::book_format(asked)
     }
 
-    fn pgn_book_needs_fischerandom(&self) -> bool {
-        Cutechess.pgn_book_needs_fischerandom()
+    fn refuses_pgn_book(&self, text: &str) -> Option<PgnVariantRefusal> {
+        Cutechess.refuses_pgn_book(text)
     }
 
     fn render(&self, command: &RunnerCommand) -> Result<Rendered, TournamentError> {

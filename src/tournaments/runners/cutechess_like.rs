@@ -2,8 +2,8 @@
 //! `-engine KEY=VALUE ...` per engine, `-each`, `-openings`, `-games 2 -rounds N -repeat`,
 //! `-pgnout`, the adjudications. Each runner's file gives its [`Words`] for what differs.
 
+use crate::books::book::{self, BookFormat};
 use crate::launch::spec::{EngineSpecError, Restart};
-use crate::tournaments::book::{self, BookFormat};
 use crate::tournaments::error::TournamentError;
 
 use super::{Entrant, Line, Rendered, RunnerCommand, TournamentKind};
@@ -174,16 +174,13 @@ fn engine_words(
     let Entrant { spec, launch } = entrant;
     line.push("-engine");
     line.push(format!("name={}", launch.name));
-    line.push(format!("cmd={}", launch.program));
+    line.push(format!("cmd={}", launch.program()));
+    let args = launch.args();
     match words.args {
-        Args::EachArg => line.extend(launch.args.iter().map(|arg| format!("arg={arg}"))),
-        Args::SplitAtSpaces if launch.args.is_empty() => {}
+        Args::EachArg => line.extend(args.iter().map(|arg| format!("arg={arg}"))),
+        Args::SplitAtSpaces if args.is_empty() => {}
         Args::SplitAtSpaces => {
-            if let Some(arg) = launch
-                .args
-                .iter()
-                .find(|arg| arg.contains(char::is_whitespace))
-            {
+            if let Some(arg) = args.iter().find(|arg| arg.contains(char::is_whitespace)) {
                 return Err(EngineSpecError {
                     engine: spec.index,
                     reason: format!(
@@ -194,7 +191,7 @@ fn engine_words(
                 }
                 .into());
             }
-            line.push(format!("args={}", launch.args.join(" ")));
+            line.push(format!("args={}", args.join(" ")));
         }
     }
     if let Some(dir) = &spec.dir {

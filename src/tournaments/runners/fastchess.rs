@@ -8,7 +8,7 @@
 //! matchups and the cycles; that reaches every matchup with every opening only when `g`
 //! divides `--rounds` (refused otherwise).
 
-use crate::tournaments::book::BookFormat;
+use crate::books::book::BookFormat;
 use crate::tournaments::error::TournamentError;
 
 use super::cutechess_like::{self, Args, Words};

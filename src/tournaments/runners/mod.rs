@@ -1,5 +1,5 @@
 //! The match runners sp960 writes for, one file each: [`cutechess`] (cutechess-cli),
-//! [`fastchess`], [`xboard`] and [`cutechess_gui`] (Cute Chess GUI's; `tournaments::cutechess_gui`
+//! [`fastchess`], [`xboard`] and [`cutechess_gui`] (Cute Chess GUI's; `tournaments::cutechess_gui_files`
 //! writes its files). Each is a
 //! [`Dialect`]: what the runner can drive and how it is told, and how it renders the one
 //! runner-neutral [`RunnerCommand`] (`command.rs`) that `tournament.rs` builds once, as a
@@ -21,11 +21,12 @@ pub(crate) mod xboard;
 use thiserror::Error;
 
 pub(crate) use command::{
-    Adjudication, Entrant, Launch, Line, Openings, RunnerCommand, Schedule, TournamentKind,
+    Adjudication, Entrant, Line, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
+    TournamentKind,
 };
 
-use super::book::BookFormat;
 use super::error::TournamentError;
+use crate::books::book::BookFormat;
 use crate::starts::notation::CastlingNotation;
 
 /// The match runner to write a command line for.
@@ -108,10 +109,11 @@ pub(crate) trait Dialect: Sync {
         None
     }
 
-    /// Whether it plays a PGN book game's moves in Chess960 only under
-    /// `[Variant "fischerandom"]` (cutechess-cli 1.5.1).
-    fn pgn_book_needs_fischerandom(&self) -> bool {
-        false
+    /// Why it would not play the moves of this PGN book (`--openings`, its text) in
+    /// Chess960, if it would not: cutechess-cli 1.5.1 plays a PGN book game's moves in
+    /// Chess960 only under `[Variant "fischerandom"]`.
+    fn refuses_pgn_book(&self, _text: &str) -> Option<PgnVariantRefusal> {
+        None
     }
 
     /// The command line that plays `command`, the book it reads when sp960 writes one, and
@@ -194,5 +196,63 @@ pub(crate) trait HandoffDialect: Sync + std::fmt::Debug {
     /// Shredder-FEN `HAha`; what it writes back into its PGN is read in either notation).
     fn book_castling(&self) -> CastlingNotation {
         CastlingNotation::Shredder
+    }
+}
+
+/// A PGN book whose `[Variant ...]` is not `fischerandom`, for cutechess-cli, which plays
+/// a book game's moves in Chess960 only under that name: under any other its games start
+/// at the root.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cutechess-cli plays the moves of a PGN book in Chess960 only under [Variant \"fischerandom\"]; \
+     with {tag} it would start every game at the root, without the opening's moves (use \
+     --emit fastchess, or an EPD book)"
+)]
+pub(crate) struct PgnVariantRefusal {
+    /// The line of the tag (1-based).
+    pub(crate) line: usize,
+    /// The tag as written (trimmed).
+    pub(crate) tag: String,
+}
+
+impl PgnVariantRefusal {
+    /// The first `[Variant ...]` line of `text` that does not name `fischerandom`.
+    pub(crate) fn first_in(text: &str) -> Option<PgnVariantRefusal> {
+        text.lines().enumerate().find_map(|(index, line)| {
+            (line.trim().starts_with("[Variant ") && !line.contains("\"fischerandom\"")).then(
+                || PgnVariantRefusal {
+                    line: index + 1,
+                    tag: line.trim().to_owned(),
+                },
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// cutechess-cli (and the GUI, its dialect) refuses a PGN book under another Variant
+    /// name, naming the line; fastchess and xboard take it.
+    #[test]
+    fn only_cutechess_refuses_a_pgn_book_under_another_variant() {
+        let text = "[Event \"?\"]\n[Variant \"Chess960\"]\n[FEN \"x\"]\n\n1. e4 *\n";
+        let refusal = cutechess::Cutechess.refuses_pgn_book(text).unwrap();
+        assert_eq!(refusal.line, 2);
+        assert_eq!(refusal.tag, "[Variant \"Chess960\"]");
+        assert!(
+            refusal
+                .to_string()
+                .contains("with [Variant \"Chess960\"] it would start")
+        );
+        assert!(cutechess_gui::CutechessGui.refuses_pgn_book(text).is_some());
+        assert!(fastchess::Fastchess.refuses_pgn_book(text).is_none());
+        let fischerandom = text.replace("Chess960", "fischerandom");
+        assert!(
+            cutechess::Cutechess
+                .refuses_pgn_book(&fischerandom)
+                .is_none()
+        );
     }
 }

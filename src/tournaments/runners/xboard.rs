@@ -4,13 +4,13 @@
 //! its shuffles as Scharnagl does) or a file of FENs, each played twice (`-lpf`, `-lpi -2`).
 //! It sends an XBoard engine castling as `O-O`/`O-O-O` in `fischerandom`.
 
+use crate::books::book::{BookFormat, render};
 use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
-use crate::tournaments::book::{BookFormat, render};
 use crate::tournaments::error::TournamentError;
 use crate::tournaments::shell::Shell;
 
-use super::{Dialect, Launch, Line, Rendered, RunnerCommand};
+use super::{Dialect, Line, Rendered, RunnerCommand, RunnerLaunch};
 
 /// xboard.
 #[derive(Debug, Clone, Copy)]
@@ -161,10 +161,10 @@ impl Dialect for Xboard {
 }
 
 /// Program and arguments as one command string (xboard's `-fcp`).
-fn command_string(launch: &Launch) -> String {
-    std::iter::once(&launch.program)
-        .chain(&launch.args)
-        .map(|word| Shell::Sh.quote(word))
+fn command_string(launch: &RunnerLaunch) -> String {
+    std::iter::once(launch.program().to_owned())
+        .chain(launch.args())
+        .map(|word| Shell::Sh.quote(&word))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -1,9 +1,9 @@
 use serde_json::json;
 
 use super::*;
+use crate::books::book::BookRequest;
 use crate::launch::spec::EngineSpec;
 use crate::starts::notation::CastlingNotation;
-use crate::tournaments::book::BookRequest;
 use crate::tournaments::runners::Tool;
 use crate::tournaments::shell::Shell;
 
@@ -117,13 +117,15 @@ fn each_engine_is_a_launcher_listed_under_fischerandom_only() {
     for (engine, (entry, proxy)) in engines.iter().zip(expected) {
         assert_eq!(engine.entry, entry);
         let job = engine.launcher.as_ref().unwrap();
-        assert_eq!(job.proxy_options, proxy, "{entry}");
+        let options: Vec<String> = (job.invocation.options.words().iter())
+            .map(|word| word.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(options, proxy, "{entry}");
         assert_eq!(job.path.display().to_string(), entry["command"]);
         assert_eq!(job.directory, PathBuf::from("/home/me/chess"));
     }
     let job = engines[3].launcher.as_ref().unwrap();
-    assert_eq!(job.program, "/usr/games/fairy-stockfish");
-    assert!(job.args.is_empty());
+    assert_eq!(job.invocation.engine, ["/usr/games/fairy-stockfish"]);
 }
 
 #[test]
@@ -138,8 +140,7 @@ fn the_working_directory_is_dir_and_engine_arguments_go_to_the_launcher() {
     .unwrap();
     let job = engines[0].launcher.as_ref().unwrap();
     assert_eq!(job.directory, PathBuf::from("/home/me/chess/engines"));
-    assert_eq!(job.program, "./engines/stockfish");
-    assert_eq!(job.args, ["--uci-flag"]);
+    assert_eq!(job.invocation.engine, ["./engines/stockfish", "--uci-flag"]);
     assert_eq!(
         engines[0].entry["workingDirectory"],
         joined("/home/me/chess", "engines")

@@ -1,7 +1,7 @@
 //! The generator's engine: the shared engine driver ([`EngineDriver`], `clients/`) speaking
 //! UCI for the handshake, `ucinewgame` and `position`/`go`, plus the MultiPV lines of each
 //! search ([`PvCollector`], pure). Every wait has a deadline: an engine that says nothing
-//! in time is [`EngineFailure::Hung`].
+//! in time is [`BookEngineFailure::Hung`].
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -12,7 +12,8 @@ use thiserror::Error;
 use super::walk::{EngineAnswer, PvLine};
 use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
 use crate::clients::talk::{ClientEvent, GoRequest, Limits};
-use crate::launch::command::{EngineCommand, SpawnError};
+use crate::launch::command::SpawnError;
+use crate::launch::engine_start::EngineStart;
 use crate::protocol::Protocol;
 use crate::protocol::game::GameLine;
 use crate::protocol::uci::{EngineScore, OptionDecl, setoption_line};
@@ -20,13 +21,10 @@ use crate::protocol::{first_token, tokens};
 
 /// How to start and drive the engine: the same for every worker.
 #[derive(Debug, Clone)]
-pub struct EngineSetup {
-    /// The program and its arguments.
-    pub command: EngineCommand,
-    /// The user's `option.NAME=VALUE`, in order.
-    pub options: Vec<(String, String)>,
-    /// `initstr=` lines, sent before `uci`.
-    pub init_strings: Vec<String>,
+pub struct BookEngineSetup {
+    /// The program and its arguments, the user's `option.NAME=VALUE` and `initstr=` lines
+    /// (sent before `uci`); spoken to in UCI.
+    pub start: EngineStart,
     /// Each search's limits.
     pub limits: Limits,
     /// How long the engine may be silent past the search's own time before it is taken
@@ -36,7 +34,7 @@ pub struct EngineSetup {
 
 /// Why the engine could not answer.
 #[derive(Debug, Error)]
-pub enum EngineFailure {
+pub enum BookEngineFailure {
     /// It could not be started at all (a usage error: no such program).
     #[error(transparent)]
     Start(#[from] SpawnError),
@@ -57,7 +55,7 @@ pub enum EngineFailure {
 /// One running engine.
 pub struct BookEngine {
     driver: EngineDriver,
-    setup: Arc<EngineSetup>,
+    setup: Arc<BookEngineSetup>,
     has_multipv: bool,
     /// The MultiPV value last sent.
     multipv: u32,
@@ -68,17 +66,15 @@ pub struct BookEngine {
 impl BookEngine {
     /// Starts the engine and completes the handshake: the user's options, then
     /// `Threads 1` (unless the user set Threads) for reproducible searches.
-    pub fn start(setup: Arc<EngineSetup>) -> Result<BookEngine, EngineFailure> {
+    pub fn start(setup: Arc<BookEngineSetup>) -> Result<BookEngine, BookEngineFailure> {
+        let waits = Waits {
+            detect: setup.timeout,
+            features: setup.timeout,
+            overall: setup.timeout,
+        };
         let launch = Launch {
-            command: setup.command.clone(),
-            init_strings: setup.init_strings.clone(),
             protocol: Some(Protocol::Uci),
-            options: setup.options.clone(),
-            waits: Waits {
-                detect: setup.timeout,
-                features: setup.timeout,
-                overall: setup.timeout,
-            },
+            ..Launch::new(&setup.start, waits)
         };
         let mut driver = EngineDriver::start(&launch, None).map_err(|err| failure(err, &setup))?;
         let declared = |name: &str| {
@@ -90,6 +86,7 @@ impl BookEngine {
         let has_multipv = declared("MultiPV");
         let has_threads = declared("Threads");
         let user_threads = setup
+            .start
             .options
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("threads"));
@@ -109,7 +106,7 @@ impl BookEngine {
 
     /// A new start: `ucinewgame` (a cleared hash: each start's searches do not depend on
     /// the starts before it) and `isready`.
-    pub fn new_start(&mut self) -> Result<(), EngineFailure> {
+    pub fn new_start(&mut self) -> Result<(), BookEngineFailure> {
         let deadline = Instant::now() + self.setup.timeout;
         let limits = self.setup.limits.clone();
         // A UCI new game takes no position: each search sends its own.
@@ -124,7 +121,7 @@ impl BookEngine {
         root: &Chess,
         moves: &[Move],
         lines: u32,
-    ) -> Result<EngineAnswer, EngineFailure> {
+    ) -> Result<EngineAnswer, BookEngineFailure> {
         if self.has_multipv && lines != self.multipv {
             self.driver
                 .send(&[setoption_line("MultiPV", lines)])
@@ -151,7 +148,7 @@ impl BookEngine {
             .search(request, deadline, |line| collector.line(line))
         {
             Ok(ClientEvent::Move(_)) => Ok(self.collector.result()),
-            Ok(other) => Err(EngineFailure::Protocol(format!(
+            Ok(other) => Err(BookEngineFailure::Protocol(format!(
                 "answered a search with {other:?}"
             ))),
             Err(err) => Err(failure(err, &self.setup)),
@@ -165,14 +162,16 @@ impl BookEngine {
 }
 
 /// The driver's failures, as the generator words them.
-fn failure(failure: Failure, setup: &EngineSetup) -> EngineFailure {
+fn failure(failure: Failure, setup: &BookEngineSetup) -> BookEngineFailure {
     match failure {
-        Failure::Spawn(err) => EngineFailure::Start(err),
-        Failure::WriteFailed(how) | Failure::Closed(how) => EngineFailure::Died(how),
-        Failure::Timeout => EngineFailure::Hung(setup.timeout),
-        Failure::Interrupted => EngineFailure::Interrupted,
-        Failure::Refused(reason) => EngineFailure::Protocol(reason),
-        Failure::Unexpected(event) => EngineFailure::Protocol(format!("answered with {event:?}")),
+        Failure::Spawn(err) => BookEngineFailure::Start(err),
+        Failure::WriteFailed(how) | Failure::Closed(how) => BookEngineFailure::Died(how),
+        Failure::Timeout => BookEngineFailure::Hung(setup.timeout),
+        Failure::Interrupted => BookEngineFailure::Interrupted,
+        Failure::Refused(reason) => BookEngineFailure::Protocol(reason),
+        Failure::Unexpected(event) => {
+            BookEngineFailure::Protocol(format!("answered with {event:?}"))
+        }
     }
 }
 

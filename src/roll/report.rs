@@ -342,7 +342,7 @@ pub fn fairness_json(method: Method, analyses: &[(String, Analysis)]) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::input::run;
+    use crate::roll::input::run;
 
     fn values(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()

@@ -254,6 +254,32 @@ pub struct Package {
     pub notes: Vec<String>,
 }
 
+impl Package {
+    /// The metadata entry (`NAME.json`), also printed on stdout: the last of the files.
+    pub fn metadata(&self) -> &[u8] {
+        let (_, metadata) = self.files.last().expect("a package is three files");
+        metadata
+    }
+}
+
+/// The record lines of an EPD/FEN book, each ended by `\n`: blank lines and `#` comments
+/// dropped (fishtest's books.json script counts every line as a record).
+pub fn records_only(text: &[u8]) -> Vec<u8> {
+    let mut records = Vec::with_capacity(text.len());
+    let text = text
+        .strip_prefix(crate::starts::notation::BOM)
+        .unwrap_or(text);
+    for line in text.split(|&byte| byte == b'\n') {
+        let first = line.iter().find(|byte| !byte.is_ascii_whitespace());
+        if first.is_none_or(|&byte| byte == b'#') {
+            continue;
+        }
+        records.extend_from_slice(line);
+        records.push(b'\n');
+    }
+    records
+}
+
 /// Packages `text` (the book as the clients will read it: [`client_text`], comments and
 /// blank lines already dropped) under `name` for `target`; `source` is where OpenBench's
 /// workers will download the zip from.

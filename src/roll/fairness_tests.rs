@@ -1,5 +1,5 @@
 use super::*;
-use crate::starts::roll::Method;
+use crate::roll::Method;
 
 fn r(num: i128, den: i128) -> Ratio {
     Ratio::new(num, den).unwrap()

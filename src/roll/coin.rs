@@ -74,7 +74,7 @@ impl Procedure for CoinTosses {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::roll::feed;
 
     fn tosses(text: &str) -> Vec<u32> {
         text.chars().map(|c| u32::from(c == 'T')).collect()

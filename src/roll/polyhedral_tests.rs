@@ -1,5 +1,5 @@
 use super::*;
-use crate::starts::roll::{feed, feed_shown};
+use crate::roll::{feed, feed_shown};
 
 fn throw(d12: bool, values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
     feed_shown(Polyhedral::new(d12), values)

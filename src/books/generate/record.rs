@@ -20,11 +20,11 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Outcome, Position};
 
 use super::walk::{BookOpening, position_key};
+use crate::books::book::{BookFormat, pgn_tags};
 use crate::records::pgn::{self, At, TagValue};
 use crate::starts::castling::{CastlingDialect, move_text};
 use crate::starts::notation::{CastlingNotation, epd_fields, position_fen, start_fen};
 use crate::starts::start::InvalidStart;
-use crate::tournaments::book::{BookFormat, pgn_tags};
 
 /// The EPD line of an opening (without the line ending).
 pub fn epd_record(opening: &BookOpening, castling: CastlingNotation) -> String {

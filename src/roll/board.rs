@@ -102,17 +102,7 @@ pub fn squares(files: &[usize]) -> String {
         .join(" ")
 }
 
-/// `1st`, `2nd`, `3rd`, `4th`, ... for `n` from 1.
-pub fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
+pub use crate::starts::explain::ordinal;
 
 /// The English name of a piece, as the traces print it.
 pub fn piece_name(role: Role) -> &'static str {

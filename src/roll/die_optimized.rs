@@ -222,7 +222,7 @@ impl Procedure for DieOptimized {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::{feed, feed_shown};
+    use crate::roll::{feed, feed_shown};
 
     fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
         feed_shown(DieOptimized::default(), values)

@@ -13,16 +13,16 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::engine::{BookEngine, EngineFailure, EngineSetup};
+use super::engine::{BookEngine, BookEngineFailure, BookEngineSetup};
 use super::record::{ReadBackError, read_back, render};
 use super::walk::{
     StartOpenings, Walk, WalkError, WalkSettings, WalkStep, Window, position_key, start_seed,
 };
+use crate::books::book::BookFormat;
 use crate::exit_code;
 use crate::os::{cpu, interrupt};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{InvalidStart, Start};
-use crate::tournaments::book::BookFormat;
 
 /// How often a start is retried after its engine failed, before it is skipped.
 pub const RETRIES: u32 = 2;
@@ -35,7 +35,7 @@ pub struct GenerateRequest {
     /// How each start's openings are made.
     pub walk: WalkSettings,
     /// The engine every worker starts.
-    pub engine: EngineSetup,
+    pub engine: BookEngineSetup,
     /// Workers (engines) at once.
     pub concurrency: usize,
     /// EPD, PGN or FEN records.
@@ -560,7 +560,7 @@ fn worker(
     jobs: &[StartJob],
     next: &AtomicUsize,
     stop: &AtomicBool,
-    setup: &Arc<EngineSetup>,
+    setup: &Arc<BookEngineSetup>,
     settings: &WalkSettings,
     sender: &mpsc::Sender<(usize, StartOutcome)>,
 ) {
@@ -588,7 +588,7 @@ fn worker(
 #[derive(Debug, Error)]
 enum StartFailure {
     #[error(transparent)]
-    Engine(#[from] EngineFailure),
+    Engine(#[from] BookEngineFailure),
     #[error("the engine's answer: {0}")]
     Walk(#[from] WalkError),
 }
@@ -597,7 +597,7 @@ enum StartFailure {
 fn run_job(
     job: StartJob,
     engine: &mut Option<BookEngine>,
-    setup: &Arc<EngineSetup>,
+    setup: &Arc<BookEngineSetup>,
     settings: &WalkSettings,
 ) -> StartOutcome {
     let label = job.start.label();
@@ -610,8 +610,8 @@ fn run_job(
             Some(running) => running,
             None => match BookEngine::start(Arc::clone(setup)) {
                 Ok(started) => engine.insert(started),
-                Err(EngineFailure::Interrupted) => return StartOutcome::Interrupted,
-                Err(EngineFailure::Start(err)) => {
+                Err(BookEngineFailure::Interrupted) => return StartOutcome::Interrupted,
+                Err(BookEngineFailure::Start(err)) => {
                     return StartOutcome::Fatal(GenerateError::Engine {
                         code: err.exit_code(),
                         message: format!(
@@ -635,7 +635,7 @@ fn run_job(
         };
         match make_start(running, walk) {
             Ok(done) => return StartOutcome::Done(done),
-            Err(StartFailure::Engine(EngineFailure::Interrupted)) => {
+            Err(StartFailure::Engine(BookEngineFailure::Interrupted)) => {
                 return StartOutcome::Interrupted;
             }
             Err(_) if interrupt::interrupted() => {
@@ -688,6 +688,7 @@ mod tests {
     use super::*;
     use crate::clients::talk::Limits;
     use crate::launch::command::EngineCommand;
+    use crate::launch::engine_start::EngineStart;
 
     fn request() -> GenerateRequest {
         GenerateRequest {
@@ -701,14 +702,12 @@ mod tests {
                 tries: 7,
                 seed: 1,
             },
-            engine: EngineSetup {
-                command: EngineCommand {
+            engine: BookEngineSetup {
+                start: EngineStart::command(EngineCommand {
                     program: "engine".into(),
                     args: Vec::new(),
                     dir: None,
-                },
-                options: Vec::new(),
-                init_strings: Vec::new(),
+                }),
                 limits: Limits::default(),
                 timeout: Duration::from_secs(1),
             },

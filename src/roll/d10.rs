@@ -186,7 +186,7 @@ impl Procedure for D10 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed;
+    use crate::roll::feed;
 
     #[test]
     fn the_formula_for_every_value() {

@@ -5,7 +5,7 @@
 //!
 //! Pure: a book's bytes in, a [`BookStats`] and the invalid records (found by the validate
 //! room's record parser, [`crate::records::record`]) out. A PGN book is read game by game
-//! as `sp960 match --openings` reads it ([`crate::matches::config::openings`]): the position after
+//! as `sp960 match --openings` reads it ([`crate::books::openings`]): the position after
 //! the moves from the `[FEN]` tag, plies the FEN's plus the moves; its first bad game is
 //! reported.
 //!
@@ -19,14 +19,14 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 use shakmaty::{Color, EnPassantMode, Position, Setup};
 
-use crate::matches::config::openings::{Opening, OpeningFormat, read_openings};
+use crate::books::openings::{Opening, OpeningFormat, read_openings};
+use crate::books::package::ClientHashes;
 use crate::records::record::{
     CheckOptions, Field, Line, Problem, RecordKind, Syntax, ValidRecord, check_line, epd_operand,
 };
 use crate::starts::identify::identify_setup;
 use crate::starts::notation::{CastlingNotation, epd_fields};
 use crate::starts::start::{Start, parse_spec};
-use crate::tournaments::package::ClientHashes;
 
 /// At most this many duplicated positions are listed by line (all are counted).
 pub const DUPLICATES_LISTED: usize = 10;

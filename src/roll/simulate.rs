@@ -92,7 +92,7 @@ pub fn print_random_rolls(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::input::run;
+    use crate::roll::input::run;
 
     #[test]
     fn every_draw_is_repeated_by_its_roll_arguments() {

@@ -111,7 +111,7 @@ impl Procedure for Fast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::feed_shown;
+    use crate::roll::feed_shown;
 
     fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
         feed_shown(Fast::default(), values)

@@ -182,7 +182,7 @@ impl Procedure for PieceByPiece {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::starts::roll::{feed, feed_shown};
+    use crate::roll::{feed, feed_shown};
 
     fn roll(values: &[u32]) -> (Vec<RollStep>, Option<Done>) {
         feed_shown(PieceByPiece::new(Thrower::Die), values)

@@ -20,10 +20,10 @@ pub mod walk;
 use std::time::Duration;
 
 use crate::clients::talk::Limits;
-use crate::launch::command::EngineCommand;
+use crate::launch::engine_start::EngineStart;
 use crate::launch::spec::EngineSpec;
 use crate::protocol::Protocol;
-pub use engine::EngineSetup;
+pub use engine::BookEngineSetup;
 pub use run::{GenerateError, GenerateRequest, generate};
 pub use walk::{WalkSettings, Window};
 
@@ -109,7 +109,7 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, GenerateError> {
 impl GenerateOptions {
     /// Checks every option and gives the walk settings and the engine setup; each error
     /// names its option.
-    pub fn check(&self) -> Result<(WalkSettings, EngineSetup), GenerateError> {
+    pub fn check(&self) -> Result<(WalkSettings, BookEngineSetup), GenerateError> {
         let usage = |text: String| Err(GenerateError::Usage(text));
         if self.plies == 0 || self.plies > MAX_PLIES {
             return usage(format!(
@@ -168,14 +168,8 @@ impl GenerateOptions {
             tries,
             seed: self.seed,
         };
-        let setup = EngineSetup {
-            command: EngineCommand {
-                program: spec.cmd.into(),
-                args: spec.args.into_iter().map(Into::into).collect(),
-                dir: spec.dir.map(Into::into),
-            },
-            options: spec.options,
-            init_strings: spec.init_strings,
+        let setup = BookEngineSetup {
+            start: EngineStart::of(&spec),
             limits,
             timeout: Duration::from_secs_f64(self.engine_timeout),
         };
@@ -283,7 +277,7 @@ mod tests {
         let (settings, setup) = options().check().unwrap();
         assert_eq!(settings.tries, TRIES_PER_POSITION);
         assert_eq!(setup.limits.nodes, Some(DEFAULT_NODES));
-        assert_eq!(setup.options, [("Hash".to_owned(), "16".to_owned())]);
+        assert_eq!(setup.start.options, [("Hash".to_owned(), "16".to_owned())]);
         let cases: [(GenerateOptions, &str); 8] = [
             (
                 GenerateOptions {

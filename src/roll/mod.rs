@@ -124,7 +124,12 @@ impl Method {
                     self.procedure(true),
                 ),
             ],
-            _ => vec![(self.name().to_owned(), self.procedure(false))],
+            Method::Die
+            | Method::DieOptimized
+            | Method::D10
+            | Method::Coins
+            | Method::Coin
+            | Method::Fast => vec![(self.name().to_owned(), self.procedure(false))],
         }
     }
 }

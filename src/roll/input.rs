@@ -137,18 +137,26 @@ fn sequential(method: Method, values: &[String]) -> Result<RollOutcome, RollErro
     finish(method, procedure, steps, tokens.len())
 }
 
-/// The names a named method reads, in its order.
+/// The names a named method reads, in its order (none for a method whose values are not
+/// named: every method is listed, so a new one says which it is).
 fn names(method: Method, d12: bool) -> Vec<&'static str> {
     match method {
         Method::D10 => D10::dice().to_vec(),
-        _ => Polyhedral::dice(d12).to_vec(),
+        Method::Polyhedral => Polyhedral::dice(d12).to_vec(),
+        Method::Die | Method::DieOptimized | Method::Coins | Method::Coin | Method::Fast => {
+            Vec::new()
+        }
     }
 }
 
+/// The `NAME=` words a named method reads, as its messages list them.
 fn expected_names(method: Method) -> String {
     match method {
         Method::D10 => "light=, dark=, queen= and knights=".to_owned(),
-        _ => "d8=, d4=, d6= and d20=, and d12= with a d12".to_owned(),
+        Method::Polyhedral => "d8=, d4=, d6= and d20=, and d12= with a d12".to_owned(),
+        Method::Die | Method::DieOptimized | Method::Coins | Method::Coin | Method::Fast => {
+            String::new()
+        }
     }
 }
 
@@ -224,7 +232,12 @@ fn finish(
             });
             let (one, many) = match method {
                 Method::Coin => ("toss", "tosses"),
-                _ => ("value", "values"),
+                Method::Die
+                | Method::DieOptimized
+                | Method::Polyhedral
+                | Method::D10
+                | Method::Coins
+                | Method::Fast => ("value", "values"),
             };
             Err(RollError::TooFew {
                 method,

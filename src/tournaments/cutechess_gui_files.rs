@@ -22,23 +22,25 @@
 //! objects (a text option, what cutechess-cli's `option.NAME=VALUE` makes), `initStrings`
 //! and `restart`.
 
-use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::value::RawValue;
 use thiserror::Error;
 
-use crate::launch::launcher::{
+use crate::books::book::{BookFormat, file_name_warning};
+use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
+use crate::launch::proxy_launcher::{
     LauncherError, LauncherSettings, absolute_engine_program, write_launcher,
 };
 use crate::launch::spec::{EngineSpec, ProxyChoice, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
-use crate::tournaments::book::{BookFormat, file_name_warning};
-use crate::tournaments::runners::Launch;
+use crate::tournaments::runners::RunnerLaunch;
 use crate::tournaments::runners::cutechess_gui::VARIANT;
-use crate::tournaments::tournament::{Plan, Tournament, TournamentError, TournamentRequest, plan};
+use crate::tournaments::tournament::{
+    Tournament, TournamentError, TournamentPlan, TournamentRequest, plan,
+};
 
 /// Where the GUI's files go.
 #[derive(Debug, Clone)]
@@ -55,20 +57,17 @@ pub(crate) struct GuiFiles {
     pub(crate) current_dir: PathBuf,
 }
 
-/// One launcher to write: at `path`, running `sp960 proxy <proxy_options> -- <program>
-/// <args>` from `directory`.
+/// One launcher to write: at `path`, running `sp960 proxy OPTIONS -- PROGRAM ARGS` from
+/// `directory`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LauncherJob {
     /// Where the launcher goes (without `.exe`).
     pub(crate) path: PathBuf,
     /// The folder it runs in (absolute).
     pub(crate) directory: PathBuf,
-    /// The proxy's options, before `--`.
-    pub(crate) proxy_options: Vec<String>,
-    /// The engine program as the `--engine` gave it.
-    pub(crate) program: String,
-    /// The engine's arguments.
-    pub(crate) args: Vec<String>,
+    /// The proxy's options and the engine as the `--engine` gave it (its program made
+    /// absolute when the launcher is written).
+    pub(crate) invocation: ProxyInvocation,
 }
 
 /// Why the GUI's files could not be written.
@@ -204,36 +203,7 @@ pub(crate) fn write_gui_files(
     // Everything is checked before anything is written: the old file, and each engine's
     // program (made absolute: a bare name found on PATH, a path taken from here).
     let old = read_engines_json(&files.engines_json)?;
-    let mut settings = Vec::new();
-    for (engine, launch) in engines.iter().zip(plan.launches()) {
-        let Some(job) = &engine.launcher else {
-            settings.push(None);
-            continue;
-        };
-        if !job.directory.is_dir() {
-            return Err(GuiError::Engine {
-                name: launch.name.clone(),
-                reason: format!(
-                    "its working directory {} is not a directory",
-                    job.directory.display()
-                ),
-            });
-        }
-        let program = absolute_engine_program(OsStr::new(&job.program)).map_err(|source| {
-            GuiError::Launcher {
-                name: launch.name.clone(),
-                source,
-            }
-        })?;
-        let mut proxy_args = job.proxy_options.clone();
-        proxy_args.push("--".to_owned());
-        proxy_args.push(program.display().to_string());
-        proxy_args.extend(job.args.iter().cloned());
-        settings.push(Some(LauncherSettings {
-            directory: job.directory.clone(),
-            proxy_args,
-        }));
-    }
+    let settings = launcher_settings(&engines, &plan)?;
     let mut notes = plan.notes.clone();
     if engines.iter().any(|engine| engine.launcher.is_some()) {
         std::fs::create_dir_all(&files.launchers).map_err(|source| GuiError::Io {
@@ -269,7 +239,68 @@ pub(crate) fn write_gui_files(
             files.engines_json.display()
         ));
     }
-    if let Some(old) = &old {
+    write_engines_json(files, old.as_ref(), &merged.text, &mut notes)?;
+    let book = files.current_dir.join(&tournament.book);
+    if let Some(text) = plan.book.as_ref().filter(|_| !given_book) {
+        std::fs::write(&book, text).map_err(|source| GuiError::Io {
+            action: "write",
+            path: tournament.book.clone(),
+            source,
+        })?;
+        notes.extend(file_name_warning(Path::new(&tournament.book)));
+    }
+    let steps = steps(&tournament, &plan, &clock, files, &book);
+    Ok(GuiReport { steps, notes })
+}
+
+/// Each engine's launcher settings (`None` for one without a launcher), checked before
+/// anything is written: its working directory, and its program made absolute (a bare name
+/// found on PATH, a path taken from here).
+fn launcher_settings(
+    engines: &[GuiEngine],
+    plan: &TournamentPlan,
+) -> Result<Vec<Option<LauncherSettings>>, GuiError> {
+    let mut settings = Vec::new();
+    for (engine, launch) in engines.iter().zip(plan.launches()) {
+        let Some(job) = &engine.launcher else {
+            settings.push(None);
+            continue;
+        };
+        if !job.directory.is_dir() {
+            return Err(GuiError::Engine {
+                name: launch.name.clone(),
+                reason: format!(
+                    "its working directory {} is not a directory",
+                    job.directory.display()
+                ),
+            });
+        }
+        let program = absolute_engine_program(&job.invocation.engine[0]).map_err(|source| {
+            GuiError::Launcher {
+                name: launch.name.clone(),
+                source,
+            }
+        })?;
+        let mut invocation = job.invocation.clone();
+        invocation.engine[0] = program.display().to_string().into();
+        let proxy_args = invocation.text_words().split_off(1);
+        settings.push(Some(LauncherSettings {
+            directory: job.directory.clone(),
+            proxy_args,
+        }));
+    }
+    Ok(settings)
+}
+
+/// Writes the merged `text` to `files.engines_json`: the old file (`old`) copied to a backup
+/// first, or the folder created for a new one; what was done goes to `notes`.
+fn write_engines_json(
+    files: &GuiFiles,
+    old: Option<&OldEngines>,
+    text: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), GuiError> {
+    if let Some(old) = old {
         let backup = backup_path(&files.engines_json);
         std::fs::write(&backup, &old.text).map_err(|source| GuiError::Io {
             action: "write",
@@ -290,30 +321,20 @@ pub(crate) fn write_gui_files(
             source,
         })?;
     }
-    crate::os::fs::write_atomic(&files.engines_json, merged.text.as_bytes()).map_err(|source| {
+    crate::os::fs::write_atomic(&files.engines_json, text.as_bytes()).map_err(|source| {
         GuiError::Io {
             action: "write",
             path: files.engines_json.display().to_string(),
             source,
         }
     })?;
-    let book = files.current_dir.join(&tournament.book);
-    if let Some(text) = plan.book.as_ref().filter(|_| !given_book) {
-        std::fs::write(&book, text).map_err(|source| GuiError::Io {
-            action: "write",
-            path: tournament.book.clone(),
-            source,
-        })?;
-        notes.extend(file_name_warning(Path::new(&tournament.book)));
-    }
-    let steps = steps(&tournament, &plan, &clock, files, &book);
-    Ok(GuiReport { steps, notes })
+    Ok(())
 }
 
 /// Each engine's entry and launcher.
 pub(crate) fn gui_engines(
     tournament: &Tournament,
-    plan: &Plan,
+    plan: &TournamentPlan,
     files: &GuiFiles,
 ) -> Result<Vec<GuiEngine>, GuiError> {
     let mut file_names: Vec<String> = Vec::new();
@@ -355,9 +376,11 @@ pub(crate) fn gui_engines(
             let job = LauncherJob {
                 path: files.launchers.join(&file_name),
                 directory: directory.clone(),
-                proxy_options: launcher_proxy_options(engine, launch),
-                program: engine.cmd.clone(),
-                args: engine.args.clone(),
+                invocation: ProxyInvocation::new(
+                    launcher_proxy_options(engine, launch),
+                    &engine.cmd,
+                    &engine.args,
+                ),
             };
             (job.path.clone(), Some(job))
         };
@@ -371,13 +394,13 @@ pub(crate) fn gui_engines(
 
 /// The proxy options of an engine's launcher: those `--emit cutechess` wraps it with, or
 /// for an engine it runs bare, none but the protocol.
-fn launcher_proxy_options(engine: &EngineSpec, launch: &Launch) -> Vec<String> {
-    match &launch.proxy_options {
-        Some(options) => options.clone(),
-        None if engine.protocol_or_uci() == Protocol::Xboard => {
-            vec!["--protocol".to_owned(), "xboard".to_owned()]
-        }
-        None => Vec::new(),
+fn launcher_proxy_options(engine: &EngineSpec, launch: &RunnerLaunch) -> ProxyOptions {
+    match launch.proxy() {
+        Some(invocation) => invocation.options.clone(),
+        None => ProxyOptions {
+            protocol: (engine.protocol_or_uci() == Protocol::Xboard).then_some(Protocol::Xboard),
+            ..ProxyOptions::default()
+        },
     }
 }
 
@@ -407,7 +430,7 @@ pub(crate) fn launcher_file_name(name: &str) -> String {
 /// One engine's entry in Cute Chess's engines.json.
 pub(crate) fn entry(
     engine: &EngineSpec,
-    launch: &Launch,
+    launch: &RunnerLaunch,
     command: &Path,
     directory: &Path,
 ) -> serde_json::Value {
@@ -594,7 +617,7 @@ pub(crate) fn backup_path(path: &Path) -> PathBuf {
 /// The steps in the GUI (stdout).
 fn steps(
     tournament: &Tournament,
-    plan: &Plan,
+    plan: &TournamentPlan,
     clock: &TimeControl,
     files: &GuiFiles,
     book: &Path,
@@ -674,5 +697,5 @@ fn time_control_steps(tc: &TimeControl) -> String {
 }
 
 #[cfg(test)]
-#[path = "cutechess_gui_tests.rs"]
+#[path = "cutechess_gui_files_tests.rs"]
 mod tests;
