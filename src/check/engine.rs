@@ -12,7 +12,8 @@ use shakmaty::{Chess, Move};
 use crate::check::cases::EngineMode;
 use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
 use crate::clients::talk::{ClientEvent, GoRequest, Limits, Unsupported};
-use crate::launch::command::EngineCommand;
+use crate::launch::command::SpawnError;
+use crate::launch::engine_start::EngineStart;
 use crate::protocol::Protocol;
 use crate::protocol::first_token;
 use crate::protocol::game::GameLine;
@@ -23,23 +24,18 @@ use crate::protocol::uci::{BestMove, setoption_line};
 use crate::starts::castling::parse_move;
 use crate::starts::notation::{CastlingNotation, position_fen};
 
-/// How the engine is started and set up.
+/// How the engine is started and set up: its start (as every role's), and how long any
+/// one answer may take.
 #[derive(Debug, Clone)]
 pub struct EngineSetup {
-    /// The program.
-    pub command: EngineCommand,
-    /// `proto=`, when given.
-    pub protocol: Option<Protocol>,
-    /// `option.NAME=VALUE`.
-    pub options: Vec<(String, String)>,
-    /// `initstr=` lines.
-    pub init_strings: Vec<String>,
+    /// The program, `proto=`, `option.NAME=VALUE` and `initstr=`.
+    pub start: EngineStart,
     /// How long any one answer may take.
     pub timeout: Duration,
 }
 
 /// Why a question got no answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum EngineFailure {
     /// Nothing (or not the answer) before the deadline.
     #[error("no answer within {0} s")]
@@ -47,10 +43,9 @@ pub enum EngineFailure {
     /// The engine closed its output: it exited or crashed.
     #[error("the engine {0}")]
     Closed(String),
-    /// It could not be started: why, and the exit code (127 not found, 126 not
-    /// executable).
-    #[error("{0}")]
-    Spawn(String, u8),
+    /// It could not be started.
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
     /// Its answer was no answer to the question.
     #[error("{0}")]
     Answer(String),
@@ -72,7 +67,7 @@ pub struct Handshake {
 /// without an answer (`timeout` seconds).
 fn failure(failure: Failure, timeout: Duration) -> EngineFailure {
     match failure {
-        Failure::Spawn(err) => EngineFailure::Spawn(err.to_string(), err.exit_code()),
+        Failure::Spawn(err) => EngineFailure::Spawn(err),
         Failure::WriteFailed(how) | Failure::Closed(how) => EngineFailure::Closed(how),
         Failure::Timeout | Failure::Interrupted => EngineFailure::Timeout(timeout.as_secs()),
         Failure::Refused(reason) => EngineFailure::Answer(reason),
@@ -104,17 +99,12 @@ impl CheckEngine {
         // 5 s for an answer to `uci` (the match runner waits 2 s; a loaded machine made
         // Stockfish 15.1 slower than that to answer, and a check is not in a hurry), then
         // 2 s for the XBoard features.
-        let launch = Launch {
-            command: setup.command.clone(),
-            init_strings: setup.init_strings.clone(),
-            protocol: setup.protocol,
-            options: setup.options.clone(),
-            waits: Waits {
-                detect: Duration::from_secs(5).min(setup.timeout),
-                features: Duration::from_secs(2),
-                overall: setup.timeout,
-            },
+        let waits = Waits {
+            detect: Duration::from_secs(5).min(setup.timeout),
+            features: Duration::from_secs(2),
+            overall: setup.timeout,
         };
+        let launch = Launch::new(&setup.start, waits);
         let driver =
             EngineDriver::start(&launch, None).map_err(|err| failure(err, setup.timeout))?;
         Ok(CheckEngine::with(setup.clone(), driver))

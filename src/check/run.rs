@@ -21,7 +21,9 @@ use crate::check::groups::protocol::{
 use crate::check::ids::{CheckId, Mending, Translation};
 use crate::check::positions::{OwnPosition, PerftPlan, probes};
 use crate::check::report::{Cost, Report, Row, Status, Verdict};
-use crate::launch::command::EngineCommand;
+use crate::launch::command::{EngineCommand, SpawnError};
+use crate::launch::engine_start::EngineStart;
+use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
 use crate::os::cpu;
 use crate::protocol::Protocol;
 use crate::protocol::perft::PerftDialect;
@@ -57,15 +59,44 @@ pub struct CheckRequest {
     pub progress: bool,
 }
 
-/// Why the check could not go on: the engine could not be started (again).
+/// Why the check could not go on: the engine (or the perft script) could not be started,
+/// or not started again.
 #[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct CheckError {
-    /// What happened.
-    pub message: String,
-    /// The exit code (127 not found, 126 not executable, 3 an engine that could not be
-    /// started again).
-    pub code: u8,
+pub enum CheckError {
+    /// The engine could not be started.
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
+    /// The engine failed in a case and could not be started again.
+    #[error("the engine {what}, and could not be started again: {source}")]
+    Restart {
+        /// What it did (`failed (no answer within 30 s)`).
+        what: String,
+        /// Why it could not be started again.
+        source: EngineFailure,
+    },
+    /// The perft script could not be started.
+    #[error("cannot start the perft script '{program}': {source}")]
+    Script {
+        /// The script's program.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl CheckError {
+    /// The exit code: 127 not found, 126 not executable, 3 an engine that could not be
+    /// started again.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CheckError::Spawn(err) => err.exit_code(),
+            CheckError::Restart { .. } => crate::exit_code::ENGINE_UNSUITABLE,
+            CheckError::Script { source, .. } => match source.kind() {
+                std::io::ErrorKind::NotFound => crate::exit_code::ENGINE_NOT_FOUND,
+                _ => crate::exit_code::ENGINE_NOT_EXECUTABLE,
+            },
+        }
+    }
 }
 
 /// Runs the check.
@@ -89,9 +120,9 @@ pub fn check(request: &CheckRequest) -> Result<Report, CheckError> {
 fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
     let mut engine = match CheckEngine::start(&request.engine) {
         Ok(engine) => engine,
-        Err(EngineFailure::Spawn(message, code)) => return Err(CheckError { message, code }),
+        Err(EngineFailure::Spawn(err)) => return Err(CheckError::Spawn(err)),
         Err(failure) => {
-            let name = program_name(&request.engine.command);
+            let name = program_name(&request.engine.start.command);
             let why = format!("handshake failed: {failure}");
             let outcome = (Status::Fail, failure.to_string(), why);
             let row = Row::new(CheckId::Handshake, "uci / xboard".into(), outcome);
@@ -102,7 +133,7 @@ fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
         .handshake
         .name
         .clone()
-        .unwrap_or_else(|| program_name(&request.engine.command));
+        .unwrap_or_else(|| program_name(&request.engine.start.command));
     let protocol = engine.protocol();
     let mut rows = Vec::new();
     let dialect;
@@ -304,24 +335,28 @@ fn through_proxy(
     chess960_castling: bool,
     cases: &[&'static Case],
 ) -> Vec<Row> {
-    let mut command = request.engine.command.clone();
-    let mut args: Vec<std::ffi::OsString> = vec!["proxy".into()];
-    args.extend(
-        match protocol {
-            Protocol::Uci => ["--offer-chess960"],
-            Protocol::Xboard => ["--protocol=xboard"],
-        }
-        .map(Into::into),
-    );
-    args.extend(["--".into(), command.program]);
-    args.append(&mut command.args);
-    let setup = EngineSetup {
-        command: EngineCommand {
-            program: program.into(),
-            args,
-            dir: command.dir,
+    let command = request.engine.start.command.clone();
+    let options = match protocol {
+        Protocol::Uci => ProxyOptions {
+            offer_chess960: true,
+            ..ProxyOptions::default()
         },
-        protocol: Some(protocol),
+        Protocol::Xboard => ProxyOptions {
+            protocol: Some(Protocol::Xboard),
+            ..ProxyOptions::default()
+        },
+    };
+    let invocation = ProxyInvocation::new(options, command.program, command.args);
+    let setup = EngineSetup {
+        start: EngineStart {
+            command: EngineCommand {
+                program: program.into(),
+                args: invocation.words(),
+                dir: command.dir,
+            },
+            protocol: Some(protocol),
+            ..request.engine.start.clone()
+        },
         ..request.engine.clone()
     };
     let mut rows = Vec::new();

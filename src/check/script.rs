@@ -23,7 +23,6 @@ use crate::check::ids::{CheckId, Group};
 use crate::check::positions::{OwnPosition, PerftPlan, Probe, probes};
 use crate::check::report::{Cost, Report, Row, Verdict};
 use crate::check::run::{CheckError, first_defect, progress_bar};
-use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::os::cpu;
 use crate::os::process::spawn_killed_with_us;
@@ -83,10 +82,9 @@ pub enum OutputError {
 /// Why one run of the script gave no reply.
 #[derive(Debug, Error)]
 pub enum ScriptFailure {
-    /// The program could not be started (the exit code: 127 not found, 126 not
-    /// executable).
+    /// The program could not be started.
     #[error("cannot start '{0}': {1}")]
-    Spawn(String, io::Error, u8),
+    Spawn(String, io::Error),
     /// It ran longer than the timeout and was killed.
     #[error("no reply within {0} s: killed")]
     Timeout(u64),
@@ -184,13 +182,8 @@ pub fn run_script(
         process.current_dir(dir);
     }
     let name = command.program.to_string_lossy().into_owned();
-    let mut child = spawn_killed_with_us(&mut process).map_err(|err| {
-        let code = match err.kind() {
-            io::ErrorKind::NotFound => exit_code::ENGINE_NOT_FOUND,
-            _ => exit_code::ENGINE_NOT_EXECUTABLE,
-        };
-        ScriptFailure::Spawn(name, err, code)
-    })?;
+    let mut child =
+        spawn_killed_with_us(&mut process).map_err(|err| ScriptFailure::Spawn(name, err))?;
     // Read on threads, so that a script that hangs (or a child of it that keeps the
     // pipes open) never blocks the check: at the deadline it is killed and left behind.
     let read = |mut pipe: Box<dyn Read + Send>| {
@@ -282,10 +275,9 @@ pub fn check_script(request: &ScriptRequest) -> Result<Report, CheckError> {
                 .and_then(|out| Ok(parse_reply(&query.position, castling_dialect(mode), &out)?));
             match reply {
                 Ok(reply) => Ok(Asked::Reply(reply)),
-                Err(ScriptFailure::Spawn(name, err, code)) => Err(CheckError {
-                    message: format!("cannot start the perft script '{name}': {err}"),
-                    code,
-                }),
+                Err(ScriptFailure::Spawn(program, source)) => {
+                    Err(CheckError::Script { program, source })
+                }
                 Err(failure) => Ok(Asked::Failed {
                     got: failure.to_string(),
                     why: format!("{name} {} '{fen}': {failure}", query.depth),

@@ -18,6 +18,7 @@ use crate::check::run::{CheckRequest, PerftChoice, check};
 use crate::check::script::{ScriptRequest, check_script};
 use crate::exit_code;
 use crate::launch::command::EngineCommand;
+use crate::launch::engine_start::EngineStart;
 use crate::launch::spec::EngineSpec;
 use crate::protocol::perft::PerftDialect;
 use crate::starts::castling::CastlingDialect;
@@ -191,7 +192,7 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), CommandFailure> {
             progress: !args.json,
         };
         let report = check_script(&request)
-            .map_err(|err| CommandFailure::new(err.code, format!("check: {err}")))?;
+            .map_err(|err| CommandFailure::new(err.exit_code(), format!("check: {err}")))?;
         return print_report(&report, args.json);
     }
     let spec = args
@@ -201,14 +202,7 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), CommandFailure> {
         .map_err(|err| usage(err.to_string()))?;
     let request = CheckRequest {
         engine: EngineSetup {
-            command: EngineCommand {
-                program: spec.cmd.into(),
-                args: spec.args.into_iter().map(Into::into).collect(),
-                dir: spec.dir.map(Into::into),
-            },
-            protocol: spec.protocol,
-            options: spec.options,
-            init_strings: spec.init_strings,
+            start: EngineStart::of(&spec),
             timeout: Duration::from_secs(args.timeout),
         },
         perft: args.perft.unwrap_or(PerftChoice::Auto),
@@ -218,8 +212,8 @@ pub(super) fn check_engine(args: CheckArgs) -> Result<(), CommandFailure> {
         proxy_program: std::env::current_exe().ok(),
         progress: !args.json,
     };
-    let report =
-        check(&request).map_err(|err| CommandFailure::new(err.code, format!("check: {err}")))?;
+    let report = check(&request)
+        .map_err(|err| CommandFailure::new(err.exit_code(), format!("check: {err}")))?;
     print_report(&report, args.json)
 }
 

@@ -23,9 +23,9 @@ pub fn restarted(
     engine: CheckEngine,
     what: impl std::fmt::Display,
 ) -> Result<CheckEngine, CheckError> {
-    engine.restart().map_err(|err| CheckError {
-        message: format!("the engine {what}, and could not be started again: {err}"),
-        code: crate::exit_code::ENGINE_UNSUITABLE,
+    engine.restart().map_err(|source| CheckError::Restart {
+        what: what.to_string(),
+        source,
     })
 }
 

@@ -110,7 +110,7 @@ pub fn perft_rows(
         let fen = fen_of(&probe.position, probe.mode);
         format!("{} in {fen}", dialect.command(probe.depth))
     };
-    count_probes(
+    count_probes::<CheckError>(
         &asked,
         dialect.divides(),
         bar,
