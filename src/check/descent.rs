@@ -1,6 +1,6 @@
 //! The descent from a perft count that differs from shakmaty's to one position and one
 //! move, sans-IO: it asks for counts ([`Query`]), is fed the engine's replies, and ends
-//! with the engine agreeing or a [`Finding`], the way perftree is used by hand.
+//! with the engine agreeing or a [`Divergence`], the way perftree is used by hand.
 //!
 //! With an engine that divides (`go perft N` lists each move and its count) the moves are
 //! compared first: a move only the engine lists is illegal, a move only shakmaty lists is
@@ -33,24 +33,24 @@ pub enum Next {
     /// Ask the engine for this count.
     Ask(Query),
     /// Done.
-    Done(Outcome),
+    Done(Comparison),
 }
 
 /// How a perft comparison ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Comparison {
     /// The engine's count is shakmaty's.
     Agrees {
         /// The count.
         total: u64,
     },
     /// It is not: where and why.
-    Differs(Finding),
+    Differs(Divergence),
 }
 
 /// The position the descent ended in and what is wrong there.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub struct Divergence {
     /// The root counts: the engine's and shakmaty's.
     pub root: (u64, u64),
     /// The moves from the root to the position (the engine's dialect).
@@ -116,7 +116,7 @@ impl fmt::Display for Defect {
     }
 }
 
-impl fmt::Display for Finding {
+impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} in {}", self.defect, self.fen)?;
         if !self.line.is_empty() {
@@ -204,7 +204,7 @@ impl Descent {
     }
 
     fn found(&self, defect: Defect) -> Next {
-        Next::Done(Outcome::Differs(Finding {
+        Next::Done(Comparison::Differs(Divergence {
             root: self.root.unwrap_or_default(),
             line: self.line.clone(),
             fen: position_fen(&self.position, CastlingNotation::Shredder),
@@ -238,7 +238,7 @@ impl Descent {
                             .as_deref()
                             .is_none_or(|divide| self.same_moves(divide))
                     {
-                        return Next::Done(Outcome::Agrees { total: reference });
+                        return Next::Done(Comparison::Agrees { total: reference });
                     }
                 }
                 match (&reply.divide, self.divides) {
@@ -294,7 +294,7 @@ impl Descent {
 
     fn totals_differ(&mut self, engine: u64, reference: u64) -> Next {
         if engine == reference {
-            return Next::Done(Outcome::Agrees { total: reference });
+            return Next::Done(Comparison::Agrees { total: reference });
         }
         if self.depth == 1 {
             return self.found(Defect::Count {
@@ -365,7 +365,7 @@ impl Descent {
                 self.asked = Asked::Whole;
                 self.ask(&self.position.clone(), self.depth)
             }
-            _ if total == reference => Next::Done(Outcome::Agrees { total: reference }),
+            _ if total == reference => Next::Done(Comparison::Agrees { total: reference }),
             _ => self.found(Defect::Count {
                 depth: self.depth,
                 engine: total,
@@ -438,7 +438,7 @@ mod tests {
         descent.count_ahead();
         assert_eq!(
             descent.on_reply(&reply),
-            Next::Done(Outcome::Agrees { total })
+            Next::Done(Comparison::Agrees { total })
         );
         // Given a wrong count, the engine that agrees with shakmaty is held against it:
         // the count given is the one used.
@@ -452,7 +452,7 @@ mod tests {
         depth: u32,
         divides: bool,
         broken: &dyn Fn(&Chess) -> Vec<Branch>,
-    ) -> (Outcome, usize) {
+    ) -> (Comparison, usize) {
         let (mut descent, mut query) =
             Descent::start(chess960(fen), depth, CastlingDialect::Chess960, divides);
         // Every other descent counts ahead, as the check does: the outcome is the same.
@@ -488,7 +488,7 @@ mod tests {
             let (outcome, asked) = run(CASTLING, 3, divides, &honest);
             assert_eq!(
                 outcome,
-                Outcome::Agrees {
+                Comparison::Agrees {
                     total: reference::perft(&chess960(CASTLING), 3)
                 }
             );
@@ -499,7 +499,7 @@ mod tests {
     #[test]
     fn a_missing_castling_is_named_with_the_position_where_it_is_missed() {
         let (outcome, _) = run(CASTLING, 3, true, &no_castling);
-        let Outcome::Differs(finding) = outcome else {
+        let Comparison::Differs(finding) = outcome else {
             panic!("agrees")
         };
         let Defect::Missing(missed) = &finding.defect else {
@@ -526,7 +526,7 @@ mod tests {
             moves
         };
         let (outcome, asked) = run(CASTLING, 3, true, &black_only);
-        let Outcome::Differs(finding) = outcome else {
+        let Comparison::Differs(finding) = outcome else {
             panic!("agrees")
         };
         let Defect::Missing(missed) = &finding.defect else {
@@ -548,7 +548,7 @@ mod tests {
             moves
         };
         let (outcome, _) = run(CASTLING, 3, false, &black_only);
-        let Outcome::Differs(finding) = outcome else {
+        let Comparison::Differs(finding) = outcome else {
             panic!("agrees")
         };
         let Defect::Count {
@@ -573,7 +573,7 @@ mod tests {
             moves
         };
         let (outcome, asked) = run(CASTLING, 2, true, &renamed);
-        let Outcome::Differs(finding) = outcome else {
+        let Comparison::Differs(finding) = outcome else {
             panic!("agrees")
         };
         assert_eq!(finding.root.0, finding.root.1);
@@ -592,7 +592,7 @@ mod tests {
             moves
         };
         let (outcome, _) = run(CASTLING, 2, true, &extra);
-        let Outcome::Differs(finding) = outcome else {
+        let Comparison::Differs(finding) = outcome else {
             panic!("agrees")
         };
         assert_eq!(finding.defect, Defect::Illegal("a1a8".into()));
@@ -607,7 +607,7 @@ mod tests {
             moves
         };
         let (outcome, _) = run("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", 1, true, &standard);
-        let Outcome::Differs(finding) = outcome else {
+        let Comparison::Differs(finding) = outcome else {
             panic!("agrees")
         };
         assert_eq!(

@@ -52,7 +52,7 @@ pub struct OwnPosition {
 /// Why a line of `--positions FILE` was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{column}: {message}")]
-pub struct PositionError {
+pub struct OwnPositionError {
     /// The file, as named.
     pub file: String,
     /// 1-based line.
@@ -70,7 +70,7 @@ pub fn read_positions(
     file: &str,
     text: &str,
     depth: u32,
-) -> Result<Vec<OwnPosition>, Vec<PositionError>> {
+) -> Result<Vec<OwnPosition>, Vec<OwnPositionError>> {
     let options = CheckOptions {
         operations: OperationChecks::Position { perft_depth: depth },
         ..CheckOptions::default()
@@ -97,7 +97,7 @@ pub fn read_positions(
             }
             Err(Problem {
                 column, message, ..
-            }) => errors.push(PositionError {
+            }) => errors.push(OwnPositionError {
                 file: file.to_owned(),
                 line: index + 1,
                 column,

@@ -23,7 +23,7 @@ pub enum Status {
 
 /// One check and how it ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row {
+pub struct CheckRow {
     /// What it checks (its label and group).
     pub id: CheckId,
     /// What was sent (the question, short).
@@ -36,10 +36,14 @@ pub struct Row {
     pub why: String,
 }
 
-impl Row {
+impl CheckRow {
     /// A row for `id`: what was `sent`, and its outcome (status, what came back, why).
-    pub fn new(id: CheckId, sent: String, (status, got, why): (Status, String, String)) -> Row {
-        Row {
+    pub fn new(
+        id: CheckId,
+        sent: String,
+        (status, got, why): (Status, String, String),
+    ) -> CheckRow {
+        CheckRow {
             id,
             sent,
             got,
@@ -49,8 +53,8 @@ impl Row {
     }
 
     /// A row that was not checked, and why.
-    pub fn skipped(id: CheckId, why: impl Into<String>) -> Row {
-        Row::new(id, String::new(), (Status::Skip, String::new(), why.into()))
+    pub fn skipped(id: CheckId, why: impl Into<String>) -> CheckRow {
+        CheckRow::new(id, String::new(), (Status::Skip, String::new(), why.into()))
     }
 
     /// The row's group.
@@ -59,10 +63,10 @@ impl Row {
     }
 }
 
-impl Serialize for Row {
+impl Serialize for CheckRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut row = serializer.serialize_struct("Row", 6)?;
+        let mut row = serializer.serialize_struct("CheckRow", 6)?;
         row.serialize_field("group", &self.id.group())?;
         row.serialize_field("case", &self.id.label())?;
         row.serialize_field("sent", &self.sent)?;
@@ -76,7 +80,7 @@ impl Serialize for Row {
 /// The verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
-pub enum Verdict {
+pub enum Readiness {
     /// Every check passed, move generation counted against shakmaty's.
     Ready,
     /// Every check that ran passed, but move generation was checked through play only
@@ -106,28 +110,28 @@ pub enum Verdict {
     },
 }
 
-impl Verdict {
+impl Readiness {
     /// The exit status: 0 for any kind of ready and for a perft script's correct move
     /// generation, 3 (an engine that cannot do what
     /// was asked) for not ready.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Verdict::Ready
-            | Verdict::ReadyInPlay { .. }
-            | Verdict::ReadyThroughProxy { .. }
-            | Verdict::MovegenCorrect { .. } => exit_code::SUCCESS,
-            Verdict::NotReady { .. } => exit_code::ENGINE_UNSUITABLE,
+            Readiness::Ready
+            | Readiness::ReadyInPlay { .. }
+            | Readiness::ReadyThroughProxy { .. }
+            | Readiness::MovegenCorrect { .. } => exit_code::SUCCESS,
+            Readiness::NotReady { .. } => exit_code::ENGINE_UNSUITABLE,
         }
     }
 
     /// One line for people.
     pub fn sentence(&self) -> String {
         match self {
-            Verdict::Ready => "ready for Chess960".to_owned(),
-            Verdict::ReadyInPlay { not_checked } => {
+            Readiness::Ready => "ready for Chess960".to_owned(),
+            Readiness::ReadyInPlay { not_checked } => {
                 format!("ready for Chess960 in play; {not_checked}")
             }
-            Verdict::ReadyThroughProxy {
+            Readiness::ReadyThroughProxy {
                 translations,
                 not_checked,
             } => {
@@ -140,11 +144,11 @@ impl Verdict {
                 }
                 sentence
             }
-            Verdict::MovegenCorrect { positions } => format!(
+            Readiness::MovegenCorrect { positions } => format!(
                 "move generation matches shakmaty on {positions} positions (a perft script: \
                  the protocol and play not checked)"
             ),
-            Verdict::NotReady { first_defect } => {
+            Readiness::NotReady { first_defect } => {
                 format!("not ready for Chess960: {first_defect}")
             }
         }
@@ -153,7 +157,7 @@ impl Verdict {
 
 /// The whole report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Report {
+pub struct CheckReport {
     /// The engine's name (`id name`, `myname`), or its program.
     pub engine: String,
     /// The protocol spoken.
@@ -161,13 +165,13 @@ pub struct Report {
     /// The perft command used (`go-perft`, `total`, `depths`) or `none`.
     pub perft: String,
     /// Every row, in order.
-    pub rows: Vec<Row>,
+    pub rows: Vec<CheckRow>,
     /// Through `sp960 proxy`, when the direct run needed it: the same checks' rows.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub proxy_rows: Vec<Row>,
+    pub proxy_rows: Vec<CheckRow>,
     /// The verdict.
     #[serde(flatten)]
-    pub verdict: Verdict,
+    pub verdict: Readiness,
     /// What the run cost (JSON only: the table is the same from run to run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<Cost>,
@@ -187,7 +191,7 @@ pub struct Cost {
 
 impl Eq for Cost {}
 
-impl Report {
+impl CheckReport {
     /// The table: one line per row (long texts cut), then the verdict.
     pub fn table(&self) -> String {
         let mut out = String::new();
@@ -221,7 +225,7 @@ impl Report {
     }
 }
 
-fn table_rows(out: &mut String, rows: &[Row]) {
+fn table_rows(out: &mut String, rows: &[CheckRow]) {
     // Passing rows of the bulk groups are summarized per group: one line each.
     let mut group_passes: Vec<(Group, usize)> = Vec::new();
     for row in rows {
@@ -273,11 +277,11 @@ fn cut(text: &str, width: usize) -> String {
 mod tests {
     use super::*;
 
-    fn row(status: Status, case: &str) -> Row {
+    fn row(status: Status, case: &str) -> CheckRow {
         let inner_rook = crate::check::cases::cases()
             .iter()
             .find(|c| c.name == "inner-rook");
-        Row {
+        CheckRow {
             id: CheckId::Counted {
                 label: case.into(),
                 case: inner_rook.filter(|_| case.starts_with("case ")),
@@ -291,13 +295,13 @@ mod tests {
 
     #[test]
     fn verdicts_and_exit_codes() {
-        assert_eq!(Verdict::Ready.exit_code(), 0);
-        let proxy = Verdict::ReadyThroughProxy {
+        assert_eq!(Readiness::Ready.exit_code(), 0);
+        let proxy = Readiness::ReadyThroughProxy {
             translations: vec!["UCI_Chess960".into()],
             not_checked: None,
         };
         assert_eq!(proxy.exit_code(), 0);
-        let in_play = Verdict::ReadyInPlay {
+        let in_play = Readiness::ReadyInPlay {
             not_checked: "move generation not checked: no perft command".into(),
         };
         assert_eq!(in_play.exit_code(), 0);
@@ -305,11 +309,11 @@ mod tests {
             in_play.sentence(),
             "ready for Chess960 in play; move generation not checked: no perft command"
         );
-        let not = Verdict::NotReady {
+        let not = Readiness::NotReady {
             first_defect: "x".into(),
         };
         assert_eq!(not.exit_code(), 3);
-        let movegen = Verdict::MovegenCorrect { positions: 7 };
+        let movegen = Readiness::MovegenCorrect { positions: 7 };
         assert_eq!(movegen.exit_code(), 0);
         assert_eq!(
             serde_json::to_string(&movegen).unwrap(),
@@ -319,7 +323,7 @@ mod tests {
 
     #[test]
     fn table_and_json() {
-        let report = Report {
+        let report = CheckReport {
             engine: "Broken 1".into(),
             protocol: "uci".into(),
             perft: "go-perft".into(),
@@ -329,7 +333,7 @@ mod tests {
                 row(Status::Fail, "case inner-rook"),
             ],
             proxy_rows: Vec::new(),
-            verdict: Verdict::NotReady {
+            verdict: Readiness::NotReady {
                 first_defect: "case inner-rook: engine misses legal b1f1".into(),
             },
             cost: None,

@@ -20,7 +20,7 @@ use crate::check::groups::protocol::{
 };
 use crate::check::ids::{CheckId, Mending, Translation};
 use crate::check::positions::{OwnPosition, PerftPlan, probes};
-use crate::check::report::{Cost, Report, Row, Status, Verdict};
+use crate::check::report::{CheckReport, CheckRow, Cost, Readiness, Status};
 use crate::launch::command::{EngineCommand, SpawnError};
 use crate::launch::engine_start::EngineStart;
 use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
@@ -100,7 +100,7 @@ impl CheckError {
 }
 
 /// Runs the check.
-pub fn check(request: &CheckRequest) -> Result<Report, CheckError> {
+pub fn check(request: &CheckRequest) -> Result<CheckReport, CheckError> {
     let began = (
         std::time::Instant::now(),
         cpu::process_seconds(),
@@ -117,7 +117,7 @@ pub fn check(request: &CheckRequest) -> Result<Report, CheckError> {
     Ok(report)
 }
 
-fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
+fn check_engine(request: &CheckRequest) -> Result<CheckReport, CheckError> {
     let mut engine = match CheckEngine::start(&request.engine) {
         Ok(engine) => engine,
         Err(EngineFailure::Spawn(err)) => return Err(CheckError::Spawn(err)),
@@ -125,7 +125,7 @@ fn check_engine(request: &CheckRequest) -> Result<Report, CheckError> {
             let name = program_name(&request.engine.start.command);
             let why = format!("handshake failed: {failure}");
             let outcome = (Status::Fail, failure.to_string(), why);
-            let row = Row::new(CheckId::Handshake, "uci / xboard".into(), outcome);
+            let row = CheckRow::new(CheckId::Handshake, "uci / xboard".into(), outcome);
             return Ok(finish(name, "unknown".into(), None, vec![row], None));
         }
     };
@@ -163,7 +163,7 @@ fn perft_dialect(
     engine: CheckEngine,
     choice: PerftChoice,
     name: &str,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<(CheckEngine, Option<PerftDialect>), CheckError> {
     match choice {
         PerftChoice::Auto => match PerftDialect::of_engine(name, engine.protocol()) {
@@ -183,7 +183,7 @@ fn run_groups(
     dialect: Option<PerftDialect>,
     name: &str,
     play_cases: &[&'static Case],
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<(CheckEngine, bool), CheckError> {
     let probes = match dialect {
         Some(_) => probes(&request.plan, &request.own),
@@ -201,7 +201,7 @@ fn run_groups(
             engine = notation_rows(engine, dialect, rows)?;
             engine = perft_rows(engine, dialect, &probes, &bar, rows)?;
         }
-        None => rows.push(Row::skipped(
+        None => rows.push(CheckRow::skipped(
             CheckId::PerftSkipped,
             match request.perft {
                 PerftChoice::Off => "--perft none: move generation checked only through play \
@@ -249,33 +249,33 @@ fn finish(
     engine: String,
     protocol: String,
     perft: Option<PerftDialect>,
-    rows: Vec<Row>,
-    proxy: Option<(Vec<String>, Vec<Row>)>,
-) -> Report {
+    rows: Vec<CheckRow>,
+    proxy: Option<(Vec<String>, Vec<CheckRow>)>,
+) -> CheckReport {
     // Without a perft, "ready" rests on play alone, and says so.
     let not_counted = perft
         .is_none()
         .then(|| "move generation not checked: no perft command".to_owned());
     let (verdict, proxy_rows) = match (first_defect(&rows), proxy) {
         (None, _) => match not_counted {
-            None => (Verdict::Ready, Vec::new()),
-            Some(not_checked) => (Verdict::ReadyInPlay { not_checked }, Vec::new()),
+            None => (Readiness::Ready, Vec::new()),
+            Some(not_checked) => (Readiness::ReadyInPlay { not_checked }, Vec::new()),
         },
         (Some(_), Some((translations, proxy_rows))) if first_defect(&proxy_rows).is_none() => (
-            Verdict::ReadyThroughProxy {
+            Readiness::ReadyThroughProxy {
                 translations,
                 not_checked: not_counted,
             },
             proxy_rows,
         ),
         (Some(defect), proxy) => (
-            Verdict::NotReady {
+            Readiness::NotReady {
                 first_defect: defect,
             },
             proxy.map(|(_, rows)| rows).unwrap_or_default(),
         ),
     };
-    Report {
+    CheckReport {
         engine,
         protocol,
         perft: perft.map_or_else(|| "none".to_owned(), |d| d.to_string()),
@@ -287,7 +287,7 @@ fn finish(
 }
 
 /// The first failing row, as the verdict names it: `label: why`.
-pub(crate) fn first_defect(rows: &[Row]) -> Option<String> {
+pub(crate) fn first_defect(rows: &[CheckRow]) -> Option<String> {
     rows.iter()
         .find(|r| r.status == Status::Fail)
         .map(|r| format!("{}: {}", r.id.label(), r.why))
@@ -295,8 +295,8 @@ pub(crate) fn first_defect(rows: &[Row]) -> Option<String> {
 
 /// When every failure is one `sp960 proxy` mends: what it translates, in the order first
 /// met.
-fn translations(rows: &[Row], protocol: Protocol) -> Option<Vec<String>> {
-    let failures: Vec<&Row> = rows.iter().filter(|r| r.status == Status::Fail).collect();
+fn translations(rows: &[CheckRow], protocol: Protocol) -> Option<Vec<String>> {
+    let failures: Vec<&CheckRow> = rows.iter().filter(|r| r.status == Status::Fail).collect();
     if failures.is_empty() {
         return None;
     }
@@ -334,7 +334,7 @@ fn through_proxy(
     protocol: Protocol,
     chess960_castling: bool,
     cases: &[&'static Case],
-) -> Vec<Row> {
+) -> Vec<CheckRow> {
     let command = request.engine.start.command.clone();
     let options = match protocol {
         Protocol::Uci => ProxyOptions {
@@ -365,7 +365,7 @@ fn through_proxy(
         Err(failure) => {
             let why = format!("handshake through sp960 proxy failed: {failure}");
             let outcome = (Status::Fail, failure.to_string(), why);
-            rows.push(Row::new(
+            rows.push(CheckRow::new(
                 CheckId::Handshake,
                 "through sp960 proxy".into(),
                 outcome,
@@ -380,7 +380,7 @@ fn through_proxy(
         Ok(engine) => engine.quit(),
         Err(err) => {
             let outcome = (Status::Fail, err.to_string(), err.to_string());
-            rows.push(Row::new(
+            rows.push(CheckRow::new(
                 CheckId::Restart,
                 "through sp960 proxy".into(),
                 outcome,

@@ -21,7 +21,7 @@ use thiserror::Error;
 use crate::check::groups::movegen::{Asked, castling_dialect, count_probes, fen_of};
 use crate::check::ids::{CheckId, Group};
 use crate::check::positions::{OwnPosition, PerftPlan, Probe, probes};
-use crate::check::report::{Cost, Report, Row, Verdict};
+use crate::check::report::{CheckReport, CheckRow, Cost, Readiness};
 use crate::check::run::{CheckError, first_defect, progress_bar};
 use crate::launch::command::EngineCommand;
 use crate::os::cpu;
@@ -243,7 +243,7 @@ fn shown(command: &EngineCommand) -> String {
 
 /// Runs the movegen group and the descent against the script; the protocol and play
 /// groups are skipped with a row each. Errs only when the script cannot be started.
-pub fn check_script(request: &ScriptRequest) -> Result<Report, CheckError> {
+pub fn check_script(request: &ScriptRequest) -> Result<CheckReport, CheckError> {
     let began = (
         Instant::now(),
         cpu::process_seconds(),
@@ -252,7 +252,7 @@ pub fn check_script(request: &ScriptRequest) -> Result<Report, CheckError> {
     let name = shown(&request.command);
     let probes = probes(&request.plan, &request.own);
     let bar = progress_bar(request.progress, probes.len());
-    let mut rows = vec![Row::skipped(
+    let mut rows = vec![CheckRow::skipped(
         CheckId::NoEngine(Group::Protocol),
         "a perft script has no engine loop: UCI/XBoard declarations and castling notation \
          not checked",
@@ -287,16 +287,16 @@ pub fn check_script(request: &ScriptRequest) -> Result<Report, CheckError> {
         &mut rows,
     )?;
     bar.finish_and_clear();
-    rows.push(Row::skipped(
+    rows.push(CheckRow::skipped(
         CheckId::NoEngine(Group::Play),
         "a perft script has no engine loop: castling in play, searchmoves and the traps not \
          checked",
     ));
     let verdict = match first_defect(&rows) {
-        Some(first_defect) => Verdict::NotReady { first_defect },
-        None => Verdict::MovegenCorrect { positions: counted },
+        Some(first_defect) => Readiness::NotReady { first_defect },
+        None => Readiness::MovegenCorrect { positions: counted },
     };
-    Ok(Report {
+    Ok(CheckReport {
         engine: name,
         protocol: "perftree".into(),
         perft: "perftree".into(),

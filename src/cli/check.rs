@@ -13,7 +13,7 @@ use crate::check::perft::{
     write_divide, write_suite,
 };
 use crate::check::positions::{OwnPosition, PerftPlan, read_positions};
-use crate::check::report::Report;
+use crate::check::report::CheckReport;
 use crate::check::run::{CheckRequest, PerftChoice, check};
 use crate::check::script::{ScriptRequest, check_script};
 use crate::exit_code;
@@ -246,7 +246,7 @@ fn own_positions(
 }
 
 /// The report as a table (or JSON) on stdout; the verdict's exit status.
-fn print_report(report: &Report, json: bool) -> Result<(), CommandFailure> {
+fn print_report(report: &CheckReport, json: bool) -> Result<(), CommandFailure> {
     if json {
         println!("{}", report.json());
     } else {

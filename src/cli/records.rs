@@ -1,5 +1,5 @@
 //! `sp960 validate` and `normalize`: their arguments and help text (the judging rules,
-//! [`CheckArgs`], shared), and the calls into [`crate::records`]. Both report every
+//! [`RecordCheckArgs`], shared), and the calls into [`crate::records`]. Both report every
 //! record, so output closed early is a failure (exit 1), not the quiet success it is for
 //! commands that only print.
 
@@ -32,7 +32,7 @@ pub struct ValidateArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<Input>,
     #[command(flatten)]
-    pub check: CheckArgs,
+    pub check: RecordCheckArgs,
     /// Every record must also be an untouched Chess960 start (its SP is reported); an
     /// EPD `id "SP n"` must name it.
     #[arg(long)]
@@ -71,7 +71,7 @@ pub struct NormalizeArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<Input>,
     #[command(flatten)]
-    pub check: CheckArgs,
+    pub check: RecordCheckArgs,
     /// Castling field notation written.
     #[arg(long, value_enum, default_value_t)]
     pub castling: CastlingNotation,
@@ -87,7 +87,7 @@ pub struct NormalizeArgs {
 
 /// How records are judged, shared by validate and normalize.
 #[derive(clap::Args)]
-pub struct CheckArgs {
+pub struct RecordCheckArgs {
     /// Castling rules.
     #[arg(long, value_enum, default_value_t)]
     pub mode: CastlingRules,
@@ -97,7 +97,7 @@ pub struct CheckArgs {
     pub rules: Rules,
 }
 
-impl CheckArgs {
+impl RecordCheckArgs {
     /// The options for the record checker; `start_positions` as `validate --start-positions`.
     /// EPD operations are checked for syntax only (`validate` asks for more).
     pub fn options(&self, start_positions: bool) -> CheckOptions {

@@ -16,7 +16,7 @@ use crate::results::book_filter::{ScoreWindow, starts_in_window};
 use crate::results::by_engine::{self, engine_rows};
 use crate::results::picture;
 use crate::results::report::{self, Report, ReportOptions, SortBy};
-use crate::results::tally::{EXAMPLES_KEPT, Skipped, Tally};
+use crate::results::tally::{EXAMPLES_KEPT, Skipped, StartTally};
 use crate::starts::start::Spec;
 
 /// Which starts favour White: results per start from Chess960 games.
@@ -123,13 +123,13 @@ fn check_options() -> CheckOptions {
 
 /// Every input's games into one tally; skipped games told as they come with
 /// `--list-skipped`. Returns the tally and the number of unreadable inputs.
-fn read_games(args: &ResultsArgs) -> (Tally, u64) {
+fn read_games(args: &ResultsArgs) -> (StartTally, u64) {
     let (inputs, missing) = expand(&args.paths, &args.globs);
     let mut unreadable = missing.len() as u64;
     for input in &missing {
         eprintln!("sp960: results: {}: {}", input.path.display(), input.error);
     }
-    let mut tally = Tally::default();
+    let mut tally = StartTally::default();
     let options = check_options();
     for input in &inputs {
         let name = input.name();

@@ -74,7 +74,7 @@ impl Engines {
 
 /// A finished game and its worker's acknowledgement channel: the worker takes its next
 /// game only once this one is committed, so an SPRT decision starts no new game.
-pub(crate) type Done = (Finished, mpsc::Sender<()>);
+pub(crate) type FinishedGame = (Finished, mpsc::Sender<()>);
 
 /// Plays `schedule` on `config.concurrency` worker threads, each with its own seats for
 /// the engines; every finished game is handed to `commit` on this thread, which answers
@@ -88,7 +88,7 @@ pub(crate) fn play_schedule(
     let next = AtomicUsize::new(0);
     let workers = config.concurrency.clamp(1, schedule.len().max(1));
     thread::scope(|scope| {
-        let (sender, finished) = mpsc::channel::<Done>();
+        let (sender, finished) = mpsc::channel::<FinishedGame>();
         for worker in 0..workers {
             let (sender, next) = (sender.clone(), &next);
             thread::Builder::new()
@@ -118,7 +118,7 @@ pub(crate) fn work(
     schedule: &[Scheduled],
     engines: &Engines,
     next: &AtomicUsize,
-    sender: &mpsc::Sender<Done>,
+    sender: &mpsc::Sender<FinishedGame>,
 ) {
     let log = config.log_dir.as_ref().map(|_| GameLog::default());
     let cpu = config

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::results::report::{arrangement, start_label};
 use crate::results::stats::{Wdl, wilson, z_for};
-use crate::results::tally::{EngineStart, Tally};
+use crate::results::tally::{EngineAtStart, StartTally};
 
 /// One colour's games of an engine from a start, from the engine's side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,14 +59,14 @@ fn side(wdl: Wdl, z: f64) -> Side {
 
 /// A row per engine and start with at least `min_games` games (both colours together),
 /// by engine name, then start.
-pub fn engine_rows(tally: &Tally, min_games: u64) -> Vec<EngineRow> {
+pub fn engine_rows(tally: &StartTally, min_games: u64) -> Vec<EngineRow> {
     let z = z_for(0.95);
     tally
         .engines
         .iter()
         .filter(|(_, e)| e.as_white.games() + e.as_black.games() >= min_games.max(1))
         .map(
-            |((engine, start), &EngineStart { as_white, as_black })| EngineRow {
+            |((engine, start), &EngineAtStart { as_white, as_black })| EngineRow {
                 engine: engine.clone(),
                 start: start.to_string(),
                 arrangement: arrangement(*start),

@@ -15,7 +15,7 @@
 
 use std::fmt::Write as _;
 
-use crate::results::report::{Report, Row, elo_text, start_label, summary_lines};
+use crate::results::report::{Report, StartRow, elo_text, start_label, summary_lines};
 use crate::starts::numbering::StartPosition;
 
 const CELL: usize = 13;
@@ -59,11 +59,11 @@ fn colour(score: f64) -> String {
 }
 
 /// The opacity of a cell: 1 for a precise score, down to 0.15 for a wide interval.
-fn certainty(row: &Row) -> f64 {
+fn certainty(row: &StartRow) -> f64 {
     (1.0 - (row.high - row.low)).clamp(0.15, 1.0)
 }
 
-fn cell_title(row: &Row) -> String {
+fn cell_title(row: &StartRow) -> String {
     format!(
         "{} {}: {} games, +{} ={} -{}, White {:.3} [{:.3}, {:.3}], draws {:.0}%",
         start_label(&row.start),
@@ -81,7 +81,7 @@ fn cell_title(row: &Row) -> String {
 
 /// The grid of the 960 starts.
 fn grid(report: &Report, out: &mut String) {
-    let mut by_number: Vec<Option<&Row>> = vec![None; 960];
+    let mut by_number: Vec<Option<&StartRow>> = vec![None; 960];
     for row in &report.rows {
         if let Ok(n) = row.start.parse::<usize>()
             && n < 960

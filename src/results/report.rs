@@ -1,4 +1,4 @@
-//! The per-start report made from a [`Tally`]: a row per start with at least `min_games`
+//! The per-start report made from a [`StartTally`]: a row per start with at least `min_games`
 //! games (games, W/D/L from White's side, White's score and its 95% Wilson interval, the
 //! draw rate, Elo), sorted; the overall score; the homogeneity test; the starts whose
 //! Bonferroni-corrected interval excludes the overall score; and a one-line conclusion.
@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::results::stats::{Homogeneity, Wdl, bonferroni_z, elo, homogeneity, wilson, z_for};
-use crate::results::tally::{SkipReason, Skipped, Tally};
+use crate::results::tally::{SkipReason, Skipped, StartTally};
 use crate::starts::start::Start;
 
 /// How the rows are ordered.
@@ -29,13 +29,13 @@ pub enum SortBy {
 pub struct ReportOptions {
     /// Starts with fewer games are left out of the rows and the tests.
     pub min_games: u64,
-    /// Row order.
+    /// StartRow order.
     pub sort: SortBy,
 }
 
 /// One start's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Row {
+pub struct StartRow {
     /// `518`, or `0:959` for a double-FRC pair.
     pub start: String,
     /// White's back rank (and Black's, after `/`, for a pair): `RNBQKBNR`.
@@ -98,7 +98,7 @@ pub struct Report {
     /// The first few of each reason.
     pub skipped_examples: Vec<Skipped>,
     /// A row per tested start, in the order asked.
-    pub rows: Vec<Row>,
+    pub rows: Vec<StartRow>,
 }
 
 /// How many games were skipped for one reason.
@@ -121,10 +121,10 @@ pub fn arrangement(start: Start) -> String {
 }
 
 /// A row for `start`'s games; `z_corrected` decides `differs` against `overall`.
-fn row(start: Start, wdl: Wdl, z95: f64, z_corrected: f64, overall: f64) -> Row {
+fn row(start: Start, wdl: Wdl, z95: f64, z_corrected: f64, overall: f64) -> StartRow {
     let (low, high) = wilson(wdl.points(), wdl.games(), z95);
     let (corrected_low, corrected_high) = wilson(wdl.points(), wdl.games(), z_corrected);
-    Row {
+    StartRow {
         start: start.to_string(),
         arrangement: arrangement(start),
         games: wdl.games(),
@@ -142,7 +142,7 @@ fn row(start: Start, wdl: Wdl, z95: f64, z_corrected: f64, overall: f64) -> Row 
 
 impl Report {
     /// The report of `tally`.
-    pub fn new(tally: &Tally, options: ReportOptions) -> Report {
+    pub fn new(tally: &StartTally, options: ReportOptions) -> Report {
         let tested: Vec<(Start, Wdl)> = tally
             .starts
             .iter()
@@ -156,7 +156,7 @@ impl Report {
         let z95 = z_for(0.95);
         let z_corrected = bonferroni_z(tested.len());
         let score = overall.score();
-        let mut rows: Vec<Row> = tested
+        let mut rows: Vec<StartRow> = tested
             .iter()
             .map(|&(start, wdl)| row(start, wdl, z95, z_corrected, score))
             .collect();
@@ -201,8 +201,9 @@ impl Report {
 }
 
 /// `rows` (made from `tested`, in its order) put in the order asked.
-fn sort_rows(rows: &mut Vec<Row>, tested: &[(Start, Wdl)], sort: SortBy) {
-    let mut keyed: Vec<(Start, Row)> = tested.iter().map(|(s, _)| *s).zip(rows.drain(..)).collect();
+fn sort_rows(rows: &mut Vec<StartRow>, tested: &[(Start, Wdl)], sort: SortBy) {
+    let mut keyed: Vec<(Start, StartRow)> =
+        tested.iter().map(|(s, _)| *s).zip(rows.drain(..)).collect();
     match sort {
         // Symmetric starts first, then pairs: the numbering's order.
         SortBy::Start => keyed.sort_by_key(|(start, _)| (!start.is_symmetric(), *start)),

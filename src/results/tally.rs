@@ -56,7 +56,7 @@ pub const EXAMPLES_KEPT: usize = 5;
 
 /// One engine's games from one start: as White and as Black, each from that engine's side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EngineStart {
+pub struct EngineAtStart {
     /// Its games as White.
     pub as_white: Wdl,
     /// Its games as Black, from Black's side (a win is Black's).
@@ -65,11 +65,11 @@ pub struct EngineStart {
 
 /// The counted and the skipped games.
 #[derive(Debug, Default)]
-pub struct Tally {
+pub struct StartTally {
     /// White's results per start.
     pub starts: BTreeMap<Start, Wdl>,
     /// Per engine name (the `White`/`Black` tag, `?` when missing) and start.
-    pub engines: BTreeMap<(String, Start), EngineStart>,
+    pub engines: BTreeMap<(String, Start), EngineAtStart>,
     /// The pairs of names that met, White first.
     pub pairs: BTreeSet<(String, String)>,
     /// Skipped games per reason.
@@ -78,7 +78,7 @@ pub struct Tally {
     pub examples: Vec<Skipped>,
 }
 
-impl Tally {
+impl StartTally {
     /// Counts one game read from `path`; a game not counted is returned, to be told.
     pub fn add(&mut self, path: &str, game: &GameVerdict) -> Option<Skipped> {
         match classify(game) {

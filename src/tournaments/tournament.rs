@@ -17,8 +17,8 @@ use thiserror::Error;
 use super::shell::Shell;
 
 use super::runners::{
-    Adjudication, Dialect, Entrant, Line, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
-    TournamentKind,
+    Adjudication, CommandLine, Dialect, Entrant, Openings, Run, RunnerCommand, RunnerLaunch,
+    Schedule, TournamentKind,
 };
 use crate::books::book::{BookFormat, BookRequest};
 use crate::launch::proxy_invocation::{ProxyInvocation, ProxyOptions};
@@ -186,7 +186,7 @@ pub struct TournamentPlan {
     /// What the runner is asked to play.
     pub(crate) command: RunnerCommand,
     /// The command line, rendered once from `command` by the runner's dialect.
-    pub(crate) line: Line,
+    pub(crate) line: CommandLine,
     /// The book to write at the path the command names, if the command reads one.
     pub book: Option<String>,
     /// What was decided about each engine and why, for stderr.

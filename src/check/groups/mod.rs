@@ -15,7 +15,7 @@ use crate::check::report::Status;
 use crate::check::run::CheckError;
 
 /// A row's outcome: status, what came back, why.
-pub type Outcome = (Status, String, String);
+pub type RowOutcome = (Status, String, String);
 
 /// The engine started afresh after what it did (`the engine {what}`), or why it could not
 /// be.
@@ -49,7 +49,7 @@ pub fn failed_row(
     engine: CheckEngine,
     failure: &EngineFailure,
     why: String,
-) -> Result<(CheckEngine, Outcome), CheckError> {
+) -> Result<(CheckEngine, RowOutcome), CheckError> {
     let engine = failed_engine(engine, failure)?;
     Ok((engine, (Status::Fail, failure.to_string(), why)))
 }

@@ -6,12 +6,12 @@ use indicatif::ProgressBar;
 use shakmaty::Chess;
 
 use crate::check::cases::EngineMode;
-use crate::check::descent::{Descent, Next, Outcome, Query};
+use crate::check::descent::{Comparison, Descent, Next, Query};
 use crate::check::engine::CheckEngine;
 use crate::check::groups::failed_engine;
 use crate::check::ids::CheckId;
 use crate::check::positions::Probe;
-use crate::check::report::{Row, Status};
+use crate::check::report::{CheckRow, Status};
 use crate::check::run::CheckError;
 use crate::protocol::perft::{PerftDialect, PerftReply};
 use crate::starts::castling::CastlingDialect;
@@ -45,13 +45,13 @@ pub fn count_probes<E>(
     sent_of: impl Fn(&Probe) -> String,
     stop_why: &str,
     mut ask: impl FnMut(&Query, &mut Descent, EngineMode) -> Result<Asked, E>,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<usize, E> {
     let (mut failures_in_a_row, mut agreed) = (0, 0);
     for probe in probes {
         if failures_in_a_row == FAILURES_BEFORE_STOP {
             let outcome = (Status::Fail, String::new(), stop_why.to_owned());
-            rows.push(Row::new(CheckId::PerftStopped, String::new(), outcome));
+            rows.push(CheckRow::new(CheckId::PerftStopped, String::new(), outcome));
             break;
         }
         bar.set_message(probe.label.clone());
@@ -71,7 +71,7 @@ pub fn count_probes<E>(
                     Next::Ask(next) => query = next,
                     Next::Done(outcome) => {
                         failures_in_a_row = 0;
-                        agreed += usize::from(matches!(outcome, Outcome::Agrees { .. }));
+                        agreed += usize::from(matches!(outcome, Comparison::Agrees { .. }));
                         break outcome_row(outcome);
                     }
                 },
@@ -81,7 +81,11 @@ pub fn count_probes<E>(
                 }
             }
         };
-        rows.push(Row::new(CheckId::of_probe(probe), sent_of(probe), outcome));
+        rows.push(CheckRow::new(
+            CheckId::of_probe(probe),
+            sent_of(probe),
+            outcome,
+        ));
     }
     Ok(agreed)
 }
@@ -93,7 +97,7 @@ pub fn perft_rows(
     dialect: PerftDialect,
     probes: &[Probe],
     bar: &ProgressBar,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let can_switch = engine.has_chess960_option();
     let (asked, skipped): (Vec<Probe>, Vec<Probe>) = probes
@@ -143,7 +147,7 @@ pub fn perft_rows(
     )?;
     for probe in &skipped {
         let why = "no UCI_Chess960 to switch off: standard mode is not checked";
-        rows.push(Row::skipped(CheckId::of_probe(probe), why));
+        rows.push(CheckRow::skipped(CheckId::of_probe(probe), why));
     }
     Ok(engine.expect("put back after each question"))
 }
@@ -158,10 +162,10 @@ pub fn castling_dialect(mode: EngineMode) -> CastlingDialect {
 
 /// A finished descent as a row's outcome (status, what came back, why): the total when
 /// the counts agree, the engine's and shakmaty's totals and the finding when they differ.
-pub fn outcome_row(outcome: Outcome) -> (Status, String, String) {
+pub fn outcome_row(outcome: Comparison) -> (Status, String, String) {
     match outcome {
-        Outcome::Agrees { total } => (Status::Pass, total.to_string(), String::new()),
-        Outcome::Differs(finding) => (
+        Comparison::Agrees { total } => (Status::Pass, total.to_string(), String::new()),
+        Comparison::Differs(finding) => (
             Status::Fail,
             format!("{} (shakmaty {})", finding.root.0, finding.root.1),
             finding.to_string(),

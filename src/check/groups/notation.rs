@@ -9,10 +9,10 @@ use shakmaty::Position;
 use crate::check::cases::{Case, EngineMode, cases};
 use crate::check::descent::chess960;
 use crate::check::engine::CheckEngine;
-use crate::check::groups::{Outcome, failed_engine, failed_row};
+use crate::check::groups::{RowOutcome, failed_engine, failed_row};
 use crate::check::ids::CheckId;
 use crate::check::reference;
-use crate::check::report::{Row, Status};
+use crate::check::report::{CheckRow, Status};
 use crate::check::run::CheckError;
 use crate::protocol::Protocol;
 use crate::protocol::perft::PerftDialect;
@@ -32,7 +32,7 @@ const FEN_FIELDS: [(&str, &str); 2] = [
 pub fn notation_rows(
     mut engine: CheckEngine,
     dialect: PerftDialect,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     if dialect.divides() {
         engine = written_row(engine, dialect, rows)?;
@@ -45,7 +45,7 @@ pub fn notation_rows(
             engine = accepted_row(engine, dialect, case, rows)?;
         }
     } else {
-        rows.push(Row::skipped(
+        rows.push(CheckRow::skipped(
             CheckId::CastlingAcceptedInPlay,
             "XBoard: the castling moves sent are checked by the play group",
         ));
@@ -64,7 +64,7 @@ pub fn notation_rows(
 fn written_row(
     mut engine: CheckEngine,
     dialect: PerftDialect,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1";
     let sent = format!("{} in {fen}", dialect.command(1));
@@ -99,7 +99,7 @@ fn written_row(
             outcome
         }
     };
-    rows.push(Row::new(CheckId::CastlingWritten, sent, outcome));
+    rows.push(CheckRow::new(CheckId::CastlingWritten, sent, outcome));
     Ok(engine)
 }
 
@@ -110,7 +110,7 @@ fn accepted_row(
     mut engine: CheckEngine,
     dialect: PerftDialect,
     case: &'static Case,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let castle = case.castling.expect("a played case has a castling");
     let root = chess960(case.fen);
@@ -129,7 +129,7 @@ fn accepted_row(
             let set = engine.perft(dialect, &after_fen, &[], 2, EngineMode::Chess960)?;
             Ok((moved, set))
         });
-    let outcome: Outcome = match answers {
+    let outcome: RowOutcome = match answers {
         Ok((moved, set)) if moved.total == set.total => (
             Status::Pass,
             format!("{} and {}", moved.total, set.total),
@@ -152,7 +152,11 @@ fn accepted_row(
             outcome
         }
     };
-    rows.push(Row::new(CheckId::CastlingAccepted(case), sent, outcome));
+    rows.push(CheckRow::new(
+        CheckId::CastlingAccepted(case),
+        sent,
+        outcome,
+    ));
     Ok(engine)
 }
 
@@ -163,7 +167,7 @@ fn fen_fields_row(
     dialect: PerftDialect,
     name: &'static str,
     fen: &str,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let position = chess960(fen);
     let expected = reference::perft(&position, 3);
@@ -207,7 +211,11 @@ fn fen_fields_row(
         fen_castling(fen),
         fen_castling(&xfen)
     );
-    rows.push(Row::new(CheckId::FenFields(name), sent, (status, got, why)));
+    rows.push(CheckRow::new(
+        CheckId::FenFields(name),
+        sent,
+        (status, got, why),
+    ));
     Ok(engine)
 }
 

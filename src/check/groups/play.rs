@@ -7,9 +7,9 @@ use shakmaty::Chess;
 use crate::check::cases::Case;
 use crate::check::descent::chess960;
 use crate::check::engine::CheckEngine;
-use crate::check::groups::{Outcome, failed_row};
+use crate::check::groups::{RowOutcome, failed_row};
 use crate::check::ids::CheckId;
-use crate::check::report::{Row, Status};
+use crate::check::report::{CheckRow, Status};
 use crate::check::run::CheckError;
 use crate::check::traps::{TRAPS, Trap, TrapAnswer, parse_uci};
 use crate::protocol::Protocol;
@@ -25,7 +25,7 @@ pub fn play_rows(
     depth: u32,
     chess960_castling: bool,
     bar: &indicatif::ProgressBar,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     for case in cases {
         bar.set_message(format!("play {}", case.name));
@@ -55,7 +55,7 @@ fn played_row(
     mut engine: CheckEngine,
     case: &'static Case,
     depth: u32,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let castle = case.castling.expect("a played case has a castling");
     let root = chess960(case.fen);
@@ -74,7 +74,7 @@ fn played_row(
             outcome
         }
     };
-    rows.push(Row::new(CheckId::Played(case), sent, outcome));
+    rows.push(CheckRow::new(CheckId::Played(case), sent, outcome));
     Ok(engine)
 }
 
@@ -85,7 +85,7 @@ fn trap_row(
     trap: &'static Trap,
     depth: u32,
     chess960_castling: bool,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let protocol = engine.protocol();
     let go = match protocol {
@@ -100,7 +100,7 @@ fn trap_row(
         let why = "the engine gets standard chess (no UCI_Chess960 of its own): it cannot \
                    castle where Chess960 castling differs, so this castling is not asked";
         let outcome = (Status::Skip, String::new(), why.to_owned());
-        rows.push(Row::new(CheckId::Trap(trap), sent, outcome));
+        rows.push(CheckRow::new(CheckId::Trap(trap), sent, outcome));
         return Ok(engine);
     }
     let outcome = match engine.search_text(&trap.position(), depth) {
@@ -112,12 +112,12 @@ fn trap_row(
             outcome
         }
     };
-    rows.push(Row::new(CheckId::Trap(trap), sent, outcome));
+    rows.push(CheckRow::new(CheckId::Trap(trap), sent, outcome));
     Ok(engine)
 }
 
 /// What the engine's move `text` in a trap says.
-fn trap_outcome(trap: &Trap, protocol: Protocol, text: String) -> Outcome {
+fn trap_outcome(trap: &Trap, protocol: Protocol, text: String) -> RowOutcome {
     let answer = match protocol {
         Protocol::Uci => trap.answer(&text, parse_uci),
         Protocol::Xboard => trap.answer(&text, |position, text| {
@@ -155,7 +155,7 @@ fn trap_outcome(trap: &Trap, protocol: Protocol, text: String) -> Outcome {
 fn written_castling_row(
     mut engine: CheckEngine,
     depth: u32,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     const FEN: &str = "2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1";
     let root = chess960(FEN);
@@ -186,7 +186,7 @@ fn written_castling_row(
             outcome
         }
     };
-    rows.push(Row::new(CheckId::WritesCastling, sent, outcome));
+    rows.push(CheckRow::new(CheckId::WritesCastling, sent, outcome));
     Ok(engine)
 }
 
@@ -196,7 +196,7 @@ fn searchmoves_rows(
     mut engine: CheckEngine,
     cases: &[&'static Case],
     depth: u32,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1";
     let root: Chess = chess960(start);
@@ -209,7 +209,7 @@ fn searchmoves_rows(
         let why = "the engine does not honour searchmoves: the castling moves were not offered \
                    alone";
         let outcome = (Status::Skip, String::new(), why.to_owned());
-        rows.push(Row::new(CheckId::SearchmovesIgnored, sent, outcome));
+        rows.push(CheckRow::new(CheckId::SearchmovesIgnored, sent, outcome));
         return Ok(engine);
     }
     for case in cases {
@@ -232,7 +232,7 @@ fn searchmoves_rows(
                 outcome
             }
         };
-        rows.push(Row::new(CheckId::Searchmoves(case), sent, outcome));
+        rows.push(CheckRow::new(CheckId::Searchmoves(case), sent, outcome));
     }
     Ok(engine)
 }

@@ -7,14 +7,14 @@ use crate::check::engine::CheckEngine;
 use crate::check::groups::{failed_engine, failed_row, restarted};
 use crate::check::ids::CheckId;
 use crate::check::reference;
-use crate::check::report::{Row, Status};
+use crate::check::report::{CheckRow, Status};
 use crate::check::run::CheckError;
 use crate::protocol::Protocol;
 use crate::protocol::perft::{PerftDialect, probe_commands};
 use crate::protocol::uci::OptionDecl;
 
 /// What the engine declares: one row.
-pub fn declaration_rows(engine: &CheckEngine, rows: &mut Vec<Row>) {
+pub fn declaration_rows(engine: &CheckEngine, rows: &mut Vec<CheckRow>) {
     rows.push(match engine.protocol() {
         Protocol::Uci => uci_chess960_row(engine),
         Protocol::Xboard => xboard_features_row(engine),
@@ -22,7 +22,7 @@ pub fn declaration_rows(engine: &CheckEngine, rows: &mut Vec<Row>) {
 }
 
 /// `option name UCI_Chess960 type check default false`, exactly.
-fn uci_chess960_row(engine: &CheckEngine) -> Row {
+fn uci_chess960_row(engine: &CheckEngine) -> CheckRow {
     let declared = engine
         .handshake
         .declarations
@@ -52,11 +52,11 @@ fn uci_chess960_row(engine: &CheckEngine) -> Row {
     let id = CheckId::UciChess960 {
         declared: declared.is_some(),
     };
-    Row::new(id, "uci".into(), outcome)
+    CheckRow::new(id, "uci".into(), outcome)
 }
 
 /// XBoard: `setboard` and the variant `fischerandom`.
-fn xboard_features_row(engine: &CheckEngine) -> Row {
+fn xboard_features_row(engine: &CheckEngine) -> CheckRow {
     let (status, why) = match engine.xboard_support() {
         Ok(()) => (Status::Pass, String::new()),
         Err(reason) => (Status::Fail, reason.to_string()),
@@ -74,7 +74,7 @@ fn xboard_features_row(engine: &CheckEngine) -> Row {
         .map_or("no such feature".to_owned(), |line| {
             line.chars().take(120).collect()
         });
-    Row::new(
+    CheckRow::new(
         CheckId::XboardFeatures,
         "xboard, protover 2".into(),
         (status, got, why),
@@ -83,8 +83,8 @@ fn xboard_features_row(engine: &CheckEngine) -> Row {
 
 /// The castling-files row, for an engine known to keep one set of files for both
 /// colours.
-pub fn castling_files_row(name: &str) -> Row {
-    Row::new(
+pub fn castling_files_row(name: &str) -> CheckRow {
+    CheckRow::new(
         CheckId::CastlingFiles,
         "uci".into(),
         (
@@ -106,7 +106,7 @@ pub fn castling_files_row(name: &str) -> Row {
 pub fn probe_perft(
     mut engine: CheckEngine,
     name: &str,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<(CheckEngine, Option<PerftDialect>), CheckError> {
     // SP 518, the standard start: a FEN every engine reads, whatever castling letters it
     // knows (Toga II 3.0 exits on Shredder-FEN letters).
@@ -118,7 +118,7 @@ pub fn probe_perft(
         match engine.probe_perft(*command, FEN) {
             Ok(Some(dialect)) => {
                 let got = format!("{}: {dialect}", command.line());
-                rows.push(Row::new(
+                rows.push(CheckRow::new(
                     CheckId::PerftCommand,
                     sent,
                     (Status::Pass, got, String::new()),
@@ -135,7 +135,7 @@ pub fn probe_perft(
         "{name} answered none of them with a perft (a divide, a total, or a line per \
          depth): move generation not checked by counting"
     );
-    rows.push(Row::new(
+    rows.push(CheckRow::new(
         CheckId::PerftCommand,
         sent,
         (Status::Skip, "no perft reply".into(), why),
@@ -151,7 +151,7 @@ pub fn probe_perft(
 pub fn variant_row(
     mut engine: CheckEngine,
     dialect: PerftDialect,
-    rows: &mut Vec<Row>,
+    rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     const FEN: &str = "1k3r1r/5p1p/8/8/8/8/5P1P/1K3R1R w Ff - 0 1";
     let combo = engine
@@ -194,6 +194,6 @@ pub fn variant_row(
             outcome
         }
     };
-    rows.push(Row::new(CheckId::UciVariant, sent, outcome));
+    rows.push(CheckRow::new(CheckId::UciVariant, sent, outcome));
     Ok(engine)
 }

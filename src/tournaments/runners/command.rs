@@ -1,6 +1,6 @@
 //! The runner command: what a runner is asked to play, in no runner's words. `tournament.rs`
 //! builds it once from a tournament (and `sp960 match --runner` from a match); each
-//! runner's [`super::Dialect`] renders it whole into a [`Line`], which nobody edits after.
+//! runner's [`super::Dialect`] renders it whole into a [`CommandLine`], which nobody edits after.
 
 use std::time::Duration;
 
@@ -153,17 +153,17 @@ pub(crate) struct Adjudication {
 
 /// A command line: its words, and where a new line reads well.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Line {
+pub(crate) struct CommandLine {
     /// The command, one word per element.
     pub(crate) argv: Vec<String>,
     /// Indices into `argv` where a new line reads well (before `-engine` and the like).
     pub(crate) breaks: Vec<usize>,
 }
 
-impl Line {
+impl CommandLine {
     /// A line of `program` alone.
-    pub(crate) fn new(program: &str) -> Line {
-        Line {
+    pub(crate) fn new(program: &str) -> CommandLine {
+        CommandLine {
             argv: vec![program.to_owned()],
             breaks: Vec::new(),
         }

@@ -6,7 +6,7 @@ use crate::books::book::{self, BookFormat};
 use crate::launch::spec::{EngineSpecError, Restart};
 use crate::tournaments::error::TournamentError;
 
-use super::{Entrant, Line, Rendered, RunnerCommand, TournamentKind};
+use super::{CommandLine, Entrant, Rendered, RunnerCommand, TournamentKind};
 
 /// Where the two runners' words differ.
 pub(super) struct Words {
@@ -53,7 +53,7 @@ pub(super) fn render(words: &Words, command: &RunnerCommand) -> Result<Rendered,
     let margin = command
         .move_margin
         .map(|margin| format!("timemargin={}", margin.as_millis()));
-    let mut line = Line::new(&command.program);
+    let mut line = CommandLine::new(&command.program);
     for entrant in &command.engines {
         line.break_here();
         engine_words(words, entrant, own_times.then_some(&clock), &mut line)?;
@@ -169,7 +169,7 @@ fn engine_words(
     words: &Words,
     entrant: &Entrant,
     clock: Option<&String>,
-    line: &mut Line,
+    line: &mut CommandLine,
 ) -> Result<(), TournamentError> {
     let Entrant { spec, launch } = entrant;
     line.push("-engine");

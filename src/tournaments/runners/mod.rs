@@ -3,7 +3,7 @@
 //! writes its files). Each is a
 //! [`Dialect`]: what the runner can drive and how it is told, and how it renders the one
 //! runner-neutral [`RunnerCommand`] (`command.rs`) that `tournament.rs` builds once, as a
-//! command line ([`Line`]) and the book it reads. cutechess-cli and fastchess share most of
+//! command line ([`CommandLine`]) and the book it reads. cutechess-cli and fastchess share most of
 //! their syntax (`cutechess_like.rs`: each gives its words for what differs). The runners a
 //! match can be handed to (`sp960 match --runner`) also have a [`HandoffDialect`]: the
 //! order in which they take a book's openings and how they number the games in their PGN.
@@ -21,7 +21,7 @@ pub(crate) mod xboard;
 use thiserror::Error;
 
 pub(crate) use command::{
-    Adjudication, Entrant, Line, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
+    Adjudication, CommandLine, Entrant, Openings, Run, RunnerCommand, RunnerLaunch, Schedule,
     TournamentKind,
 };
 
@@ -130,7 +130,7 @@ pub(crate) trait Dialect: Sync {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Rendered {
     /// The command line.
-    pub(crate) line: Line,
+    pub(crate) line: CommandLine,
     /// The book to write at the path the command names, if the command reads one.
     pub(crate) book: Option<String>,
     /// What was changed to suit the runner, for stderr.

@@ -10,7 +10,7 @@ use crate::protocol::Protocol;
 use crate::tournaments::error::TournamentError;
 use crate::tournaments::shell::Shell;
 
-use super::{Dialect, Line, Rendered, RunnerCommand, RunnerLaunch};
+use super::{CommandLine, Dialect, Rendered, RunnerCommand, RunnerLaunch};
 
 /// xboard.
 #[derive(Debug, Clone, Copy)]
@@ -69,7 +69,7 @@ impl Dialect for Xboard {
     }
 
     fn render(&self, command: &RunnerCommand) -> Result<Rendered, TournamentError> {
-        let mut line = Line::new(&command.program);
+        let mut line = CommandLine::new(&command.program);
         for (side, entrant) in ["first", "second"].into_iter().zip(&command.engines) {
             let (engine, launch) = (&entrant.spec, &entrant.launch);
             let letter = &side[..1];
