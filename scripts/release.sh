@@ -6,16 +6,19 @@
 # Writes into OUT_DIR (VERSION from Cargo.toml):
 #   sp960-VERSION-x86_64-linux.tar.gz    `sp960`, one statically linked binary (glibc linked in:
 #                                        no shared library, no loader), runs on any x86-64 Linux
+#   sp960-VERSION-aarch64-linux.tar.gz   `sp960` for ARM64 Linux, statically linked with musl
 #   sp960-VERSION-x86_64-windows.zip     `sp960.exe`, cross-built with mingw-w64 (the recipe of
 #                                        scripts/test-platforms.sh, release profile)
+#   sp960-VERSION-universal-macos.tar.gz `sp960`, one universal binary (arm64, macOS 11 or later;
+#                                        x86_64, macOS 10.12 or later), signed ad hoc, identifier sp960
 #   sp960-VERSION-source.tar.xz          the complete corresponding source (GPL-3.0): the
 #                                        repository at the commit (`git archive`) plus every
 #                                        crate of Cargo.lock (`cargo vendor`) and the cargo
 #                                        configuration that builds from them offline
-#   SHA256SUMS                           of the three
+#   SHA256SUMS                           of the five
 # Each binary archive holds one directory `sp960-VERSION-TARGET/` with the binary, README.md,
 # docs/ and ARCHITECTURE.md (README's links), COPYING, NOTICE.txt (license, where the source is, macOS), man/man1/*.1, completions/ and a
-# SHA256SUMS of those files. macOS has no archive: it is built from source (NOTICE.txt, README).
+# SHA256SUMS of those files.
 #
 # The Linux binary is built from the source archive's tree, offline, so the source archive is
 # proven to be complete and to be what the binary was built from. Windows is built from the
@@ -27,7 +30,9 @@
 # source paths in the binaries mapped to `sp960-VERSION/` and `crates/`. The builds are cached:
 # Linux in $SP960_RELEASE_TARGET (default ~/.cache/sp960-release-target, rustup's toolchain),
 # Windows in $SP960_CROSS_TARGET (default ~/.cache/sp960-cross-target, shared with
-# scripts/test-platforms.sh; Debian's rustc-web, installed by that script); man pages and
+# scripts/test-platforms.sh; Debian's rustc-web, installed by that script), macOS and Linux
+# aarch64 in $SP960_ZIG_TARGET (default ~/.cache/sp960-zig-target; their tools, installed here
+# when missing, in ~/.cache: see "macOS and Linux aarch64" below); man pages and
 # completions come from examples/man_and_completions.rs in $CARGO_TARGET_DIR (default target/).
 # The archives are of HEAD: uncommitted changes are refused (SP960_RELEASE_DIRTY=1 builds
 # anyway, and the archives then say so).
@@ -163,6 +168,78 @@ case "$dlls" in
 esac
 log "Windows: imports $dlls"
 
+# --- macOS (universal) and Linux aarch64: zig as the linker, two cargo runs -----------------
+# No Apple SDK and no cross gcc: cargo-zigbuild makes zig (PyPI's ziglang) the linker, which
+# carries its own stubs of macOS's libSystem and its own musl; Debian's rustc-web builds std for
+# the three targets (-Zbuild-std), from the commit's tree as Windows is. Two cargo runs, as
+# MACOSX_DEPLOYMENT_TARGET is one variable: 11.0 (the first macOS on Apple Silicon) for arm64,
+# 10.12 for x86-64. Unset, arm64 is marked for the tools' newest macOS (15.0, issue 43) and refuses
+# older ones; 10.12 for both gives arm64 an LC_VERSION_MIN_MACOSX of 10.12 (measured), which
+# no arm64 macOS ever had. musl's crt1.o and libc come from zig (-Clink-self-contained=no):
+# Debian's rustc has no self-contained musl objects. rustc warns that it found no xcrun (no
+# Apple SDK): zig's stubs of the system libraries stand in for it.
+# The tools, pinned, installed once into ~/.cache when missing: ziglang and cargo-zigbuild
+# (PyPI wheels, in a venv), rcodesign (crates.io's apple-codesign, `cargo install`, which
+# builds about 300 crates the first time); llvm-lipo is Debian's llvm-NN (rustc-web's).
+zig_tools="${SP960_ZIG_TOOLS:-$HOME/.cache/sp960-zig}"
+zig_versions="ziglang==0.17.0 cargo-zigbuild==0.24.0"
+if [ "$(cat "$zig_tools/versions" 2>/dev/null)" != "$zig_versions" ] || ! [ -x "$zig_tools/bin/cargo-zigbuild" ]; then
+  log "installing $zig_versions (PyPI) into $zig_tools"
+  rm -rf "$zig_tools"
+  python3 -m venv "$zig_tools"
+  # shellcheck disable=SC2086 # two requirement words
+  "$zig_tools/bin/pip" install --quiet --disable-pip-version-check $zig_versions
+  echo "$zig_versions" >"$zig_tools/versions"
+fi
+rcodesign_root="${SP960_RCODESIGN:-$HOME/.cache/sp960-rcodesign}"
+rcodesign="$rcodesign_root/bin/rcodesign"
+if ! "$rcodesign" --version 2>/dev/null | grep -q ' 0\.29\.0$'; then
+  log "installing rcodesign (apple-codesign 0.29.0, crates.io) into $rcodesign_root"
+  env -u CARGO_TARGET_DIR cargo install --quiet --locked apple-codesign --version 0.29.0 --no-default-features \
+    --root "$rcodesign_root"
+fi
+lipo=$(find /usr/bin -name 'llvm-lipo*' | sort -V | tail -n 1)
+[ -n "$lipo" ] || die "no llvm-lipo (Debian's llvm-NN, which rustc-web brings)"
+zig_target="${SP960_ZIG_TARGET:-$HOME/.cache/sp960-zig-target}"
+zig_src="$zig_target/source/$name"
+rm -rf "$zig_target/source"
+mkdir -p "$zig_target/source"
+git archive --format=tar --prefix="$name/" HEAD | tar -x -C "$zig_target/source"
+macos_targets=(aarch64-apple-darwin x86_64-apple-darwin)
+arm_target=aarch64-unknown-linux-musl
+flags="\"--remap-path-prefix=$zig_src=$name\", \"--remap-path-prefix=$cargo_home/registry/src=crates\""
+configs=()
+for target in "${macos_targets[@]}"; do configs+=(--config "target.$target.rustflags=[$flags]"); done
+configs+=(--config "target.$arm_target.rustflags=[$flags, \"-Clink-self-contained=no\"]")
+zigbuild() { # zigbuild MACOSX_DEPLOYMENT_TARGET TARGET...
+  local deployment=$1 targets=()
+  shift
+  for target in "$@"; do targets+=(--target "$target"); done
+  log "cargo zigbuild --release -Zbuild-std $*, MACOSX_DEPLOYMENT_TARGET=$deployment"
+  (
+    cd "$zig_src"
+    PATH="$zig_tools/bin:$PATH" RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO=/usr/bin/cargo \
+      CARGO_TARGET_DIR="$zig_target" MACOSX_DEPLOYMENT_TARGET=$deployment \
+      cargo-zigbuild zigbuild --release --locked -Zbuild-std "${configs[@]}" "${targets[@]}" --bin sp960
+  )
+}
+zigbuild 11.0 "${macos_targets[0]}" "$arm_target"
+zigbuild 10.12 "${macos_targets[1]}"
+arm_bin="$zig_target/$arm_target/release/sp960"
+readelf -lW "$arm_bin" | grep -q 'Requesting program interpreter' &&
+  die "$arm_bin asks for a program interpreter: it is not static"
+readelf -dW "$arm_bin" | grep -q '(NEEDED)' && die "$arm_bin needs shared libraries"
+log "Linux aarch64: $(file -b "$arm_bin" | cut -d, -f1-6)"
+# One universal binary, then signed ad hoc (no certificate: Apple Silicon runs nothing
+# unsigned), each slice with the identifier sp960, not the linker's file name.
+macos_bin="$work/macos/sp960"
+mkdir -p "$work/macos"
+"$lipo" -create -output "$macos_bin" "$zig_target/${macos_targets[0]}/release/sp960" \
+  "$zig_target/${macos_targets[1]}/release/sp960"
+"$rcodesign" sign --binary-identifier sp960 "$macos_bin" >"$work/rcodesign.log" 2>&1 ||
+  { cat "$work/rcodesign.log" >&2; die "rcodesign sign $macos_bin"; }
+log "macOS: $("$lipo" -archs "$macos_bin"), signed ad hoc as sp960 ($(basename "$rcodesign") sign)"
+
 log "source: waiting for xz"
 wait "$xz_pid" || die "the source archive (tar | xz) failed"
 xz_pid=""
@@ -204,8 +281,10 @@ What is here
   SHA256SUMS             the SHA-256 of every other file here
 
 macOS
-  There is no macOS download. Install Rust from https://rustup.rs, then in the unpacked
-  source archive (or a clone of the repository): cargo install --locked --path .
+  The macOS download, $name-universal-macos.tar.gz, is built and checked on Linux (its Mach-O
+  structure and signature are read there); it was not run on a Mac. It is signed ad hoc, not
+  notarized: a browser marks it as downloaded, and macOS refuses to open it until the mark is
+  removed, in the unpacked folder: xattr -d com.apple.quarantine sp960
 EOF
 }
 package() { # package TARGET BINARY NAME-IN-ARCHIVE NOTICE-ARGS...
@@ -227,6 +306,16 @@ package x86_64-linux "$linux_bin" sp960 \
   "Linux x86-64, one statically linked binary (no shared library needed; any distribution, kernel 3.2 or later)" \
   "sp960                  the program; put this directory on PATH, or copy sp960 to a directory on PATH"
 det_tar "$work/pkg" "$name-x86_64-linux" "$out/$name-x86_64-linux.tar.gz"
+
+package aarch64-linux "$arm_bin" sp960 \
+  "Linux aarch64 (ARM64), one statically linked binary (musl linked in: no shared library needed; any distribution)" \
+  "sp960                  the program; put this directory on PATH, or copy sp960 to a directory on PATH"
+det_tar "$work/pkg" "$name-aarch64-linux" "$out/$name-aarch64-linux.tar.gz"
+
+package universal-macos "$macos_bin" sp960 \
+  "macOS, one universal binary: Apple Silicon (arm64, macOS 11 or later) and Intel (x86-64, macOS 10.12 or later)" \
+  "sp960                  the program, signed ad hoc (see macOS below); put this folder on PATH"
+det_tar "$work/pkg" "$name-universal-macos" "$out/$name-universal-macos.tar.gz"
 
 package x86_64-windows "$windows_exe" sp960.exe \
   "Windows x86-64 (Windows 10 or later), sp960.exe needs no DLL beyond Windows' own" \
@@ -250,9 +339,10 @@ with zipfile.ZipFile(out, "w") as archive:
             archive.writestr(info, f.read(), compresslevel=9)
 EOF
 
-(cd "$out" && sha256sum "$name-x86_64-linux.tar.gz" "$name-x86_64-windows.zip" \
-  "$name-source.tar.xz" >SHA256SUMS)
+archives=("$name-x86_64-linux.tar.gz" "$name-aarch64-linux.tar.gz" "$name-x86_64-windows.zip"
+  "$name-universal-macos.tar.gz" "$name-source.tar.xz")
+(cd "$out" && sha256sum "${archives[@]}" >SHA256SUMS)
 log "wrote $out:"
-(cd "$out" && for f in "$name-x86_64-linux.tar.gz" "$name-x86_64-windows.zip" "$name-source.tar.xz" SHA256SUMS; do
+(cd "$out" && for f in "${archives[@]}" SHA256SUMS; do
   printf '  %-36s %8s bytes\n' "$f" "$(stat -c %s "$f")"
 done)

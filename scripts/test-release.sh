@@ -14,13 +14,26 @@
 #   (no arguments) from another directory, playing a Chess960 game from SP 860 to its end by the
 #   rules (tests/python/release_launcher_game.py); a launcher with a broken settings file
 #   refuses to start, with a clear message.
+# - Linux aarch64, under Debian's qemu-aarch64-static (installed here when missing): the binary
+#   is static, for aarch64; run through qemu, `sp960 fen 860` and `sp960 validate` of the
+#   fixtures (the golden diagnostics, byte for byte); then a launcher written by it (in front of
+#   `sp960 engine`, found on PATH) that python-chess starts by its path alone from another
+#   directory, twice, playing a game from SP 860 to its end. A path alone means the kernel must
+#   run an aarch64 program: binfmt_misc is mounted and qemu-aarch64 registered when they are not,
+#   with the line of Debian's /usr/lib/binfmt.d/qemu-aarch64.conf (what systemd-binfmt does at
+#   boot on Debian), so the launcher and the engine it starts run under qemu, found by the kernel.
+# - macOS, not run (no Mac here): tests/python/check_macho.py reads the universal binary: arm64
+#   and x86_64 slices, minimum macOS 11.0 and 10.12 or lower, only dylibs under /usr/lib/, an
+#   ad-hoc signature with the identifier sp960 whose page hashes it recomputes. It must fail on
+#   copies with one byte of __text flipped (in each slice) and when asked for another identifier.
 # - Windows, under Wine: `sp960.exe fen 860` from the unpacked zip, and tests/portable.rs's
 #   launcher test (Windows build, run under Wine) with SP960_EXE set to that sp960.exe: it
 #   writes a launcher with it and plays a game through the launcher started by path alone.
 #   Wine 8 lacks Windows 10's bcryptprimitives.dll: the stand-in (scripts/windows/) goes into
 #   the Wine prefix's system32, not into the unpacked archive.
 # Needs what scripts/test.sh and scripts/test-platforms.sh install (Stockfish, python-chess,
-# Debian's rustc-web, mingw-w64, Wine), and root or unprivileged user namespaces (unshare).
+# Debian's rustc-web, mingw-w64, Wine), root or unprivileged user namespaces (unshare), and root
+# (or sudo) for qemu's binfmt_misc entry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -111,7 +124,11 @@ log "== $out/SHA256SUMS"
 (cd "$out" && sha256sum --check --strict SHA256SUMS)
 linux=$(cd "$out" && ls sp960-*-x86_64-linux.tar.gz)
 windows=$(cd "$out" && ls sp960-*-x86_64-windows.zip)
-top_linux=${linux%.tar.gz} top_windows=${windows%.zip}
+arm=$(cd "$out" && ls sp960-*-aarch64-linux.tar.gz)
+macos=$(cd "$out" && ls sp960-*-universal-macos.tar.gz)
+top_linux=${linux%.tar.gz} top_windows=${windows%.zip} top_arm=${arm%.tar.gz} top_macos=${macos%.tar.gz}
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -150,6 +167,110 @@ end = lines.index("```", start)
 open(sys.argv[2], "w").write("\n".join(lines[start:end]) + "\n")
 EOF
 "${namespace[@]}" bash "$0" --as-user "$dir" "$python" "$work" "$out" || fail "Linux archive, as a user"
+
+log "== Linux aarch64: $arm (qemu-aarch64-static)"
+if ! [ -x /usr/bin/qemu-aarch64-static ]; then
+  log "  installing Debian's qemu-user-static"
+  { "${sudo[@]}" apt-get update -qq &&
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null; } ||
+    fail "apt-get install qemu-user-static"
+fi
+qemu=/usr/bin/qemu-aarch64-static
+mkdir "$work/arm"
+tar -xzf "$out/$arm" -C "$work/arm"
+[ "$(ls -A "$work/arm")" = "$top_arm" ] || fail "$arm holds more than $top_arm/: $(ls -A "$work/arm")"
+adir="$work/arm/$top_arm"
+(cd "$adir" && sha256sum --check --strict --quiet SHA256SUMS) || fail "$arm: its SHA256SUMS"
+log "  $top_arm/SHA256SUMS: OK ($(wc -l <"$adir/SHA256SUMS") files)"
+kind=$(file -b "$adir/sp960")
+case "$kind" in
+  *"ARM aarch64"*"statically linked"*) log "  file: ${kind%%, BuildID*}" ;;
+  *) fail "sp960 is not a static aarch64 program: $kind" ;;
+esac
+fen=$(env -i "$qemu" "$adir/sp960" fen 860)
+[ "$fen" = "$expected_fen" ] || fail "qemu-aarch64-static sp960 fen 860 printed: $fen"
+log "  env -i qemu-aarch64-static sp960 fen 860: $fen"
+"$qemu" "$adir/sp960" validate fixtures/validate/valid.epd >/dev/null 2>"$work/arm-valid.log" ||
+  { cat "$work/arm-valid.log" >&2; fail "qemu-aarch64-static sp960 validate fixtures/validate/valid.epd"; }
+set +e
+"$qemu" "$adir/sp960" validate fixtures/validate/invalid.fen >"$work/arm-invalid.out" 2>/dev/null
+status=$?
+set -e
+[ "$status" -eq 1 ] && cmp -s "$work/arm-invalid.out" fixtures/validate/invalid.expected ||
+  fail "qemu-aarch64-static sp960 validate fixtures/validate/invalid.fen: exit $status (expected 1), diagnostics: $(cmp "$work/arm-invalid.out" fixtures/validate/invalid.expected 2>&1)"
+log "  qemu-aarch64-static sp960 validate: valid.epd exit 0 ($(sed 's/^sp960: validate: //;s/; [0-9.]* s$//' "$work/arm-valid.log")); invalid.fen exit 1, diagnostics = fixtures/validate/invalid.expected"
+# The kernel runs aarch64 programs started by path (the launcher, and the engine it starts)
+# through qemu once binfmt_misc knows them: Debian's entry, registered as systemd-binfmt would.
+binfmt=/proc/sys/fs/binfmt_misc
+if ! [ -e "$binfmt/qemu-aarch64" ]; then
+  [ -e "$binfmt/register" ] || "${sudo[@]}" mount -t binfmt_misc binfmt_misc "$binfmt" ||
+    fail "cannot mount binfmt_misc at $binfmt"
+  "${sudo[@]}" sh -c "cat /usr/lib/binfmt.d/qemu-aarch64.conf >$binfmt/register" ||
+    fail "cannot register qemu-aarch64 in $binfmt"
+  log "  registered $binfmt/qemu-aarch64 from /usr/lib/binfmt.d/qemu-aarch64.conf"
+fi
+grep -qx enabled "$binfmt/qemu-aarch64" || fail "$binfmt/qemu-aarch64 is not enabled"
+log "  binfmt_misc: qemu-aarch64, interpreter $(sed -n 's/^interpreter //p' "$binfmt/qemu-aarch64"), flags $(sed -n 's/^flags: //p' "$binfmt/qemu-aarch64")"
+mkdir -p "$work/arm-elsewhere" "$work/arm-launchers"
+(cd "$work/arm-elsewhere" && PATH="$adir:$PATH" "$qemu" "$adir/sp960" proxy \
+  --write-launcher "$work/arm-launchers/builtin-960" --sp 860 -- sp960 engine) ||
+  fail "qemu-aarch64-static sp960 proxy --write-launcher"
+grep -q "\"$adir/sp960\"" "$work/arm-launchers/builtin-960.sp960.json" ||
+  fail "the engine sp960 was not made absolute: $(cat "$work/arm-launchers/builtin-960.sp960.json")"
+case "$(file -b "$work/arm-launchers/builtin-960")" in
+  *"ARM aarch64"*) log "  launcher written: builtin-960 (aarch64) and builtin-960.sp960.json" ;;
+  *) fail "the launcher is not an aarch64 program: $(file -b "$work/arm-launchers/builtin-960")" ;;
+esac
+timeout 900 "$python" tests/python/release_launcher_game.py \
+  "$work/arm-launchers/builtin-960" "$work/arm-launchers/builtin-960" "$work/arm-elsewhere" ||
+  fail "a game through the aarch64 launcher"
+
+log "== macOS: $macos (its Mach-O structure and signature, read on Linux; not run)"
+mkdir "$work/macos"
+tar -xzf "$out/$macos" -C "$work/macos"
+[ "$(ls -A "$work/macos")" = "$top_macos" ] || fail "$macos holds more than $top_macos/: $(ls -A "$work/macos")"
+mdir="$work/macos/$top_macos"
+(cd "$mdir" && sha256sum --check --strict --quiet SHA256SUMS) || fail "$macos: its SHA256SUMS"
+log "  $top_macos/SHA256SUMS: OK ($(wc -l <"$mdir/SHA256SUMS") files: $(cd "$mdir" && ls -p | tr '\n' ' '))"
+[ -x "$mdir/sp960" ] || fail "$top_macos/sp960 is not executable"
+log "  file: $(file -b "$mdir/sp960")"
+python3 tests/python/check_macho.py "$mdir/sp960" sp960 >"$work/macho.log" 2>&1 ||
+  { cat "$work/macho.log" >&2; fail "the macOS binary's Mach-O structure or signature"; }
+sed 's/^/test-release:   /' "$work/macho.log" >&2
+# The check must be able to fail: one byte of each slice's __text flipped, and another identifier.
+for arch in arm64 x86_64; do
+  python3 - "$mdir/sp960" "$work/sp960-$arch-flipped" "$arch" <<'EOF' >&2
+import struct, sys
+sys.path.insert(0, "tests/python")
+import check_macho
+source, target, arch = sys.argv[1:4]
+data = bytearray(open(source, "rb").read())
+for i in range(struct.unpack_from(">I", data, 4)[0]):
+    cputype, _, start, size, _ = struct.unpack_from(">iiIII", data, 8 + 20 * i)
+    if check_macho.CPU.get(cputype) == arch:
+        break
+for cmd, _, raw in check_macho.load_commands(bytes(data[start:start + size]))[2]:
+    if cmd == check_macho.LC_SEGMENT_64 and raw[8:15] == b"__TEXT\0":
+        for s in range(struct.unpack_from("<I", raw, 64)[0]):
+            section = raw[72 + 80 * s:72 + 80 * (s + 1)]
+            if section[:7] == b"__text\0":
+                text_size, text_offset = struct.unpack_from("<QI", section, 40)
+flip = start + text_offset + text_size // 2
+data[flip] ^= 0x01
+open(target, "wb").write(data)
+print(f"test-release:   {arch}: a copy with the byte at {flip:#x} (in __TEXT,__text) flipped")
+EOF
+  if said=$(python3 tests/python/check_macho.py "$work/sp960-$arch-flipped" sp960 2>&1 >/dev/null); then
+    fail "check_macho.py passed a copy with a byte of the $arch slice's __text flipped"
+  fi
+  grep -q "$arch slice: page [0-9]* (file offset .*) does not match its hash" <<<"$said" ||
+    fail "check_macho.py on the flipped $arch copy said: $said"
+  log "    check_macho.py refuses it: ${said#*: }"
+done
+if said=$(python3 tests/python/check_macho.py "$mdir/sp960" not-sp960 2>&1 >/dev/null); then
+  fail "check_macho.py passed the identifier sp960 as not-sp960"
+fi
+log "  check_macho.py asked for not-sp960 refuses: ${said#*: }"
 
 log "== Windows: $windows (Wine)"
 mkdir "$work/windows"

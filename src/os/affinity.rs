@@ -111,7 +111,9 @@ mod imp {
     }
 
     pub fn yield_on_wakeup() -> io::Result<()> {
-        let param = libc::sched_param { sched_priority: 0 };
+        // Zeroed, not a struct literal: musl's sched_param has fields glibc's lacks.
+        // SAFETY: plain integers, for which all zeros is valid (priority 0).
+        let param: libc::sched_param = unsafe { std::mem::zeroed() };
         // SAFETY: the calling thread (0) and an initialised parameter.
         if unsafe { libc::sched_setscheduler(0, libc::SCHED_BATCH, &param) } != 0 {
             return Err(io::Error::last_os_error());
