@@ -8,6 +8,7 @@ use super::{CommandFailure, output_cut_short};
 use crate::exit_code;
 use crate::roll::Method;
 use crate::roll::command::{RollCommandError, RollRequest};
+use crate::roll::registry::listing;
 use crate::roll::simulate::print_random_rolls;
 use crate::starts::commands::{CommandError, identify_inputs, print_random, print_starts};
 use crate::starts::explain::{ExplainError, ExplainInput, print_explanations};
@@ -61,9 +62,9 @@ pub struct RandomArgs {
     /// Castling field notation.
     #[arg(long, value_enum, default_value_t)]
     pub castling: CastlingNotation,
-    /// Draw with a physical procedure's seeded die or coin (see `sp960 roll`), printing
-    /// its values after the FEN: die, die-optimized, polyhedral, d10, coins, coin or fast.
-    #[arg(long, value_name = "METHOD")]
+    // Help: "Draw with a physical procedure's seeded die or coin ...", the methods from the
+    // table in `roll/mod.rs`.
+    #[arg(long, value_name = "METHOD", help = random_method_help())]
     pub method: Option<Method>,
 }
 
@@ -81,22 +82,19 @@ pub struct ExplainArgs {
     pub json: bool,
 }
 
-/// Turn dice rolls or coin tosses into a start, showing what each value decided.
-///
-/// Methods: die (Althöfer: one d6, re-rolls), die-optimized (the literature's optimization:
-/// one more roll on a bishop's 5 or 6, 5 and 6 for the second knight), polyhedral d8=A
-/// d4=B d6=C d20=D [d12=E], d10 light=A dark=B queen=C knights=D, coins (throws of 2 or 3
-/// coins, TH ...), coin (ten tosses, THTTHHHHTT), fast (one d6, fewest rolls). Without
-/// values and with a terminal on stdin, each value is asked for.
+// `sp960 roll`: its help lists the methods from the table in `roll/mod.rs` (`roll_help`).
 #[derive(clap::Args)]
 #[command(
+    about = ROLL_ABOUT,
+    long_about = roll_help(),
     after_help = "Examples:\n  sp960 roll die 3 5 1 4 6 2 1\n  sp960 roll die-optimized 5 5 6 6 4 6 3 6\n  sp960 roll polyhedral d8=3 d4=3 d6=3 d20=7\n  sp960 roll coin THTTHHHHTT --json\n  sp960 roll fast --fairness"
 )]
 pub struct RollArgs {
-    /// die, die-optimized, polyhedral, d10, coins, coin or fast.
+    // Help: every method's name, from the table.
+    #[arg(help = Method::listing("or"))]
     pub method: Method,
-    /// The rolls, throws or tosses, in order (NAME=VALUE for polyhedral and d10).
-    #[arg(value_name = "VALUE", conflicts_with = "fairness")]
+    // Help: the units of the methods typed one by one, and the named ones.
+    #[arg(value_name = "VALUE", conflicts_with = "fairness", help = roll_values_help())]
     pub values: Vec<String>,
     /// Prove the method fair by exhaustive enumeration, in exact fractions.
     #[arg(long)]
@@ -107,6 +105,49 @@ pub struct RollArgs {
     /// Castling field notation.
     #[arg(long, value_enum, default_value_t)]
     pub castling: CastlingNotation,
+}
+
+/// The first line of `sp960 roll`'s help.
+const ROLL_ABOUT: &str =
+    "Turn dice rolls or coin tosses into a start, showing what each value decided";
+
+/// `sp960 roll --help`: every method's help line from the table.
+fn roll_help() -> String {
+    let methods: Vec<&str> = Method::ALL
+        .iter()
+        .map(|method| method.info().help)
+        .collect();
+    format!(
+        "{ROLL_ABOUT}.\n\nMethods: {}. Without values and with a terminal on stdin, each value is asked for.",
+        methods.join(", ")
+    )
+}
+
+/// The help of `sp960 roll`'s values: `The rolls, throws or tosses, in order (NAME=VALUE
+/// for polyhedral and d10)`.
+fn roll_values_help() -> String {
+    let mut units: Vec<&str> = Vec::new();
+    let mut named: Vec<&str> = Vec::new();
+    for method in Method::ALL {
+        if method.is_named() {
+            named.push(method.name());
+        } else if !units.contains(&method.unit().1) {
+            units.push(method.unit().1);
+        }
+    }
+    format!(
+        "The {}, in order (NAME=VALUE for {})",
+        listing(units, "or"),
+        listing(named, "and")
+    )
+}
+
+/// `sp960 random --method`'s help, naming every method.
+fn random_method_help() -> String {
+    format!(
+        "Draw with a physical procedure's seeded die or coin (see `sp960 roll`), printing its values after the FEN: {}",
+        Method::listing("or")
+    )
 }
 
 /// `sp960 fen`.
@@ -211,5 +252,55 @@ fn command_result(command: &str, result: Result<(), CommandError>) -> Result<(),
         Err(CommandError::Io(err)) => Err(CommandFailure::from(err)),
         Err(CommandError::Unidentified(_)) => Err(CommandFailure::quiet(exit_code::INVALID_DATA)),
         Err(err) => Err(CommandFailure::invalid(format!("{command}: {err}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args, Command, FromArgMatches};
+
+    use super::*;
+
+    fn roll_command() -> Command {
+        RollArgs::augment_args(Command::new("roll"))
+    }
+
+    #[test]
+    fn roll_and_random_take_exactly_the_tables_methods() {
+        for method in Method::ALL {
+            let matches = roll_command()
+                .try_get_matches_from(["roll", method.name(), "--fairness"])
+                .unwrap();
+            assert_eq!(RollArgs::from_arg_matches(&matches).unwrap().method, method);
+            let matches = RandomArgs::augment_args(Command::new("random"))
+                .try_get_matches_from(["random", "--method", method.name()])
+                .unwrap();
+            let args = RandomArgs::from_arg_matches(&matches).unwrap();
+            assert_eq!(args.method, Some(method));
+        }
+        let err = roll_command()
+            .try_get_matches_from(["roll", "dice"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(&Method::listing("and")), "{err}");
+    }
+
+    #[test]
+    fn roll_help_lists_every_method_from_the_table() {
+        let mut command = roll_command();
+        let method_help = command
+            .get_arguments()
+            .find(|arg| arg.get_id() == "method")
+            .and_then(|arg| arg.get_help())
+            .map(ToString::to_string);
+        assert_eq!(method_help, Some(Method::listing("or")));
+        let help = command.render_long_help().to_string();
+        for method in Method::ALL {
+            assert!(help.contains(method.info().help), "{method}: {help}");
+        }
+        assert_eq!(
+            roll_values_help(),
+            "The rolls, throws or tosses, in order (NAME=VALUE for polyhedral and d10)"
+        );
     }
 }

@@ -3,11 +3,23 @@
 //! more exactly when the first four tosses are all tails; then the draw starts again at
 //! once, without the other six tosses.
 
-use super::{Ask, Device, Done, Effect, Procedure, RollStep};
+use super::registry::{MethodInfo, Values};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep, Stepper};
 use crate::starts::numbering::StartPosition;
 
 /// How many tosses make a number.
 const TOSSES: u8 = 10;
+
+/// `coin`: the tosses typed as letters, in one argument or several.
+pub const INFO: MethodInfo = MethodInfo {
+    name: "coin",
+    help: "coin (ten tosses, THTTHHHHTT)",
+    unit: ("toss", "tosses"),
+    values: Values::Letters,
+    counts_coins: false,
+    proofs: &[],
+    procedure: |_| Stepper::Coin(CoinTosses::default()),
+};
 
 /// The coin procedure between tosses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

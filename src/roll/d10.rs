@@ -7,7 +7,8 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, ordinal, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, RollStep};
+use super::registry::{MethodInfo, Values};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep, Stepper};
 use crate::starts::numbering::{BackRank, StartPosition};
 
 /// The dice, in the order they are read, with their faces and what a face is worth.
@@ -17,6 +18,31 @@ const DICE: [(&str, u8, u16); 4] = [
     ("queen", 6, 16),
     ("knights", 10, 96),
 ];
+
+/// The names of [`DICE`], in the order they are read.
+const NAMES: [&str; 4] = {
+    let mut names = [""; 4];
+    let mut index = 0;
+    while index < DICE.len() {
+        names[index] = DICE[index].0;
+        index += 1;
+    }
+    names
+};
+
+/// `d10`.
+pub const INFO: MethodInfo = MethodInfo {
+    name: "d10",
+    help: "d10 light=A dark=B queen=C knights=D",
+    unit: ("die", "dice"),
+    values: Values::Named {
+        dice: |_| &NAMES,
+        expected: "light=, dark=, queen= and knights=",
+    },
+    counts_coins: false,
+    proofs: &[],
+    procedure: |_| Stepper::D10(D10::default()),
+};
 
 /// Scharnagl's knight patterns on the five squares the bishops and queen leave.
 const KNIGHT_PATTERNS: [&str; 10] = [
@@ -33,11 +59,6 @@ pub struct D10 {
 }
 
 impl D10 {
-    /// The names of the dice, in the order they are read.
-    pub fn dice() -> [&'static str; 4] {
-        DICE.map(|(name, _, _)| name)
-    }
-
     /// The arrangement of the digits so far (later digits 0): its bishops and queen are
     /// already the final ones.
     fn rank_so_far(&self) -> BackRank {

@@ -11,7 +11,30 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, piece_name, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, RollStep};
+use super::registry::{MethodInfo, Values};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep, Stepper};
+
+/// `die`: one d6 per piece, re-rolling a value with no square.
+pub const DIE: MethodInfo = MethodInfo {
+    name: "die",
+    help: "die (Althöfer: one d6, re-rolls)",
+    unit: ("roll", "rolls"),
+    values: Values::OnePerArgument,
+    counts_coins: false,
+    proofs: &[],
+    procedure: |_| Stepper::Die(PieceByPiece::new(Thrower::Die)),
+};
+
+/// `coins`: the same placements with throws of two or three coins.
+pub const COINS: MethodInfo = MethodInfo {
+    name: "coins",
+    help: "coins (throws of 2 or 3 coins, TH ...)",
+    unit: ("throw", "throws"),
+    values: Values::OnePerArgument,
+    counts_coins: true,
+    proofs: &[],
+    procedure: |_| Stepper::Coins(PieceByPiece::new(Thrower::Coins)),
+};
 
 /// What the values are thrown with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -18,7 +18,19 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, RollStep};
+use super::registry::{MethodInfo, Values};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep, Stepper};
+
+/// `die-optimized`.
+pub const INFO: MethodInfo = MethodInfo {
+    name: "die-optimized",
+    help: "die-optimized (the literature's optimization: one more roll on a bishop's 5 or 6, 5 and 6 for the second knight)",
+    unit: ("roll", "rolls"),
+    values: Values::OnePerArgument,
+    counts_coins: false,
+    proofs: &[],
+    procedure: |_| Stepper::DieOptimized(DieOptimized::default()),
+};
 
 /// The optimized single-die procedure between rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -13,8 +13,20 @@
 //! (the 4.33 of a rejection scheme without the leftovers; log₆ 960 ≈ 3.83 only on average
 //! over many starts drawn together).
 
-use super::{Ask, Device, Done, Effect, Procedure, RollStep};
+use super::registry::{MethodInfo, Values};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep, Stepper};
 use crate::starts::numbering::{COUNT, StartPosition};
+
+/// `fast`.
+pub const INFO: MethodInfo = MethodInfo {
+    name: "fast",
+    help: "fast (one d6, fewest rolls)",
+    unit: ("roll", "rolls"),
+    values: Values::OnePerArgument,
+    counts_coins: false,
+    proofs: &[],
+    procedure: |_| Stepper::Fast(Fast::default()),
+};
 
 /// The fast procedure between rolls: N below S, or the SP once decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

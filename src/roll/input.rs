@@ -6,8 +6,8 @@
 
 use thiserror::Error;
 
-use super::polyhedral::Polyhedral;
-use super::{Method, Procedure, RollOutcome, RollStep, d10::D10};
+use super::registry::Values;
+use super::{Method, Procedure, RollOutcome, RollStep};
 
 /// Why the values give no start (a usage error: exit 2).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -90,7 +90,7 @@ struct Token<'a> {
 fn sequential(method: Method, values: &[String]) -> Result<RollOutcome, RollError> {
     let mut tokens = Vec::new();
     for (index, value) in values.iter().enumerate() {
-        if method == Method::Coin {
+        if letters(method) {
             for (letter, c) in value.chars().filter(|c| !c.is_whitespace()).enumerate() {
                 tokens.push(Token {
                     position: index + 1,
@@ -137,26 +137,28 @@ fn sequential(method: Method, values: &[String]) -> Result<RollOutcome, RollErro
     finish(method, procedure, steps, tokens.len())
 }
 
+/// Whether the method's values are letters, in one argument or several (`coin`).
+fn letters(method: Method) -> bool {
+    match method.info().values {
+        Values::Letters => true,
+        Values::OnePerArgument | Values::Named { .. } => false,
+    }
+}
+
 /// The names a named method reads, in its order (none for a method whose values are not
-/// named: every method is listed, so a new one says which it is).
+/// named).
 fn names(method: Method, d12: bool) -> Vec<&'static str> {
-    match method {
-        Method::D10 => D10::dice().to_vec(),
-        Method::Polyhedral => Polyhedral::dice(d12).to_vec(),
-        Method::Die | Method::DieOptimized | Method::Coins | Method::Coin | Method::Fast => {
-            Vec::new()
-        }
+    match method.info().values {
+        Values::Named { dice, .. } => dice(d12).to_vec(),
+        Values::OnePerArgument | Values::Letters => Vec::new(),
     }
 }
 
 /// The `NAME=` words a named method reads, as its messages list them.
 fn expected_names(method: Method) -> String {
-    match method {
-        Method::D10 => "light=, dark=, queen= and knights=".to_owned(),
-        Method::Polyhedral => "d8=, d4=, d6= and d20=, and d12= with a d12".to_owned(),
-        Method::Die | Method::DieOptimized | Method::Coins | Method::Coin | Method::Fast => {
-            String::new()
-        }
+    match method.info().values {
+        Values::Named { expected, .. } => expected.to_owned(),
+        Values::OnePerArgument | Values::Letters => String::new(),
     }
 }
 
@@ -230,14 +232,11 @@ fn finish(
             let (label, decides) = ask.map_or(("value", "the rest".to_owned()), |ask| {
                 (ask.label, ask.decides)
             });
-            let (one, many) = match method {
-                Method::Coin => ("toss", "tosses"),
-                Method::Die
-                | Method::DieOptimized
-                | Method::Polyhedral
-                | Method::D10
-                | Method::Coins
-                | Method::Fast => ("value", "values"),
+            // Letters are counted in the method's unit, other values as values.
+            let (one, many) = if letters(method) {
+                method.unit()
+            } else {
+                ("value", "values")
             };
             Err(RollError::TooFew {
                 method,

@@ -8,6 +8,14 @@
 //! interactive loop ([`interactive`]), seeded draws for `sp960 random --method`
 //! ([`simulate`]) and the exhaustive fairness proofs ([`fairness`]). [`report`] writes the
 //! text and JSON, [`command`] is the subcommand over any reader and writers.
+//!
+//! Adding a method is one file plus one registration line. The file holds the procedure and
+//! its [`MethodInfo`] (its name, help line, unit, how its values are typed, the procedures
+//! its fairness proof covers); its `pub mod` line and one line of the `methods!` table below
+//! register it. [`Method`], [`Method::ALL`], [`Stepper`] and every `match` over them are
+//! written from the table by [`registry`]'s macro, listing every method with no `_` arm;
+//! the names `sp960 roll` and `random --method` accept, their help, the input words and the
+//! names in reports are all read from the [`MethodInfo`].
 
 pub mod board;
 pub mod coin;
@@ -21,6 +29,7 @@ pub mod input;
 pub mod interactive;
 pub mod polyhedral;
 pub mod ratio;
+pub mod registry;
 pub mod report;
 pub mod simulate;
 
@@ -32,104 +41,73 @@ use shakmaty::Role;
 use thiserror::Error;
 
 use crate::starts::numbering::BackRank;
+use registry::{MethodInfo, Values, listing, methods};
 
-/// A manual method of drawing a start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Method {
+// The method table: one line per method, `Variant(ProcedureType) = file::INFO`. Adding a
+// method is its file (the procedure and its `MethodInfo`) and one line here, besides the
+// file's `pub mod` line above; `Method`, `Method::ALL`, `Stepper` and every name, unit,
+// help line and input word come from it.
+methods! {
     /// Althöfer's single die: bishops, queen, knights, re-rolling values with no square.
-    Die,
+    Die(die::PieceByPiece) = die::DIE,
     /// The literature's "Optimization" of the single die: one more roll on a bishop's 5
     /// or 6, a 5 or 6 for the second knight counted from the first.
-    DieOptimized,
+    DieOptimized(die_optimized::DieOptimized) = die_optimized::INFO,
     /// One throw of the Platonic dice d8, d4, d6, d20 (and a d12), no re-roll.
-    Polyhedral,
+    Polyhedral(polyhedral::Polyhedral) = polyhedral::INFO,
     /// Two d4, a d6 and a d10: the four digits of the number.
-    D10,
+    D10(d10::D10) = d10::INFO,
     /// The die method with two or three coins per throw.
-    Coins,
+    Coins(die::PieceByPiece) = die::COINS,
     /// Ten tosses of one coin read as a 10-bit number.
-    Coin,
+    Coin(coin::CoinTosses) = coin::INFO,
     /// sp960's own single-die method with the fewest expected rolls.
-    Fast,
+    Fast(fast::Fast) = fast::INFO,
 }
 
-/// A method name that is none of the seven.
+/// A method name that is none of the table's.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error(
-    "unknown method '{0}' (the methods are die, die-optimized, polyhedral, d10, coins, coin and fast)"
-)]
+#[error("unknown method '{0}' (the methods are {methods})", methods = Method::listing("and"))]
 pub struct UnknownMethod(pub String);
 
 impl Method {
-    /// All methods, in the order of the help text.
-    pub const ALL: [Method; 7] = [
-        Method::Die,
-        Method::DieOptimized,
-        Method::Polyhedral,
-        Method::D10,
-        Method::Coins,
-        Method::Coin,
-        Method::Fast,
-    ];
-
     /// The name typed on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Method::Die => "die",
-            Method::DieOptimized => "die-optimized",
-            Method::Polyhedral => "polyhedral",
-            Method::D10 => "d10",
-            Method::Coins => "coins",
-            Method::Coin => "coin",
-            Method::Fast => "fast",
-        }
+        self.info().name
+    }
+
+    /// Every method's name, the last joined with `conjunction`: `die, ..., coin or fast`.
+    pub fn listing(conjunction: &str) -> String {
+        listing(Method::ALL.map(Method::name), conjunction)
     }
 
     /// Whether values are given as `NAME=VALUE` (one per die of a single throw).
     pub fn is_named(self) -> bool {
-        matches!(self, Method::Polyhedral | Method::D10)
+        match self.info().values {
+            Values::Named { .. } => true,
+            Values::OnePerArgument | Values::Letters => false,
+        }
     }
 
     /// What one value is called, singular and plural: `roll`/`rolls`, `throw`/`throws`.
     pub fn unit(self) -> (&'static str, &'static str) {
-        match self {
-            Method::Die | Method::DieOptimized | Method::Fast => ("roll", "rolls"),
-            Method::Polyhedral | Method::D10 => ("die", "dice"),
-            Method::Coins => ("throw", "throws"),
-            Method::Coin => ("toss", "tosses"),
-        }
+        self.info().unit
     }
 
     /// The procedure, ready for its first value; `d12` chooses the polyhedral variant with
     /// a d12 (ignored by the other methods).
     pub fn procedure(self, d12: bool) -> Stepper {
-        match self {
-            Method::Die => Stepper::Pieces(die::PieceByPiece::new(die::Thrower::Die)),
-            Method::Coins => Stepper::Pieces(die::PieceByPiece::new(die::Thrower::Coins)),
-            Method::DieOptimized => Stepper::DieOptimized(die_optimized::DieOptimized::default()),
-            Method::Polyhedral => Stepper::Polyhedral(polyhedral::Polyhedral::new(d12)),
-            Method::D10 => Stepper::D10(d10::D10::default()),
-            Method::Coin => Stepper::Coin(coin::CoinTosses::default()),
-            Method::Fast => Stepper::Fast(fast::Fast::default()),
-        }
+        (self.info().procedure)(d12)
     }
 
     /// The procedures `--fairness` proves: both polyhedral variants, one for the others.
     pub fn variants(self) -> Vec<(String, Stepper)> {
-        match self {
-            Method::Polyhedral => vec![
-                ("polyhedral d8 d4 d6 d20".to_owned(), self.procedure(false)),
-                (
-                    "polyhedral d8 d4 d6 d20 d12".to_owned(),
-                    self.procedure(true),
-                ),
-            ],
-            Method::Die
-            | Method::DieOptimized
-            | Method::D10
-            | Method::Coins
-            | Method::Coin
-            | Method::Fast => vec![(self.name().to_owned(), self.procedure(false))],
+        match self.info().proofs {
+            [] => vec![(self.name().to_owned(), self.procedure(false))],
+            proofs => proofs
+                .iter()
+                .map(|&(name, d12)| (name.to_owned(), self.procedure(d12)))
+                .collect(),
         }
     }
 }
@@ -389,58 +367,6 @@ pub trait Procedure: Clone + Eq + Hash {
     fn done(&self) -> Option<Done>;
 }
 
-/// Any method's procedure.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Stepper {
-    /// `die` and `coins`.
-    Pieces(die::PieceByPiece),
-    /// `die-optimized`.
-    DieOptimized(die_optimized::DieOptimized),
-    /// `polyhedral`.
-    Polyhedral(polyhedral::Polyhedral),
-    /// `d10`.
-    D10(d10::D10),
-    /// `coin`.
-    Coin(coin::CoinTosses),
-    /// `fast`.
-    Fast(fast::Fast),
-}
-
-impl Procedure for Stepper {
-    fn ask(&self) -> Option<Ask> {
-        match self {
-            Stepper::Pieces(p) => p.ask(),
-            Stepper::DieOptimized(p) => p.ask(),
-            Stepper::Polyhedral(p) => p.ask(),
-            Stepper::D10(p) => p.ask(),
-            Stepper::Coin(p) => p.ask(),
-            Stepper::Fast(p) => p.ask(),
-        }
-    }
-
-    fn take(&mut self, face: u32) -> RollStep {
-        match self {
-            Stepper::Pieces(p) => p.take(face),
-            Stepper::DieOptimized(p) => p.take(face),
-            Stepper::Polyhedral(p) => p.take(face),
-            Stepper::D10(p) => p.take(face),
-            Stepper::Coin(p) => p.take(face),
-            Stepper::Fast(p) => p.take(face),
-        }
-    }
-
-    fn done(&self) -> Option<Done> {
-        match self {
-            Stepper::Pieces(p) => p.done(),
-            Stepper::DieOptimized(p) => p.done(),
-            Stepper::Polyhedral(p) => p.done(),
-            Stepper::D10(p) => p.done(),
-            Stepper::Coin(p) => p.done(),
-            Stepper::Fast(p) => p.done(),
-        }
-    }
-}
-
 /// A whole draw: every value with what it did, and the start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RollOutcome {
@@ -492,6 +418,45 @@ mod tests {
             err.to_string(),
             "unknown method 'dice' (the methods are die, die-optimized, polyhedral, d10, coins, coin and fast)"
         );
+    }
+
+    #[test]
+    fn the_table_is_the_single_source() {
+        // Every method once in the table, with its own name and its own procedure.
+        let names: Vec<&str> = Method::ALL.iter().map(|method| method.name()).collect();
+        for (index, method) in Method::ALL.into_iter().enumerate() {
+            assert_eq!(Method::ALL.iter().filter(|m| **m == method).count(), 1);
+            assert_eq!(names.iter().filter(|n| **n == method.name()).count(), 1);
+            assert_eq!(Method::ALL[index], method);
+            assert_eq!(method.to_string(), method.info().name);
+            assert!(method.info().help.starts_with(method.name()), "{method}");
+            for (_, procedure) in method.variants() {
+                assert_eq!(procedure.method(), method, "{method}'s procedure");
+            }
+            for d12 in [false, true] {
+                assert_eq!(method.procedure(d12).method(), method);
+            }
+        }
+        // Every method's line is distinct (no two variants share one `MethodInfo`).
+        for a in Method::ALL {
+            for b in Method::ALL {
+                assert_eq!(std::ptr::eq(a.info(), b.info()), a == b, "{a} {b}");
+            }
+        }
+        assert_eq!(
+            Method::listing("or"),
+            "die, die-optimized, polyhedral, d10, coins, coin or fast"
+        );
+        // A named method's first ask is one of its names; the others ask by their unit or
+        // a die of their own.
+        for method in Method::ALL {
+            let ask = method.procedure(false).ask().unwrap();
+            match method.info().values {
+                Values::Named { dice, .. } => assert_eq!(ask.label, dice(false)[0]),
+                Values::Letters => assert_eq!(ask.label, method.unit().0),
+                Values::OnePerArgument => {}
+            }
+        }
     }
 
     #[test]

@@ -13,7 +13,25 @@
 use shakmaty::Role;
 
 use super::board::{DARK_FILES, LIGHT_FILES, PartialRank, ordinal, square, squares};
-use super::{Ask, Device, Done, Effect, Procedure, RollStep};
+use super::registry::{MethodInfo, Values};
+use super::{Ask, Device, Done, Effect, Procedure, RollStep, Stepper};
+
+/// `polyhedral`: its fairness is proved without and with the d12.
+pub const INFO: MethodInfo = MethodInfo {
+    name: "polyhedral",
+    help: "polyhedral d8=A d4=B d6=C d20=D [d12=E]",
+    unit: ("die", "dice"),
+    values: Values::Named {
+        dice: Polyhedral::dice,
+        expected: "d8=, d4=, d6= and d20=, and d12= with a d12",
+    },
+    counts_coins: false,
+    proofs: &[
+        ("polyhedral d8 d4 d6 d20", false),
+        ("polyhedral d8 d4 d6 d20 d12", true),
+    ],
+    procedure: |d12| Stepper::Polyhedral(Polyhedral::new(d12)),
+};
 
 /// The dice of the one throw, in the order they are read.
 const WITHOUT_D12: [&str; 4] = ["d8", "d4", "d6", "d20"];

@@ -211,7 +211,7 @@ pub fn fairness_text(name: &str, method: Method, analysis: &Analysis) -> String 
         "expected {plural}: {}",
         exact(analysis.expected_values)
     ));
-    if method == Method::Coins {
+    if method.info().counts_coins {
         text.push_str(&format!(
             " ({} coins tossed)",
             exact(analysis.expected_coins)
@@ -299,7 +299,8 @@ pub fn fairness_json(method: Method, analyses: &[(String, Analysis)]) -> String 
                 total_probability: analysis.total.to_string(),
                 unit: method.unit().1,
                 expected: analysis.expected_values.into(),
-                expected_coins: (method == Method::Coins).then(|| analysis.expected_coins.into()),
+                expected_coins: (method.info().counts_coins)
+                    .then(|| analysis.expected_coins.into()),
                 ways: analysis
                     .ways
                     .iter()

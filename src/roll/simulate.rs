@@ -8,6 +8,7 @@ use std::io::Write;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::registry::Values;
 use super::{Method, Procedure, RollOutcome, RollStep};
 use crate::starts::commands::CommandError;
 use crate::starts::notation::{CastlingNotation, start_fen};
@@ -32,13 +33,13 @@ pub fn draw(method: Method, rng: &mut ChaCha8Rng) -> Option<RollOutcome> {
 /// `THTTHHHHTT`.
 pub fn command_line(outcome: &RollOutcome) -> String {
     let steps = outcome.steps.iter();
-    match outcome.method {
-        Method::Polyhedral | Method::D10 => steps
+    match outcome.method.info().values {
+        Values::Named { .. } => steps
             .map(|step| format!("{}={}", step.label, step.value))
             .collect::<Vec<_>>()
             .join(" "),
-        Method::Coin => steps.map(|step| step.value.as_str()).collect(),
-        _ => steps
+        Values::Letters => steps.map(|step| step.value.as_str()).collect(),
+        Values::OnePerArgument => steps
             .map(|step| step.value.as_str())
             .collect::<Vec<_>>()
             .join(" "),
