@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::launch::spec::NodeLimitError;
 use crate::matches::config;
+use crate::matches::game::player::StartError;
 
 /// Why a match could not be played.
 #[derive(Debug, Error)]
@@ -24,7 +25,8 @@ pub enum MatchError {
         /// Which engine (1-based).
         engine: usize,
         /// What is wrong.
-        reason: String,
+        #[source]
+        reason: StartError,
     },
     /// A node limit for an engine that speaks XBoard, which has none.
     #[error(transparent)]

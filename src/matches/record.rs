@@ -212,7 +212,13 @@ pub(crate) fn resume_point(config: &MatchConfig) -> Result<Option<Resumed>, Matc
     let text = match std::fs::read(&config.pgn) {
         Ok(text) => text,
         Err(err) if err.kind() == io::ErrorKind::NotFound && state.pgn_start == 0 => Vec::new(),
-        Err(err) => return Err(pgn_error(err.to_string())),
+        Err(source) => {
+            return Err(config::resume::ResumeError::PgnUnreadable {
+                path: config.pgn.display().to_string(),
+                source,
+            }
+            .into());
+        }
     };
     let start = usize::try_from(state.pgn_start).unwrap_or(usize::MAX);
     if text.len() < start {
@@ -221,8 +227,12 @@ pub(crate) fn resume_point(config: &MatchConfig) -> Result<Option<Resumed>, Matc
             text.len()
         )));
     }
-    let read =
-        config::resume::read_games(&text[start..]).map_err(|err| pgn_error(err.to_string()))?;
+    let read = config::resume::read_games(&text[start..]).map_err(|source| {
+        config::resume::ResumeError::PgnDamaged {
+            path: config.pgn.display().to_string(),
+            source,
+        }
+    })?;
     let total = schedule(config).len();
     let mut seen = HashSet::new();
     for game in &read.games {

@@ -435,162 +435,10 @@ impl Visitor for GameChecker<'_> {
     fn begin_movetext(
         &mut self,
         mut tags: GameTags,
-        at: At,
+        _at: At,
     ) -> ControlFlow<GameVerdict, GameReplay> {
-        let label = tags.label();
-        let mut replay = GameReplay {
-            label: label.clone(),
-            line: tags.line,
-            start: None,
-            result: tags.result.clone(),
-            chess960: false,
-            players: Players {
-                white: tags.white.take(),
-                black: tags.black.take(),
-            },
-            current: Chess::default(),
-            previous: None,
-            stack: Vec::new(),
-            plies: 0,
-            marker: None,
-            findings: tags.findings,
-        };
-        if let Some(first) = replay.findings.first() {
-            let at = At {
-                line: first.line,
-                column: first.column,
-                offset: 0,
-            };
-            let message = replay.findings.remove(0).message;
-            return ControlFlow::Break(replay.fail(at, "MalformedTag", message));
-        }
-        let variant_at = |kept: &Kept| At {
-            line: kept.line,
-            column: kept.column,
-            offset: 0,
-        };
-        let variant = match &tags.variant {
-            None => Variant::Standard,
-            Some(kept) => match variant(&kept.value) {
-                Variant::Unknown => {
-                    let message = format!(
-                        "unknown Variant `{}`: sp960 reads chess and Chess960 games (Chess960 \
-                         spelled any of Chess960, chess 960, chess-960, fischerandom, Fischer \
-                         Random, FRC, 960)",
-                        kept.value
-                    );
-                    return ControlFlow::Break(replay.fail(
-                        variant_at(kept),
-                        "UnknownVariant",
-                        message,
-                    ));
-                }
-                known => known,
-            },
-        };
-        let at_game = At {
-            line: tags.line,
-            column: 1,
-            offset: 0,
-        };
-        // The start: each FEN tag read as a record; none, the standard start.
-        let mut starts = Vec::new();
-        for (kept, _) in &tags.fens {
-            let fen_at = variant_at(kept);
-            if kept.value.trim() == "?" {
-                return ControlFlow::Break(replay.fail(
-                    fen_at,
-                    "NoStart",
-                    "this game has no start: its FEN tag is `?`".to_owned(),
-                ));
-            }
-            match check_line(kept.value.as_bytes(), &self.options) {
-                Line::Record(Ok(record)) => starts.push((kept, record.position, record.start)),
-                Line::Record(Err(problem)) => {
-                    let at = At {
-                        line: kept.line,
-                        column: kept.column + problem.column.saturating_sub(1),
-                        offset: 0,
-                    };
-                    let message = format!("FEN tag: {}", problem.message);
-                    return ControlFlow::Break(replay.fail(at, "BadFen", message));
-                }
-                Line::Blank | Line::Comment => {
-                    return ControlFlow::Break(replay.fail(
-                        fen_at,
-                        "NoStart",
-                        "this game has no start: its FEN tag is empty".to_owned(),
-                    ));
-                }
-            }
-        }
-        if let [(first, a, _), (second, b, _), ..] = &starts[..] {
-            let (a, b) = (
-                position_fen(a, CastlingNotation::Shredder),
-                position_fen(b, CastlingNotation::Shredder),
-            );
-            if a != b {
-                let message = format!(
-                    "two FEN tags that disagree: line {} gives {a}, line {} gives {b}",
-                    first.line, second.line
-                );
-                return ControlFlow::Break(replay.fail(
-                    variant_at(second),
-                    "FenTagsDisagree",
-                    message,
-                ));
-            }
-            replay.find(
-                variant_at(second),
-                Severity::Warning,
-                "TwoFenTags",
-                format!(
-                    "{label}: two FEN tags (lines {} and {}), the same position: the first is read",
-                    first.line, second.line
-                ),
-            );
-        }
-        replay.chess960 = variant == Variant::Chess960;
-        match starts.into_iter().next() {
-            Some((kept, position, start)) => {
-                if variant != Variant::Chess960 && !standard_castling(&position) {
-                    replay.chess960 = true;
-                    replay.find(
-                        variant_at(kept),
-                        Severity::Warning,
-                        "NoChess960Variant",
-                        format!(
-                            "{label}: no Chess960 Variant tag, but its castling is no standard \
-                             chess castling: read as Chess960 (a reader that takes it for \
-                             standard chess goes wrong)"
-                        ),
-                    );
-                }
-                replay.current = position;
-                replay.start = start;
-            }
-            None => {
-                if variant == Variant::Chess960 {
-                    let at = tags.variant.as_ref().map_or(at_game, variant_at);
-                    replay.find(
-                        at,
-                        Severity::Warning,
-                        "NoFen",
-                        format!(
-                            "{label}: a Chess960 game without a FEN tag: replayed from SP 518, \
-                             the standard start, as PGN's rule says"
-                        ),
-                    );
-                }
-                if let Line::Record(Ok(record)) =
-                    check_line(STANDARD_START.as_bytes(), &self.options)
-                {
-                    replay.current = record.position;
-                    replay.start = record.start;
-                }
-            }
-        }
-        let _ = at;
+        let mut replay = GameReplay::of_tags(&mut tags);
+        self.replay_start(&mut replay, &tags)?;
         ControlFlow::Continue(replay)
     }
 
@@ -759,6 +607,202 @@ impl Visitor for GameChecker<'_> {
             );
         }
         replay.finish()
+    }
+}
+
+/// A start read from a `FEN` tag: the tag, its position and the start it identifies.
+type FenStart<'t> = (&'t Kept, Chess, Option<Start>);
+
+impl Kept {
+    /// Where the tag's value begins.
+    fn at(&self) -> At {
+        At {
+            line: self.line,
+            column: self.column,
+            offset: 0,
+        }
+    }
+}
+
+impl GameReplay {
+    /// A replay not yet started, labelled and holding what the tags found.
+    fn of_tags(tags: &mut GameTags) -> GameReplay {
+        GameReplay {
+            label: tags.label(),
+            line: tags.line,
+            start: None,
+            result: tags.result.clone(),
+            chess960: false,
+            players: Players {
+                white: tags.white.take(),
+                black: tags.black.take(),
+            },
+            current: Chess::default(),
+            previous: None,
+            stack: Vec::new(),
+            plies: 0,
+            marker: None,
+            findings: std::mem::take(&mut tags.findings),
+        }
+    }
+
+    /// The first malformed tag line (the only findings before the movetext) ends the replay.
+    fn fail_on_malformed_tag(&mut self) -> ControlFlow<GameVerdict> {
+        if let Some(first) = self.findings.first() {
+            let at = At {
+                line: first.line,
+                column: first.column,
+                offset: 0,
+            };
+            let message = self.findings.remove(0).message;
+            return ControlFlow::Break(self.fail(at, "MalformedTag", message));
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The variant the `Variant` tag names (none: standard chess); an unknown one ends the replay.
+    fn variant_of(&mut self, tag: Option<&Kept>) -> ControlFlow<GameVerdict, Variant> {
+        let Some(kept) = tag else {
+            return ControlFlow::Continue(Variant::Standard);
+        };
+        match variant(&kept.value) {
+            Variant::Unknown => {
+                let message = format!(
+                    "unknown Variant `{}`: sp960 reads chess and Chess960 games (Chess960 \
+                     spelled any of Chess960, chess 960, chess-960, fischerandom, Fischer \
+                     Random, FRC, 960)",
+                    kept.value
+                );
+                ControlFlow::Break(self.fail(kept.at(), "UnknownVariant", message))
+            }
+            known => ControlFlow::Continue(known),
+        }
+    }
+
+    /// Two `FEN` tags must give one position (the first is read, with a warning); two that
+    /// disagree end the replay.
+    fn fail_on_disagreeing_fens(&mut self, starts: &[FenStart<'_>]) -> ControlFlow<GameVerdict> {
+        let [(first, a, _), (second, b, _), ..] = starts else {
+            return ControlFlow::Continue(());
+        };
+        let (a, b) = (
+            position_fen(a, CastlingNotation::Shredder),
+            position_fen(b, CastlingNotation::Shredder),
+        );
+        if a != b {
+            let message = format!(
+                "two FEN tags that disagree: line {} gives {a}, line {} gives {b}",
+                first.line, second.line
+            );
+            return ControlFlow::Break(self.fail(second.at(), "FenTagsDisagree", message));
+        }
+        let message = format!(
+            "{}: two FEN tags (lines {} and {}), the same position: the first is read",
+            self.label, first.line, second.line
+        );
+        self.find(second.at(), Severity::Warning, "TwoFenTags", message);
+        ControlFlow::Continue(())
+    }
+
+    /// Starts at the first `FEN` tag's position: one whose castling is no standard chess
+    /// castling is read as Chess960 even without the `Variant` tag, with a warning.
+    fn start_at_fen(&mut self, (kept, position, start): FenStart<'_>, variant: Variant) {
+        if variant != Variant::Chess960 && !standard_castling(&position) {
+            self.chess960 = true;
+            let message = format!(
+                "{}: no Chess960 Variant tag, but its castling is no standard \
+                 chess castling: read as Chess960 (a reader that takes it for \
+                 standard chess goes wrong)",
+                self.label
+            );
+            self.find(kept.at(), Severity::Warning, "NoChess960Variant", message);
+        }
+        self.current = position;
+        self.start = start;
+    }
+}
+
+impl GameChecker<'_> {
+    /// Reads the game's start from its tags into `replay` (its variant, then its `FEN` tags,
+    /// none meaning the standard start), with the findings on the way; or the error that
+    /// ends its replay.
+    fn replay_start(&self, replay: &mut GameReplay, tags: &GameTags) -> ControlFlow<GameVerdict> {
+        replay.fail_on_malformed_tag()?;
+        let variant = replay.variant_of(tags.variant.as_ref())?;
+        let starts = self.fen_starts(replay, &tags.fens)?;
+        replay.fail_on_disagreeing_fens(&starts)?;
+        replay.chess960 = variant == Variant::Chess960;
+        match starts.into_iter().next() {
+            Some(first) => replay.start_at_fen(first, variant),
+            None => self.start_at_standard(replay, tags.variant.as_ref(), variant),
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Each `FEN` tag read as a record; one that is `?`, empty or no valid start ends the replay.
+    fn fen_starts<'t>(
+        &self,
+        replay: &mut GameReplay,
+        fens: &'t [(Kept, Vec<u8>)],
+    ) -> ControlFlow<GameVerdict, Vec<FenStart<'t>>> {
+        let mut starts = Vec::new();
+        for (kept, _) in fens {
+            if kept.value.trim() == "?" {
+                return ControlFlow::Break(replay.fail(
+                    kept.at(),
+                    "NoStart",
+                    "this game has no start: its FEN tag is `?`".to_owned(),
+                ));
+            }
+            match check_line(kept.value.as_bytes(), &self.options) {
+                Line::Record(Ok(record)) => starts.push((kept, record.position, record.start)),
+                Line::Record(Err(problem)) => {
+                    let at = At {
+                        line: kept.line,
+                        column: kept.column + problem.column.saturating_sub(1),
+                        offset: 0,
+                    };
+                    let message = format!("FEN tag: {}", problem.message);
+                    return ControlFlow::Break(replay.fail(at, "BadFen", message));
+                }
+                Line::Blank | Line::Comment => {
+                    return ControlFlow::Break(replay.fail(
+                        kept.at(),
+                        "NoStart",
+                        "this game has no start: its FEN tag is empty".to_owned(),
+                    ));
+                }
+            }
+        }
+        ControlFlow::Continue(starts)
+    }
+
+    /// A game without a `FEN` tag starts at the standard start; a Chess960 one says so in a
+    /// warning (PGN's rule).
+    fn start_at_standard(
+        &self,
+        replay: &mut GameReplay,
+        variant_tag: Option<&Kept>,
+        variant: Variant,
+    ) {
+        if variant == Variant::Chess960 {
+            let at_game = At {
+                line: replay.line,
+                column: 1,
+                offset: 0,
+            };
+            let at = variant_tag.map_or(at_game, Kept::at);
+            let message = format!(
+                "{}: a Chess960 game without a FEN tag: replayed from SP 518, \
+                 the standard start, as PGN's rule says",
+                replay.label
+            );
+            replay.find(at, Severity::Warning, "NoFen", message);
+        }
+        if let Line::Record(Ok(record)) = check_line(STANDARD_START.as_bytes(), &self.options) {
+            replay.current = record.position;
+            replay.start = record.start;
+        }
     }
 }
 

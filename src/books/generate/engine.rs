@@ -12,7 +12,6 @@ use thiserror::Error;
 use super::walk::{EngineAnswer, PvLine};
 use crate::clients::driver::{EngineDriver, Failure, Launch, Waits};
 use crate::clients::talk::{ClientEvent, GoRequest, Limits};
-use crate::launch::command::SpawnError;
 use crate::launch::engine_start::EngineStart;
 use crate::protocol::Protocol;
 use crate::protocol::game::GameLine;
@@ -35,21 +34,26 @@ pub struct BookEngineSetup {
 /// Why the engine could not answer.
 #[derive(Debug, Error)]
 pub enum BookEngineFailure {
-    /// It could not be started at all (a usage error: no such program).
-    #[error(transparent)]
-    Start(#[from] SpawnError),
-    /// It exited or crashed.
-    #[error("the engine {0}")]
-    Died(String),
+    /// What the driver met, as it words it (a broken protocol after "the engine "): the
+    /// engine could not be started (a usage error: no such program), exited or crashed,
+    /// broke the protocol, or Ctrl-C came. Never the driver's timeout: that is
+    /// [`BookEngineFailure::Hung`], which says how long it waited.
+    #[error("{prefix}{0}", prefix = engine_prefix(.0))]
+    Driver(#[source] Failure),
     /// It said nothing for too long.
     #[error("the engine did not answer within {0:?}")]
     Hung(Duration),
-    /// It broke the protocol (an illegal move, no move).
-    #[error("the engine {0}")]
-    Protocol(String),
-    /// Ctrl-C came while waiting.
-    #[error("interrupted")]
-    Interrupted,
+    /// It answered a search with no move.
+    #[error("the engine answered a search with {0:?}")]
+    NoMove(ClientEvent),
+}
+
+/// "the engine " before a broken protocol (the driver's words name the engine otherwise).
+fn engine_prefix(failure: &Failure) -> &'static str {
+    match failure {
+        Failure::Refused(_) | Failure::Unexpected(_) => "the engine ",
+        _ => "",
+    }
 }
 
 /// One running engine.
@@ -148,9 +152,7 @@ impl BookEngine {
             .search(request, deadline, |line| collector.line(line))
         {
             Ok(ClientEvent::Move(_)) => Ok(self.collector.result()),
-            Ok(other) => Err(BookEngineFailure::Protocol(format!(
-                "answered a search with {other:?}"
-            ))),
+            Ok(other) => Err(BookEngineFailure::NoMove(other)),
             Err(err) => Err(failure(err, &self.setup)),
         }
     }
@@ -161,17 +163,11 @@ impl BookEngine {
     }
 }
 
-/// The driver's failures, as the generator words them.
+/// The driver's failure, its timeout as the generator's own (how long it waited).
 fn failure(failure: Failure, setup: &BookEngineSetup) -> BookEngineFailure {
     match failure {
-        Failure::Spawn(err) => BookEngineFailure::Start(err),
-        Failure::WriteFailed(how) | Failure::Closed(how) => BookEngineFailure::Died(how),
         Failure::Timeout => BookEngineFailure::Hung(setup.timeout),
-        Failure::Interrupted => BookEngineFailure::Interrupted,
-        Failure::Refused(reason) => BookEngineFailure::Protocol(reason),
-        Failure::Unexpected(event) => {
-            BookEngineFailure::Protocol(format!("answered with {event:?}"))
-        }
+        other => BookEngineFailure::Driver(other),
     }
 }
 
@@ -258,6 +254,36 @@ impl PvCollector {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_driver_failure_is_worded_as_the_generator_worded_it() {
+        let driver = |failure| BookEngineFailure::Driver(failure).to_string();
+        assert_eq!(
+            driver(Failure::Closed("exited with code 1".to_owned())),
+            "the engine exited with code 1"
+        );
+        assert_eq!(
+            driver(Failure::WriteFailed("crashed".to_owned())),
+            "the engine crashed"
+        );
+        assert_eq!(
+            driver(Failure::Refused("sent no uciok".to_owned())),
+            "the engine sent no uciok"
+        );
+        assert_eq!(
+            driver(Failure::Unexpected(ClientEvent::Resign)),
+            "the engine answered with Resign"
+        );
+        assert_eq!(driver(Failure::Interrupted), "interrupted");
+        assert_eq!(
+            BookEngineFailure::NoMove(ClientEvent::Ready).to_string(),
+            "the engine answered a search with Ready"
+        );
+        assert_eq!(
+            BookEngineFailure::Hung(Duration::from_secs(30)).to_string(),
+            "the engine did not answer within 30s"
+        );
+    }
 
     #[test]
     fn the_last_line_of_each_multipv_index_is_kept() {

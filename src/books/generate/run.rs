@@ -19,7 +19,9 @@ use super::walk::{
     StartOpenings, Walk, WalkError, WalkSettings, WalkStep, Window, position_key, start_seed,
 };
 use crate::books::book::BookFormat;
+use crate::clients::driver::Failure;
 use crate::exit_code;
+use crate::launch::command::SpawnError;
 use crate::os::{cpu, interrupt};
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{InvalidStart, Start};
@@ -88,6 +90,12 @@ pub enum GenerateError {
         /// What happened.
         message: String,
     },
+    /// The engine cannot be started (its exit code: 127 not found, 126 not executable).
+    #[error("--engine: {}", .0.to_string().trim_start_matches("proxy: "))]
+    EngineStart(#[source] SpawnError),
+    /// The engine started, but its UCI handshake failed.
+    #[error("--engine: the UCI handshake failed: {0}")]
+    Handshake(#[source] BookEngineFailure),
     /// The book cannot be written or read.
     #[error("{path}: {source}")]
     Io {
@@ -118,6 +126,8 @@ impl GenerateError {
         match self {
             GenerateError::Usage(_) | GenerateError::Io { .. } => exit_code::USAGE,
             GenerateError::Engine { code, .. } => *code,
+            GenerateError::EngineStart(err) => err.exit_code(),
+            GenerateError::Handshake(_) => exit_code::ENGINE_UNSUITABLE,
             GenerateError::ReadBack { .. } | GenerateError::Invalid(_) => exit_code::INVALID_DATA,
             GenerateError::Interrupted(_) => exit_code::INTERRUPTED,
         }
@@ -610,22 +620,13 @@ fn run_job(
             Some(running) => running,
             None => match BookEngine::start(Arc::clone(setup)) {
                 Ok(started) => engine.insert(started),
-                Err(BookEngineFailure::Interrupted) => return StartOutcome::Interrupted,
-                Err(BookEngineFailure::Start(err)) => {
-                    return StartOutcome::Fatal(GenerateError::Engine {
-                        code: err.exit_code(),
-                        message: format!(
-                            "--engine: {}",
-                            err.to_string().trim_start_matches("proxy: ")
-                        ),
-                    });
+                Err(BookEngineFailure::Driver(Failure::Interrupted)) => {
+                    return StartOutcome::Interrupted;
                 }
-                Err(err) => {
-                    return StartOutcome::Fatal(GenerateError::Engine {
-                        code: exit_code::ENGINE_UNSUITABLE,
-                        message: format!("--engine: the UCI handshake failed: {err}"),
-                    });
+                Err(BookEngineFailure::Driver(Failure::Spawn(err))) => {
+                    return StartOutcome::Fatal(GenerateError::EngineStart(err));
                 }
+                Err(err) => return StartOutcome::Fatal(GenerateError::Handshake(err)),
             },
         };
         let seed = start_seed(settings.seed, job.start, job.occurrence);
@@ -635,7 +636,7 @@ fn run_job(
         };
         match make_start(running, walk) {
             Ok(done) => return StartOutcome::Done(done),
-            Err(StartFailure::Engine(BookEngineFailure::Interrupted)) => {
+            Err(StartFailure::Engine(BookEngineFailure::Driver(Failure::Interrupted))) => {
                 return StartOutcome::Interrupted;
             }
             Err(_) if interrupt::interrupted() => {

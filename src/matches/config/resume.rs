@@ -62,10 +62,18 @@ pub fn load_state(path: &std::path::Path) -> Result<Option<MatchState>, ResumeEr
     let text = match std::fs::read(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(error(err.to_string())),
+        Err(source) => {
+            return Err(ResumeError::StateUnreadable {
+                path: path.display().to_string(),
+                source,
+            });
+        }
     };
-    let state: MatchState = serde_json::from_slice(&text)
-        .map_err(|err| error(format!("not a state file sp960 match wrote ({err})")))?;
+    let state: MatchState =
+        serde_json::from_slice(&text).map_err(|source| ResumeError::NotState {
+            path: path.display().to_string(),
+            source,
+        })?;
     if state.format != STATE_FORMAT {
         return Err(error(format!(
             "format '{}', expected '{STATE_FORMAT}'",
@@ -85,7 +93,23 @@ pub fn save_state(path: &std::path::Path, state: &MatchState) -> std::io::Result
 /// Why a match cannot be resumed.
 #[derive(Debug, Error)]
 pub enum ResumeError {
-    /// The state file cannot be read or is not one.
+    /// The state file cannot be read.
+    #[error("--resume: state file '{path}': {source}")]
+    StateUnreadable {
+        /// The file.
+        path: String,
+        /// Why it cannot be read.
+        source: std::io::Error,
+    },
+    /// The state file is no JSON state.
+    #[error("--resume: state file '{path}': not a state file sp960 match wrote ({source})")]
+    NotState {
+        /// The file.
+        path: String,
+        /// Why it is no state.
+        source: serde_json::Error,
+    },
+    /// The state file is a state of another format.
     #[error("--resume: state file '{path}': {reason}")]
     State {
         /// The file.
@@ -103,6 +127,22 @@ pub enum ResumeError {
         path: String,
         /// `--depth was 4, now 5`, one per option.
         differences: Vec<String>,
+    },
+    /// The PGN file cannot be read.
+    #[error("--resume: PGN file '{path}': {source}")]
+    PgnUnreadable {
+        /// The file.
+        path: String,
+        /// Why it cannot be read.
+        source: std::io::Error,
+    },
+    /// The PGN file is damaged after the match's start.
+    #[error("--resume: PGN file '{path}': {source}")]
+    PgnDamaged {
+        /// The file.
+        path: String,
+        /// Where.
+        source: DamagedPgn,
     },
     /// The PGN does not hold what the state says.
     #[error("--resume: PGN file '{path}': {reason}")]

@@ -13,7 +13,7 @@ use shakmaty::{ByColor, Chess, Color};
 use thiserror::Error;
 
 use crate::clients::driver::{EngineDriver, EngineLink, Failure, Launch, Started, Waits};
-use crate::clients::talk::Unsupported;
+use crate::clients::talk::{ClientEvent, Unsupported};
 use crate::launch::command::SpawnError;
 use crate::launch::log::GameLog;
 use crate::launch::process::Received;
@@ -46,7 +46,7 @@ pub(crate) struct Player(EngineDriver);
 /// Why an engine could not be started or handshaken (the detail of a
 /// [`Forfeit::Start`], or of [`MatchError::Engine`] before the match).
 #[derive(Debug, Error)]
-pub(crate) enum StartError {
+pub enum StartError {
     /// No such program.
     #[error("'{0}' not found")]
     NotFound(String),
@@ -71,6 +71,9 @@ pub(crate) enum StartError {
     /// It broke the protocol in the handshake.
     #[error("{0}")]
     Refused(String),
+    /// It answered the handshake with an event that was not the one asked for.
+    #[error("{0:?}")]
+    Unexpected(ClientEvent),
     /// Its features rule out Chess960.
     #[error(transparent)]
     Unsupported(#[from] Unsupported),
@@ -96,7 +99,7 @@ impl From<Failure> for StartError {
             Failure::Timeout => StartError::Silent,
             Failure::Interrupted => StartError::Interrupted,
             Failure::Refused(reason) => StartError::Refused(reason),
-            Failure::Unexpected(event) => StartError::Refused(format!("{event:?}")),
+            Failure::Unexpected(event) => StartError::Unexpected(event),
         }
     }
 }
@@ -484,14 +487,14 @@ fn launch_batch(
                 engine: index + 1,
                 program,
             },
-            other => fail(index, StartError::from(other).to_string()),
+            other => fail(index, StartError::from(other)),
         })?;
         started.push((index, spawned));
     }
     let handshake =
         |index: usize, spawned: Started| -> Result<(Player, Protocol, String), MatchError> {
             let engine = &engines[index];
-            let fail = |reason: StartError| fail(index, reason.to_string());
+            let fail = |reason: StartError| fail(index, reason);
             let driver = spawned.handshake().map_err(|err| fail(err.into()))?;
             let client = driver.client();
             client.chess960_support().map_err(|err| fail(err.into()))?;
@@ -515,4 +518,20 @@ fn launch_batch(
     });
     // On the first failure the others are dropped, and so killed.
     results.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_handshake_is_worded_as_the_driver_met_it() {
+        let worded = |failure| StartError::from(failure).to_string();
+        assert_eq!(worded(Failure::Unexpected(ClientEvent::Resign)), "Resign");
+        assert_eq!(worded(Failure::Refused("no uciok".to_owned())), "no uciok");
+        assert_eq!(
+            worded(Failure::Closed("exited with code 1".to_owned())),
+            "the engine exited with code 1 during the handshake"
+        );
+    }
 }
