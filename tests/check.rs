@@ -12,7 +12,7 @@ mod cli;
 #[path = "support/peers.rs"]
 mod peers;
 
-use cli::sp960;
+use cli::{check_case_count as cases, sp960};
 use peers::Peer;
 
 fn broken_engine() -> PathBuf {
@@ -229,14 +229,6 @@ fn a_hang_is_reported_with_its_case_and_the_perft_group_stops_after_three() {
         "{json}"
     );
     assert!(begin.elapsed().as_secs() < 30, "{:?}", begin.elapsed());
-}
-
-/// How many castling cases the check has (one line each in src/check/cases.epd).
-fn cases() -> usize {
-    include_str!("../src/check/cases.epd")
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .count()
 }
 
 #[test]

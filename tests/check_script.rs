@@ -12,7 +12,7 @@ mod cli;
 #[path = "support/peers.rs"]
 mod peers;
 
-use cli::sp960;
+use cli::{check_case_count, sp960};
 use peers::Peer;
 
 /// `sp960 check --perft-script 'python3 SCRIPT ARGS' --json` on a short run.
@@ -67,10 +67,7 @@ fn python_chess_is_correct_and_only_move_generation_is_claimed() {
     assert_eq!(json["protocol"], "perftree");
     let rows = json["rows"].as_array().unwrap();
     // The castling cases, 5 pairs and 20 random positions, all counted.
-    let cases = include_str!("../src/check/cases.epd")
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .count();
+    let cases = check_case_count();
     assert_eq!(json["positions"], cases + 5 + 20, "{json}");
     assert_eq!(
         rows.iter().filter(|r| r["status"] == "pass").count(),

@@ -11,7 +11,7 @@ mod cli;
 #[path = "support/peers.rs"]
 mod peers;
 
-use cli::{sp960, stdout_of};
+use cli::{check_case_count, sp960, stdout_of};
 use peers::Peer;
 
 /// python-chess's divide of each FEN of `fens` at `depth`: (total, move -> count).
@@ -79,10 +79,7 @@ fn suite(depth: u32) -> (String, Vec<(String, Vec<u64>)>) {
 #[test]
 fn suite_matches_python_chess_and_validates() {
     let (text, records) = suite(3);
-    let cases = include_str!("../src/check/cases.epd")
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .count();
+    let cases = check_case_count();
     assert_eq!(records.len(), 960 + cases);
     assert_eq!(
         text.lines().next().unwrap(),

@@ -7,6 +7,7 @@
 
 use std::sync::LazyLock;
 
+use crate::check::kept::read_kept;
 use crate::records::record::epd_operand;
 
 /// In which mode an engine is asked about a case.
@@ -52,15 +53,13 @@ impl Case {
 }
 
 static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
-    CASES_EPD
-        .lines()
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+    read_kept(CASES_EPD)
+        .into_iter()
         .map(|line| {
-            let (fen, operations) = line.split_once(" ;").expect("a case has operations");
-            let operand = |opcode: &str| epd_operand(operations, opcode);
+            let operand = |opcode: &str| epd_operand(line.operations, opcode);
             Case {
                 name: operand("id").expect("a case has an id"),
-                fen,
+                fen: line.position,
                 reason: operand("c0").expect("a case has a reason"),
                 source: operand("source"),
                 castling: operand("castle"),
@@ -69,9 +68,7 @@ static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
                     None => EngineMode::Chess960,
                     Some(other) => panic!("case mode {other}: standard or none"),
                 },
-                depth: (1..)
-                    .take_while(|depth| operand(&format!("D{depth}")).is_some())
-                    .count() as u32,
+                depth: line.counts.len() as u32,
                 fen_fields: operand("fields") == Some("both"),
             }
         })

@@ -27,13 +27,15 @@ const COUNTS: &str = include_str!("counts.epd");
 /// The deepest `;D` read from a kept line.
 const DEEPEST: u32 = 8;
 
-/// One kept line: the position's four EPD fields (Shredder castling), its `id` and its
-/// counts, depth 1 first.
+/// One kept line: its position as written (a FEN, or the four EPD fields), those four
+/// fields (the key), its operations and its counts, depth 1 first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeptLine {
-    /// The four EPD fields.
+    /// The position as written, before the first ` ;`.
+    pub position: &'static str,
+    /// Its four EPD fields (Shredder castling).
     pub fields: &'static str,
-    /// The operations after them, as written.
+    /// The operations after it, as written.
     pub operations: &'static str,
     /// perft(1), perft(2), ... as long as the line gives them in order.
     pub counts: Vec<u64>,
@@ -46,24 +48,23 @@ pub fn read_kept(text: &'static str) -> Vec<KeptLine> {
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(|line| {
-            let split = nth_blank(line, 4).unwrap_or(line.len());
-            let (fields, operations) = line.split_at(split);
+            let (position, operations) = line.split_once(" ;").unwrap_or((line, ""));
+            let fields = position
+                .match_indices(' ')
+                .nth(3)
+                .map_or(position, |(at, _)| &position[..at]);
             let counts = (1..=DEEPEST)
                 .map_while(|depth| epd_operand(operations, &format!("D{depth}")))
                 .map(|count| count.parse().expect("a kept count is a number"))
                 .collect();
             KeptLine {
+                position,
                 fields,
-                operations: operations.trim_start(),
+                operations,
                 counts,
             }
         })
         .collect()
-}
-
-/// The byte offset of the `n`th blank-separated field's end.
-fn nth_blank(line: &str, n: usize) -> Option<usize> {
-    line.match_indices(' ').nth(n - 1).map(|(at, _)| at)
 }
 
 static KEPT: LazyLock<HashMap<&'static str, Vec<u64>>> = LazyLock::new(|| {

@@ -16,3 +16,13 @@ pub fn stdout_of(args: &[&str]) -> Vec<u8> {
     assert!(output.status.success(), "sp960 {args:?}: {output:?}");
     output.stdout
 }
+
+/// How many castling cases `sp960 check` has: one line each in `src/check/cases.epd`
+/// (comments aside).
+#[allow(dead_code, reason = "each suite uses what it needs")]
+pub fn check_case_count() -> usize {
+    include_str!("../../src/check/cases.epd")
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .count()
+}

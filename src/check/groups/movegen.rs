@@ -28,6 +28,8 @@ pub enum Asked {
         /// Why it is a failure, with the question.
         why: String,
     },
+    /// Not asked, and why: the probe's row is a skip.
+    Skipped(&'static str),
 }
 
 /// What stopped the counting: after this many probes in a row without a reply, the rest
@@ -79,13 +81,14 @@ pub fn count_probes<E>(
                     failures_in_a_row += 1;
                     break (Status::Fail, got, why);
                 }
+                Asked::Skipped(why) => break (Status::Skip, String::new(), why.to_owned()),
             }
         };
-        rows.push(CheckRow::new(
-            CheckId::of_probe(probe),
-            sent_of(probe),
-            outcome,
-        ));
+        let sent = match outcome.0 {
+            Status::Skip => String::new(),
+            _ => sent_of(probe),
+        };
+        rows.push(CheckRow::new(CheckId::of_probe(probe), sent, outcome));
     }
     Ok(agreed)
 }
@@ -100,10 +103,6 @@ pub fn perft_rows(
     rows: &mut Vec<CheckRow>,
 ) -> Result<CheckEngine, CheckError> {
     let can_switch = engine.has_chess960_option();
-    let (asked, skipped): (Vec<Probe>, Vec<Probe>) = probes
-        .iter()
-        .cloned()
-        .partition(|probe| probe.mode == EngineMode::Chess960 || can_switch);
     let mut engine = Some(engine);
     let stop_why = format!(
         "stopped after three positions in a row without an answer to {}: the rest were not \
@@ -115,12 +114,16 @@ pub fn perft_rows(
         format!("{} in {fen}", dialect.command(probe.depth))
     };
     count_probes::<CheckError>(
-        &asked,
+        probes,
         dialect.divides(),
         bar,
         sent_of,
         &stop_why,
         |query, descent, mode| {
+            if mode == EngineMode::Standard && !can_switch {
+                let why = "no UCI_Chess960 to switch off: standard mode is not checked";
+                return Ok(Asked::Skipped(why));
+            }
             let counting = engine.as_mut().expect("put back after each question");
             let reply = counting
                 .ask_perft_position(dialect, &query.position, query.depth, mode)
@@ -145,10 +148,6 @@ pub fn perft_rows(
         },
         rows,
     )?;
-    for probe in &skipped {
-        let why = "no UCI_Chess960 to switch off: standard mode is not checked";
-        rows.push(CheckRow::skipped(CheckId::of_probe(probe), why));
-    }
     Ok(engine.expect("put back after each question"))
 }
 
