@@ -4,6 +4,7 @@
 # DEST_DIR (scripts/test.sh uses ~/.cache/sp960-peers/bin, where the tests look for them).
 #
 #   usage: scripts/build-runners.sh [--source DIR | --git] [--check-sources] DEST_DIR
+#          scripts/build-runners.sh --packages   (the Debian packages a build needs, one a line)
 #
 # The sources, first found wins:
 #   --source DIR (or SP960_RUNNER_SOURCES=DIR)  a directory holding the two tarballs below
@@ -58,6 +59,11 @@ usage() {
 	echo "usage: $0 [--source DIR | --git] [--check-sources] DEST_DIR" >&2
 	exit 2
 }
+
+if [ "${1:-}" = --packages ]; then
+	printf '%s\n' "${BUILD_PACKAGES[@]}" "${RUNTIME_PACKAGES[@]}"
+	exit 0
+fi
 
 source_dir=${SP960_RUNNER_SOURCES:-}
 use_git=false

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Hostile-GUI fuzzing of `sp960 proxy` against the real engines (issue 14): builds the release
-# binary and examples/hostile_gui, then runs the fuzzer for SECONDS per engine with one fresh
+# Hostile-GUI fuzzing of `sp960 proxy` against the real engines (issue 14): the proxy is
+# SP960_PROXY when set (.ci/run: the unpacked Linux download, the binary users get), else the
+# release build; the fuzzer, examples/hostile_gui, is the test build's (debug, dependencies at
+# opt-level 2: scripts/test.sh has built it). Then it runs the fuzzer for SECONDS per engine with one fresh
 # seed (printed; SEED=S reuses one), niced. Exits non-zero if any invariant broke; the
 # fuzzer's report names the seed, the command index and the last lines each way, and
 # `--seed S --commands N` reproduces it.
@@ -9,15 +11,20 @@
 #   SEED=S            the seed (default: fresh)
 #   ENGINES="a b"     only these of: stockfish ethereal glaurung fairy-uci sjaakii-xb fairy-xb
 #   FUZZ_ARGS="..."   more fuzzer arguments, e.g. "--good-only" or "--keep-going --bound-ms 5000"
+#   SP960_PROXY=PATH  the sp960 to fuzz (default: cargo's release build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 seed=${SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}
 target=${CARGO_TARGET_DIR:-target}
-cargo build --locked --release --quiet --bin sp960 --example hostile_gui
-fuzzer="$target/release/examples/hostile_gui"
-proxy="$target/release/sp960"
-echo "fuzz-proxy: seed $seed, ${seconds}s per engine"
+cargo build --locked --quiet --example hostile_gui
+fuzzer="$target/debug/examples/hostile_gui"
+proxy=${SP960_PROXY:-}
+if [ -z "$proxy" ]; then
+  cargo build --locked --release --quiet --bin sp960
+  proxy="$target/release/sp960"
+fi
+echo "fuzz-proxy: seed $seed, ${seconds}s per engine, proxy $proxy"
 
 declare -A engine protocol init
 engine[stockfish]=/usr/games/stockfish

@@ -42,6 +42,9 @@ cd "$(dirname "$0")/.."
 log() { printf 'release: [%ss] %s\n' "$SECONDS" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# Debian's rustc-web and mingw-w64 (Windows, macOS, aarch64), qemu-user-static (the tests).
+scripts/install-peers.sh platforms release
+
 out=${1:-target/dist}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -139,28 +142,13 @@ readelf -dW "$linux_bin" | grep -q '(NEEDED)' &&
   die "$linux_bin needs shared libraries: $(readelf -dW "$linux_bin" | grep '(NEEDED)')"
 log "Linux: $(file -b "$linux_bin" | cut -d, -f1-6)"
 
-# --- Windows: cross-built as scripts/test-platforms.sh does, release profile ----------------
-windows_target=x86_64-pc-windows-gnu
-cross_target="${SP960_CROSS_TARGET:-$HOME/.cache/sp960-cross-target}"
-[ -x /usr/bin/rustc ] && command -v x86_64-w64-mingw32-gcc >/dev/null ||
-  die "Windows needs Debian's rustc-web, cargo-web, rust-web-src and mingw-w64 (scripts/test-platforms.sh installs them)"
-log "Windows: cargo build --release -Zbuild-std ($windows_target, Debian's rustc-web)"
+# --- Windows: the one Windows build (scripts/build-windows.sh), whose tests run under Wine ---
+log "Windows: scripts/build-windows.sh (release, -Zbuild-std, Debian's rustc-web)"
 # From the commit's tree in a fixed directory, as Linux: RUSTFLAGS name the source directory
 # (remapped), and cargo rebuilds everything, std included, when they change; built in the
 # checkout, a clone elsewhere would rebuild it all. Not from the vendored tree: -Zbuild-std
 # needs the standard library's own crates, which vendor/ does not hold.
-windows_src="$cross_target/source/$name"
-rm -rf "$cross_target/source"
-mkdir -p "$cross_target/source"
-git archive --format=tar --prefix="$name/" HEAD | tar -x -C "$cross_target/source"
-(
-  cd "$windows_src"
-  RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$cross_target" \
-    RUSTFLAGS="--remap-path-prefix=$windows_src=$name $remap" \
-    /usr/bin/cargo build --release --locked --target "$windows_target" -Zbuild-std \
-    --config "target.$windows_target.linker=\"x86_64-w64-mingw32-gcc\"" --bin sp960
-)
-windows_exe="$cross_target/$windows_target/release/sp960.exe"
+windows_exe=$(scripts/build-windows.sh)
 # Only DLLs every Windows has: no mingw runtime (libgcc_s, libwinpthread, libstdc++) to ship.
 dlls=$(x86_64-w64-mingw32-objdump -p "$windows_exe" | sed -n 's/^\s*DLL Name: //p' | sort -uf | tr '\n' ' ')
 case "$dlls" in
@@ -179,8 +167,9 @@ log "Windows: imports $dlls"
 # Debian's rustc has no self-contained musl objects. rustc warns that it found no xcrun (no
 # Apple SDK): zig's stubs of the system libraries stand in for it.
 # The tools, pinned, installed once into ~/.cache when missing: ziglang and cargo-zigbuild
-# (PyPI wheels, in a venv), rcodesign (crates.io's apple-codesign, `cargo install`, which
-# builds about 300 crates the first time); llvm-lipo is Debian's llvm-NN (rustc-web's).
+# (PyPI wheels, in a venv, reused while its versions file names these versions); llvm-lipo is
+# Debian's llvm-NN (rustc-web's). The ad-hoc signature is written by scripts/macho_sign.py
+# (rcodesign's bytes, tested in scripts/test-release.sh; rcodesign itself is 400 crates to build).
 zig_tools="${SP960_ZIG_TOOLS:-$HOME/.cache/sp960-zig}"
 zig_versions="ziglang==0.17.0 cargo-zigbuild==0.24.0"
 if [ "$(cat "$zig_tools/versions" 2>/dev/null)" != "$zig_versions" ] || ! [ -x "$zig_tools/bin/cargo-zigbuild" ]; then
@@ -190,13 +179,6 @@ if [ "$(cat "$zig_tools/versions" 2>/dev/null)" != "$zig_versions" ] || ! [ -x "
   # shellcheck disable=SC2086 # two requirement words
   "$zig_tools/bin/pip" install --quiet --disable-pip-version-check $zig_versions
   echo "$zig_versions" >"$zig_tools/versions"
-fi
-rcodesign_root="${SP960_RCODESIGN:-$HOME/.cache/sp960-rcodesign}"
-rcodesign="$rcodesign_root/bin/rcodesign"
-if ! "$rcodesign" --version 2>/dev/null | grep -q ' 0\.29\.0$'; then
-  log "installing rcodesign (apple-codesign 0.29.0, crates.io) into $rcodesign_root"
-  env -u CARGO_TARGET_DIR cargo install --quiet --locked apple-codesign --version 0.29.0 --no-default-features \
-    --root "$rcodesign_root"
 fi
 lipo=$(find /usr/bin -name 'llvm-lipo*' | sort -V | tail -n 1)
 [ -n "$lipo" ] || die "no llvm-lipo (Debian's llvm-NN, which rustc-web brings)"
@@ -230,15 +212,17 @@ readelf -lW "$arm_bin" | grep -q 'Requesting program interpreter' &&
   die "$arm_bin asks for a program interpreter: it is not static"
 readelf -dW "$arm_bin" | grep -q '(NEEDED)' && die "$arm_bin needs shared libraries"
 log "Linux aarch64: $(file -b "$arm_bin" | cut -d, -f1-6)"
-# One universal binary, then signed ad hoc (no certificate: Apple Silicon runs nothing
-# unsigned), each slice with the identifier sp960, not the linker's file name.
+# Each slice signed ad hoc (no certificate: Apple Silicon runs nothing unsigned) with the
+# identifier sp960, not the linker's file name, then one universal binary of the two.
 macos_bin="$work/macos/sp960"
 mkdir -p "$work/macos"
-"$lipo" -create -output "$macos_bin" "$zig_target/${macos_targets[0]}/release/sp960" \
-  "$zig_target/${macos_targets[1]}/release/sp960"
-"$rcodesign" sign --binary-identifier sp960 "$macos_bin" >"$work/rcodesign.log" 2>&1 ||
-  { cat "$work/rcodesign.log" >&2; die "rcodesign sign $macos_bin"; }
-log "macOS: $("$lipo" -archs "$macos_bin"), signed ad hoc as sp960 ($(basename "$rcodesign") sign)"
+for target in "${macos_targets[@]}"; do
+  cp "$zig_target/$target/release/sp960" "$work/macos/sp960-$target"
+  python3 scripts/macho_sign.py "$work/macos/sp960-$target" sp960 || die "signing the $target slice"
+done
+"$lipo" -create -output "$macos_bin" "$work/macos/sp960-${macos_targets[0]}" \
+  "$work/macos/sp960-${macos_targets[1]}"
+log "macOS: $("$lipo" -archs "$macos_bin"), each slice signed ad hoc as sp960 (scripts/macho_sign.py)"
 
 log "source: waiting for xz"
 wait "$xz_pid" || die "the source archive (tar | xz) failed"

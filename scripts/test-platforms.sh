@@ -1,95 +1,89 @@
 #!/usr/bin/env bash
-# Builds and checks sp960 for Windows and macOS on a Debian (Linux x86-64) machine, and runs
-# the Windows build's tests under Wine. `.ci/run` calls it after the Linux tests.
+# Checks sp960 for Windows and macOS on a Debian (Linux x86-64) machine, and runs the Windows
+# build's tests under Wine. `.ci/run` calls it after scripts/release.sh, whose Windows build
+# (scripts/build-windows.sh) it tests: here that build is a no-op.
 #
-#   usage: scripts/test-platforms.sh
+#   usage: scripts/test-platforms.sh [clippy] [wine]     (default: both, in that order)
 #
-# - Installs what it needs with apt when missing (root or sudo): Debian's rustc-web/cargo-web
-#   1.96 with the standard library's source (rust-web-src: std is built for each target with
-#   -Zbuild-std, since rustup cannot add targets here), rust-web-clippy, mingw-w64 (the
-#   Windows linker) and wine64.
+# `.ci/run` runs the clippy half in the background beside the Linux tests, and the Wine half
+# after scripts/release.sh.
+#
+# - Installs what it needs when missing (scripts/install-peers.sh platforms): Debian's
+#   rustc-web/cargo-web 1.96 with the standard library's source (rust-web-src: std is built for
+#   each target with -Zbuild-std, since rustup cannot add targets here), rust-web-clippy,
+#   mingw-w64 (the Windows linker) and wine64.
 # - clippy -D warnings for x86_64-pc-windows-gnu (library, binaries and tests) and
 #   aarch64-apple-darwin (library and binaries; macOS cannot be linked here, and with
-#   --all-targets a dev-dependency's build script would need an Apple C compiler).
-# - Windows: builds sp960.exe, the library's unit tests and the test suites that need no
-#   Linux peer, and runs them under Wine (every unit test of src/, about 80 s;
-#   tests/portable.rs: the proxy before the built-in engine as a UCI and an XBoard GUI, a
-#   match; and the CLI suites); then plays
-#   `sp960.exe match` under Wine (once with --affinity, which must pin without a warning)
-#   and has python-chess (Linux) replay its PGNs. A test that needs a peer Wine lacks (python-chess,
-#   bash, the Debian engines) says SKIPPED, by the suites' one rule (CI is unset for them).
-# - The build is cached in $SP960_CROSS_TARGET (default ~/.cache/sp960-cross-target): the
-#   first run builds std for both targets (about 5 minutes on 2 cores), later runs only
-#   what changed.
+#   --all-targets a dev-dependency's build script would need an Apple C compiler), in
+#   $SP960_CROSS_TARGET/clippy.
+# - Windows: the release build the download ships (scripts/build-windows.sh: sp960.exe, the
+#   library's unit tests and the test suites that need no Linux peer, in release), run under
+#   Wine (every unit test of src/; tests/portable.rs: the proxy before the built-in engine as a
+#   UCI and an XBoard GUI, a match; and the CLI suites); then plays `sp960.exe match` under
+#   Wine (once with --affinity, which must pin without a warning) and has python-chess (Linux)
+#   replay its PGNs. A test that needs a peer Wine lacks (python-chess, bash, the Debian
+#   engines) says SKIPPED, by the suites' one rule (CI is unset for them).
+# - Everything is cached in $SP960_CROSS_TARGET (default ~/.cache/sp960-cross-target): later
+#   runs build only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(rustc-web cargo-web rust-web-src rust-web-clippy mingw-w64 wine64)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+clippy=false wine_half=false
+for half in "${@:-clippy wine}"; do
+  for word in $half; do
+    case $word in
+      clippy) clippy=true ;;
+      wine) wine_half=true ;;
+      *) echo "usage: $0 [clippy] [wine]" >&2; exit 2 ;;
+    esac
+  done
 done
-if [ "${#missing[@]}" -gt 0 ]; then
-  sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  echo "test-platforms: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+
+scripts/install-peers.sh platforms
 
 # Debian's toolchain, not rustup's: its std source is what -Zbuild-std compiles.
 export RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc
-export CARGO_TARGET_DIR="${SP960_CROSS_TARGET:-$HOME/.cache/sp960-cross-target}"
-cargo=(/usr/bin/cargo)
+cross_target="${SP960_CROSS_TARGET:-$HOME/.cache/sp960-cross-target}"
+export CARGO_TARGET_DIR="$cross_target/clippy"
 windows=(--target x86_64-pc-windows-gnu -Zbuild-std
   --config 'target.x86_64-pc-windows-gnu.linker="x86_64-w64-mingw32-gcc"')
 macos=(--target aarch64-apple-darwin -Zbuild-std)
-"${cargo[@]}" --version
+/usr/bin/cargo --version
 
-echo "== clippy -D warnings, Windows (x86_64-pc-windows-gnu)"
-/usr/bin/cargo-clippy clippy --locked "${windows[@]}" --lib --bins --tests -- -D warnings
-echo "== clippy -D warnings, macOS (aarch64-apple-darwin)"
-/usr/bin/cargo-clippy clippy --locked "${macos[@]}" --lib --bins -- -D warnings
+if $clippy; then
+  echo "== clippy -D warnings, Windows (x86_64-pc-windows-gnu)"
+  /usr/bin/cargo-clippy clippy --locked "${windows[@]}" --lib --bins --tests -- -D warnings
+  echo "== clippy -D warnings, macOS (aarch64-apple-darwin)"
+  /usr/bin/cargo-clippy clippy --locked "${macos[@]}" --lib --bins -- -D warnings
+fi
+$wine_half || exit 0
 
-suites=(portable cli roll_cli validate_cli book engine)
-echo "== Windows build: sp960.exe, the scripted engine, the unit tests and the suites ${suites[*]}"
-"${cargo[@]}" build --locked "${windows[@]}" --bins --example fake_uci_engine
-"${cargo[@]}" test --locked "${windows[@]}" --no-run --lib "${suites[@]/#/--test=}" \
-  --message-format=json >"$CARGO_TARGET_DIR/windows-tests.json"
-out="$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/debug"
-for dir in "$out" "$out/deps" "$out/examples"; do
-  x86_64-w64-mingw32-gcc -shared -O2 -o "$dir/bcryptprimitives.dll" \
-    scripts/windows/bcryptprimitives.c -ladvapi32
-done
+echo "== Windows build (scripts/build-windows.sh): sp960.exe as shipped, the scripted engine, the tests"
+unset CARGO_TARGET_DIR
+exe=$(scripts/build-windows.sh)
+out=$(dirname "$exe")
+tests_json="$cross_target/windows-tests.json"
 
-export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$CARGO_TARGET_DIR/wineprefix}"
+export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$cross_target/wineprefix}"
 wine=(/usr/lib/wine/wine64)
 failed=0
 # How a spawn that failed with os error 1359 is told: io::Error's Debug or its Display.
 wine1359='code: 1359|os error 1359'
 # The library's unit tests (target `lib`: the crate's, named sp960), then the suites.
+mapfile -t suites < <(python3 scripts/windows-test-exe.py "$tests_json")
 for suite in lib "${suites[@]}"; do
-  exe=$(python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    message = json.loads(line)
-    target = message.get("target", {})
-    if message.get("reason") == "compiler-artifact" and message.get("executable") \
-            and (target["kind"] == ["lib"] if sys.argv[2] == "lib" else
-                 target["kind"] == ["test"] and target["name"] == sys.argv[2]):
-        print(message["executable"])' "$CARGO_TARGET_DIR/windows-tests.json" "$suite" | tail -n 1)
-  [ -n "$exe" ] || { echo "no Windows test executable for $suite"; failed=1; continue; }
+  test_exe=$(python3 scripts/windows-test-exe.py "$tests_json" "$suite")
+  [ -n "$test_exe" ] || { echo "no Windows test executable for $suite"; failed=1; continue; }
   if [ "$suite" = lib ]; then
-    echo "== Wine: the library's unit tests, src/ ($(basename "$exe"))"
+    echo "== Wine: the library's unit tests, src/ ($(basename "$test_exe"))"
   else
-    echo "== Wine: tests/$suite.rs ($(basename "$exe"))"
+    echo "== Wine: tests/$suite.rs ($(basename "$test_exe"))"
   fi
-  log="$CARGO_TARGET_DIR/wine-$suite.log"
+  log="$cross_target/wine-$suite.log"
   # One test at a time: Wine's process creation is the fragile part here. Once in a few
   # hundred spawns it fails with ERROR_INTERNAL_ERROR (os error 1359) before the program
   # starts; a suite that failed only that way is run once more, and says so.
-  run_suite() { env -u CI timeout 600 "${wine[@]}" "$exe" --test-threads=1 >"$log" 2>&1; }
+  run_suite() { env -u CI timeout 600 "${wine[@]}" "$test_exe" --test-threads=1 >"$log" 2>&1; }
   ok=0
   run_suite && ok=1
   if [ "$ok" -eq 0 ] && grep -qE "$wine1359" "$log" \

@@ -318,22 +318,14 @@ timeout 600 "$python" tests/python/release_launcher_game.py --via "${wine[0]}" \
   'C:\sp960-launchers\builtin-960.exe' 'C:\sp960-launchers\builtin-960.exe' "$work/wine-elsewhere" ||
   fail "a game through the Windows launcher"
 
-# The launcher test of tests/portable.rs, built for Windows (as scripts/test-platforms.sh builds
-# it; a no-op when that script ran first), run with SP960_EXE = the unpacked sp960.exe.
+# The launcher test of tests/portable.rs, in the Windows build the download came from
+# (scripts/build-windows.sh, which scripts/release.sh ran: a no-op here), run with SP960_EXE =
+# the unpacked sp960.exe.
 log "  tests/portable.rs launcher test under Wine, SP960_EXE=$top_windows/sp960.exe"
-windows=(--target x86_64-pc-windows-gnu -Zbuild-std
-  --config 'target.x86_64-pc-windows-gnu.linker="x86_64-w64-mingw32-gcc"')
-RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$cross_target" \
-  /usr/bin/cargo test --locked "${windows[@]}" --no-run --test portable --message-format=json \
-  >"$work/portable.json" 2>"$work/portable-build.log" ||
-  { cat "$work/portable-build.log" >&2; fail "building tests/portable.rs for Windows"; }
-portable=$(python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    message = json.loads(line)
-    if message.get("reason") == "compiler-artifact" and message["target"]["name"] == "portable" \
-            and message.get("executable"):
-        print(message["executable"])' "$work/portable.json" | tail -n 1)
+scripts/build-windows.sh >/dev/null 2>"$work/portable-build.log" ||
+  { cat "$work/portable-build.log" >&2; fail "the Windows build (scripts/build-windows.sh)"; }
+portable=$(python3 scripts/windows-test-exe.py "$cross_target/windows-tests.json" portable)
+[ -n "$portable" ] || fail "no Windows build of tests/portable.rs in $cross_target/windows-tests.json"
 test_name=${SP960_RELEASE_WINE_TEST:-launcher}
 mkdir "$work/wine-cwd"
 (cd "$work/wine-cwd" && SP960_EXE="$exe_windows" timeout 600 "${wine[@]}" "$portable" \

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The one Windows build of sp960 (x86_64-pc-windows-gnu, release profile): the sp960.exe the
+# download ships (scripts/release.sh), and the test executables and the scripted engine that
+# scripts/test-platforms.sh and scripts/test-release.sh run under Wine against that same
+# sp960.exe. One -Zbuild-std standard library, one set of dependencies, one sp960.
+#
+#   usage: scripts/build-windows.sh        (prints the shipped sp960.exe's path)
+#
+# - Debian's rustc-web (scripts/install-peers.sh platforms installs it) builds std for the
+#   target with -Zbuild-std, since rustup cannot add targets here; mingw-w64 links.
+# - From a fixed directory, $SP960_CROSS_TARGET/source/sp960-VERSION: the commit's tree
+#   (`git archive`; with uncommitted changes, `git stash create`'s tree, so a developer tests
+#   what they have), with source paths remapped to sp960-VERSION/ and crates/ (no machine path
+#   in what is shipped). A second run of the same tree builds nothing.
+# - Writes $SP960_CROSS_TARGET/windows-tests.json: cargo's artifact messages for the library's
+#   unit tests and the suites below (scripts/windows-test-exe.py reads it).
+# The test executables are compiled in the same profile, flags and directory as sp960.exe, so
+# std and the dependencies are built once for both. sp960.exe is built beside an example, which
+# turns on the dev-dependencies' features as the test build does (btoi's `default`, getrandom's
+# `std`): one set of crates, one sp960.exe, the one the tests start and the download ships
+# (cargo's --unit-graph of the two commands agrees unit for unit).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf 'build-windows: [%ss] %s\n' "$SECONDS" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[ -x /usr/bin/rustc ] && [ -x /usr/bin/cargo ] && command -v x86_64-w64-mingw32-gcc >/dev/null ||
+  die "needs Debian's rustc-web, cargo-web, rust-web-src and mingw-w64 (scripts/install-peers.sh platforms)"
+
+# The suites that need no Linux peer, run under Wine (scripts/test-platforms.sh).
+suites=(portable cli roll_cli validate_cli book engine)
+
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+name=sp960-$version
+cross_target="${SP960_CROSS_TARGET:-$HOME/.cache/sp960-cross-target}"
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+target=x86_64-pc-windows-gnu
+src="$cross_target/source/$name"
+tree=$(git stash create 2>/dev/null || true)
+tree=${tree:-HEAD}
+rm -rf "$cross_target/source"
+mkdir -p "$cross_target/source"
+git archive --format=tar --prefix="$name/" "$tree" | tar -x -C "$cross_target/source"
+
+export RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$cross_target"
+export RUSTFLAGS="--remap-path-prefix=$src=$name --remap-path-prefix=$cargo_home/registry/src=crates --remap-path-prefix=$cargo_home/git/checkouts=crates"
+windows=(--release --locked --target "$target" -Zbuild-std
+  --config "target.$target.linker=\"x86_64-w64-mingw32-gcc\"")
+log "cargo test --release --no-run -Zbuild-std ($target): the unit tests and ${suites[*]}"
+(cd "$src" && /usr/bin/cargo test "${windows[@]}" --no-run --lib "${suites[@]/#/--test=}" \
+  --message-format=json >"$cross_target/windows-tests.json.new")
+mv "$cross_target/windows-tests.json.new" "$cross_target/windows-tests.json"
+# Last, so that release/sp960.exe is this build's (the test build links the same one).
+log "cargo build --release -Zbuild-std ($target): sp960.exe, examples/fake_uci_engine"
+(cd "$src" && /usr/bin/cargo build "${windows[@]}" --bin sp960 --example fake_uci_engine)
+out="$cross_target/$target/release"
+# Wine 8 lacks Windows 10's bcryptprimitives.dll, which std calls: a stand-in beside each
+# executable (docs/platforms.md). Never shipped: release.sh packs sp960.exe alone.
+for dir in "$out" "$out/deps" "$out/examples"; do
+  x86_64-w64-mingw32-gcc -shared -O2 -o "$dir/bcryptprimitives.dll" \
+    scripts/windows/bcryptprimitives.c -ladvapi32
+done
+echo "$out/sp960.exe"
