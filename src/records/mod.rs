@@ -25,6 +25,7 @@ pub mod inputs;
 pub mod legality;
 pub mod line_blocks;
 pub mod normalize;
+pub mod open;
 pub mod pgn;
 pub(crate) mod pgn_tag;
 pub mod record;
