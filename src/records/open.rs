@@ -83,7 +83,12 @@ pub fn each_text<E>(
                 // A zip archive is read through its central directory, at its end: a file
                 // is seeked, not copied.
                 let mut file = file;
-                match sniff_zip(&mut file) {
+                let regular = file.metadata().is_ok_and(|metadata| metadata.is_file());
+                match if regular {
+                    sniff_zip(&mut file)
+                } else {
+                    Ok(false)
+                } {
                     Ok(true) => return each_zip_entry(&name, file, each),
                     Ok(false) => Box::new(file),
                     Err(error) => return each(Err(io_error(error))),
@@ -217,10 +222,9 @@ fn each_zip_entry<R: Read + Seek + Send, E>(
         };
         let refused = match Kind::of(&head) {
             Kind::Zip => Some("a zip inside a zip; unpack it first".to_owned()),
-            Kind::Compressed(format) => Some(format!(
-                "{} inside a zip; unpack it first",
-                article(format)
-            )),
+            Kind::Compressed(format) => {
+                Some(format!("{} inside a zip; unpack it first", article(format)))
+            }
             Kind::Other => not_text(&head, None),
         };
         if let Some(what) = refused {
@@ -308,20 +312,20 @@ fn not_text(head: &[u8], inside: Option<&str>) -> Option<String> {
             .is_some_and(|rest| rest.starts_with(magic))
             .then_some(*what)
     });
-    let what = what.map(str::to_owned).or_else(|| binary_at(head).map(|at| format!("binary data at byte {at}")));
+    let what = what
+        .map(str::to_owned)
+        .or_else(|| binary_at(head).map(|at| format!("binary data at byte {at}")));
     match (what, inside) {
         (Some(what), Some(format)) => Some(format!("{what} (inside the {format} stream)")),
         (what, _) => what,
     }
 }
 
-/// Where `head` stops looking like text: its first NUL byte, or its first stray byte when
-/// more than one in ten are control bytes or not UTF-8 (a Latin-1 file stays text: its
-/// records are reported one by one).
+/// Where `head` stops looking like text: its first stray byte when more than one in ten
+/// are control bytes (NUL too) or not UTF-8. A text file with a few such bytes (a NUL in a
+/// line, a Latin-1 name) stays text: its records are reported one by one.
 fn binary_at(head: &[u8]) -> Option<usize> {
-    if let Some(at) = memchr::memchr(0, head) {
-        return Some(at);
-    }
+    // A NUL byte counts as any control byte: one in a line of text is that line's error.
     let is_control = |byte: &u8| *byte < 0x20 && !b"\t\n\r\x0c\x1a\x1b".contains(byte);
     let mut strange = head.iter().filter(|byte| is_control(byte)).count();
     let mut first = head.iter().position(is_control);
@@ -342,7 +346,9 @@ fn binary_at(head: &[u8]) -> Option<usize> {
 /// The first [`SNIFF_LEN`] bytes of `reader`, and a reader that still gives all of them.
 fn peek<R: Read>(mut reader: R) -> io::Result<(Vec<u8>, io::Chain<Cursor<Vec<u8>>, R>)> {
     let mut head = Vec::with_capacity(SNIFF_LEN);
-    (&mut reader).take(SNIFF_LEN as u64).read_to_end(&mut head)?;
+    (&mut reader)
+        .take(SNIFF_LEN as u64)
+        .read_to_end(&mut head)?;
     Ok((head.clone(), Cursor::new(head).chain(reader)))
 }
 
@@ -404,8 +410,10 @@ impl<R: BufRead> Read for Zstd<R> {
                     length,
                     ..
                 })) => {
-                    let skipped =
-                        io::copy(&mut (&mut self.source).take(u64::from(length)), &mut io::sink())?;
+                    let skipped = io::copy(
+                        &mut (&mut self.source).take(u64::from(length)),
+                        &mut io::sink(),
+                    )?;
                     if skipped < u64::from(length) {
                         return Err(io::Error::new(
                             io::ErrorKind::UnexpectedEof,
@@ -429,7 +437,10 @@ fn xz(mut raw: BufReader<Box<dyn Read + Send>>) -> impl Read + Send {
         };
         let result = lzma_rs::xz_decompress(&mut raw, &mut writer);
         if let Err(error) = result {
-            let _ = sender.send(Err(io::Error::new(io::ErrorKind::InvalidData, error.to_string())));
+            let _ = sender.send(Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                error.to_string(),
+            )));
         }
     });
     ChunkReader {
