@@ -17,6 +17,8 @@ use crate::books::package;
 use crate::books::stats::{self, Diagnostic};
 use crate::exit_code;
 use crate::launch::spec::EngineSpec;
+use crate::records::inputs::Input;
+use crate::records::open::read_whole;
 use crate::records::record::Syntax;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{RandomStarts, Spec};
@@ -348,16 +350,44 @@ fn book_stats(args: BookStatsArgs) -> Result<(), CommandFailure> {
     let mut invalid = 0;
     let mut all = Vec::new();
     let mut text = String::new();
+    // A file that is not text, or breaks while it is read, is told on stderr; the stats of
+    // the others (and of what was read before the break) are still printed.
+    let mut unread: Vec<CommandFailure> = Vec::new();
     for path in &args.files {
-        let bytes = read_book("stats", path)?;
-        let name = path.display().to_string();
-        let (stats, diagnostics) = stats::book_stats(&name, &bytes);
-        report_invalid(path, &diagnostics);
-        invalid += diagnostics.len();
-        if args.json {
-            all.push((name, stats));
-        } else {
-            text.push_str(&stats::render_text(&name, &stats));
+        for whole in read_whole(&Input::Path(path.clone())) {
+            let whole = match whole {
+                Ok(whole) => whole,
+                Err(err) if err.is_not_text() => {
+                    unread.push(CommandFailure::invalid(format!("book stats: {err}")));
+                    continue;
+                }
+                Err(err) => {
+                    return Err(CommandFailure::new(
+                        exit_code::USAGE,
+                        format!("book stats: {err}"),
+                    ));
+                }
+            };
+            let name = whole.name;
+            let (stats, diagnostics) = stats::book_stats(&name, &whole.bytes);
+            report_invalid(Path::new(&name), &diagnostics);
+            invalid += diagnostics.len();
+            if let Some(err) = whole.broken {
+                let read = stats.total + diagnostics.len() as u64;
+                unread.push(CommandFailure::new(
+                    exit_code::USAGE,
+                    format!(
+                        "book stats: {name}: cannot read: {err} ({} record{} read before it)",
+                        read,
+                        if read == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+            if args.json {
+                all.push((name, stats));
+            } else {
+                text.push_str(&stats::render_text(&name, &stats));
+            }
         }
     }
     let mut out = io::stdout().lock();
@@ -369,6 +399,12 @@ fn book_stats(args: BookStatsArgs) -> Result<(), CommandFailure> {
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;
+    if let Some(code) = unread.iter().map(|failure| failure.code).max() {
+        for message in unread.iter().filter_map(|failure| failure.message.as_ref()) {
+            eprintln!("sp960: {message}");
+        }
+        return Err(CommandFailure::quiet(code));
+    }
     if invalid > 0 {
         return Err(CommandFailure::invalid(format!(
             "book stats: {invalid} invalid record{} (not counted)",

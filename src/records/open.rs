@@ -10,6 +10,7 @@
 //! [`io::Error`] naming the format and about where in the compressed bytes it broke; what
 //! was read before it has been handed out as usual.
 
+use std::convert::Infallible;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek};
 use std::sync::Arc;
@@ -152,6 +153,37 @@ pub fn each_text<E>(
             }))
         }
     }
+}
+
+/// One text stream of an input read whole, for the commands that read a file at once
+/// (`book stats`): its name, its bytes, and the read error that cut it short, if one did
+/// (`bytes` then holds what was read before it).
+#[derive(Debug)]
+pub struct WholeText {
+    /// How diagnostics name it.
+    pub name: String,
+    /// The text, decompressed.
+    pub bytes: Vec<u8>,
+    /// Why it ends before its end (a truncated download).
+    pub broken: Option<io::Error>,
+}
+
+/// Every text stream of `input` ([`each_text`]) read whole, in order.
+pub fn read_whole(input: &Input) -> Vec<Result<WholeText, OpenError>> {
+    let mut texts = Vec::new();
+    let _ = each_text::<Infallible>(input, &mut |text| {
+        texts.push(text.map(|text| {
+            let mut bytes = Vec::new();
+            let broken = text.reader.read_to_end(&mut bytes).err();
+            WholeText {
+                name: text.name,
+                bytes,
+                broken,
+            }
+        }));
+        Ok(())
+    });
+    texts
 }
 
 /// Whether `file` starts as a zip archive does; the file is back at its start after.
