@@ -65,12 +65,15 @@ pub struct Text<'a> {
     pub format: Option<&'static str>,
 }
 
+/// What [`each_text`] calls with each text stream of an input, or the error in its place.
+pub type EachText<'f, E> = dyn FnMut(Result<Text<'_>, OpenError>) -> Result<(), E> + 'f;
+
 /// Calls `each` with every text stream of `input`, in order (one for a file or stdin, one
 /// per entry of a zip archive), or with the [`OpenError`] that stands for a stream; stops
 /// at the first error `each` returns.
 pub fn each_text<E>(
     input: &Input,
-    each: &mut dyn FnMut(Result<Text<'_>, OpenError>) -> Result<(), E>,
+    each: &mut EachText<'_, E>,
 ) -> Result<(), E> {
     let name = input.name();
     let io_error = |source| OpenError::Io {
@@ -209,7 +212,7 @@ fn is_zip(head: &[u8]) -> bool {
 fn each_zip_entry<R: Read + Seek + Send, E>(
     name: &str,
     archive: R,
-    each: &mut dyn FnMut(Result<Text<'_>, OpenError>) -> Result<(), E>,
+    each: &mut EachText<'_, E>,
 ) -> Result<(), E> {
     let mut archive = match zip::ZipArchive::new(archive) {
         Ok(archive) => archive,
@@ -375,8 +378,11 @@ fn binary_at(head: &[u8]) -> Option<usize> {
     (strange * 10 > head.len()).then(|| first.unwrap_or(0))
 }
 
+/// A stream whose first bytes were looked at: those bytes again, then the rest.
+type Peeked<R> = io::Chain<Cursor<Vec<u8>>, R>;
+
 /// The first [`SNIFF_LEN`] bytes of `reader`, and a reader that still gives all of them.
-fn peek<R: Read>(mut reader: R) -> io::Result<(Vec<u8>, io::Chain<Cursor<Vec<u8>>, R>)> {
+fn peek<R: Read>(mut reader: R) -> io::Result<(Vec<u8>, Peeked<R>)> {
     let mut head = Vec::with_capacity(SNIFF_LEN);
     (&mut reader)
         .take(SNIFF_LEN as u64)
