@@ -17,6 +17,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::launch::key_value::{self, KeyValueError, one_of};
 use crate::protocol::game::{PositionError, parse_fen};
+use crate::records::inputs::Input;
+use crate::records::open::read_one;
 use crate::records::pgn::{self, At, TagPairs, TagValue};
 use crate::records::record::epd_operand;
 
@@ -200,13 +202,14 @@ pub struct OpeningError {
 /// Reads and checks the file, then applies `start`, `count` and `order` (shuffled with
 /// `seed`).
 pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningError> {
-    let name = spec.file.display().to_string();
-    let text = std::fs::read(&spec.file).map_err(|err| OpeningError {
-        file: name.clone(),
+    // Read as `validate` reads it: compressed, or the one entry of a zip archive.
+    let text = read_one(&Input::Path(spec.file.clone())).map_err(|err| OpeningError {
+        file: spec.file.display().to_string(),
         line: 0,
-        reason: format!("cannot read: {err}"),
+        reason: err.reason(),
     })?;
-    let text = String::from_utf8_lossy(&text);
+    let name = text.name;
+    let text = String::from_utf8_lossy(&text.bytes);
     match spec.format {
         OpeningFormat::Epd => {
             // Every line is checked, but only the openings used are kept.

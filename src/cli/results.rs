@@ -12,7 +12,7 @@ use crate::exit_code;
 use crate::records::check::{CheckOptions, OperationChecks, Rules};
 use crate::records::game_stream::{GameStreamError, stream_games};
 use crate::records::inputs::{Input, expand};
-use crate::records::open::each_text;
+use crate::records::open::{each_text, read_one};
 use crate::results::book_filter::{ScoreWindow, starts_in_window};
 use crate::results::by_engine::{self, engine_rows};
 use crate::results::picture;
@@ -100,10 +100,20 @@ impl FromResultsArgs {
                 "book: give SPECs or --from-results, not both",
             ));
         }
-        let text = std::fs::read_to_string(path).map_err(|err| {
+        // Read as `results` reads its inputs: compressed, or the one entry of a zip archive.
+        let whole = read_one(&Input::Path(path.clone())).map_err(|err| {
             CommandFailure::new(
                 exit_code::USAGE,
-                format!("book: --from-results {}: {err}", path.display()),
+                format!("book: --from-results {}: {}", path.display(), err.reason()),
+            )
+        })?;
+        let text = String::from_utf8(whole.bytes).map_err(|err| {
+            CommandFailure::new(
+                exit_code::USAGE,
+                format!(
+                    "book: --from-results {}: stream did not contain valid UTF-8: {err}",
+                    path.display()
+                ),
             )
         })?;
         starts_in_window(&text, self.score_window, self.min_games).map_err(|err| {

@@ -36,6 +36,14 @@ pub enum OpenError {
         /// What went wrong.
         source: io::Error,
     },
+    /// A zip archive where one file is read: it holds `count` text entries, not one.
+    #[error("{name}: a zip archive of {count} text entries; one file is read here: unpack it")]
+    NotOneEntry {
+        /// The archive as diagnostics name it.
+        name: String,
+        /// Its text entries.
+        count: usize,
+    },
     /// It is not text: `what` says what it looks like and what to do.
     #[error("{name}: not text: {what}")]
     NotText {
@@ -47,6 +55,17 @@ pub enum OpenError {
 }
 
 impl OpenError {
+    /// What went wrong, without the name (for messages that name the input themselves).
+    pub fn reason(&self) -> String {
+        match self {
+            OpenError::Io { source, .. } => format!("cannot read: {source}"),
+            OpenError::NotOneEntry { count, .. } => {
+                format!("a zip archive of {count} text entries; one file is read here: unpack it")
+            }
+            OpenError::NotText { what, .. } => format!("not text: {what}"),
+        }
+    }
+
     /// Whether the input is readable but not text (the caller's exit code for invalid
     /// data), rather than unreadable.
     pub fn is_not_text(&self) -> bool {
@@ -71,10 +90,7 @@ pub type EachText<'f, E> = dyn FnMut(Result<Text<'_>, OpenError>) -> Result<(), 
 /// Calls `each` with every text stream of `input`, in order (one for a file or stdin, one
 /// per entry of a zip archive), or with the [`OpenError`] that stands for a stream; stops
 /// at the first error `each` returns.
-pub fn each_text<E>(
-    input: &Input,
-    each: &mut EachText<'_, E>,
-) -> Result<(), E> {
+pub fn each_text<E>(input: &Input, each: &mut EachText<'_, E>) -> Result<(), E> {
     let name = input.name();
     let io_error = |source| OpenError::Io {
         name: name.clone(),
@@ -169,6 +185,29 @@ pub struct WholeText {
     pub bytes: Vec<u8>,
     /// Why it ends before its end (a truncated download).
     pub broken: Option<io::Error>,
+    /// How it was stored (`gzip`, `zip entry`, …), or `None` for plain text.
+    pub format: Option<&'static str>,
+}
+
+/// The one text of `input`, read whole, for the commands that read one file (`match
+/// --openings`, `check --positions`): a zip archive must hold exactly one text entry, and a
+/// stream that breaks is an error ([`OpenError::Io`]), not a shorter text.
+pub fn read_one(input: &Input) -> Result<WholeText, OpenError> {
+    let mut texts = read_whole(input);
+    if texts.len() != 1 {
+        return Err(OpenError::NotOneEntry {
+            name: input.name(),
+            count: texts.len(),
+        });
+    }
+    let text = texts.pop().expect("one")?;
+    match text.broken {
+        Some(source) => Err(OpenError::Io {
+            name: text.name,
+            source,
+        }),
+        None => Ok(text),
+    }
 }
 
 /// Every text stream of `input` ([`each_text`]) read whole, in order.
@@ -182,6 +221,7 @@ pub fn read_whole(input: &Input) -> Vec<Result<WholeText, OpenError>> {
                 name: text.name,
                 bytes,
                 broken,
+                format: text.format,
             }
         }));
         Ok(())
