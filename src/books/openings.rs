@@ -175,7 +175,9 @@ impl OpeningsSpec {
         spec.file = file.ok_or(OpeningsSpecError::NoFile)?;
         spec.format = match format {
             Some(format) => format,
-            None => match spec.file.extension().and_then(|e| e.to_str()) {
+            // `book.pgn.gz` is a PGN book: what a file is stored as is read from its bytes
+            // (records::open), what it holds from the name before a compression suffix.
+            None => match book_extension(&spec.file) {
                 Some(ext) if ext.eq_ignore_ascii_case("epd") => OpeningFormat::Epd,
                 Some(ext) if ext.eq_ignore_ascii_case("pgn") => OpeningFormat::Pgn,
                 _ => {
@@ -185,6 +187,19 @@ impl OpeningsSpec {
         };
         Ok(spec)
     }
+}
+
+/// The extension that says what a book holds: `pgn` for `book.pgn`, and for `book.pgn.gz`
+/// (or `.zst`, `.bz2`, `.xz`, `.zip`).
+fn book_extension(path: &std::path::Path) -> Option<&str> {
+    let extension = path.extension().and_then(|e| e.to_str())?;
+    let stored = ["gz", "zst", "bz2", "xz", "zip"];
+    if stored.iter().any(|s| extension.eq_ignore_ascii_case(s)) {
+        return std::path::Path::new(path.file_stem()?)
+            .extension()
+            .and_then(|e| e.to_str());
+    }
+    Some(extension)
 }
 
 /// A bad opening, or a file that cannot be read.
