@@ -362,3 +362,28 @@ fn zstd_long_windows_from_stdin() {
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert_eq!(output.stdout, plain.stdout);
 }
+
+#[test]
+fn identify_reads_a_compressed_stdin() {
+    let fens = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\n\
+                bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n";
+    for compressed in [gzip(fens.as_bytes()), xz(fens.as_bytes())] {
+        let output = sp960()
+            .args(["identify", "-"])
+            .write_stdin(compressed)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        assert_eq!(String::from_utf8(output.stdout).unwrap(), "860\n0\n");
+    }
+    let output = sp960()
+        .args(["identify", "-"])
+        .write_stdin(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "sp960: identify: <stdin>: not text: a PNG image\n"
+    );
+}
