@@ -387,3 +387,75 @@ fn identify_reads_a_compressed_stdin() {
         "sp960: identify: <stdin>: not text: a PNG image\n"
     );
 }
+
+/// `book package` packages a compressed book's text, named as the text is: the same
+/// files and metadata as from the plain book.
+#[test]
+fn book_package_of_a_compressed_book_is_the_plain_books_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = fs::read(Path::new(FIXTURES).join("validate/starts.epd")).unwrap();
+    let package = |book: &Path, out: &str| {
+        let out = dir.path().join(out);
+        let output = sp960()
+            .args(["book", "package", "--for", "fishtest"])
+            .arg(book)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}: {output:?}", book.display());
+        let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(&out)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                (
+                    entry.file_name().to_string_lossy().into_owned(),
+                    fs::read(entry.path()).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        (output.stdout, files)
+    };
+    let books = dir.path().join("books");
+    fs::create_dir(&books).unwrap();
+    let forms = every_form(&books, "starts.epd", &bytes);
+    let plain = package(&forms[0], "plain");
+    for (at, form) in forms.iter().enumerate().skip(1) {
+        let name = form.file_name().unwrap().to_string_lossy();
+        if name.ends_with(".download") || name.ends_with(".2.gz") {
+            continue; // its name, without the suffix, is not the book's
+        }
+        assert_eq!(
+            package(form, &format!("out{at}")),
+            plain,
+            "{}",
+            form.display()
+        );
+    }
+}
+
+/// `check --positions` reads a compressed file and places its errors in the text.
+#[test]
+fn check_positions_reads_a_compressed_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.epd.gz");
+    fs::write(
+        &file,
+        gzip(b"4k3/8/8/8/8/8/8/R3K2R w HA - ;D1 26 ;D2 500\n"),
+    )
+    .unwrap();
+    let output = sp960()
+        .args(["check", "no-such-engine", "--depth", "2", "--positions"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        format!(
+            "sp960: check: --positions {}:1:41: EPD operation D2 is 500 here, the right count is 112",
+            file.display()
+        )
+    );
+}
