@@ -459,3 +459,37 @@ fn check_positions_reads_a_compressed_file() {
         )
     );
 }
+
+/// `tournament --openings` checks a book as `validate` reads it, but the runner opens the
+/// file itself: a compressed book is refused, naming the runner.
+#[test]
+fn tournament_refuses_a_compressed_book_the_runner_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = fs::read(Path::new(FIXTURES).join("validate/starts.epd")).unwrap();
+    let forms = every_form(dir.path(), "starts.epd", &bytes);
+    let tournament = |book: &Path| {
+        sp960()
+            .args(["tournament", "--emit", "cutechess"])
+            .args([
+                "--engine",
+                "/bin/true",
+                "--engine",
+                "/bin/false",
+                "--openings",
+            ])
+            .arg(book)
+            .output()
+            .unwrap()
+    };
+    assert!(tournament(&forms[0]).status.success());
+    for form in &forms[1..] {
+        let output = tournament(form);
+        assert_eq!(output.status.code(), Some(2), "{}", form.display());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains("cutechess-cli reads the book file itself, and this is a"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("decompress it first"), "{stderr}");
+    }
+}
