@@ -229,6 +229,15 @@ pub fn read_whole(input: &Input) -> Vec<Result<WholeText, OpenError>> {
     texts
 }
 
+/// Whether the file at `path` is compressed or an archive, by its first bytes (`false`
+/// when it cannot be read): its size then says nothing of the text's (a progress bar).
+pub fn is_stored(path: &std::path::Path) -> bool {
+    let mut head = Vec::with_capacity(16);
+    File::open(path)
+        .and_then(|file| file.take(16).read_to_end(&mut head))
+        .is_ok_and(|_| Kind::of(&head) != Kind::Other)
+}
+
 /// Whether `file` starts as a zip archive does; the file is back at its start after.
 fn sniff_zip(file: &mut File) -> io::Result<bool> {
     let mut magic = [0u8; 4];
