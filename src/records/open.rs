@@ -616,3 +616,49 @@ fn broken(format: &str, count: &AtomicU64, error: io::Error) -> io::Error {
         ),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_bytes_say_what_a_stream_is() {
+        assert_eq!(Kind::of(b"\x1f\x8b\x08\0"), Kind::Compressed("gzip"));
+        assert_eq!(Kind::of(b"\x28\xb5\x2f\xfd\x04"), Kind::Compressed("zstd"));
+        assert_eq!(Kind::of(b"\x50\x2a\x4d\x18\0"), Kind::Compressed("zstd"));
+        assert_eq!(Kind::of(b"BZh91AY&SY\0\0"), Kind::Compressed("bzip2"));
+        assert_eq!(Kind::of(b"\xfd7zXZ\0\0"), Kind::Compressed("xz"));
+        assert_eq!(Kind::of(b"PK\x03\x04"), Kind::Zip);
+        // Text that happens to start like a magic number is text.
+        assert_eq!(Kind::of(b"BZh9 is no bzip2 header\n"), Kind::Other);
+        assert_eq!(Kind::of(b"PK is a name\n"), Kind::Other);
+    }
+
+    #[test]
+    fn text_is_told_from_what_is_not() {
+        let fen = b"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1\r\n";
+        assert_eq!(not_text(fen, None), None);
+        assert_eq!(not_text(b"", None), None);
+        // A NUL or a Latin-1 byte in a line is that line's error, not a binary file.
+        let mut one_nul = fen.repeat(3);
+        one_nul[10] = 0;
+        one_nul[70] = 0xe9;
+        assert_eq!(not_text(&one_nul, None), None);
+        // A character cut by the end of the sniffed bytes is no stray byte.
+        assert_eq!(not_text("caf\u{e9}".as_bytes()[..4].as_ref(), None), None);
+        assert_eq!(
+            not_text(b"\0\0\0\x01binary", None).as_deref(),
+            Some("binary data at byte 0")
+        );
+        let mut tar = vec![b'a'; 512];
+        tar[257..262].copy_from_slice(b"ustar");
+        assert_eq!(
+            not_text(&tar, None).as_deref(),
+            Some("a tar archive; unpack it first")
+        );
+        assert_eq!(
+            not_text(b"%PDF-1.7\n", Some("gzip")).as_deref(),
+            Some("a PDF document (inside the gzip stream)")
+        );
+    }
+}
