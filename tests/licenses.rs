@@ -13,6 +13,10 @@ const PERMISSIVE: &[&str] = &[
     "BSD-2-Clause",
     "BSD-3-Clause",
     "BSL-1.0",
+    // libbz2's license (bzip2 through libbz2-rs-sys, its pure-Rust port): BSD-style, its
+    // conditions (keep the notices, mark altered sources, no endorsement by name) are the
+    // ones GPL-3.0 section 7(b), (c) and (e) lets a GPL-3.0 program carry.
+    "bzip2-1.0.6",
     "CC0-1.0",
     "ISC",
     "MIT",

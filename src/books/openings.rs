@@ -17,6 +17,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::launch::key_value::{self, KeyValueError, one_of};
 use crate::protocol::game::{PositionError, parse_fen};
+use crate::records::inputs::Input;
+use crate::records::open::read_one;
 use crate::records::pgn::{self, At, TagPairs, TagValue};
 use crate::records::record::epd_operand;
 
@@ -173,7 +175,9 @@ impl OpeningsSpec {
         spec.file = file.ok_or(OpeningsSpecError::NoFile)?;
         spec.format = match format {
             Some(format) => format,
-            None => match spec.file.extension().and_then(|e| e.to_str()) {
+            // `book.pgn.gz` is a PGN book: what a file is stored as is read from its bytes
+            // (records::open), what it holds from the name before a compression suffix.
+            None => match book_extension(&spec.file) {
                 Some(ext) if ext.eq_ignore_ascii_case("epd") => OpeningFormat::Epd,
                 Some(ext) if ext.eq_ignore_ascii_case("pgn") => OpeningFormat::Pgn,
                 _ => {
@@ -183,6 +187,19 @@ impl OpeningsSpec {
         };
         Ok(spec)
     }
+}
+
+/// The extension that says what a book holds: `pgn` for `book.pgn`, and for `book.pgn.gz`
+/// (or `.zst`, `.bz2`, `.xz`, `.zip`).
+fn book_extension(path: &std::path::Path) -> Option<&str> {
+    let extension = path.extension().and_then(|e| e.to_str())?;
+    let stored = ["gz", "zst", "bz2", "xz", "zip"];
+    if stored.iter().any(|s| extension.eq_ignore_ascii_case(s)) {
+        return std::path::Path::new(path.file_stem()?)
+            .extension()
+            .and_then(|e| e.to_str());
+    }
+    Some(extension)
 }
 
 /// A bad opening, or a file that cannot be read.
@@ -200,13 +217,14 @@ pub struct OpeningError {
 /// Reads and checks the file, then applies `start`, `count` and `order` (shuffled with
 /// `seed`).
 pub fn load(spec: &OpeningsSpec, seed: u64) -> Result<Vec<Opening>, OpeningError> {
-    let name = spec.file.display().to_string();
-    let text = std::fs::read(&spec.file).map_err(|err| OpeningError {
-        file: name.clone(),
+    // Read as `validate` reads it: compressed, or the one entry of a zip archive.
+    let text = read_one(&Input::Path(spec.file.clone())).map_err(|err| OpeningError {
+        file: spec.file.display().to_string(),
         line: 0,
-        reason: format!("cannot read: {err}"),
+        reason: err.reason(),
     })?;
-    let text = String::from_utf8_lossy(&text);
+    let name = text.name;
+    let text = String::from_utf8_lossy(&text.bytes);
     match spec.format {
         OpeningFormat::Epd => {
             // Every line is checked, but only the openings used are kept.

@@ -246,3 +246,57 @@ fn castling_with_zeros_and_a_byte_order_mark() {
         "2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2"
     );
 }
+
+/// A book as users download it: gzipped, or the one entry of a zip archive, read through
+/// records::open, its format from the name before `.gz`; a zip of two books is refused.
+#[test]
+fn compressed_books_are_loaded_as_plain_ones() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let epd = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - id \"SP 860\";\n\
+               bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - id \"SP 0\";\n";
+    let plain = dir.path().join("book.epd");
+    std::fs::write(&plain, epd).unwrap();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(epd.as_bytes()).unwrap();
+    let gz = dir.path().join("book.epd.gz");
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    let zip_of = |names: &[&str]| {
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for name in names {
+            writer
+                .start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            writer.write_all(epd.as_bytes()).unwrap();
+        }
+        writer.finish().unwrap().into_inner()
+    };
+    let one = dir.path().join("book.epd.zip");
+    std::fs::write(&one, zip_of(&["book.epd"])).unwrap();
+    let two = dir.path().join("two.epd.zip");
+    std::fs::write(&two, zip_of(&["a.epd", "b.epd"])).unwrap();
+    let spec = |path: &std::path::Path| {
+        OpeningsSpec::parse(&[format!("file={}", path.display())]).unwrap()
+    };
+    let played = |openings: Vec<Opening>| -> Vec<_> {
+        openings
+            .into_iter()
+            .map(|opening| (opening.root, opening.moves))
+            .collect()
+    };
+    let expected = played(load(&spec(&plain), 1).unwrap());
+    assert_eq!(expected.len(), 2);
+    assert_eq!(played(load(&spec(&gz), 1).unwrap()), expected);
+    let from_zip = load(&spec(&one), 1).unwrap();
+    assert!(
+        from_zip[1].label.ends_with("book.epd.zip!book.epd:2"),
+        "{}",
+        from_zip[1].label
+    );
+    assert_eq!(played(from_zip), expected);
+    let refused = load(&spec(&two), 1).unwrap_err();
+    assert!(
+        refused.reason.contains("a zip archive of 2 text entries"),
+        "{refused}"
+    );
+}

@@ -17,6 +17,8 @@ use crate::books::package;
 use crate::books::stats::{self, Diagnostic};
 use crate::exit_code;
 use crate::launch::spec::EngineSpec;
+use crate::records::inputs::Input;
+use crate::records::open::{OpenError, read_one, read_whole};
 use crate::records::record::Syntax;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::{RandomStarts, Spec};
@@ -317,14 +319,32 @@ fn book_failure(err: BookError) -> CommandFailure {
     }
 }
 
-/// Reads a book for `stats` or `package`: a missing or unreadable file is exit 2.
-fn read_book(command: &str, path: &Path) -> Result<Vec<u8>, CommandFailure> {
-    std::fs::read(path).map_err(|err| {
-        CommandFailure::new(
-            exit_code::USAGE,
-            format!("book {command}: cannot read {}: {err}", path.display()),
-        )
-    })
+/// Why a book cannot be read, as `book stats` and `book package` say it: `cannot read
+/// PATH: why` for a missing or unreadable file.
+fn book_read_error(command: &str, path: &Path, err: &OpenError) -> String {
+    match err {
+        OpenError::Io { source, .. } => {
+            format!("book {command}: cannot read {}: {source}", path.display())
+        }
+        err => format!("book {command}: {err}"),
+    }
+}
+
+/// The file name of a book's text: a zip entry's own name (`books.zip!sub/book.epd` is
+/// `book.epd`), a compressed file's name without its suffix (`book.epd.gz` is `book.epd`).
+fn text_file_name(name: &str, format: Option<&str>) -> String {
+    let name = match format {
+        Some("zip entry") => name.rsplit_once('!').map_or(name, |(_, entry)| entry),
+        Some(_) => [".gz", ".zst", ".bz2", ".xz"]
+            .iter()
+            .find_map(|suffix| name.strip_suffix(suffix))
+            .unwrap_or(name),
+        None => name,
+    };
+    Path::new(name)
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Prints invalid records compiler-style on stderr.
@@ -348,16 +368,44 @@ fn book_stats(args: BookStatsArgs) -> Result<(), CommandFailure> {
     let mut invalid = 0;
     let mut all = Vec::new();
     let mut text = String::new();
+    // A file that is not text, or breaks while it is read, is told on stderr; the stats of
+    // the others (and of what was read before the break) are still printed.
+    let mut unread: Vec<CommandFailure> = Vec::new();
     for path in &args.files {
-        let bytes = read_book("stats", path)?;
-        let name = path.display().to_string();
-        let (stats, diagnostics) = stats::book_stats(&name, &bytes);
-        report_invalid(path, &diagnostics);
-        invalid += diagnostics.len();
-        if args.json {
-            all.push((name, stats));
-        } else {
-            text.push_str(&stats::render_text(&name, &stats));
+        for whole in read_whole(&Input::Path(path.clone())) {
+            let whole = match whole {
+                Ok(whole) => whole,
+                Err(err) if err.is_not_text() => {
+                    unread.push(CommandFailure::invalid(format!("book stats: {err}")));
+                    continue;
+                }
+                Err(err) => {
+                    return Err(CommandFailure::new(
+                        exit_code::USAGE,
+                        book_read_error("stats", path, &err),
+                    ));
+                }
+            };
+            let name = whole.name;
+            let (stats, diagnostics) = stats::book_stats(&name, &whole.bytes);
+            report_invalid(Path::new(&name), &diagnostics);
+            invalid += diagnostics.len();
+            if let Some(err) = whole.broken {
+                let read = stats.total + diagnostics.len() as u64;
+                unread.push(CommandFailure::new(
+                    exit_code::USAGE,
+                    format!(
+                        "book stats: {name}: cannot read: {err} ({} record{} read before it)",
+                        read,
+                        if read == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+            if args.json {
+                all.push((name, stats));
+            } else {
+                text.push_str(&stats::render_text(&name, &stats));
+            }
         }
     }
     let mut out = io::stdout().lock();
@@ -369,6 +417,12 @@ fn book_stats(args: BookStatsArgs) -> Result<(), CommandFailure> {
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;
+    if let Some(code) = unread.iter().map(|failure| failure.code).max() {
+        for message in unread.iter().filter_map(|failure| failure.message.as_ref()) {
+            eprintln!("sp960: {message}");
+        }
+        return Err(CommandFailure::quiet(code));
+    }
     if invalid > 0 {
         return Err(CommandFailure::invalid(format!(
             "book stats: {invalid} invalid record{} (not counted)",
@@ -381,15 +435,22 @@ fn book_stats(args: BookStatsArgs) -> Result<(), CommandFailure> {
 /// `sp960 book package`: the three files into --output, the metadata on stdout, what to do
 /// with them on stderr.
 fn book_package(args: BookPackageArgs) -> Result<(), CommandFailure> {
-    let bytes = read_book("package", &args.file)?;
-    let file_name = args
-        .file
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    // Read as `book stats` reads it: compressed, or the one entry of a zip archive. The
+    // package holds the text; its name comes from the text's own name (`book.epd` for
+    // `book.epd.gz` and for `books.zip!book.epd`).
+    let whole = read_one(&Input::Path(args.file.clone())).map_err(|err| {
+        let code = if err.is_not_text() {
+            exit_code::INVALID_DATA
+        } else {
+            exit_code::USAGE
+        };
+        CommandFailure::new(code, book_read_error("package", &args.file, &err))
+    })?;
+    let file_name = text_file_name(&whole.name, whole.format);
+    let bytes = whole.bytes;
     let (_, diagnostics) = stats::book_stats(&file_name, &bytes);
     if !diagnostics.is_empty() {
-        report_invalid(&args.file, &diagnostics);
+        report_invalid(Path::new(&whole.name), &diagnostics);
         return Err(CommandFailure::invalid(format!(
             "book package: {} has {} invalid record{}; nothing written",
             args.file.display(),

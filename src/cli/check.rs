@@ -21,6 +21,8 @@ use crate::launch::command::EngineCommand;
 use crate::launch::engine_start::EngineStart;
 use crate::launch::spec::EngineSpec;
 use crate::protocol::perft::PerftDialect;
+use crate::records::inputs::Input;
+use crate::records::open::read_one;
 use crate::starts::castling::CastlingDialect;
 
 const CHECK_HELP: &str =
@@ -225,11 +227,18 @@ fn own_positions(
 ) -> Result<Vec<OwnPosition>, CommandFailure> {
     let mut own = Vec::new();
     for file in files {
-        let name = file.display().to_string();
-        let text = std::fs::read_to_string(file).map_err(|err| {
+        // Read as `validate` reads it: compressed, or the one entry of a zip archive.
+        let whole = read_one(&Input::Path(file.clone())).map_err(|err| {
             CommandFailure::new(
                 exit_code::INVALID_DATA,
-                format!("check: --positions {name}: {err}"),
+                format!("check: --positions {}: {}", file.display(), err.reason()),
+            )
+        })?;
+        let name = whole.name;
+        let text = String::from_utf8(whole.bytes).map_err(|err| {
+            CommandFailure::new(
+                exit_code::INVALID_DATA,
+                format!("check: --positions {name}: stream did not contain valid UTF-8: {err}"),
             )
         })?;
         match read_positions(&name, &text, depth) {

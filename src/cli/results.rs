@@ -3,7 +3,7 @@
 //! around [`crate::results`]: inputs streamed through the one PGN game checker, skipped
 //! games told on stderr, the report to stdout, the picture to files.
 
-use std::fs::File;
+use std::convert::Infallible;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -12,6 +12,7 @@ use crate::exit_code;
 use crate::records::check::{CheckOptions, OperationChecks, Rules};
 use crate::records::game_stream::{GameStreamError, stream_games};
 use crate::records::inputs::{Input, expand};
+use crate::records::open::{each_text, read_one};
 use crate::results::book_filter::{ScoreWindow, starts_in_window};
 use crate::results::by_engine::{self, engine_rows};
 use crate::results::picture;
@@ -99,10 +100,20 @@ impl FromResultsArgs {
                 "book: give SPECs or --from-results, not both",
             ));
         }
-        let text = std::fs::read_to_string(path).map_err(|err| {
+        // Read as `results` reads its inputs: compressed, or the one entry of a zip archive.
+        let whole = read_one(&Input::Path(path.clone())).map_err(|err| {
             CommandFailure::new(
                 exit_code::USAGE,
-                format!("book: --from-results {}: {err}", path.display()),
+                format!("book: --from-results {}: {}", path.display(), err.reason()),
+            )
+        })?;
+        let text = String::from_utf8(whole.bytes).map_err(|err| {
+            CommandFailure::new(
+                exit_code::USAGE,
+                format!(
+                    "book: --from-results {}: stream did not contain valid UTF-8: {err}",
+                    path.display()
+                ),
             )
         })?;
         starts_in_window(&text, self.score_window, self.min_games).map_err(|err| {
@@ -122,40 +133,67 @@ fn check_options() -> CheckOptions {
 }
 
 /// Every input's games into one tally; skipped games told as they come with
-/// `--list-skipped`. Returns the tally and the number of unreadable inputs.
-fn read_games(args: &ResultsArgs) -> (StartTally, u64) {
+/// `--list-skipped`. Returns the tally and the inputs that gave no games.
+fn read_games(args: &ResultsArgs) -> (StartTally, Unread) {
     let (inputs, missing) = expand(&args.paths, &args.globs);
     let mut unreadable = missing.len() as u64;
     for input in &missing {
         eprintln!("sp960: results: {}: {}", input.path.display(), input.error);
     }
+    let mut not_text = 0u64;
     let mut tally = StartTally::default();
     let options = check_options();
     for input in &inputs {
-        let name = input.name();
-        let mut sink = |piece: &crate::records::game_stream::GamesPiece| {
-            for game in &piece.games {
-                if let Some(skipped) = tally.add(&name, game)
-                    && args.list_skipped
-                {
-                    tell(&skipped);
+        let _ = each_text::<Infallible>(input, &mut |text| {
+            let text = match text {
+                Ok(text) => text,
+                Err(err) => {
+                    if err.is_not_text() {
+                        not_text += 1;
+                    } else {
+                        unreadable += 1;
+                    }
+                    eprintln!("sp960: results: {err}");
+                    return Ok(());
                 }
+            };
+            let name = text.name;
+            let mut games = 0u64;
+            let mut sink = |piece: &crate::records::game_stream::GamesPiece| {
+                games += piece.games.len() as u64;
+                for game in &piece.games {
+                    if let Some(skipped) = tally.add(&name, game)
+                        && args.list_skipped
+                    {
+                        tell(&skipped);
+                    }
+                }
+                Ok(())
+            };
+            let result = stream_games(text.reader, options, &mut sink);
+            if let Err(GameStreamError::Read(err) | GameStreamError::Sink(err)) = result {
+                unreadable += 1;
+                eprintln!(
+                    "sp960: results: {name}: cannot read: {err} ({games} game{} read before it)",
+                    if games == 1 { "" } else { "s" }
+                );
             }
             Ok(())
-        };
-        let result = match input {
-            Input::Stdin => stream_games(io::stdin(), options, &mut sink),
-            Input::Path(path) => match File::open(path) {
-                Ok(file) => stream_games(file, options, &mut sink),
-                Err(err) => Err(GameStreamError::Read(err)),
-            },
-        };
-        if let Err(GameStreamError::Read(err) | GameStreamError::Sink(err)) = result {
-            unreadable += 1;
-            eprintln!("sp960: results: {name}: cannot read: {err}");
-        }
+        });
     }
-    (tally, unreadable)
+    (
+        tally,
+        Unread {
+            unreadable,
+            not_text,
+        },
+    )
+}
+
+/// Inputs that gave no games: unreadable ones (exit 2), and ones that are not text (exit 1).
+struct Unread {
+    unreadable: u64,
+    not_text: u64,
 }
 
 fn tell(skipped: &Skipped) {
@@ -170,7 +208,7 @@ fn tell(skipped: &Skipped) {
 
 /// `sp960 results`.
 pub(super) fn results(args: ResultsArgs) -> Result<(), CommandFailure> {
-    let (tally, unreadable) = read_games(&args);
+    let (tally, unread) = read_games(&args);
     if !args.list_skipped {
         for skipped in &tally.examples {
             tell(skipped);
@@ -227,8 +265,11 @@ pub(super) fn results(args: ResultsArgs) -> Result<(), CommandFailure> {
         _ => "Results per start".to_owned(),
     };
     write_file(args.html.as_ref(), || picture::html(&report, &title))?;
-    if unreadable > 0 {
+    if unread.unreadable > 0 {
         return Err(CommandFailure::quiet(exit_code::USAGE));
+    }
+    if unread.not_text > 0 {
+        return Err(CommandFailure::quiet(exit_code::INVALID_DATA));
     }
     if tally.games() == 0 {
         return Err(CommandFailure::invalid(

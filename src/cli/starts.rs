@@ -6,6 +6,8 @@ use std::io::{self, IsTerminal};
 use super::values::{explain_input, fen_spec};
 use super::{CommandFailure, output_cut_short};
 use crate::exit_code;
+use crate::records::inputs::Input;
+use crate::records::open::each_text;
 use crate::roll::Method;
 use crate::roll::command::{RollCommandError, RollRequest};
 use crate::roll::registry::listing;
@@ -165,15 +167,47 @@ pub(super) fn fen(args: FenArgs) -> Result<(), CommandFailure> {
 
 /// `sp960 identify`.
 pub(super) fn identify(args: IdentifyArgs) -> Result<(), CommandFailure> {
-    command_result(
-        "identify",
-        identify_inputs(
-            &args.inputs,
-            io::stdin().lock(),
-            &mut io::BufWriter::new(io::stdout().lock()),
-            &mut io::stderr().lock(),
-        ),
-    )
+    let run = |stdin: &mut dyn io::BufRead| {
+        command_result(
+            "identify",
+            identify_inputs(
+                &args.inputs,
+                stdin,
+                &mut io::BufWriter::new(io::stdout().lock()),
+                &mut io::stderr().lock(),
+            ),
+        )
+    };
+    // Stdin is opened (and its first bytes looked at) only when an input is `-`: a
+    // terminal is never waited on for nothing.
+    if !args.inputs.iter().any(|input| input == "-") {
+        return run(&mut io::empty());
+    }
+    // `-` is read as `validate` reads stdin: compressed, or a zip archive's one entry.
+    let mut result = None;
+    each_text(&Input::Stdin, &mut |text| {
+        let failure = match text {
+            Err(err) => Err(CommandFailure::new(
+                if err.is_not_text() {
+                    exit_code::INVALID_DATA
+                } else {
+                    exit_code::USAGE
+                },
+                format!("identify: {err}"),
+            )),
+            Ok(_) if result.is_some() => Err(CommandFailure::new(
+                exit_code::USAGE,
+                "identify: stdin is a zip archive of several entries; give it one",
+            )),
+            Ok(text) => run(text.reader),
+        };
+        if result.as_ref().is_none_or(Result::is_ok) {
+            result = Some(failure);
+        }
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .unwrap_or_else(|never| match never {});
+    result.unwrap_or(Ok(()))
 }
 
 /// `sp960 random`: plain draws, or a physical method's simulated values (`--method`).

@@ -12,6 +12,8 @@ use crate::books::openings::{OpeningFormat, read_openings};
 use crate::exit_code;
 use crate::launch::spec::EngineSpec;
 use crate::launch::time_control::TimeControl;
+use crate::records::inputs::Input;
+use crate::records::open::{OpenError, read_one};
 use crate::records::record::Syntax;
 use crate::starts::notation::CastlingNotation;
 use crate::starts::start::Spec;
@@ -227,12 +229,33 @@ fn cutechess_gui(request: TournamentRequest, files: &GuiFiles) -> Result<(), Com
 /// reads one (PGN by its extension, EPD otherwise).
 fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, CommandFailure> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|err| {
+    let text = read_one(&Input::Path(path.to_owned())).map_err(|err| {
+        let code = match err {
+            OpenError::NotText { .. } => exit_code::INVALID_DATA,
+            _ => exit_code::USAGE,
+        };
         CommandFailure::new(
-            exit_code::USAGE,
-            format!("tournament: --openings {name}: cannot read: {err}"),
+            code,
+            format!("tournament: --openings {name}: {}", err.reason()),
         )
     })?;
+    // The runner opens the book itself, by its path: a compressed book or a zip entry,
+    // read here as `validate` reads it, would not be read there.
+    if let Some(format) = text.format {
+        return Err(CommandFailure::new(
+            exit_code::USAGE,
+            format!(
+                "tournament: --openings {name}: {tool} reads the book file itself, and this is {}; decompress it first",
+                match format {
+                    "zip entry" => "a zip archive".to_owned(),
+                    "xz" => "an xz stream".to_owned(),
+                    other => format!("a {other} stream"),
+                },
+                tool = tool.dialect().name()
+            ),
+        ));
+    }
+    let bytes = text.bytes;
     let format = if Syntax::detect(&name, &bytes) == Syntax::Pgn {
         BookFormat::Pgn
     } else {

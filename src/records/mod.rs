@@ -9,7 +9,8 @@
 //! rewritten for the tool that reads it ([`game_rewrite`]), a PGN stream checked game by
 //! game with bounded memory on all cores ([`game_stream`]: `validate` and `sp960 results`),
 //! such files streamed in blocks of lines ([`line_blocks`]), the paths and directories to
-//! read ([`inputs`]), and the two commands
+//! read ([`inputs`]), the one place an input is opened, compressed or archived, told by its
+//! first bytes ([`open`]), and the two commands
 //! over whole files: [`validate`] (compiler-style diagnostics; PGN game by game) and [`normalize`]
 //! (rewrite records, byte for byte elsewhere).
 //!
@@ -25,6 +26,7 @@ pub mod inputs;
 pub mod legality;
 pub mod line_blocks;
 pub mod normalize;
+pub mod open;
 pub mod pgn;
 pub(crate) mod pgn_tag;
 pub mod record;

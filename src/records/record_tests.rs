@@ -186,6 +186,43 @@ fn epd_operands() {
     assert_eq!(epd_operand(ops, "c1"), None);
 }
 
+/// Nothing is valid that was not read: words after the fields with no `;` at all are stray
+/// text (python-chess rejects these three lines), at the column they start; operations
+/// ended by `;` (test suites) or begun by one (perft suites) are still read.
+#[test]
+fn stray_text_after_the_fields_is_invalid() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    for (tail, column) in [
+        (" 0 1 extra tokens", 58),
+        (" extra tokens", 54),
+        (" 0 1 garbage", 58),
+    ] {
+        let line = format!("{start}{tail}");
+        let found = problem(&line);
+        assert_eq!(
+            (found.kind.as_str(), found.column),
+            ("StrayText", column),
+            "{line}: {found:?}"
+        );
+        assert_eq!(found.field, Field::Operations, "{line}");
+    }
+    for tail in [
+        " 0 1",
+        "",
+        " bm e4; id \"WAC.001\";",
+        " bm e4; id \"x y\"",
+        " 0 1 ;D1 20 ;D2 400",
+        " ;D1 20 ;D2 400",
+        " id \"no; semicolon outside\";",
+    ] {
+        let line = format!("{start}{tail}");
+        assert_eq!(verdict(&line), Ok(()), "{line}");
+    }
+    // A `;` inside a string is not a separator.
+    let line = format!("{start} id \"a;b\"");
+    assert_eq!(problem(&line).kind, "StrayText");
+}
+
 /// Property tests of the parser; `scripts/fuzz-records.sh` runs the `fuzz_` ones for
 /// as long as it is told to, with many more cases.
 mod properties {
