@@ -386,6 +386,10 @@ fn double_frc_games_by_one_sides_arrangement() {
     assert_eq!(svg.matches(": no games</title>").count(), 957);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("Results per White start"), "{page}");
+    assert!(
+        page.contains("<tr><th>White start</th><th>Arrangement</th>"),
+        "{page}"
+    );
     // A book cannot be made of one side's arrangements.
     let json = dir.path().join("white.json");
     std::fs::write(&json, report.to_string()).unwrap();
