@@ -163,6 +163,254 @@ fn csv_by_engine_and_min_games() {
     );
 }
 
+/// The games counted and skipped under `extra`, from the lichess-format fixture: (games,
+/// skipped per reason as the JSON names it).
+fn lichess_counts(extra: &[&str], dir: &Path) -> (u64, Vec<(String, u64)>) {
+    let report = json_of(&fixture("lichess.pgn"), extra, dir);
+    let skipped = report["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["reason"].as_str().unwrap().to_owned(),
+                s["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    (report["games"].as_u64().unwrap(), skipped)
+}
+
+fn reasons(list: &[(&str, u64)]) -> Vec<(String, u64)> {
+    list.iter().map(|&(r, n)| (r.to_owned(), n)).collect()
+}
+
+#[test]
+fn lichess_tags_filter_the_games_and_name_each_left_out() {
+    // fixtures/results/lichess.pgn: 11 games as lichess writes them (WhiteElo, BlackElo,
+    // TimeControl, Event, [%clk] comments): 7 from SP 518, 100, 860, 4 double-FRC pairs.
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(lichess_counts(&[], dir.path()), (11, vec![]));
+    assert_eq!(
+        lichess_counts(&["--min-elo", "2000"], dir.path()),
+        (8, reasons(&[("below-min-elo", 2), ("no-elo", 1)]))
+    );
+    assert_eq!(
+        lichess_counts(&["--time-control", "blitz"], dir.path()),
+        (5, reasons(&[("other-time-control", 6)]))
+    );
+    // Comma-separated or repeated: the same.
+    for extra in [
+        &["--time-control", "bullet,ultrabullet"][..],
+        &["--time-control", "bullet", "--time-control", "ultrabullet"][..],
+    ] {
+        assert_eq!(
+            lichess_counts(extra, dir.path()),
+            (2, reasons(&[("other-time-control", 9)]))
+        );
+    }
+    assert_eq!(
+        lichess_counts(&["--time-control", "correspondence,classical"], dir.path()),
+        (2, reasons(&[("other-time-control", 9)]))
+    );
+    assert_eq!(
+        lichess_counts(&["--rated"], dir.path()),
+        (9, reasons(&[("not-rated", 2)]))
+    );
+    // Together: each game skipped for the first filter it fails (Elo, time control, rated).
+    assert_eq!(
+        lichess_counts(
+            &["--min-elo", "2000", "--time-control", "blitz", "--rated"],
+            dir.path()
+        ),
+        (
+            3,
+            reasons(&[
+                ("below-min-elo", 2),
+                ("no-elo", 1),
+                ("other-time-control", 5)
+            ])
+        )
+    );
+    // On stderr, FILE:LINE: why; the summary counts them by reason.
+    let pgn = fixture("lichess.pgn");
+    let output = run(
+        &[
+            "results",
+            "--min-elo",
+            "2000",
+            "--time-control",
+            "blitz",
+            "--rated",
+            pgn.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success());
+    let err = text(&output.stderr);
+    let name = pgn.display().to_string();
+    for (line, why) in [
+        (
+            23,
+            "skipped (outside --time-control): game at line 23: TimeControl `60+0` is bullet, not blitz",
+        ),
+        (
+            45,
+            "skipped (below --min-elo): game at line 45: WhiteElo 1800, below --min-elo 2000",
+        ),
+        (
+            87,
+            "skipped (no Elo for --min-elo): game at line 87: BlackElo `?`: no Elo to hold against --min-elo 2000",
+        ),
+        (
+            215,
+            "skipped (outside --time-control): game at line 215: TimeControl `1800+0` is classical, not blitz",
+        ),
+    ] {
+        assert!(
+            err.contains(&format!("{name}:{line}: {why}")),
+            "{line}: {err}"
+        );
+    }
+    assert!(text(&output.stdout).starts_with(
+        "3 games from 3 starts, 2 of them double-FRC pairs; 8 skipped: 2 below --min-elo, \
+         1 no Elo for --min-elo, 5 outside --time-control\n"
+    ));
+    let output = run(&["results", "--rated", pgn.to_str().unwrap()], dir.path());
+    assert!(text(&output.stderr).contains(&format!(
+        "{name}:45: skipped (not rated): game at line 45: Event `Casual Chess960 game` does not say Rated"
+    )));
+    // Nothing left: exit 1, as with no Chess960 game.
+    let output = run(
+        &["results", "--min-elo", "3000", pgn.to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn double_frc_games_by_one_sides_arrangement() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = fixture("lichess.pgn");
+    // White's arrangements: SP 518 (2 games from 518, 1 from 518:860), SP 100 (2 from 100,
+    // 2 from 100:860, 1 from 100:518), SP 860 (3 from 860).
+    let report = json_of(
+        &pgn,
+        &["--by", "white-start", "--sort", "start"],
+        dir.path(),
+    );
+    assert_eq!(report["by"], "white-start");
+    assert_eq!(
+        (report["games"].as_u64(), report["pairs"].as_u64()),
+        (Some(11), Some(0))
+    );
+    let rows: Vec<(String, String, u64, u64, u64)> = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["start"].as_str().unwrap().to_owned(),
+                r["arrangement"].as_str().unwrap().to_owned(),
+                r["wins"].as_u64().unwrap(),
+                r["draws"].as_u64().unwrap(),
+                r["losses"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let row = |s: &str, a: &str, w, d, l| (s.to_owned(), a.to_owned(), w, d, l);
+    assert_eq!(
+        rows,
+        vec![
+            row("100", "QBBNRNKR", 2, 2, 1),
+            row("518", "RNBQKBNR", 1, 1, 1),
+            row("860", "RBKNRNBQ", 2, 0, 1),
+        ]
+    );
+    // Black's arrangements, as CSV.
+    let output = run(
+        &[
+            "results",
+            "--by",
+            "black-start",
+            "--csv",
+            "--sort",
+            "start",
+            pgn.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    let csv = text(&output.stdout);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(
+        lines[0].starts_with("black_start,arrangement,games,wins,draws,losses,"),
+        "{csv}"
+    );
+    assert!(lines[1].starts_with("100,QBBNRNKR,2,1,1,0,"), "{csv}");
+    assert!(lines[2].starts_with("518,RNBQKBNR,3,1,0,2,"), "{csv}");
+    assert!(lines[3].starts_with("860,RBKNRNBQ,6,3,2,1,"), "{csv}");
+    assert_eq!(lines.len(), 4);
+    // The text table says what a row is; the picture and the page are of the 3 arrangements.
+    let svg = dir.path().join("white.svg");
+    let html = dir.path().join("white.html");
+    let output = run(
+        &[
+            "results",
+            "--by",
+            "white-start",
+            "--svg",
+            svg.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+            pgn.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let table = text(&output.stdout);
+    assert!(
+        table.starts_with(
+            "11 games from 3 White starts (each game by White's arrangement, whatever Black's); none skipped\n"
+        ),
+        "{table}"
+    );
+    assert!(
+        table.contains("\nWhite start  Arrangement  Games"),
+        "{table}"
+    );
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg.contains("<title>SP 100 QBBNRNKR: 5 games, +2 =2 -1,"),
+        "{svg}"
+    );
+    assert_eq!(svg.matches(": no games</title>").count(), 957);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Results per White start"), "{page}");
+    assert!(
+        page.contains("<tr><th>White start</th><th>Arrangement</th>"),
+        "{page}"
+    );
+    // A book cannot be made of one side's arrangements.
+    let json = dir.path().join("white.json");
+    std::fs::write(&json, report.to_string()).unwrap();
+    let output = run(
+        &[
+            "book",
+            "--from-results",
+            json.to_str().unwrap(),
+            "-o",
+            "b.epd",
+        ],
+        dir.path(),
+    );
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("made with `sp960 results --by white-start`"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
 /// The pixels of an 8-bit RGB or RGBA PNG (what Chromium writes), as RGB.
 fn png_pixels(png: &[u8]) -> (usize, usize, Vec<[u8; 3]>) {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");

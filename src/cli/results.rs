@@ -15,6 +15,7 @@ use crate::records::inputs::{Input, expand};
 use crate::records::open::{each_text, read_one};
 use crate::results::book_filter::{ScoreWindow, starts_in_window};
 use crate::results::by_engine::{self, engine_rows};
+use crate::results::filter::{By, GameFilter, Speed};
 use crate::results::picture;
 use crate::results::report::{self, Report, ReportOptions, SortBy};
 use crate::results::tally::{EXAMPLES_KEPT, Skipped, StartTally};
@@ -29,10 +30,13 @@ use crate::starts::start::Spec;
 /// excludes the overall score), a one-line conclusion, then a row per start: games,
 /// W/D/L from White's side, White's score with its 95% Wilson interval, draw rate, Elo
 /// (`*`: differs beyond noise). Games that are not Chess960, not from a start, unfinished
-/// or do not replay are counted apart and named on stderr (FILE:LINE: why).
+/// or do not replay are counted apart and named on stderr (FILE:LINE: why), as are games
+/// left out by --min-elo, --time-control and --rated (read from the tags lichess writes:
+/// WhiteElo, BlackElo, TimeControl, Event). --by white-start or black-start groups the
+/// games per one side's arrangement, for double-FRC games.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sp960 results games.pgn\n  sp960 results --min-games 4 --sort start tcec/\n  sp960 results --by-engine --csv games.pgn > by-engine.csv\n  sp960 results --json games.pgn > results.json && sp960 book --from-results results.json --score-window 0.45,0.55 -o balanced-FRC.epd\n  sp960 results --html starts.html --svg starts.svg games.pgn"
+    after_help = "Examples:\n  sp960 results games.pgn\n  sp960 results --min-games 4 --sort start tcec/\n  sp960 results --by-engine --csv games.pgn > by-engine.csv\n  sp960 results --json games.pgn > results.json && sp960 book --from-results results.json --score-window 0.45,0.55 -o balanced-FRC.epd\n  sp960 results --html starts.html --svg starts.svg games.pgn\n  sp960 results --min-elo 2000 --time-control blitz,rapid --rated lichess_db_chess960_rated_2024-01.pgn.zst\n  sp960 results --by white-start dfrc.pgn"
 )]
 pub struct ResultsArgs {
     /// PGN files, directories (searched for *.pgn), or `-` for stdin (the default).
@@ -47,6 +51,23 @@ pub struct ResultsArgs {
     /// Each engine's score from each start, as White and as Black (by the White/Black tags).
     #[arg(long)]
     pub by_engine: bool,
+    /// Group the games per start (a double-FRC pair W:B apart), or per White's or Black's
+    /// arrangement (the SP of that side's back rank) whatever the other side's.
+    #[arg(long, value_enum, value_name = "GROUP", default_value_t)]
+    pub by: By,
+    /// Count only games whose WhiteElo and BlackElo are both at least N (a missing or `?`
+    /// Elo is skipped).
+    #[arg(long, value_name = "N")]
+    pub min_elo: Option<u32>,
+    /// Count only games of these time-control classes (repeatable, or comma-separated),
+    /// by lichess's estimate from TimeControl `BASE+INC`: BASE + 40 x INC seconds under 30
+    /// ultrabullet, under 180 bullet, under 480 blitz, under 1500 rapid, else classical;
+    /// `-` correspondence.
+    #[arg(long, value_enum, value_name = "CLASS", value_delimiter = ',')]
+    pub time_control: Vec<Speed>,
+    /// Count only rated games: an Event tag that starts with Rated ("Rated Chess960 game").
+    #[arg(long)]
+    pub rated: bool,
     /// The report as one JSON object.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
@@ -141,7 +162,15 @@ fn read_games(args: &ResultsArgs) -> (StartTally, Unread) {
         eprintln!("sp960: results: {}: {}", input.path.display(), input.error);
     }
     let mut not_text = 0u64;
-    let mut tally = StartTally::default();
+    let mut tally = StartTally {
+        filter: GameFilter {
+            min_elo: args.min_elo,
+            speeds: args.time_control.clone(),
+            rated: args.rated,
+        },
+        by: args.by,
+        ..StartTally::default()
+    };
     let options = check_options();
     for input in &inputs {
         let _ = each_text::<Infallible>(input, &mut |text| {
@@ -260,9 +289,14 @@ pub(super) fn results(args: ResultsArgs) -> Result<(), CommandFailure> {
     };
     io::stdout().lock().write_all(text.as_bytes())?;
     write_file(args.svg.as_ref(), || picture::svg(&report))?;
+    let per = match args.by {
+        By::Start => "start",
+        By::WhiteStart => "White start",
+        By::BlackStart => "Black start",
+    };
     let title = match &args.paths[..] {
-        [Input::Path(path)] => format!("Results per start: {}", path.display()),
-        _ => "Results per start".to_owned(),
+        [Input::Path(path)] => format!("Results per {per}: {}", path.display()),
+        _ => format!("Results per {per}"),
     };
     write_file(args.html.as_ref(), || picture::html(&report, &title))?;
     if unread.unreadable > 0 {

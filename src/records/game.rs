@@ -65,17 +65,27 @@ pub struct GameVerdict {
     pub findings: Vec<Finding>,
     /// The mainline's last position, when the game replayed without an error.
     pub final_position: Option<Chess>,
-    /// The `White` and `Black` tags, as written (who played: `sp960 results --by-engine`).
+    /// The `White` and `Black` tags, as written (who played: `sp960 results --by-engine`),
+    /// with the tags `sp960 results` filters on (`WhiteElo`, `BlackElo`, `TimeControl`, `Event`).
     pub players: Players,
 }
 
-/// The `White` and `Black` tags of a game, as written.
+/// The `White` and `Black` tags of a game, and how they played (the tags lichess writes,
+/// which `sp960 results` filters on), as written.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Players {
     /// The `White` tag.
     pub white: Option<String>,
     /// The `Black` tag.
     pub black: Option<String>,
+    /// The `WhiteElo` tag.
+    pub white_elo: Option<String>,
+    /// The `BlackElo` tag.
+    pub black_elo: Option<String>,
+    /// The `TimeControl` tag: `180+2`, `-`.
+    pub time_control: Option<String>,
+    /// The `Event` tag: `Rated Chess960 game`.
+    pub event: Option<String>,
 }
 
 impl GameVerdict {
@@ -181,6 +191,7 @@ pub struct GameTags {
     white: Option<String>,
     black: Option<String>,
     round: Option<String>,
+    played: Players,
     findings: Vec<Finding>,
 }
 
@@ -407,6 +418,10 @@ impl Visitor for GameChecker<'_> {
             b"White" => tags.white = Some(value.text().into_owned()),
             b"Black" => tags.black = Some(value.text().into_owned()),
             b"Round" => tags.round = Some(value.text().into_owned()),
+            b"WhiteElo" => tags.played.white_elo = Some(value.text().into_owned()),
+            b"BlackElo" => tags.played.black_elo = Some(value.text().into_owned()),
+            b"TimeControl" => tags.played.time_control = Some(value.text().into_owned()),
+            b"Event" => tags.played.event = Some(value.text().into_owned()),
             _ => {}
         }
         ControlFlow::Continue(())
@@ -636,6 +651,7 @@ impl GameReplay {
             players: Players {
                 white: tags.white.take(),
                 black: tags.black.take(),
+                ..std::mem::take(&mut tags.played)
             },
             current: Chess::default(),
             previous: None,

@@ -64,6 +64,12 @@ pub enum FilterError {
         /// As written.
         start: String,
     },
+    /// Rows per one side's arrangement (`results --by white-start`), which are no starts.
+    #[error(
+        "made with `sp960 results --by {0}`: its rows are one side's arrangements over every \
+         start of the other side, not starts (write it without --by)"
+    )]
+    GroupedBySide(String),
     /// Nothing inside the window.
     #[error(
         "no start has a White score in {low}..{high} with at least {min_games} games \
@@ -83,6 +89,9 @@ pub enum FilterError {
 
 #[derive(Deserialize)]
 struct ResultsFile {
+    /// `start`, or `white-start`/`black-start` (`results --by`): rows that are no start.
+    #[serde(default)]
+    by: Option<String>,
     rows: Vec<RowIn>,
 }
 
@@ -105,6 +114,9 @@ pub fn starts_in_window(
         column: err.column(),
         reason: err.to_string(),
     })?;
+    if let Some(by) = file.by.filter(|by| by != "start") {
+        return Err(FilterError::GroupedBySide(by));
+    }
     let mut specs = Vec::new();
     for (index, row) in file.rows.iter().enumerate() {
         let start = parse_start(&row.start).ok_or_else(|| FilterError::BadStart {

@@ -349,9 +349,11 @@ pub fn html(report: &Report, title: &str) -> String {
         let _ = writeln!(out, "<p>{}</p>", escape(&line));
     }
     out.push_str(&svg(report));
-    out.push_str(
-        "<table>\n<tr><th>Start</th><th>Arrangement</th><th>Games</th><th>+W</th><th>=D</th>\
-         <th>-L</th><th>Score</th><th>95% interval</th><th>Draws</th><th>Elo</th></tr>\n",
+    let _ = writeln!(
+        out,
+        "<table>\n<tr><th>{}</th><th>Arrangement</th><th>Games</th><th>+W</th><th>=D</th>\
+         <th>-L</th><th>Score</th><th>95% interval</th><th>Draws</th><th>Elo</th></tr>",
+        report.by.heading()
     );
     for row in &report.rows {
         let _ = writeln!(

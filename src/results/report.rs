@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::results::filter::By;
 use crate::results::stats::{Homogeneity, Wdl, bonferroni_z, elo, homogeneity, wilson, z_for};
 use crate::results::tally::{SkipReason, Skipped, StartTally};
 use crate::starts::start::Start;
@@ -65,6 +66,9 @@ pub struct StartRow {
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// How the games are grouped: `start` (a double-FRC pair apart), `white-start` or
+    /// `black-start` (per one side's arrangement, whatever the other's).
+    pub by: By,
     /// Games counted (from every start, also those under `min_games`).
     pub games: u64,
     /// Starts with any game.
@@ -166,6 +170,7 @@ impl Report {
         let differing = rows.iter().filter(|row| row.differs).count();
         let (low, high) = wilson(overall.points(), overall.games(), z95);
         let mut report = Report {
+            by: tally.by,
             games: tally.games(),
             starts: tally.starts.len(),
             pairs: tally.starts.keys().filter(|s| !s.is_symmetric()).count(),
@@ -311,8 +316,13 @@ pub fn summary_lines(report: &Report) -> Vec<String> {
             .collect();
         format!("{skipped} skipped: {}", parts.join(", "))
     };
+    let starts = match report.by {
+        By::Start => "starts",
+        By::WhiteStart => "White starts (each game by White's arrangement, whatever Black's)",
+        By::BlackStart => "Black starts (each game by Black's arrangement, whatever White's)",
+    };
     lines.push(format!(
-        "{} games from {} starts{pairs}; {skipped_text}",
+        "{} games from {} {starts}{pairs}; {skipped_text}",
         report.games, report.starts
     ));
     let tested = if report.min_games > 1 {
@@ -378,11 +388,13 @@ pub fn text(report: &Report) -> String {
         .iter()
         .map(|r| start_label(&r.start).len())
         .max()
-        .unwrap_or(6);
+        .unwrap_or(6)
+        .max(report.by.heading().len());
     let _ = writeln!(
         out,
         "\n{:<label_width$}  {:<width$}  Games    +W    =D    -L  Score  95% interval    Draws   Elo",
-        "Start", "Arrangement"
+        report.by.heading(),
+        "Arrangement"
     );
     for r in &report.rows {
         let _ = writeln!(
@@ -407,8 +419,13 @@ pub fn text(report: &Report) -> String {
 
 /// The rows as CSV, with a header line.
 pub fn csv(report: &Report) -> String {
-    let mut out = String::from(
-        "start,arrangement,games,wins,draws,losses,score,low,high,draw_rate,elo,differs\n",
+    let column = match report.by {
+        By::Start => "start",
+        By::WhiteStart => "white_start",
+        By::BlackStart => "black_start",
+    };
+    let mut out = format!(
+        "{column},arrangement,games,wins,draws,losses,score,low,high,draw_rate,elo,differs\n"
     );
     for r in &report.rows {
         let _ = writeln!(

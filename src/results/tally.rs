@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::records::game::{GameVerdict, Severity};
+use crate::results::filter::{By, GameFilter};
 use crate::results::stats::Wdl;
 use crate::starts::start::Start;
 
@@ -24,6 +25,14 @@ pub enum SkipReason {
     DoesNotReplay,
     /// No result: `*` or none.
     Unfinished,
+    /// A player's Elo under `--min-elo`.
+    BelowMinElo,
+    /// A missing or `?` Elo, with `--min-elo`.
+    NoElo,
+    /// A time control not of a class `--time-control` asks (or none).
+    OtherTimeControl,
+    /// An `Event` that does not say Rated, with `--rated`.
+    NotRated,
 }
 
 impl SkipReason {
@@ -34,6 +43,10 @@ impl SkipReason {
             SkipReason::NotAStart => "not from a Chess960 start",
             SkipReason::DoesNotReplay => "does not replay",
             SkipReason::Unfinished => "unfinished",
+            SkipReason::BelowMinElo => "below --min-elo",
+            SkipReason::NoElo => "no Elo for --min-elo",
+            SkipReason::OtherTimeControl => "outside --time-control",
+            SkipReason::NotRated => "not rated",
         }
     }
 }
@@ -76,12 +89,22 @@ pub struct StartTally {
     pub skipped: BTreeMap<SkipReason, u64>,
     /// The first [`EXAMPLES_KEPT`] skipped games of each reason.
     pub examples: Vec<Skipped>,
+    /// The games counted (`--min-elo`, `--time-control`, `--rated`); default: all.
+    pub filter: GameFilter,
+    /// How they are grouped (`--by`); default: per start.
+    pub by: By,
 }
 
 impl StartTally {
     /// Counts one game read from `path`; a game not counted is returned, to be told.
     pub fn add(&mut self, path: &str, game: &GameVerdict) -> Option<Skipped> {
-        match classify(game) {
+        let counted = classify(game).and_then(|(start, result)| {
+            self.filter
+                .check(&game.players, game.line)
+                .map_err(|(reason, message)| (game.line, reason, message))?;
+            Ok((self.by.group(start), result))
+        });
+        match counted {
             Ok((start, result)) => {
                 self.starts.entry(start).or_default().add(result);
                 let name = |tag: &Option<String>| tag.clone().unwrap_or_else(|| "?".to_owned());
