@@ -11,13 +11,14 @@ end of __LINKEDIT (LC_CODE_SIGNATURE, added to the header when the linker wrote 
     executable segment (__TEXT, main binary), with the hash of every page before the signature
     and of the requirements blob in its special slot;
   - an empty requirement set;
-  - an empty CMS signature wrapper (no certificate: ad hoc).
+  - an empty CMS signature wrapper (no certificate: ad hoc);
+padded with zeros to the size rcodesign reserves, __LINKEDIT's memory size in 16 KiB pages.
 tests/python/check_macho.py reads it back (every page hash recomputed), and
 tests/python/test_macho_sign.py holds it to rcodesign's bytes. The formats are those of
 Apple's <mach-o/loader.h> and xnu's osfmk/kern/cs_blobs.h; no Apple tool is used.
 
 It replaces rcodesign, a 400-crate build, on machines that build the download: the same
-bytes for a Mach-O as zig links it, in 200 lines of the standard library.
+bytes for a Mach-O as zig links it, in 200 lines of Python's standard library.
 """
 import hashlib
 import struct
@@ -110,11 +111,15 @@ def super_blob(blobs):
     return struct.pack(">III", CSMAGIC_EMBEDDED_SIGNATURE, index + len(body), len(blobs)) + entries + body
 
 
-def signature_size(code_limit, identifier):
-    """The super-blob's size for a code limit: code directory, requirements, wrapper."""
+def reserved_size(code_limit):
+    """The bytes kept for the signature, as rcodesign reserves them before it knows the
+    signature's size (macho_signing.rs, estimate_embedded_signature_size): 1,024 for the code
+    directory's fixed part, the page hashes, the requirements blob, 4,096 for a CMS
+    signature, then up to the next multiple of 1,024 (a whole 1,024 more when on one); the
+    signature is padded with zeros to it."""
     pages = (code_limit + PAGE - 1) // PAGE
-    directory = 88 + len(identifier.encode()) + 1 + (SPECIAL_SLOTS + pages) * HASH_SIZE
-    return 12 + 8 * 3 + directory + 12 + 8
+    size = 1024 + pages * HASH_SIZE + 12 + 4096
+    return size + 1024 - size % 1024
 
 
 def sign(data, identifier):
@@ -141,19 +146,20 @@ def sign(data, identifier):
         dataoff = (link_fileoff + link_filesize + 15) // 16 * 16
     del data[dataoff:]
     data.extend(bytes(dataoff - len(data)))
-    size = signature_size(dataoff, identifier)
+    size = reserved_size(dataoff)
     struct.pack_into("<II", data, signature_cmd + 8, dataoff, size)
-    # __LINKEDIT ends with the signature; its memory size is whole pages of the segment's alignment.
-    align = 0x4000 if struct.unpack_from("<i", data, 4)[0] == 0x0100000C else 0x1000
+    # __LINKEDIT ends with the signature; its memory size is whole 16 KiB pages (as codesign
+    # and rcodesign round it, whatever the CPU).
     filesize = dataoff + size - link_fileoff
-    struct.pack_into("<Q", data, link_cmd + 32, (filesize + align - 1) // align * align)  # vmsize
+    struct.pack_into("<Q", data, link_cmd + 32, (filesize + 0x3FFF) // 0x4000 * 0x4000)  # vmsize
     struct.pack_into("<Q", data, link_cmd + 48, filesize)
     requirements = blob(CSMAGIC_REQUIREMENTS, struct.pack(">I", 0))
     directory = code_directory(data, dataoff, identifier, text_fileoff, text_filesize, requirements)
     signature = super_blob([(CSSLOT_CODEDIRECTORY, directory), (CSSLOT_REQUIREMENTS, requirements),
                             (CSSLOT_SIGNATURESLOT, blob(CSMAGIC_BLOBWRAPPER))])
-    assert len(signature) == size, (len(signature), size)
-    return bytes(data) + signature
+    if len(signature) > size:
+        raise Bad(f"the signature ({len(signature)} bytes) outgrew its {size} reserved bytes")
+    return bytes(data) + signature + bytes(size - len(signature))
 
 
 def main():

@@ -26,8 +26,11 @@
 #   and x86_64 slices, minimum macOS 11.0 and 10.12 or lower, only dylibs under /usr/lib/, an
 #   ad-hoc signature with the identifier sp960 whose page hashes it recomputes. It must fail on
 #   copies with one byte of __text flipped (in each slice) and when asked for another identifier.
+#   Before it, tests/python/test_macho_sign.py: scripts/macho_sign.py, the signer release.sh
+#   uses, writes rcodesign 0.29.0's bytes for two programs zig links (rcodesign's output
+#   recorded there), and refuses what it cannot sign.
 # - Windows, under Wine: `sp960.exe fen 860` from the unpacked zip, and tests/portable.rs's
-#   launcher test (Windows build, run under Wine) with SP960_EXE set to that sp960.exe: it
+#   launcher test (the Windows build scripts/build-windows.sh made, under Wine) with SP960_EXE set to that sp960.exe: it
 #   writes a launcher with it and plays a game through the launcher started by path alone.
 #   Wine 8 lacks Windows 10's bcryptprimitives.dll: the stand-in (scripts/windows/) goes into
 #   the Wine prefix's system32, not into the unpacked archive.
@@ -169,12 +172,7 @@ EOF
 "${namespace[@]}" bash "$0" --as-user "$dir" "$python" "$work" "$out" || fail "Linux archive, as a user"
 
 log "== Linux aarch64: $arm (qemu-aarch64-static)"
-if ! [ -x /usr/bin/qemu-aarch64-static ]; then
-  log "  installing Debian's qemu-user-static"
-  { "${sudo[@]}" apt-get update -qq &&
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null; } ||
-    fail "apt-get install qemu-user-static"
-fi
+scripts/install-peers.sh release || fail "scripts/install-peers.sh release (qemu-user-static)"
 qemu=/usr/bin/qemu-aarch64-static
 mkdir "$work/arm"
 tar -xzf "$out/$arm" -C "$work/arm"
@@ -226,6 +224,13 @@ timeout 900 "$python" tests/python/release_launcher_game.py \
   fail "a game through the aarch64 launcher"
 
 log "== macOS: $macos (its Mach-O structure and signature, read on Linux; not run)"
+# The signer of scripts/release.sh writes rcodesign's bytes: two zig-linked programs signed by
+# both (rcodesign's output recorded in the test), read back by check_macho.py.
+zig_python="${SP960_ZIG_TOOLS:-$HOME/.cache/sp960-zig}/bin/python"
+lipo=$(find /usr/bin -name 'llvm-lipo*' | sort -V | tail -n 1)
+python3 tests/python/test_macho_sign.py "$zig_python" "$lipo" >"$work/macho-sign.log" 2>&1 ||
+  { cat "$work/macho-sign.log" >&2; fail "scripts/macho_sign.py against rcodesign's bytes"; }
+sed 's/^/test-release:   /' "$work/macho-sign.log" >&2
 mkdir "$work/macos"
 tar -xzf "$out/$macos" -C "$work/macos"
 [ "$(ls -A "$work/macos")" = "$top_macos" ] || fail "$macos holds more than $top_macos/: $(ls -A "$work/macos")"
