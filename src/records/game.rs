@@ -13,9 +13,10 @@
 use std::ops::ControlFlow;
 
 use shakmaty::san::{San, SanError, SanPlus};
-use shakmaty::{CastlingSide, Chess, Color, KnownOutcome, Outcome, Position};
+use shakmaty::{Chess, Color, KnownOutcome, Outcome, Position};
 
 use super::check::CheckOptions;
+use super::game_start::{Variant, pgn_variant, reads_as_chess960};
 use super::illegal_move::{role_name, san_why};
 use super::pgn::{At, Skip, TagValue, Visitor};
 use super::record::{Line, check_line};
@@ -85,41 +86,10 @@ impl GameVerdict {
     }
 }
 
-/// The `Variant` tag's spellings that mean Chess960, compared case- and
-/// separator-insensitively: `Chess960`, `chess 960`, `chess-960`, `fischerandom`,
-/// `Fischerandom`, `Fischer Random`, `FRC`, `960`.
-pub const CHESS960_VARIANTS: &[&str] = &["chess960", "fischerandom", "fischerrandom", "frc", "960"];
-
-/// The spellings that mean standard chess (lichess writes `From Position` for a standard
-/// game from a set-up position).
-pub const STANDARD_VARIANTS: &[&str] = &["", "standard", "normal", "chess", "fromposition"];
-
-/// The `Variant` tag read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    Chess960,
-    Standard,
-    Unknown,
-}
-
-/// Whether a `Variant` tag's value means Chess960 ([`CHESS960_VARIANTS`]).
+/// Whether a `Variant` tag's value means Chess960
+/// ([`CHESS960_VARIANTS`](crate::starts::variant::CHESS960_VARIANTS)).
 pub fn is_chess960_variant(value: &str) -> bool {
-    variant(value) == Variant::Chess960
-}
-
-fn variant(value: &str) -> Variant {
-    let key: String = value
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    if CHESS960_VARIANTS.contains(&key.as_str()) {
-        Variant::Chess960
-    } else if STANDARD_VARIANTS.contains(&key.as_str()) {
-        Variant::Standard
-    } else {
-        Variant::Unknown
-    }
+    pgn_variant(value) == Some(Variant::Chess960)
 }
 
 const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -665,8 +635,8 @@ impl GameReplay {
         let Some(kept) = tag else {
             return ControlFlow::Continue(Variant::Standard);
         };
-        match variant(&kept.value) {
-            Variant::Unknown => {
+        match pgn_variant(&kept.value) {
+            None => {
                 let message = format!(
                     "unknown Variant `{}`: sp960 reads chess and Chess960 games (Chess960 \
                      spelled any of Chess960, chess 960, chess-960, fischerandom, Fischer \
@@ -675,7 +645,7 @@ impl GameReplay {
                 );
                 ControlFlow::Break(self.fail(kept.at(), "UnknownVariant", message))
             }
-            known => ControlFlow::Continue(known),
+            Some(known) => ControlFlow::Continue(known),
         }
     }
 
@@ -707,7 +677,7 @@ impl GameReplay {
     /// Starts at the first `FEN` tag's position: one whose castling is no standard chess
     /// castling is read as Chess960 even without the `Variant` tag, with a warning.
     fn start_at_fen(&mut self, (kept, position, start): FenStart<'_>, variant: Variant) {
-        if variant != Variant::Chess960 && !standard_castling(&position) {
+        if variant != Variant::Chess960 && reads_as_chess960(variant, &position) {
             self.chess960 = true;
             let message = format!(
                 "{}: no Chess960 Variant tag, but its castling is no standard \
@@ -804,28 +774,6 @@ impl GameChecker<'_> {
             replay.start = record.start;
         }
     }
-}
-
-/// Whether every castling right of `position` is standard chess's: the king on the e-file,
-/// the rook in the corner.
-fn standard_castling(position: &Chess) -> bool {
-    let castles = position.castles();
-    [Color::White, Color::Black].into_iter().all(|color| {
-        let king = position.board().king_of(color);
-        [CastlingSide::KingSide, CastlingSide::QueenSide]
-            .into_iter()
-            .all(|side| match castles.rook(color, side) {
-                None => true,
-                Some(rook) => {
-                    king.is_some_and(|king| king.file() == shakmaty::File::E)
-                        && rook.file()
-                            == match side {
-                                CastlingSide::KingSide => shakmaty::File::H,
-                                CastlingSide::QueenSide => shakmaty::File::A,
-                            }
-                }
-            })
-    })
 }
 
 /// Where the games of `text` begin, as the streaming reader cuts a file: each line whose

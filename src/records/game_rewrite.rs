@@ -19,7 +19,7 @@ use crate::starts::notation::CastlingNotation;
 
 /// The `Variant` tag's value written in Chess960 games: a spelling the reading tool
 /// accepts. Presets by the tool's name; any other value must be a Chess960 spelling sp960
-/// reads ([`super::game::CHESS960_VARIANTS`]).
+/// reads ([`crate::starts::variant::CHESS960_VARIANTS`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VariantSpelling(pub String);
 
