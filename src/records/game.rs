@@ -33,6 +33,66 @@ pub enum Severity {
     Warning,
 }
 
+/// The kinds of finding: each decision on a finding is made on its kind. Serialized as its
+/// stable name, the variant's (`IllegalMove`), but [`FindingKind::FenNotAStart`], which is
+/// reported as `BadFen`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum FindingKind {
+    /// A line that begins with `[` but is no tag pair.
+    MalformedTag,
+    /// A `Variant` tag that names neither chess nor Chess960.
+    UnknownVariant,
+    /// A `FEN` tag that is `?` or empty.
+    NoStart,
+    /// A `FEN` tag that is no valid position.
+    BadFen,
+    /// A `FEN` tag that is a position but no untouched start (`--start-positions`),
+    /// reported as `BadFen`.
+    #[serde(rename = "BadFen")]
+    FenNotAStart,
+    /// Two `FEN` tags that give two positions.
+    FenTagsDisagree,
+    /// Two `FEN` tags, one position (a warning).
+    TwoFenTags,
+    /// A start whose castling is no standard chess castling, without a Chess960 `Variant`
+    /// tag (a warning).
+    NoChess960Variant,
+    /// A Chess960 game without a `FEN` tag (a warning).
+    NoFen,
+    /// A move that is not legal where it is played.
+    IllegalMove,
+    /// A move that more than one piece can make.
+    AmbiguousMove,
+    /// A null move, played as a pass (a warning).
+    NullMove,
+    /// A token that is not SAN.
+    NotSan,
+    /// A `{` comment never closed.
+    UnclosedComment,
+    /// A `(` with no move before it.
+    VariationWithoutMove,
+    /// A `)` with no `(` open.
+    UnopenedVariation,
+    /// A `(` never closed.
+    UnclosedVariation,
+    /// The `Result` tag against the termination marker (a warning).
+    ResultMismatch,
+    /// No termination marker (a warning).
+    NoResult,
+    /// The result against checkmate or stalemate on the board (a warning).
+    ResultAgainstBoard,
+    /// A line longer than the reader keeps.
+    LineTooLong,
+}
+
+impl FindingKind {
+    /// A finding of a game that starts from no untouched start: not a game of a start
+    /// rather than one that does not replay.
+    pub fn is_not_a_start(self) -> bool {
+        self == FindingKind::FenNotAStart
+    }
+}
+
 /// One thing found in a game, where it is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Finding {
@@ -42,8 +102,9 @@ pub struct Finding {
     pub column: usize,
     /// Error or warning.
     pub severity: Severity,
-    /// A stable name for the kind of finding (`IllegalMove`, `UnknownVariant`, ...).
-    pub kind: &'static str,
+    /// What kind of finding it is; reported by its stable name (`IllegalMove`,
+    /// `UnknownVariant`, ...).
+    pub kind: FindingKind,
     /// What is wrong, for people.
     pub message: String,
 }
@@ -219,7 +280,7 @@ impl GameReplay {
         }
     }
 
-    fn find(&mut self, at: At, severity: Severity, kind: &'static str, message: String) {
+    fn find(&mut self, at: At, severity: Severity, kind: FindingKind, message: String) {
         self.findings.push(Finding {
             line: at.line,
             column: at.column,
@@ -230,7 +291,7 @@ impl GameReplay {
     }
 
     /// An error that ends the game's replay: the verdict so far.
-    fn fail(&mut self, at: At, kind: &'static str, message: String) -> GameVerdict {
+    fn fail(&mut self, at: At, kind: FindingKind, message: String) -> GameVerdict {
         let message = format!("{}: {message}", self.label);
         self.find(at, Severity::Error, kind, message);
         GameVerdict {
@@ -274,8 +335,8 @@ impl GameReplay {
                 let fen = position_fen(&self.current, CastlingNotation::Shredder);
                 let message = format!("{}: {why}, in {fen}", self.move_label(&san.to_string()));
                 let kind = match error {
-                    SanError::AmbiguousSan => "AmbiguousMove",
-                    SanError::IllegalSan => "IllegalMove",
+                    SanError::AmbiguousSan => FindingKind::AmbiguousMove,
+                    SanError::IllegalSan => FindingKind::IllegalMove,
                 };
                 ControlFlow::Break(self.fail(at, kind, message))
             }
@@ -289,14 +350,18 @@ impl GameReplay {
     fn pass(&mut self, at: At) -> ControlFlow<GameVerdict> {
         match self.current.clone().swap_turn() {
             Ok(passed) => {
-                if !self.findings.iter().any(|f| f.kind == "NullMove") {
+                if !self
+                    .findings
+                    .iter()
+                    .any(|f| f.kind == FindingKind::NullMove)
+                {
                     let message = format!(
                         "{}: {}: a null move, played as a pass (no chess move; python-chess and \
                          ChessBase read it so)",
                         self.label,
                         self.move_label("--")
                     );
-                    self.find(at, Severity::Warning, "NullMove", message);
+                    self.find(at, Severity::Warning, FindingKind::NullMove, message);
                 }
                 self.previous = Some(std::mem::replace(&mut self.current, passed));
                 if self.stack.is_empty() {
@@ -310,7 +375,7 @@ impl GameReplay {
                     self.move_label("--"),
                     position_fen(&self.current, CastlingNotation::Shredder)
                 );
-                ControlFlow::Break(self.fail(at, "IllegalMove", message))
+                ControlFlow::Break(self.fail(at, FindingKind::IllegalMove, message))
             }
         }
     }
@@ -394,7 +459,7 @@ impl Visitor for GameChecker<'_> {
             line: at.line,
             column: at.column,
             severity: Severity::Error,
-            kind: "MalformedTag",
+            kind: FindingKind::MalformedTag,
             message: format!(
                 "a line that begins with `[` but is no tag pair `[Name \"value\"]`: {shown}"
             ),
@@ -446,7 +511,7 @@ impl Visitor for GameChecker<'_> {
             replay.move_label(&format!("`{shown}`")),
             position_fen(&replay.current, CastlingNotation::Shredder)
         );
-        ControlFlow::Break(replay.fail(at, "NotSan", message))
+        ControlFlow::Break(replay.fail(at, FindingKind::NotSan, message))
     }
 
     fn comment(
@@ -462,7 +527,7 @@ impl Visitor for GameChecker<'_> {
         if end >= self.text.len() && self.text.last() != Some(&b'}') {
             return ControlFlow::Break(replay.fail(
                 at,
-                "UnclosedComment",
+                FindingKind::UnclosedComment,
                 "a `{` comment that is never closed (no `}` before the end of the file)".to_owned(),
             ));
         }
@@ -478,7 +543,7 @@ impl Visitor for GameChecker<'_> {
         let Some(before) = replay.previous.take() else {
             return ControlFlow::Break(replay.fail(
                 at,
-                "VariationWithoutMove",
+                FindingKind::VariationWithoutMove,
                 "a variation `(` with no move before it to replace".to_owned(),
             ));
         };
@@ -498,7 +563,7 @@ impl Visitor for GameChecker<'_> {
             }
             None => ControlFlow::Break(replay.fail(
                 at,
-                "UnopenedVariation",
+                FindingKind::UnopenedVariation,
                 "a `)` with no `(` open".to_owned(),
             )),
         }
@@ -520,7 +585,7 @@ impl Visitor for GameChecker<'_> {
                 "{}: the variation opened at line {}, column {} is never closed",
                 replay.label, at.line, at.column
             );
-            replay.find(at, Severity::Error, "UnclosedVariation", message);
+            replay.find(at, Severity::Error, FindingKind::UnclosedVariation, message);
             return replay.finish();
         }
         // Result findings at the termination marker, or the game's first line without one.
@@ -539,13 +604,13 @@ impl Visitor for GameChecker<'_> {
             (Some(tag), Some(marker)) if tag != marker => replay.find(
                 at,
                 Severity::Warning,
-                "ResultMismatch",
+                FindingKind::ResultMismatch,
                 format!("{label}: the Result tag says {tag}, the movetext ends with {marker}"),
             ),
             (_, None) => replay.find(
                 at,
                 Severity::Warning,
-                "NoResult",
+                FindingKind::NoResult,
                 format!("{label}: the movetext has no termination marker (1-0, 0-1, 1/2-1/2, *)"),
             ),
             _ => {}
@@ -572,7 +637,7 @@ impl Visitor for GameChecker<'_> {
             replay.find(
                 at,
                 Severity::Warning,
-                "ResultAgainstBoard",
+                FindingKind::ResultAgainstBoard,
                 format!("{label}: the game ends in {how} ({board}), but its result is {said}"),
             );
         }
@@ -625,7 +690,7 @@ impl GameReplay {
                 offset: 0,
             };
             let message = self.findings.remove(0).message;
-            return ControlFlow::Break(self.fail(at, "MalformedTag", message));
+            return ControlFlow::Break(self.fail(at, FindingKind::MalformedTag, message));
         }
         ControlFlow::Continue(())
     }
@@ -643,7 +708,7 @@ impl GameReplay {
                      Random, FRC, 960)",
                     kept.value
                 );
-                ControlFlow::Break(self.fail(kept.at(), "UnknownVariant", message))
+                ControlFlow::Break(self.fail(kept.at(), FindingKind::UnknownVariant, message))
             }
             Some(known) => ControlFlow::Continue(known),
         }
@@ -664,13 +729,22 @@ impl GameReplay {
                 "two FEN tags that disagree: line {} gives {a}, line {} gives {b}",
                 first.line, second.line
             );
-            return ControlFlow::Break(self.fail(second.at(), "FenTagsDisagree", message));
+            return ControlFlow::Break(self.fail(
+                second.at(),
+                FindingKind::FenTagsDisagree,
+                message,
+            ));
         }
         let message = format!(
             "{}: two FEN tags (lines {} and {}), the same position: the first is read",
             self.label, first.line, second.line
         );
-        self.find(second.at(), Severity::Warning, "TwoFenTags", message);
+        self.find(
+            second.at(),
+            Severity::Warning,
+            FindingKind::TwoFenTags,
+            message,
+        );
         ControlFlow::Continue(())
     }
 
@@ -685,7 +759,12 @@ impl GameReplay {
                  standard chess goes wrong)",
                 self.label
             );
-            self.find(kept.at(), Severity::Warning, "NoChess960Variant", message);
+            self.find(
+                kept.at(),
+                Severity::Warning,
+                FindingKind::NoChess960Variant,
+                message,
+            );
         }
         self.current = position;
         self.start = start;
@@ -720,7 +799,7 @@ impl GameChecker<'_> {
             if kept.value.trim() == "?" {
                 return ControlFlow::Break(replay.fail(
                     kept.at(),
-                    "NoStart",
+                    FindingKind::NoStart,
                     "this game has no start: its FEN tag is `?`".to_owned(),
                 ));
             }
@@ -733,12 +812,17 @@ impl GameChecker<'_> {
                         offset: 0,
                     };
                     let message = format!("FEN tag: {}", problem.message);
-                    return ControlFlow::Break(replay.fail(at, "BadFen", message));
+                    let kind = if problem.kind == "NotAStart" {
+                        FindingKind::FenNotAStart
+                    } else {
+                        FindingKind::BadFen
+                    };
+                    return ControlFlow::Break(replay.fail(at, kind, message));
                 }
                 Line::Blank | Line::Comment => {
                     return ControlFlow::Break(replay.fail(
                         kept.at(),
-                        "NoStart",
+                        FindingKind::NoStart,
                         "this game has no start: its FEN tag is empty".to_owned(),
                     ));
                 }
@@ -767,7 +851,7 @@ impl GameChecker<'_> {
                  the standard start, as PGN's rule says",
                 replay.label
             );
-            replay.find(at, Severity::Warning, "NoFen", message);
+            replay.find(at, Severity::Warning, FindingKind::NoFen, message);
         }
         if let Line::Record(Ok(record)) = check_line(STANDARD_START.as_bytes(), &self.options) {
             replay.current = record.position;

@@ -10,7 +10,8 @@ use rayon::prelude::*;
 
 use crate::records::check::CheckOptions;
 use crate::records::game::{
-    Finding, GameVerdict, MAX_GAME_BYTES, Severity, check_games, complete_games, game_starts,
+    Finding, FindingKind, GameVerdict, MAX_GAME_BYTES, Severity, check_games, complete_games,
+    game_starts,
 };
 use crate::records::line_blocks::{Block, LineBlocks, MAX_LINE_BYTES, strip_bom};
 use crate::records::record::Problem;
@@ -172,7 +173,7 @@ fn check_piece(
             line: *line as usize,
             column: problem.column,
             severity: Severity::Error,
-            kind: "LineTooLong",
+            kind: FindingKind::LineTooLong,
             message: format!("game at line {}: {}", game.line, problem.message),
         });
         overlong = None;
