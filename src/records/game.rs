@@ -19,7 +19,7 @@ use super::check::CheckOptions;
 use super::game_start::{Variant, pgn_variant, reads_as_chess960};
 use super::illegal_move::{role_name, san_why};
 use super::pgn::{At, Skip, TagValue, Visitor};
-use super::record::{Line, check_line};
+use super::record::{Line, ProblemKind, check_line};
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
 
@@ -812,7 +812,7 @@ impl GameChecker<'_> {
                         offset: 0,
                     };
                     let message = format!("FEN tag: {}", problem.message);
-                    let kind = if problem.kind == "NotAStart" {
+                    let kind = if problem.kind == ProblemKind::NotAStart {
                         FindingKind::FenNotAStart
                     } else {
                         FindingKind::BadFen
