@@ -11,8 +11,8 @@ use std::str::FromStr;
 use shakmaty::san::{San, SanPlus};
 
 use super::check::CheckOptions;
-use super::game::{Finding, Severity, check_games, game_starts};
-use super::pgn::{At, Reader, Visitor};
+use super::game::{Finding, Severity, check_games};
+use super::pgn::{At, Reader, Visitor, game_starts};
 use super::pgn_tag::pgn_tag;
 use super::record::{Line, check_line};
 use crate::starts::notation::CastlingNotation;
