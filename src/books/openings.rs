@@ -17,6 +17,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::launch::key_value::{self, KeyValueError, one_of};
 use crate::protocol::game::{PositionError, parse_fen};
+use crate::records::game_start::{UnknownVariant, tag_start};
 use crate::records::inputs::Input;
 use crate::records::open::read_one;
 use crate::records::pgn::{self, At, TagPairs, TagValue};
@@ -580,29 +581,15 @@ fn san_move(
         })
 }
 
-/// The game's root: its `FEN` tag, or the standard start; a `Variant` other than chess or
-/// Chess960 is refused.
+/// The game's root: its `FEN` tag, or the standard start, read by the one rule of
+/// [`crate::records::game_start`]; a `Variant` other than chess or Chess960 is refused.
 fn root_from_tags(tags: &[(String, String)]) -> Result<Chess, RootError> {
-    let tag = |name: &str| {
+    let start = tag_start(
         tags.iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    };
-    if let Some(variant) = tag("Variant") {
-        let known = [
-            "chess960",
-            "chess 960",
-            "fischerandom",
-            "fischer random",
-            "standard",
-            "chess",
-            "normal",
-        ];
-        if !known.iter().any(|k| variant.eq_ignore_ascii_case(k)) {
-            return Err(RootError::Variant(variant.to_owned()));
-        }
-    }
-    let root = match tag("FEN") {
+            .map(|(name, value)| (name.as_str(), value.as_str())),
+    )
+    .map_err(|UnknownVariant(variant)| RootError::Variant(variant))?;
+    let root = match start.fen {
         Some(fen) => strict_position(fen)?,
         None => Chess::default(),
     };

@@ -89,6 +89,30 @@ over two lines} O-O-O 2. d4 (2. f4 f5) d5 $1 3.c4!? *
     );
 }
 
+/// A book's `Variant` read by the one rule `validate` reads it with: every spelling of
+/// Chess960 and of chess (`normalize --variant-tag FRC` once wrote a book `match` refused).
+#[test]
+fn every_chess960_and_chess_spelling_is_a_book_variant() {
+    let fen = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 0 1";
+    for variant in [
+        "Chess960",
+        "chess 960",
+        "chess-960",
+        "fischerandom",
+        "Fischer Random",
+        "fischerrandom",
+        "FRC",
+        "960",
+        "Standard",
+        "From Position",
+    ] {
+        let text = format!("[Variant \"{variant}\"]\n[FEN \"{fen}\"]\n\n1. d4 d5 *\n");
+        let openings = read_openings(&text, "book.pgn", OpeningFormat::Pgn, None)
+            .unwrap_or_else(|err| panic!("{variant}: {err}"));
+        assert_eq!(openings[0].moves.len(), 2, "{variant}");
+    }
+}
+
 #[test]
 fn bad_pgn_games_name_file_line_and_reason() {
     for (text, message) in [

@@ -22,7 +22,8 @@ use shakmaty::{Color, EnPassantMode, Position, Setup};
 use crate::books::openings::{Opening, OpeningFormat, read_openings};
 use crate::books::package::ClientHashes;
 use crate::records::record::{
-    CheckOptions, Field, Line, Problem, RecordKind, Syntax, ValidRecord, check_line, epd_operand,
+    CheckOptions, Field, Line, Problem, ProblemKind, RecordKind, Syntax, ValidRecord, check_line,
+    epd_operand,
 };
 use crate::starts::identify::identify_setup;
 use crate::starts::notation::{CastlingNotation, epd_fields};
@@ -161,7 +162,7 @@ pub fn book_stats(name: &str, bytes: &[u8]) -> (BookStats, Vec<Diagnostic>) {
                 problem: Problem {
                     column: 1,
                     field: Field::Line,
-                    kind: "Pgn".to_owned(),
+                    kind: ProblemKind::Pgn,
                     message: err.reason,
                 },
             }),

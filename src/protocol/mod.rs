@@ -81,17 +81,10 @@ pub fn first_token(line: &[u8]) -> &[u8] {
 }
 
 /// True for the names GUIs and engines give Chess960 as a variant (UCI `UCI_Variant`,
-/// XBoard `variant` and `feature variants`), ASCII case-insensitive.
+/// XBoard `variant` and `feature variants`), ASCII case-insensitive: the one table of
+/// [`crate::starts::variant`], which the PGN `Variant` tag is read with too.
 pub fn is_chess960_variant(name: &[u8]) -> bool {
-    [
-        &b"fischerandom"[..],
-        b"fischerrandom",
-        b"chess960",
-        b"960",
-        b"frc",
-    ]
-    .iter()
-    .any(|known| name.eq_ignore_ascii_case(known))
+    crate::starts::variant::is_chess960_protocol_name(name)
 }
 
 /// A command line split into its first token and the rest, both trimmed (`level 40 5 0`

@@ -18,7 +18,7 @@ use shakmaty::{Chess, Move, Position, Role, Square, perft};
 
 use super::check::Field;
 use super::illegal_move::{role_name, san_why, uci_why};
-use super::record::Problem;
+use super::record::{Problem, ProblemKind};
 use crate::starts::castling::parse_move;
 use crate::starts::notation::{CastlingNotation, position_fen};
 
@@ -77,7 +77,7 @@ pub fn check(
             return Err(Problem::new(
                 claim.column,
                 Field::Operations,
-                "WrongPerftCount",
+                ProblemKind::WrongPerftCount,
                 format!(
                     "EPD operation D{} is {} here, the right count is {right}",
                     claim.depth, claim.count
@@ -215,7 +215,7 @@ impl<'a> Iterator for Operands<'a> {
 }
 
 /// A problem in the operations at `at` (an offset in them; `offset` is theirs in the line).
-fn problem_at(offset: usize, at: usize, kind: &str, message: String) -> Problem {
+fn problem_at(offset: usize, at: usize, kind: ProblemKind, message: String) -> Problem {
     Problem::new(offset + at + 1, Field::Operations, kind, message)
 }
 
@@ -230,7 +230,12 @@ fn check_moves(position: &Chess, operation: &Operation<'_>, offset: usize) -> Re
                 operation.opcode,
                 unplayable.describe(operand.text, "", "here")
             );
-            problem_at(offset, operand.at, "IllegalOperationMove", message)
+            problem_at(
+                offset,
+                operand.at,
+                ProblemKind::IllegalOperationMove,
+                message,
+            )
         })?;
     }
     if any {
@@ -239,7 +244,7 @@ fn check_moves(position: &Chess, operation: &Operation<'_>, offset: usize) -> Re
     Err(problem_at(
         offset,
         operation.at,
-        "InvalidOperation",
+        ProblemKind::InvalidOperation,
         format!(
             "EPD operation {}: no move (it names one or more moves, in SAN or UCI)",
             operation.opcode
@@ -270,7 +275,7 @@ fn check_pv(position: &Chess, operation: &Operation<'_>, offset: usize) -> Resul
                 return Err(problem_at(
                     offset,
                     operand.at,
-                    "IllegalOperationMove",
+                    ProblemKind::IllegalOperationMove,
                     format!("EPD operation pv: {message}"),
                 ));
             }
@@ -280,7 +285,7 @@ fn check_pv(position: &Chess, operation: &Operation<'_>, offset: usize) -> Resul
         return Err(problem_at(
             offset,
             operation.at,
-            "InvalidOperation",
+            ProblemKind::InvalidOperation,
             "EPD operation pv: no move (it names a line of moves, in SAN or UCI)".to_owned(),
         ));
     }
@@ -382,7 +387,7 @@ fn read_claim(depth: u32, operation: &Operation<'_>, offset: usize) -> Result<Cl
         problem_at(
             offset,
             at,
-            "InvalidOperation",
+            ProblemKind::InvalidOperation,
             format!("EPD operation {opcode}: {message}"),
         )
     };

@@ -53,7 +53,7 @@ fn a_wrong_count_is_reported_at_its_operand_with_the_right_one() {
     let line = FISCHER_0.replace("D3 12189", "D3 12190");
     let p = problem(&line, 4);
     assert_eq!(
-        (p.column, p.field, p.kind.as_str()),
+        (p.column, p.field, p.kind.name()),
         (
             column(&line, "12190", 1),
             Field::Operations,
@@ -82,7 +82,7 @@ fn counts_deeper_than_the_perft_depth_are_not_counted() {
     let wrong_at_1 = FISCHER_0.replace("D1 21", "D1 22");
     verdict(&wrong_at_1, 0).unwrap();
     let p = problem(&format!("{SP_860} ;D1 99 ;bm Qxh7"), 0);
-    assert_eq!(p.kind, "IllegalOperationMove");
+    assert_eq!(p.kind, ProblemKind::IllegalOperationMove);
     // A depth above the deepest --perft-depth is never counted, whatever is asked.
     verdict(&format!("{SP_860} ;D{} 1", MAX_PERFT_DEPTH + 1), u32::MAX).unwrap();
 }
@@ -151,7 +151,7 @@ fn bad_perft_operations_are_errors() {
         let line = format!("{SP_860} {operations}");
         let p = problem(&line, 4);
         assert_eq!(
-            (p.column, p.kind.as_str(), p.message.as_str()),
+            (p.column, p.kind.name(), p.message.as_str()),
             (column(&line, at, 1), "InvalidOperation", message),
             "{line}"
         );
@@ -163,7 +163,7 @@ fn an_illegal_bm_in_san_and_in_uci() {
     let line = format!("{SP_860} bm Qxh7; id \"SP 860\";");
     let p = problem(&line, 4);
     assert_eq!(
-        (p.column, p.field, p.kind.as_str()),
+        (p.column, p.field, p.kind.name()),
         (
             column(&line, "Qxh7", 1),
             Field::Operations,
@@ -221,7 +221,7 @@ fn unreadable_null_and_missing_moves() {
     let line = format!("{SP_860} bm e4 xyz;");
     let p = problem(&line, 4);
     assert_eq!(
-        (p.column, p.kind.as_str(), p.message.as_str()),
+        (p.column, p.kind.name(), p.message.as_str()),
         (
             column(&line, "xyz", 1),
             "IllegalOperationMove",
@@ -239,7 +239,7 @@ fn unreadable_null_and_missing_moves() {
         let line = format!("{SP_860} id \"x\"; {opcode};");
         let p = problem(&line, 4);
         assert_eq!(
-            (p.column, p.kind.as_str()),
+            (p.column, p.kind.name()),
             (column(&line, opcode, 1), "InvalidOperation"),
             "{line}"
         );
@@ -289,7 +289,7 @@ fn a_pv_that_goes_illegal_at_its_third_move() {
     let line = format!("{SP_860} pv e2e4 e5 Qxh7 Qxh2;");
     let p = problem(&line, 4);
     assert_eq!(
-        (p.column, p.kind.as_str()),
+        (p.column, p.kind.name()),
         (column(&line, "Qxh7", 1), "IllegalOperationMove")
     );
     assert_eq!(
@@ -303,13 +303,13 @@ fn a_pv_that_goes_illegal_at_its_third_move() {
 #[test]
 fn the_first_problem_in_the_line_is_reported() {
     let line = format!("{SP_860} bm Qxh7 ;D1 21");
-    assert_eq!(problem(&line, 4).kind, "IllegalOperationMove");
+    assert_eq!(problem(&line, 4).kind, ProblemKind::IllegalOperationMove);
     let line = format!("{SP_860} ;D1 21; bm Qxh7");
-    assert_eq!(problem(&line, 4).kind, "WrongPerftCount");
+    assert_eq!(problem(&line, 4).kind, ProblemKind::WrongPerftCount);
     let line = format!("{SP_860} ;D1 21 ;D0 1");
-    assert_eq!(problem(&line, 4).kind, "WrongPerftCount");
+    assert_eq!(problem(&line, 4).kind, ProblemKind::WrongPerftCount);
     let line = format!("{SP_860} ;D0 1 ;D1 21");
-    assert_eq!(problem(&line, 4).kind, "InvalidOperation");
+    assert_eq!(problem(&line, 4).kind, ProblemKind::InvalidOperation);
 }
 
 #[test]

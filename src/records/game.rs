@@ -13,12 +13,13 @@
 use std::ops::ControlFlow;
 
 use shakmaty::san::{San, SanError, SanPlus};
-use shakmaty::{CastlingSide, Chess, Color, KnownOutcome, Outcome, Position};
+use shakmaty::{Chess, Color, KnownOutcome, Outcome, Position};
 
 use super::check::CheckOptions;
+use super::game_start::{Variant, pgn_variant, reads_as_chess960};
 use super::illegal_move::{role_name, san_why};
 use super::pgn::{At, Skip, TagValue, Visitor};
-use super::record::{Line, check_line};
+use super::record::{Line, ProblemKind, check_line};
 use crate::starts::notation::{CastlingNotation, position_fen};
 use crate::starts::start::Start;
 
@@ -32,6 +33,66 @@ pub enum Severity {
     Warning,
 }
 
+/// The kinds of finding: each decision on a finding is made on its kind. Serialized as its
+/// stable name, the variant's (`IllegalMove`), but [`FindingKind::FenNotAStart`], which is
+/// reported as `BadFen`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum FindingKind {
+    /// A line that begins with `[` but is no tag pair.
+    MalformedTag,
+    /// A `Variant` tag that names neither chess nor Chess960.
+    UnknownVariant,
+    /// A `FEN` tag that is `?` or empty.
+    NoStart,
+    /// A `FEN` tag that is no valid position.
+    BadFen,
+    /// A `FEN` tag that is a position but no untouched start (`--start-positions`),
+    /// reported as `BadFen`.
+    #[serde(rename = "BadFen")]
+    FenNotAStart,
+    /// Two `FEN` tags that give two positions.
+    FenTagsDisagree,
+    /// Two `FEN` tags, one position (a warning).
+    TwoFenTags,
+    /// A start whose castling is no standard chess castling, without a Chess960 `Variant`
+    /// tag (a warning).
+    NoChess960Variant,
+    /// A Chess960 game without a `FEN` tag (a warning).
+    NoFen,
+    /// A move that is not legal where it is played.
+    IllegalMove,
+    /// A move that more than one piece can make.
+    AmbiguousMove,
+    /// A null move, played as a pass (a warning).
+    NullMove,
+    /// A token that is not SAN.
+    NotSan,
+    /// A `{` comment never closed.
+    UnclosedComment,
+    /// A `(` with no move before it.
+    VariationWithoutMove,
+    /// A `)` with no `(` open.
+    UnopenedVariation,
+    /// A `(` never closed.
+    UnclosedVariation,
+    /// The `Result` tag against the termination marker (a warning).
+    ResultMismatch,
+    /// No termination marker (a warning).
+    NoResult,
+    /// The result against checkmate or stalemate on the board (a warning).
+    ResultAgainstBoard,
+    /// A line longer than the reader keeps.
+    LineTooLong,
+}
+
+impl FindingKind {
+    /// A finding of a game that starts from no untouched start: not a game of a start
+    /// rather than one that does not replay.
+    pub fn is_not_a_start(self) -> bool {
+        self == FindingKind::FenNotAStart
+    }
+}
+
 /// One thing found in a game, where it is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Finding {
@@ -41,8 +102,9 @@ pub struct Finding {
     pub column: usize,
     /// Error or warning.
     pub severity: Severity,
-    /// A stable name for the kind of finding (`IllegalMove`, `UnknownVariant`, ...).
-    pub kind: &'static str,
+    /// What kind of finding it is; reported by its stable name (`IllegalMove`,
+    /// `UnknownVariant`, ...).
+    pub kind: FindingKind,
     /// What is wrong, for people.
     pub message: String,
 }
@@ -95,41 +157,10 @@ impl GameVerdict {
     }
 }
 
-/// The `Variant` tag's spellings that mean Chess960, compared case- and
-/// separator-insensitively: `Chess960`, `chess 960`, `chess-960`, `fischerandom`,
-/// `Fischerandom`, `Fischer Random`, `FRC`, `960`.
-pub const CHESS960_VARIANTS: &[&str] = &["chess960", "fischerandom", "fischerrandom", "frc", "960"];
-
-/// The spellings that mean standard chess (lichess writes `From Position` for a standard
-/// game from a set-up position).
-pub const STANDARD_VARIANTS: &[&str] = &["", "standard", "normal", "chess", "fromposition"];
-
-/// The `Variant` tag read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    Chess960,
-    Standard,
-    Unknown,
-}
-
-/// Whether a `Variant` tag's value means Chess960 ([`CHESS960_VARIANTS`]).
+/// Whether a `Variant` tag's value means Chess960
+/// ([`CHESS960_VARIANTS`](crate::starts::variant::CHESS960_VARIANTS)).
 pub fn is_chess960_variant(value: &str) -> bool {
-    variant(value) == Variant::Chess960
-}
-
-fn variant(value: &str) -> Variant {
-    let key: String = value
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    if CHESS960_VARIANTS.contains(&key.as_str()) {
-        Variant::Chess960
-    } else if STANDARD_VARIANTS.contains(&key.as_str()) {
-        Variant::Standard
-    } else {
-        Variant::Unknown
-    }
+    pgn_variant(value) == Some(Variant::Chess960)
 }
 
 const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -260,7 +291,7 @@ impl GameReplay {
         }
     }
 
-    fn find(&mut self, at: At, severity: Severity, kind: &'static str, message: String) {
+    fn find(&mut self, at: At, severity: Severity, kind: FindingKind, message: String) {
         self.findings.push(Finding {
             line: at.line,
             column: at.column,
@@ -271,7 +302,7 @@ impl GameReplay {
     }
 
     /// An error that ends the game's replay: the verdict so far.
-    fn fail(&mut self, at: At, kind: &'static str, message: String) -> GameVerdict {
+    fn fail(&mut self, at: At, kind: FindingKind, message: String) -> GameVerdict {
         let message = format!("{}: {message}", self.label);
         self.find(at, Severity::Error, kind, message);
         GameVerdict {
@@ -315,8 +346,8 @@ impl GameReplay {
                 let fen = position_fen(&self.current, CastlingNotation::Shredder);
                 let message = format!("{}: {why}, in {fen}", self.move_label(&san.to_string()));
                 let kind = match error {
-                    SanError::AmbiguousSan => "AmbiguousMove",
-                    SanError::IllegalSan => "IllegalMove",
+                    SanError::AmbiguousSan => FindingKind::AmbiguousMove,
+                    SanError::IllegalSan => FindingKind::IllegalMove,
                 };
                 ControlFlow::Break(self.fail(at, kind, message))
             }
@@ -330,14 +361,18 @@ impl GameReplay {
     fn pass(&mut self, at: At) -> ControlFlow<GameVerdict> {
         match self.current.clone().swap_turn() {
             Ok(passed) => {
-                if !self.findings.iter().any(|f| f.kind == "NullMove") {
+                if !self
+                    .findings
+                    .iter()
+                    .any(|f| f.kind == FindingKind::NullMove)
+                {
                     let message = format!(
                         "{}: {}: a null move, played as a pass (no chess move; python-chess and \
                          ChessBase read it so)",
                         self.label,
                         self.move_label("--")
                     );
-                    self.find(at, Severity::Warning, "NullMove", message);
+                    self.find(at, Severity::Warning, FindingKind::NullMove, message);
                 }
                 self.previous = Some(std::mem::replace(&mut self.current, passed));
                 if self.stack.is_empty() {
@@ -351,7 +386,7 @@ impl GameReplay {
                     self.move_label("--"),
                     position_fen(&self.current, CastlingNotation::Shredder)
                 );
-                ControlFlow::Break(self.fail(at, "IllegalMove", message))
+                ControlFlow::Break(self.fail(at, FindingKind::IllegalMove, message))
             }
         }
     }
@@ -439,7 +474,7 @@ impl Visitor for GameChecker<'_> {
             line: at.line,
             column: at.column,
             severity: Severity::Error,
-            kind: "MalformedTag",
+            kind: FindingKind::MalformedTag,
             message: format!(
                 "a line that begins with `[` but is no tag pair `[Name \"value\"]`: {shown}"
             ),
@@ -491,7 +526,7 @@ impl Visitor for GameChecker<'_> {
             replay.move_label(&format!("`{shown}`")),
             position_fen(&replay.current, CastlingNotation::Shredder)
         );
-        ControlFlow::Break(replay.fail(at, "NotSan", message))
+        ControlFlow::Break(replay.fail(at, FindingKind::NotSan, message))
     }
 
     fn comment(
@@ -507,7 +542,7 @@ impl Visitor for GameChecker<'_> {
         if end >= self.text.len() && self.text.last() != Some(&b'}') {
             return ControlFlow::Break(replay.fail(
                 at,
-                "UnclosedComment",
+                FindingKind::UnclosedComment,
                 "a `{` comment that is never closed (no `}` before the end of the file)".to_owned(),
             ));
         }
@@ -523,7 +558,7 @@ impl Visitor for GameChecker<'_> {
         let Some(before) = replay.previous.take() else {
             return ControlFlow::Break(replay.fail(
                 at,
-                "VariationWithoutMove",
+                FindingKind::VariationWithoutMove,
                 "a variation `(` with no move before it to replace".to_owned(),
             ));
         };
@@ -543,7 +578,7 @@ impl Visitor for GameChecker<'_> {
             }
             None => ControlFlow::Break(replay.fail(
                 at,
-                "UnopenedVariation",
+                FindingKind::UnopenedVariation,
                 "a `)` with no `(` open".to_owned(),
             )),
         }
@@ -565,7 +600,7 @@ impl Visitor for GameChecker<'_> {
                 "{}: the variation opened at line {}, column {} is never closed",
                 replay.label, at.line, at.column
             );
-            replay.find(at, Severity::Error, "UnclosedVariation", message);
+            replay.find(at, Severity::Error, FindingKind::UnclosedVariation, message);
             return replay.finish();
         }
         // Result findings at the termination marker, or the game's first line without one.
@@ -584,13 +619,13 @@ impl Visitor for GameChecker<'_> {
             (Some(tag), Some(marker)) if tag != marker => replay.find(
                 at,
                 Severity::Warning,
-                "ResultMismatch",
+                FindingKind::ResultMismatch,
                 format!("{label}: the Result tag says {tag}, the movetext ends with {marker}"),
             ),
             (_, None) => replay.find(
                 at,
                 Severity::Warning,
-                "NoResult",
+                FindingKind::NoResult,
                 format!("{label}: the movetext has no termination marker (1-0, 0-1, 1/2-1/2, *)"),
             ),
             _ => {}
@@ -617,7 +652,7 @@ impl Visitor for GameChecker<'_> {
             replay.find(
                 at,
                 Severity::Warning,
-                "ResultAgainstBoard",
+                FindingKind::ResultAgainstBoard,
                 format!("{label}: the game ends in {how} ({board}), but its result is {said}"),
             );
         }
@@ -671,7 +706,7 @@ impl GameReplay {
                 offset: 0,
             };
             let message = self.findings.remove(0).message;
-            return ControlFlow::Break(self.fail(at, "MalformedTag", message));
+            return ControlFlow::Break(self.fail(at, FindingKind::MalformedTag, message));
         }
         ControlFlow::Continue(())
     }
@@ -681,17 +716,17 @@ impl GameReplay {
         let Some(kept) = tag else {
             return ControlFlow::Continue(Variant::Standard);
         };
-        match variant(&kept.value) {
-            Variant::Unknown => {
+        match pgn_variant(&kept.value) {
+            None => {
                 let message = format!(
                     "unknown Variant `{}`: sp960 reads chess and Chess960 games (Chess960 \
                      spelled any of Chess960, chess 960, chess-960, fischerandom, Fischer \
                      Random, FRC, 960)",
                     kept.value
                 );
-                ControlFlow::Break(self.fail(kept.at(), "UnknownVariant", message))
+                ControlFlow::Break(self.fail(kept.at(), FindingKind::UnknownVariant, message))
             }
-            known => ControlFlow::Continue(known),
+            Some(known) => ControlFlow::Continue(known),
         }
     }
 
@@ -710,20 +745,29 @@ impl GameReplay {
                 "two FEN tags that disagree: line {} gives {a}, line {} gives {b}",
                 first.line, second.line
             );
-            return ControlFlow::Break(self.fail(second.at(), "FenTagsDisagree", message));
+            return ControlFlow::Break(self.fail(
+                second.at(),
+                FindingKind::FenTagsDisagree,
+                message,
+            ));
         }
         let message = format!(
             "{}: two FEN tags (lines {} and {}), the same position: the first is read",
             self.label, first.line, second.line
         );
-        self.find(second.at(), Severity::Warning, "TwoFenTags", message);
+        self.find(
+            second.at(),
+            Severity::Warning,
+            FindingKind::TwoFenTags,
+            message,
+        );
         ControlFlow::Continue(())
     }
 
     /// Starts at the first `FEN` tag's position: one whose castling is no standard chess
     /// castling is read as Chess960 even without the `Variant` tag, with a warning.
     fn start_at_fen(&mut self, (kept, position, start): FenStart<'_>, variant: Variant) {
-        if variant != Variant::Chess960 && !standard_castling(&position) {
+        if variant != Variant::Chess960 && reads_as_chess960(variant, &position) {
             self.chess960 = true;
             let message = format!(
                 "{}: no Chess960 Variant tag, but its castling is no standard \
@@ -731,7 +775,12 @@ impl GameReplay {
                  standard chess goes wrong)",
                 self.label
             );
-            self.find(kept.at(), Severity::Warning, "NoChess960Variant", message);
+            self.find(
+                kept.at(),
+                Severity::Warning,
+                FindingKind::NoChess960Variant,
+                message,
+            );
         }
         self.current = position;
         self.start = start;
@@ -766,7 +815,7 @@ impl GameChecker<'_> {
             if kept.value.trim() == "?" {
                 return ControlFlow::Break(replay.fail(
                     kept.at(),
-                    "NoStart",
+                    FindingKind::NoStart,
                     "this game has no start: its FEN tag is `?`".to_owned(),
                 ));
             }
@@ -779,12 +828,17 @@ impl GameChecker<'_> {
                         offset: 0,
                     };
                     let message = format!("FEN tag: {}", problem.message);
-                    return ControlFlow::Break(replay.fail(at, "BadFen", message));
+                    let kind = if problem.kind == ProblemKind::NotAStart {
+                        FindingKind::FenNotAStart
+                    } else {
+                        FindingKind::BadFen
+                    };
+                    return ControlFlow::Break(replay.fail(at, kind, message));
                 }
                 Line::Blank | Line::Comment => {
                     return ControlFlow::Break(replay.fail(
                         kept.at(),
-                        "NoStart",
+                        FindingKind::NoStart,
                         "this game has no start: its FEN tag is empty".to_owned(),
                     ));
                 }
@@ -813,114 +867,11 @@ impl GameChecker<'_> {
                  the standard start, as PGN's rule says",
                 replay.label
             );
-            replay.find(at, Severity::Warning, "NoFen", message);
+            replay.find(at, Severity::Warning, FindingKind::NoFen, message);
         }
         if let Line::Record(Ok(record)) = check_line(STANDARD_START.as_bytes(), &self.options) {
             replay.current = record.position;
             replay.start = record.start;
-        }
-    }
-}
-
-/// Whether every castling right of `position` is standard chess's: the king on the e-file,
-/// the rook in the corner.
-fn standard_castling(position: &Chess) -> bool {
-    let castles = position.castles();
-    [Color::White, Color::Black].into_iter().all(|color| {
-        let king = position.board().king_of(color);
-        [CastlingSide::KingSide, CastlingSide::QueenSide]
-            .into_iter()
-            .all(|side| match castles.rook(color, side) {
-                None => true,
-                Some(rook) => {
-                    king.is_some_and(|king| king.file() == shakmaty::File::E)
-                        && rook.file()
-                            == match side {
-                                CastlingSide::KingSide => shakmaty::File::H,
-                                CastlingSide::QueenSide => shakmaty::File::A,
-                            }
-                }
-            })
-    })
-}
-
-/// Where the games of `text` begin, as the streaming reader cuts a file: each line whose
-/// first non-blank byte is `[` after a line that is neither blank nor a tag (the first
-/// tag of a game that follows movetext), outside any `{...}` comment (a comment may span
-/// lines, and a line of it may begin with `[`, as `[%clk 0:02:50]` does).
-pub fn game_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    let mut start = 0;
-    let mut after_movetext = false;
-    let mut in_comment = false;
-    std::iter::from_fn(move || {
-        while start < text.len() {
-            let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |n| start + n + 1);
-            let line = &text[start..end];
-            let here = start;
-            start = end;
-            if in_comment {
-                in_comment = comment_open_after(line, true);
-                continue;
-            }
-            match line.iter().find(|b| !b.is_ascii_whitespace()) {
-                None | Some(b'%') => {}
-                Some(b'[') if after_movetext => {
-                    after_movetext = false;
-                    return Some(here);
-                }
-                Some(b'[') => {}
-                Some(_) => {
-                    after_movetext = true;
-                    in_comment = comment_open_after(line, false);
-                }
-            }
-        }
-        None
-    })
-}
-
-/// The longest text held back waiting for its game to end (16 MiB): no real game comes
-/// near it; an unclosed `{` or a file with no game breaks would otherwise hold the whole
-/// rest of the file in memory.
-pub const MAX_GAME_BYTES: usize = 16 << 20;
-
-/// Where a stream's `pending` text is cut: the games before the cut are complete, the text
-/// after it waits for more. At the end everything is complete; a tail longer than
-/// `max_game` is checked as it stands (its game then ends where the text does).
-pub fn complete_games(pending: &[u8], starts: &[usize], at_end: bool, max_game: usize) -> usize {
-    let cut = match (at_end, starts.last()) {
-        (true, _) => pending.len(),
-        (false, Some(&start)) => start,
-        (false, None) => 0,
-    };
-    if pending.len() - cut > max_game {
-        pending.len()
-    } else {
-        cut
-    }
-}
-
-/// Whether a `{` comment is open at the end of a movetext `line` (`open`: it is at its
-/// start). A `;` comment outside braces runs to the line's end, braces and all.
-fn comment_open_after(line: &[u8], mut open: bool) -> bool {
-    let mut at = 0;
-    loop {
-        if open {
-            match memchr::memchr(b'}', &line[at..]) {
-                Some(n) => {
-                    at += n + 1;
-                    open = false;
-                }
-                None => return true,
-            }
-        } else {
-            match memchr::memchr2(b'{', b';', &line[at..]) {
-                Some(n) if line[at + n] == b'{' => {
-                    at += n + 1;
-                    open = true;
-                }
-                _ => return false,
-            }
         }
     }
 }

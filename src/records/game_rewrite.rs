@@ -11,15 +11,15 @@ use std::str::FromStr;
 use shakmaty::san::{San, SanPlus};
 
 use super::check::CheckOptions;
-use super::game::{Finding, Severity, check_games, game_starts};
-use super::pgn::{At, Reader, Visitor};
+use super::game::{Finding, Severity, check_games};
+use super::pgn::{At, Reader, Visitor, game_starts};
 use super::pgn_tag::pgn_tag;
 use super::record::{Line, check_line};
 use crate::starts::notation::CastlingNotation;
 
 /// The `Variant` tag's value written in Chess960 games: a spelling the reading tool
 /// accepts. Presets by the tool's name; any other value must be a Chess960 spelling sp960
-/// reads ([`super::game::CHESS960_VARIANTS`]).
+/// reads ([`crate::starts::variant::CHESS960_VARIANTS`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VariantSpelling(pub String);
 

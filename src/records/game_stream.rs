@@ -9,10 +9,9 @@ use std::io::{self, Read};
 use rayon::prelude::*;
 
 use crate::records::check::CheckOptions;
-use crate::records::game::{
-    Finding, GameVerdict, MAX_GAME_BYTES, Severity, check_games, complete_games, game_starts,
-};
+use crate::records::game::{Finding, FindingKind, GameVerdict, Severity, check_games};
 use crate::records::line_blocks::{Block, LineBlocks, MAX_LINE_BYTES, strip_bom};
+use crate::records::pgn::{MAX_GAME_BYTES, complete_games, game_starts};
 use crate::records::record::Problem;
 
 /// What checking one piece of a PGN input found: its games, and its bytes.
@@ -172,7 +171,7 @@ fn check_piece(
             line: *line as usize,
             column: problem.column,
             severity: Severity::Error,
-            kind: "LineTooLong",
+            kind: FindingKind::LineTooLong,
             message: format!("game at line {}: {}", game.line, problem.message),
         });
         overlong = None;

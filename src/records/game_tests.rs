@@ -1,4 +1,5 @@
 use super::*;
+use crate::records::pgn::{comment_open_after, complete_games, game_starts};
 
 fn games(text: &str) -> Vec<GameVerdict> {
     check_games(text.as_bytes(), CheckOptions::default(), 0)

@@ -5,7 +5,8 @@
 //! read by the match runner's `--openings` and `--resume`, by the book generator's
 //! `--resume` and by the read-back of a real runner's PGN in `tournaments`) and its one
 //! tag pair rule ([`pgn_tag`], also read line by line by `validate` and `normalize`), a
-//! PGN game checked as a game ([`game`]: its start from its tags, every move replayed) and
+//! PGN game checked as a game ([`game`]: its start from its tags by the one rule of
+//! [`game_start`], which every reader of games uses, every move replayed) and
 //! rewritten for the tool that reads it ([`game_rewrite`]), a PGN stream checked game by
 //! game with bounded memory on all cores ([`game_stream`]: `validate` and `sp960 results`),
 //! such files streamed in blocks of lines ([`line_blocks`]), the paths and directories to
@@ -20,6 +21,7 @@ pub mod check;
 pub mod epd_ops;
 pub mod game;
 pub mod game_rewrite;
+pub mod game_start;
 pub mod game_stream;
 pub(crate) mod illegal_move;
 pub mod inputs;

@@ -27,6 +27,9 @@
 //! - A game begins at its first tag, or without tags at its first token; a comment that no
 //!   game holds yet (after a result, or before a game's first token when it has no tags)
 //!   belongs to no game and is dropped.
+//! - A stream is cut into whole games by the same tag line rule, read line by line
+//!   ([`game_starts`]): a game begins at a tag line after movetext, outside `{...}`
+//!   comments; each piece is then read by the [`Reader`].
 //!
 //! Sans-IO: the text is in memory (every reader here reads the whole file); a leading
 //! byte-order mark is skipped.
@@ -656,6 +659,89 @@ fn word<V: Visitor>(
     match glyph_nag(glyphs) {
         Some(nag) => visitor.nag(movetext, nag, at),
         None => ControlFlow::Continue(()),
+    }
+}
+
+/// Where the games of `text` begin, as a stream of it is cut into whole games before
+/// [`Reader`] reads them (`validate`, `normalize`, `sp960 results`): this grammar's tag
+/// line rule, read line by line: each line whose first non-blank byte is `[` after a line
+/// that is neither blank nor a tag (the first tag of a game that follows movetext),
+/// outside any `{...}` comment (a comment may span lines, and a line of it may begin with
+/// `[`, as `[%clk 0:02:50]` does).
+pub fn game_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut start = 0;
+    let mut after_movetext = false;
+    let mut in_comment = false;
+    std::iter::from_fn(move || {
+        while start < text.len() {
+            let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |n| start + n + 1);
+            let line = &text[start..end];
+            let here = start;
+            start = end;
+            if in_comment {
+                in_comment = comment_open_after(line, true);
+                continue;
+            }
+            match line.iter().find(|b| !b.is_ascii_whitespace()) {
+                None | Some(b'%') => {}
+                Some(b'[') if after_movetext => {
+                    after_movetext = false;
+                    return Some(here);
+                }
+                Some(b'[') => {}
+                Some(_) => {
+                    after_movetext = true;
+                    in_comment = comment_open_after(line, false);
+                }
+            }
+        }
+        None
+    })
+}
+
+/// The longest text held back waiting for its game to end (16 MiB): no real game comes
+/// near it; an unclosed `{` or a file with no game breaks would otherwise hold the whole
+/// rest of the file in memory.
+pub const MAX_GAME_BYTES: usize = 16 << 20;
+
+/// Where a stream's `pending` text is cut: the games before the cut are complete, the text
+/// after it waits for more. At the end everything is complete; a tail longer than
+/// `max_game` is checked as it stands (its game then ends where the text does).
+pub fn complete_games(pending: &[u8], starts: &[usize], at_end: bool, max_game: usize) -> usize {
+    let cut = match (at_end, starts.last()) {
+        (true, _) => pending.len(),
+        (false, Some(&start)) => start,
+        (false, None) => 0,
+    };
+    if pending.len() - cut > max_game {
+        pending.len()
+    } else {
+        cut
+    }
+}
+
+/// Whether a `{` comment is open at the end of a movetext `line` (`open`: it is at its
+/// start). A `;` comment outside braces runs to the line's end, braces and all.
+pub(super) fn comment_open_after(line: &[u8], mut open: bool) -> bool {
+    let mut at = 0;
+    loop {
+        if open {
+            match memchr::memchr(b'}', &line[at..]) {
+                Some(n) => {
+                    at += n + 1;
+                    open = false;
+                }
+                None => return true,
+            }
+        } else {
+            match memchr::memchr2(b'{', b';', &line[at..]) {
+                Some(n) if line[at + n] == b'{' => {
+                    at += n + 1;
+                    open = true;
+                }
+                _ => return false,
+            }
+        }
     }
 }
 

@@ -112,7 +112,7 @@ fn operations_after_a_fen_s_counters_as_perft_suites_write_them() {
 fn syntax_errors_name_field_and_column() {
     let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNB w EAea - 0 1");
     assert_eq!(
-        (p.field, p.column, p.kind.as_str()),
+        (p.field, p.column, p.kind.name()),
         (Field::Board, 43, "InvalidBoard")
     );
     assert_eq!(p.message, "board: rank 1 has 7 squares, expected 8");
@@ -142,14 +142,14 @@ fn syntax_errors_name_field_and_column() {
 #[test]
 fn encoding_problems_are_named() {
     let p = problem("rbknrnbq/pppppppp/8/8/8/8/PPPP\0PPP/RBKNRNBQ w EAea - 0 1");
-    assert_eq!((p.kind.as_str(), p.column), ("Encoding", 31));
+    assert_eq!((p.kind.name(), p.column), ("Encoding", 31));
     assert!(p.message.contains("NUL"), "{p:?}");
     let mut line = b"rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - c0 \"".to_vec();
     line.extend_from_slice(b"\xff\";");
     let Line::Record(Err(p)) = check_line(&line, &CheckOptions::default()) else {
         panic!()
     };
-    assert_eq!((p.kind.as_str(), p.column), ("Encoding", 58));
+    assert_eq!((p.kind.name(), p.column), ("Encoding", 58));
     assert!(p.message.contains("UTF-8"), "{p:?}");
     // UTF-8 in a comment operand is fine.
     verdict("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - c0 \"Café\";").unwrap();
@@ -171,9 +171,9 @@ fn start_positions() {
     );
     let p =
         check("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - id \"SP 518\";").unwrap_err();
-    assert_eq!((p.kind.as_str(), p.column), ("IdMismatch", 58));
+    assert_eq!((p.kind.name(), p.column), ("IdMismatch", 58));
     let p = check("rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ w EAea - 3 1").unwrap_err();
-    assert_eq!(p.kind, "NotAStart");
+    assert_eq!(p.kind, ProblemKind::NotAStart);
     assert!(p.message.contains("move counters 3 1"), "{p:?}");
 }
 
@@ -200,7 +200,7 @@ fn stray_text_after_the_fields_is_invalid() {
         let line = format!("{start}{tail}");
         let found = problem(&line);
         assert_eq!(
-            (found.kind.as_str(), found.column),
+            (found.kind.name(), found.column),
             ("StrayText", column),
             "{line}: {found:?}"
         );
@@ -220,7 +220,7 @@ fn stray_text_after_the_fields_is_invalid() {
     }
     // A `;` inside a string is not a separator.
     let line = format!("{start} id \"a;b\"");
-    assert_eq!(problem(&line).kind, "StrayText");
+    assert_eq!(problem(&line).kind, ProblemKind::StrayText);
 }
 
 /// Property tests of the parser; `scripts/fuzz-records.sh` runs the `fuzz_` ones for
@@ -380,7 +380,7 @@ mod properties {
             let wrong = format!("{fields} ;D1 {}", moves.len() + 1);
             let verdict = check_line(wrong.as_bytes(), &options);
             prop_assert!(
-                matches!(&verdict, Line::Record(Err(p)) if p.kind == "WrongPerftCount"),
+                matches!(&verdict, Line::Record(Err(p)) if p.kind == ProblemKind::WrongPerftCount),
                 "{wrong}: {verdict:?}"
             );
         }

@@ -150,7 +150,7 @@ impl StartTally {
 /// A game's start and White's result, or where and why it is not counted.
 fn classify(game: &GameVerdict) -> Result<(Start, Wdl), (usize, SkipReason, String)> {
     if let Some(error) = game.findings.iter().find(|f| f.severity == Severity::Error) {
-        let reason = if error.kind == "BadFen" && error.message.contains("not an untouched") {
+        let reason = if error.kind.is_not_a_start() {
             SkipReason::NotAStart
         } else {
             SkipReason::DoesNotReplay

@@ -16,3 +16,4 @@ pub mod notation;
 pub mod numbering;
 pub mod request;
 pub mod start;
+pub mod variant;

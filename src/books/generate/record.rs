@@ -21,6 +21,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Outcome, Position};
 
 use super::walk::{BookOpening, position_key};
 use crate::books::book::{BookFormat, pgn_tags};
+use crate::records::game_start::tag_start;
 use crate::records::pgn::{self, At, TagValue};
 use crate::starts::castling::{CastlingDialect, move_text};
 use crate::starts::notation::{CastlingNotation, epd_fields, position_fen, start_fen};
@@ -169,6 +170,8 @@ fn read_pgn(text: &str) -> Result<Vec<ReadBackRecord>, ReadBackError> {
 struct BookGame {
     line: usize,
     label: Option<String>,
+    /// The tags that say the start, `(name, value, line)`, until the movetext.
+    start_tags: Vec<(String, String, usize)>,
     position: Option<Chess>,
     movetext: bool,
 }
@@ -192,6 +195,7 @@ impl pgn::Visitor for BookGames {
         ControlFlow::Continue(BookGame {
             line: at.line,
             label: None,
+            start_tags: Vec::new(),
             position: None,
             movetext: false,
         })
@@ -206,24 +210,52 @@ impl pgn::Visitor for BookGames {
     ) -> ControlFlow<Self::Output> {
         match name {
             b"Event" => game.label = Some(value.text().into_owned()),
-            b"FEN" => {
-                let position = Fen::from_ascii(value.text().as_bytes())
-                    .map_err(|err| err.to_string())
-                    .and_then(|fen| {
-                        fen.into_position(CastlingMode::Chess960)
-                            .map_err(|err| err.to_string())
-                    });
-                match position {
-                    Ok(position) => game.position = Some(position),
-                    Err(reason) => return ControlFlow::Break(Err(fail(at, reason))),
-                }
-            }
+            b"FEN" | b"Variant" => game.start_tags.push((
+                String::from_utf8_lossy(name).into_owned(),
+                value.text().into_owned(),
+                at.line,
+            )),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self, game: BookGame, _at: At) -> ControlFlow<Self::Output, BookGame> {
+    /// The start, read by the one rule of [`crate::records::game_start`].
+    fn begin_movetext(
+        &mut self,
+        mut game: BookGame,
+        _at: At,
+    ) -> ControlFlow<Self::Output, BookGame> {
+        let tags = game
+            .start_tags
+            .iter()
+            .map(|(name, value, _)| (name.as_str(), value.as_str()));
+        let fen = match tag_start(tags) {
+            Ok(start) => start.fen,
+            Err(unknown) => {
+                return ControlFlow::Break(Err(ReadBackError {
+                    line: game.line,
+                    reason: unknown.to_string(),
+                }));
+            }
+        };
+        if let Some(fen) = fen {
+            let line = game
+                .start_tags
+                .iter()
+                .find(|(name, value, _)| name == "FEN" && value == fen)
+                .map_or(game.line, |(_, _, line)| *line);
+            let position = Fen::from_ascii(fen.as_bytes())
+                .map_err(|err| err.to_string())
+                .and_then(|fen| {
+                    fen.into_position(CastlingMode::Chess960)
+                        .map_err(|err| err.to_string())
+                });
+            match position {
+                Ok(position) => game.position = Some(position),
+                Err(reason) => return ControlFlow::Break(Err(ReadBackError { line, reason })),
+            }
+        }
         ControlFlow::Continue(game)
     }
 

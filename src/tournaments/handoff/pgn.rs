@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use shakmaty::san::SanPlus;
 use thiserror::Error;
 
+use crate::records::game_start::{UnknownVariant, tag_start};
 use crate::records::pgn::{At, Reader, TagPairs, TagValue, Visitor};
 
 /// Why a game of the runner's PGN cannot be read or placed in the match's schedule: the
@@ -37,6 +38,9 @@ pub enum RunnerPgnProblem {
         /// Why it is refused.
         error: crate::protocol::game::PositionError,
     },
+    /// A `Variant` tag that names neither chess nor Chess960.
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
     /// The `Round` tag is no number.
     #[error("Round '{0}' is not a number")]
     RoundNotANumber(String),
@@ -212,7 +216,13 @@ fn game(
             .map(|(_, value)| value.clone())
     };
     let need = |key: &'static str| get(key).ok_or(at(RunnerPgnProblem::MissingTag(key)));
-    let fen = get("FEN");
+    // The start read by the one rule of `records::game_start`.
+    let start = tag_start(
+        tags.iter()
+            .map(|(name, value)| (name.as_str(), value.as_str())),
+    )
+    .map_err(|unknown| at(unknown.into()))?;
+    let fen = start.fen.map(str::to_owned);
     if let Some(fen) = &fen {
         crate::protocol::game::parse_fen(fen).map_err(|error| {
             at(RunnerPgnProblem::Fen {

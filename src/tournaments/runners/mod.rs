@@ -18,6 +18,8 @@ mod cutechess_like;
 pub(crate) mod fastchess;
 pub(crate) mod xboard;
 
+use std::ops::ControlFlow;
+
 use thiserror::Error;
 
 pub(crate) use command::{
@@ -216,16 +218,59 @@ pub(crate) struct PgnVariantRefusal {
 }
 
 impl PgnVariantRefusal {
-    /// The first `[Variant ...]` line of `text` that does not name `fischerandom`.
+    /// The first `Variant` tag of `text`'s games, read by the one PGN reader
+    /// ([`crate::records::pgn`]), that does not name `fischerandom`.
     pub(crate) fn first_in(text: &str) -> Option<PgnVariantRefusal> {
-        text.lines().enumerate().find_map(|(index, line)| {
-            (line.trim().starts_with("[Variant ") && !line.contains("\"fischerandom\"")).then(
-                || PgnVariantRefusal {
-                    line: index + 1,
-                    tag: line.trim().to_owned(),
-                },
-            )
-        })
+        let mut reader = crate::records::pgn::Reader::new(text.as_bytes());
+        let mut variants = VariantTags { text };
+        std::iter::from_fn(|| reader.read_game(&mut variants)).find_map(|refusal| refusal)
+    }
+}
+
+/// Reads each game's `Variant` tags for [`PgnVariantRefusal::first_in`]: a game answers
+/// the first that is not `fischerandom`.
+struct VariantTags<'t> {
+    text: &'t str,
+}
+
+impl crate::records::pgn::Visitor for VariantTags<'_> {
+    type Tags = ();
+    type Movetext = ();
+    type Output = Option<PgnVariantRefusal>;
+
+    fn begin_tags(&mut self, _at: crate::records::pgn::At) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+
+    fn tag(
+        &mut self,
+        _tags: &mut (),
+        name: &[u8],
+        value: crate::records::pgn::TagValue<'_>,
+        at: crate::records::pgn::At,
+    ) -> ControlFlow<Self::Output> {
+        if name != b"Variant" || value.0 == b"fischerandom" {
+            return ControlFlow::Continue(());
+        }
+        // The tag line as written: from the tag's `[` to the end of its line.
+        let rest = self.text.get(at.offset..).unwrap_or_default();
+        let line = rest.lines().next().unwrap_or_default().trim();
+        ControlFlow::Break(Some(PgnVariantRefusal {
+            line: at.line,
+            tag: line.to_owned(),
+        }))
+    }
+
+    fn begin_movetext(
+        &mut self,
+        _tags: (),
+        _at: crate::records::pgn::At,
+    ) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _movetext: ()) -> Self::Output {
+        None
     }
 }
 
