@@ -7,7 +7,7 @@
 #   usage: scripts/install-peers.sh [--list] GROUP...    GROUP: tests platforms release all
 #
 #   tests      Debian's chess engines (into /usr/games), polyglot, pgn-extract, xboard, Xvfb,
-#              hyperfine, chromium; what scripts/build-runners.sh builds cutechess-cli and
+#              hyperfine, chromium, zstd; what scripts/build-runners.sh builds cutechess-cli and
 #              fastchess with; python-chess 1.11.2 and scipy (pip)
 #   platforms  Debian's rustc-web, cargo-web, rust-web-src, rust-web-clippy (-Zbuild-std for
 #              other targets), mingw-w64 (the Windows linker), wine64
@@ -39,7 +39,7 @@ for group in "${groups[@]}"; do
     tests)
       # With recommends, as on the machines the tests were written on (xboard's fonts).
       packages+=(stockfish ethereal-chess glaurung fairy-stockfish toga2 sjaakii fairymax polyglot
-        pgn-extract xboard xvfb xauth hyperfine chromium)
+        pgn-extract xboard xvfb xauth hyperfine chromium zstd)
       # shellcheck disable=SC2207 # one package a line
       packages+=($(scripts/build-runners.sh --packages))
       pip_wanted=true
