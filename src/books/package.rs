@@ -351,61 +351,31 @@ fn json_indent4(value: &impl serde::Serialize) -> String {
     text
 }
 
-/// A zip archive holding one file, `name`, deflated: one local header, the data, one central
-/// directory entry and the end record. The time stamp is fixed (1980-01-01 00:00), so the
-/// same book gives the same bytes.
+/// A zip archive holding one file, `name`, deflated at level 9, as fishtest's books are
+/// packed: written by the `zip` crate, the one that reads archives (`records::open`). The
+/// time stamp is fixed (1980-01-01 00:00) and the mode is a regular file's `rw-r--r--`, so
+/// the same book gives the same bytes.
 pub fn zip_one(name: &str, data: &[u8]) -> Result<Vec<u8>, PackageError> {
+    use zip::write::{SimpleFileOptions, ZipWriter};
     let too_big = || PackageError::TooBig(data.len());
-    let size = u32::try_from(data.len()).map_err(|_| too_big())?;
-    if size == u32::MAX {
+    if u32::try_from(data.len()).map_or(true, |size| size == u32::MAX) {
         return Err(too_big());
     }
-    let compressed = miniz_oxide::deflate::compress_to_vec(data, 9);
-    let compressed_size = u32::try_from(compressed.len()).map_err(|_| too_big())?;
-    let crc = crc32fast::hash(data);
-    let name_len = u16::try_from(name.len()).expect("names are checked to be short");
-    const VERSION: u16 = 20; // 2.0: deflate
-    const MADE_BY_UNIX: u16 = (3 << 8) | VERSION;
-    const DEFLATE: u16 = 8;
-    const DOS_TIME: u16 = 0;
-    const DOS_DATE: u16 = (1 << 5) | 1; // 1980-01-01
-    let mut zip = Vec::with_capacity(compressed.len() + 2 * name.len() + 100);
-    // The fields the local header and the central directory entry share, from the
-    // version needed to extract to the name's length.
-    let shared = |zip: &mut Vec<u8>| {
-        zip.extend_from_slice(&VERSION.to_le_bytes());
-        zip.extend_from_slice(&0u16.to_le_bytes()); // flags
-        zip.extend_from_slice(&DEFLATE.to_le_bytes());
-        zip.extend_from_slice(&DOS_TIME.to_le_bytes());
-        zip.extend_from_slice(&DOS_DATE.to_le_bytes());
-        zip.extend_from_slice(&crc.to_le_bytes());
-        zip.extend_from_slice(&compressed_size.to_le_bytes());
-        zip.extend_from_slice(&size.to_le_bytes());
-        zip.extend_from_slice(&name_len.to_le_bytes());
-    };
-    zip.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-    shared(&mut zip);
-    zip.extend_from_slice(&0u16.to_le_bytes()); // extra field length
-    zip.extend_from_slice(name.as_bytes());
-    zip.extend_from_slice(&compressed);
-    let directory_start = u32::try_from(zip.len()).map_err(|_| too_big())?;
-    zip.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-    zip.extend_from_slice(&MADE_BY_UNIX.to_le_bytes());
-    shared(&mut zip);
-    zip.extend_from_slice(&[0; 8]); // extra, comment, disk, internal attributes
-    zip.extend_from_slice(&(0o100_644u32 << 16).to_le_bytes()); // a regular file, rw-r--r--
-    zip.extend_from_slice(&0u32.to_le_bytes()); // offset of the local header
-    zip.extend_from_slice(name.as_bytes());
-    let directory_size = u32::try_from(zip.len()).map_err(|_| too_big())? - directory_start;
-    zip.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    zip.extend_from_slice(&[0; 4]); // this disk, the directory's disk
-    zip.extend_from_slice(&1u16.to_le_bytes());
-    zip.extend_from_slice(&1u16.to_le_bytes());
-    zip.extend_from_slice(&directory_size.to_le_bytes());
-    zip.extend_from_slice(&directory_start.to_le_bytes());
-    zip.extend_from_slice(&0u16.to_le_bytes()); // comment length
-    zip.flush().expect("a Vec");
-    Ok(zip)
+    let options = SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(9))
+        .last_modified_time(zip::DateTime::default())
+        .unix_permissions(0o644)
+        .large_file(false);
+    let mut writer = ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let written = writer
+        .start_file(name, options)
+        .and_then(|()| writer.write_all(data).map_err(zip::result::ZipError::Io))
+        .and_then(|()| writer.finish());
+    match written {
+        Ok(cursor) => Ok(cursor.into_inner()),
+        Err(_) => Err(too_big()),
+    }
 }
 
 #[cfg(test)]
@@ -467,7 +437,16 @@ mod tests {
     fn the_zip_holds_one_deflated_file_with_its_crc() {
         let zip = zip_one("x_FRC.epd", b"hello\n").unwrap();
         assert_eq!(&zip[..4], b"PK\x03\x04");
-        assert_eq!(&zip[14..18], &crc32fast::hash(b"hello\n").to_le_bytes());
+        // CRC-32 of "hello\n", as zlib computes it.
+        assert_eq!(&zip[14..18], &0x363a_3020u32.to_le_bytes());
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(&zip)).unwrap();
+        let mut entry = archive.by_index(0).unwrap();
+        assert_eq!(entry.name().unwrap(), "x_FRC.epd");
+        assert_eq!(entry.compression(), zip::CompressionMethod::Deflated);
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut entry, &mut text).unwrap();
+        assert_eq!(text, "hello\n");
+        drop(entry);
         assert_eq!(&zip[zip.len() - 22..zip.len() - 18], b"PK\x05\x06");
         assert_eq!(zip, zip_one("x_FRC.epd", b"hello\n").unwrap());
     }
