@@ -39,11 +39,31 @@ target=x86_64-pc-windows-gnu
 src="$cross_target/source/$name"
 tree=$(git stash create 2>/dev/null || true)
 tree=${tree:-HEAD}
+out="$cross_target/$target/release"
+# One build at a time (.ci/run's lanes call this from test-platforms.sh and test-release.sh at
+# once), and none when the tree built last is this one: its files stay as they are, so a suite
+# running from them under Wine is not disturbed.
+mkdir -p "$cross_target"
+exec 9>"$cross_target/build-windows.lock"
+flock 9
+tree_id=$(git rev-parse "$tree^{tree}")
+built="$cross_target/windows-build.tree"
+if [ "$(cat "$built" 2>/dev/null)" = "$tree_id" ] && [ -s "$cross_target/windows-tests.json" ] &&
+  [ -f "$out/sp960.exe" ]; then
+  log "tree $tree_id is built"
+  echo "$out/sp960.exe"
+  exit 0
+fi
+rm -f "$built"
 rm -rf "$cross_target/source"
 mkdir -p "$cross_target/source"
 git archive --format=tar --prefix="$name/" "$tree" | tar -x -C "$cross_target/source"
 
 export RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO_TARGET_DIR="$cross_target"
+# The cc crate has every build script that compiles C rerun when SOURCE_DATE_EPOCH changes
+# (psm's, under the dev-dependencies): release.sh sets it and the other callers do not, and it
+# changes with each commit. Unset, the dependencies are built once.
+unset SOURCE_DATE_EPOCH
 export RUSTFLAGS="--remap-path-prefix=$src=$name --remap-path-prefix=$cargo_home/registry/src=crates --remap-path-prefix=$cargo_home/git/checkouts=crates"
 # std,test: the standard library with the test harness's crate for both commands. Each crate's
 # build depends on the sysroot's crates, and `cargo test` adds `test` to them: with the default
@@ -57,11 +77,11 @@ mv "$cross_target/windows-tests.json.new" "$cross_target/windows-tests.json"
 # Last, so that release/sp960.exe is this build's (the test build links the same one).
 log "cargo build --release -Zbuild-std ($target): sp960.exe, examples/fake_uci_engine"
 (cd "$src" && /usr/bin/cargo build "${windows[@]}" --bin sp960 --example fake_uci_engine)
-out="$cross_target/$target/release"
 # Wine 8 lacks Windows 10's bcryptprimitives.dll, which std calls: a stand-in beside each
 # executable (docs/platforms.md). Never shipped: release.sh packs sp960.exe alone.
 for dir in "$out" "$out/deps" "$out/examples"; do
   x86_64-w64-mingw32-gcc -shared -O2 -o "$dir/bcryptprimitives.dll" \
     scripts/windows/bcryptprimitives.c -ladvapi32
 done
+echo "$tree_id" >"$built"
 echo "$out/sp960.exe"

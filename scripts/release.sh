@@ -193,20 +193,27 @@ flags="\"--remap-path-prefix=$zig_src=$name\", \"--remap-path-prefix=$cargo_home
 configs=()
 for target in "${macos_targets[@]}"; do configs+=(--config "target.$target.rustflags=[$flags]"); done
 configs+=(--config "target.$arm_target.rustflags=[$flags, \"-Clink-self-contained=no\"]")
-zigbuild() { # zigbuild MACOSX_DEPLOYMENT_TARGET TARGET...
-  local deployment=$1 targets=()
-  shift
+zigbuild() { # zigbuild TARGET_DIR MACOSX_DEPLOYMENT_TARGET TARGET...
+  local dir=$1 deployment=$2 targets=()
+  shift 2
   for target in "$@"; do targets+=(--target "$target"); done
   log "cargo zigbuild --release -Zbuild-std $*, MACOSX_DEPLOYMENT_TARGET=$deployment"
   (
     cd "$zig_src"
     PATH="$zig_tools/bin:$PATH" RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO=/usr/bin/cargo \
-      CARGO_TARGET_DIR="$zig_target" MACOSX_DEPLOYMENT_TARGET=$deployment \
+      CARGO_TARGET_DIR="$dir" MACOSX_DEPLOYMENT_TARGET=$deployment \
       cargo-zigbuild zigbuild --release --locked -Zbuild-std "${configs[@]}" "${targets[@]}" --bin sp960
   )
 }
-zigbuild 11.0 "${macos_targets[0]}" "$arm_target"
-zigbuild 10.12 "${macos_targets[1]}"
+# The two runs at once, each in its own build directory (one directory is one cargo at a
+# time): each compiles sp960 with one core for a while (rustc's front end), and the other
+# takes the second core meanwhile. Their host tools (build scripts, derive macros) are built
+# in each, once per cache.
+x86_macos_target="$zig_target/x86_64-macos"
+zigbuild "$x86_macos_target" 10.12 "${macos_targets[1]}" &
+x86_macos_pid=$!
+zigbuild "$zig_target" 11.0 "${macos_targets[0]}" "$arm_target"
+wait "$x86_macos_pid" || die "the x86_64 macOS build failed"
 arm_bin="$zig_target/$arm_target/release/sp960"
 readelf -lW "$arm_bin" | grep -q 'Requesting program interpreter' &&
   die "$arm_bin asks for a program interpreter: it is not static"
@@ -217,7 +224,9 @@ log "Linux aarch64: $(file -b "$arm_bin" | cut -d, -f1-6)"
 macos_bin="$work/macos/sp960"
 mkdir -p "$work/macos"
 for target in "${macos_targets[@]}"; do
-  cp "$zig_target/$target/release/sp960" "$work/macos/sp960-$target"
+  dir=$zig_target
+  [ "$target" = "${macos_targets[1]}" ] && dir=$x86_macos_target
+  cp "$dir/$target/release/sp960" "$work/macos/sp960-$target"
   python3 scripts/macho_sign.py "$work/macos/sp960-$target" sp960 || die "signing the $target slice"
 done
 "$lipo" -create -output "$macos_bin" "$work/macos/sp960-${macos_targets[0]}" \

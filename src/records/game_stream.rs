@@ -47,8 +47,11 @@ pub fn stream_games<R: Read + Send>(
     stream_blocks(blocks, first, options, sink)
 }
 
+/// Blocks read into a batch for each thread.
+const BLOCKS_PER_THREAD: usize = 4;
+
 fn batch_len() -> usize {
-    rayon::current_num_threads().max(1) * 2
+    rayon::current_num_threads().max(1) * BLOCKS_PER_THREAD
 }
 
 fn read_batch<R: Read>(blocks: &mut LineBlocks<R>, len: usize) -> io::Result<Vec<Block>> {
@@ -63,6 +66,11 @@ fn read_batch<R: Read>(blocks: &mut LineBlocks<R>, len: usize) -> io::Result<Vec
 }
 
 /// [`stream_games`] from a stream whose first blocks are already read (`first_batch`).
+///
+/// Two stages overlap: while the cores check one batch's games, the next batch is read (and
+/// decompressed, where the input is compressed) and cut into whole games on the side. A
+/// batch's cut is the part that is serial (finding where games begin, counting lines), so
+/// checking no longer waits for it.
 pub fn stream_blocks<R: Read + Send>(
     mut blocks: LineBlocks<R>,
     first_batch: Vec<Block>,
@@ -70,83 +78,143 @@ pub fn stream_blocks<R: Read + Send>(
     mut sink: impl FnMut(&GamesPiece) -> io::Result<()>,
 ) -> Result<(), GameStreamError> {
     let threads = rayon::current_num_threads().max(1);
-    let mut batch = first_batch;
-    // Lines read from the stream, and the text of a game not yet complete.
-    let mut first_line: u64 = 0;
-    let mut pending: Vec<u8> = Vec::new();
+    let mut cutter = Cutter::new(threads);
+    let mut cut = cutter.cut(first_batch);
     loop {
-        let at_end = batch.is_empty();
-        // Texts of whole games: one ended by a line too long to keep (rare), then the
-        // batch's complete games; the last game, perhaps incomplete, waits for the next.
-        let mut interrupted: Vec<(Vec<u8>, u64)> = Vec::new();
-        for block in batch.drain(..) {
-            match block {
-                Block::Lines(data) => pending.extend_from_slice(&data),
-                Block::Overlong(length) => {
-                    interrupted.push((std::mem::take(&mut pending), length));
-                }
-            }
-        }
-        // Where the games begin, found once: the cut for the next batch, and the cuts
-        // between pieces for the cores (borrowed slices, not copies).
-        let starts: Vec<usize> = game_starts(&pending).collect();
-        let complete = complete_games(&pending, &starts, at_end, MAX_GAME_BYTES);
-        let rest = pending[complete..].to_vec();
-        pending.truncate(complete);
-        let text = std::mem::replace(&mut pending, rest);
-        let mut pieces: Vec<(&[u8], Option<u64>)> = interrupted
-            .iter()
-            .map(|(text, length)| (&text[..], Some(*length)))
-            .collect();
-        let target = text.len() / threads + 1;
-        let mut from = 0;
-        for &cut in starts.iter().filter(|&&cut| cut < complete) {
-            if cut - from >= target {
-                pieces.push((&text[from..cut], None));
-                from = cut;
-            }
-        }
-        if from < text.len() {
-            pieces.push((&text[from..], None));
-        }
-        // Each piece's lines and first line in the file, known before they are checked.
-        let mut lines_before = Vec::with_capacity(pieces.len());
-        for (piece, overlong) in &pieces {
-            let lines = memchr::memchr_iter(b'\n', piece).count() as u64;
-            lines_before.push((first_line, lines));
-            first_line += lines + u64::from(overlong.is_some());
-        }
+        let at_end = cut.at_end;
         let (next, reports) = rayon::join(
             || {
                 if at_end {
-                    Ok(Vec::new())
-                } else {
-                    read_batch(&mut blocks, threads * 2)
+                    return Ok(None);
                 }
+                let batch = read_batch(&mut blocks, threads * BLOCKS_PER_THREAD)?;
+                Ok(Some(cutter.cut(batch)))
             },
-            || {
-                pieces
-                    .par_iter()
-                    .zip(&lines_before)
-                    .map(|(&(text, overlong), &(before, lines))| {
-                        check_piece(text, overlong, before, lines, options)
-                    })
-                    .collect::<Vec<_>>()
-            },
+            || cut.check(options),
         );
         for report in &reports {
             sink(report).map_err(GameStreamError::Sink)?;
         }
-        if at_end {
-            return Ok(());
-        }
-        batch = next.map_err(GameStreamError::Read)?;
-        if batch.is_empty() && pending.is_empty() {
-            return Ok(());
+        match next.map_err(GameStreamError::Read)? {
+            Some(next) if !next.is_empty() || !next.at_end => cut = next,
+            _ => return Ok(()),
         }
     }
 }
 
+/// Pieces a batch is cut into for each thread: more than one, so that the thread that read
+/// and cut the next batch takes its share of this one's checking when it is done (measured
+/// on 2 cores, docs/benchmarks.md: one piece a thread and two blocks, 1.23x one thread; four
+/// pieces and four blocks, 1.89x).
+const PIECES_PER_THREAD: usize = 4;
+
+/// Cuts batches of blocks into whole games, keeping the tail of a game not yet complete for
+/// the next batch.
+struct Cutter {
+    threads: usize,
+    /// Lines before the next batch's first byte.
+    first_line: u64,
+    /// The text of a game not yet complete.
+    pending: Vec<u8>,
+}
+
+/// One batch cut into pieces for the cores: the texts that a line too long to keep ended
+/// (rare), then the batch's complete games in spans of about equal size, each piece with its
+/// first line in the file and its lines, known before it is checked.
+struct Cut {
+    interrupted: Vec<(Vec<u8>, u64)>,
+    text: Vec<u8>,
+    spans: Vec<std::ops::Range<usize>>,
+    lines: Vec<(u64, u64)>,
+    /// The input ended: the last game, complete or not, is in `text`.
+    at_end: bool,
+}
+
+impl Cut {
+    /// Nothing to check.
+    fn is_empty(&self) -> bool {
+        self.interrupted.is_empty() && self.text.is_empty()
+    }
+
+    /// Checks every piece on the cores, in input order.
+    fn check(&self, options: CheckOptions) -> Vec<GamesPiece> {
+        let pieces: Vec<(&[u8], Option<u64>)> = (self.interrupted.iter())
+            .map(|(text, length)| (&text[..], Some(*length)))
+            .chain(
+                self.spans
+                    .iter()
+                    .map(|span| (&self.text[span.clone()], None)),
+            )
+            .collect();
+        pieces
+            .par_iter()
+            .zip(&self.lines)
+            .map(|(&(text, overlong), &(before, lines))| {
+                check_piece(text, overlong, before, lines, options)
+            })
+            .collect()
+    }
+}
+
+impl Cutter {
+    fn new(threads: usize) -> Self {
+        Cutter {
+            threads,
+            first_line: 0,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Cuts `batch`; an empty batch means the input ended.
+    fn cut(&mut self, batch: Vec<Block>) -> Cut {
+        let at_end = batch.is_empty();
+        let mut interrupted: Vec<(Vec<u8>, u64)> = Vec::new();
+        for block in batch {
+            match block {
+                Block::Lines(data) => self.pending.extend_from_slice(&data),
+                Block::Overlong(length) => {
+                    interrupted.push((std::mem::take(&mut self.pending), length));
+                }
+            }
+        }
+        // Where the games begin, found once: the cut for the next batch, and the cuts
+        // between pieces for the cores.
+        let starts: Vec<usize> = game_starts(&self.pending).collect();
+        let complete = complete_games(&self.pending, &starts, at_end, MAX_GAME_BYTES);
+        let rest = self.pending[complete..].to_vec();
+        self.pending.truncate(complete);
+        let text = std::mem::replace(&mut self.pending, rest);
+        let target = text.len() / (self.threads * PIECES_PER_THREAD) + 1;
+        let mut spans = Vec::new();
+        let mut from = 0;
+        for &cut in starts.iter().filter(|&&cut| cut < complete) {
+            if cut - from >= target {
+                spans.push(from..cut);
+                from = cut;
+            }
+        }
+        if from < text.len() {
+            spans.push(from..text.len());
+        }
+        // Each piece's first line and lines; the line too long to keep that ended an
+        // interrupted text is a line of the file too.
+        let mut lines = Vec::with_capacity(interrupted.len() + spans.len());
+        let pieces = (interrupted.iter().map(|(text, _)| (&text[..], 1)))
+            .chain(spans.iter().map(|span| (&text[span.clone()], 0)));
+        for (piece, overlong_lines) in pieces {
+            let count = memchr::memchr_iter(b'\n', piece).count() as u64;
+            lines.push((self.first_line, count));
+            self.first_line += count + overlong_lines;
+        }
+        Cut {
+            interrupted,
+            text,
+            spans,
+            lines,
+            at_end,
+        }
+    }
+}
 /// The games of one piece of text, `before` lines into the file; `overlong`: the length of
 /// the too-long line that ended it.
 fn check_piece(
@@ -182,3 +250,7 @@ fn check_piece(
         overlong,
     }
 }
+
+#[cfg(test)]
+#[path = "game_stream_tests.rs"]
+mod tests;
