@@ -39,6 +39,8 @@ BEFORE = os.environ.get("SP960_BEFORE")
 ZSTD = "/usr/bin/zstd"
 RUNS = int(os.environ.get("RUNS", "5"))
 COPIES = int(os.environ.get("COPIES", "180"))
+from game_validate import concatenated  # noqa: E402 (benches/ is the script's directory)
+
 SUMMARY = re.compile(rb"(\d+) records \((\d+) games\): (\d+) valid")
 
 
@@ -80,15 +82,6 @@ def run(stages, threads):
     return wall, cpu, rss / 1024, int(found.group(2))
 
 
-def concatenated(out_path, samples, copies):
-    with open(out_path, "wb") as out:
-        for _ in range(copies):
-            for sample in samples:
-                with open(sample, "rb") as f:
-                    data = f.read()
-                out.write(data if data.endswith(b"\n\n") else data.rstrip(b"\n") + b"\n\n")
-
-
 def compress(path, out):
     subprocess.run([ZSTD, "-q", "-3", "-f", "-T2", path, "-o", out], check=True)
 
@@ -100,10 +93,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         games_pgn = os.environ.get("GAMES")
         if not games_pgn:
-            corpus = os.path.join(ROOT, "fixtures/games/corpus")
             games_pgn = os.path.join(tmp, "samples.pgn")
-            concatenated(games_pgn, sorted(os.path.join(corpus, f) for f in os.listdir(corpus)
-                                          if f.endswith(".pgn")), COPIES)
+            concatenated(games_pgn, COPIES)
         zst_copy = os.path.join(tmp, os.path.basename(games_pgn) + ".zst")
         compress(games_pgn, zst_copy)
         # A head of the file about 10 MB compressed: the peak RSS of a small input.

@@ -62,6 +62,18 @@ print(games, plies)
 """
 
 
+def concatenated(out_path, copies):
+    """Writes the samples of fixtures/games/corpus/, in name order, `copies` times to
+    `out_path`, each ending in a blank line (the file the benchmarks call "the samples")."""
+    samples = sorted(glob.glob(os.path.join(ROOT, "fixtures/games/corpus/*.pgn")))
+    with open(out_path, "wb") as out:
+        for _ in range(copies):
+            for sample in samples:
+                with open(sample, "rb") as f:
+                    data = f.read()
+                out.write(data if data.endswith(b"\n\n") else data.rstrip(b"\n") + b"\n\n")
+
+
 def timed(args, env=None):
     """Wall and CPU seconds of one whole process, and its stdout and stderr."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -112,13 +124,7 @@ def main():
         path = os.environ.get("GAMES")
         if not path:
             path = os.path.join(tmp, "games.pgn")
-            samples = sorted(glob.glob(os.path.join(ROOT, "fixtures/games/corpus/*.pgn")))
-            with open(path, "wb") as out:
-                for _ in range(COPIES):
-                    for sample in samples:
-                        with open(sample, "rb") as f:
-                            data = f.read()
-                        out.write(data if data.endswith(b"\n\n") else data.rstrip(b"\n") + b"\n\n")
+            concatenated(path, COPIES)
         size = os.path.getsize(path)
         floor_wall, floor_cpu, games, plies = floor(path)
         print(f"{path}: {size / 1e6:.1f} MB, {games} games, {plies} mainline plies; "

@@ -206,9 +206,11 @@ zigbuild() { # zigbuild TARGET_DIR MACOSX_DEPLOYMENT_TARGET TARGET...
   )
 }
 # The two runs at once, each in its own build directory (one directory is one cargo at a
-# time): each compiles sp960 with one core for a while (rustc's front end), and the other
-# takes the second core meanwhile. Their host tools (build scripts, derive macros) are built
-# in each, once per cache.
+# time), so that while one compiles sp960 on one core (rustc's front end) the other can take
+# the second. Their host tools (build scripts, derive macros) are built in each, once per
+# cache. On a fresh machine this was slower (613 s against 505 s one after the other, both
+# runs building std and every dependency); with caches it was not compared
+# (docs/platforms.md).
 x86_macos_target="$zig_target/x86_64-macos"
 zigbuild "$x86_macos_target" 10.12 "${macos_targets[1]}" &
 x86_macos_pid=$!

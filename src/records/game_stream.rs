@@ -87,7 +87,7 @@ pub fn stream_blocks<R: Read + Send>(
                 if at_end {
                     return Ok(None);
                 }
-                let batch = read_batch(&mut blocks, threads * BLOCKS_PER_THREAD)?;
+                let batch = read_batch(&mut blocks, batch_len())?;
                 Ok(Some(cutter.cut(batch)))
             },
             || cut.check(options),
@@ -136,16 +136,21 @@ impl Cut {
         self.interrupted.is_empty() && self.text.is_empty()
     }
 
-    /// Checks every piece on the cores, in input order.
-    fn check(&self, options: CheckOptions) -> Vec<GamesPiece> {
-        let pieces: Vec<(&[u8], Option<u64>)> = (self.interrupted.iter())
+    /// The pieces in input order: the interrupted texts, each with the length of the line
+    /// that ended it, then the spans of `text`.
+    fn pieces(&self) -> impl Iterator<Item = (&[u8], Option<u64>)> {
+        (self.interrupted.iter())
             .map(|(text, length)| (&text[..], Some(*length)))
             .chain(
                 self.spans
                     .iter()
                     .map(|span| (&self.text[span.clone()], None)),
             )
-            .collect();
+    }
+
+    /// Checks every piece on the cores, in input order.
+    fn check(&self, options: CheckOptions) -> Vec<GamesPiece> {
+        let pieces: Vec<_> = self.pieces().collect();
         pieces
             .par_iter()
             .zip(&self.lines)
@@ -196,25 +201,26 @@ impl Cutter {
         if from < text.len() {
             spans.push(from..text.len());
         }
-        // Each piece's first line and lines; the line too long to keep that ended an
-        // interrupted text is a line of the file too.
-        let mut lines = Vec::with_capacity(interrupted.len() + spans.len());
-        let pieces = (interrupted.iter().map(|(text, _)| (&text[..], 1)))
-            .chain(spans.iter().map(|span| (&text[span.clone()], 0)));
-        for (piece, overlong_lines) in pieces {
-            let count = memchr::memchr_iter(b'\n', piece).count() as u64;
-            lines.push((self.first_line, count));
-            self.first_line += count + overlong_lines;
-        }
-        Cut {
+        let mut cut = Cut {
             interrupted,
             text,
             spans,
-            lines,
+            lines: Vec::new(),
             at_end,
+        };
+        // Each piece's first line and lines; the line too long to keep that ended an
+        // interrupted text is a line of the file too.
+        let mut lines = Vec::new();
+        for (piece, overlong) in cut.pieces() {
+            let count = memchr::memchr_iter(b'\n', piece).count() as u64;
+            lines.push((self.first_line, count));
+            self.first_line += count + u64::from(overlong.is_some());
         }
+        cut.lines = lines;
+        cut
     }
 }
+
 /// The games of one piece of text, `before` lines into the file; `overlong`: the length of
 /// the too-long line that ended it.
 fn check_piece(
