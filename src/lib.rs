@@ -65,6 +65,7 @@ pub use proxy::{
 /// fuzzer).
 pub use records::{
     check::{CheckOptions, OperationChecks},
+    compression::Compression,
     game::{GameVerdict, check_games},
     pgn,
     record::{Line, Verdict, check_line, validate_line},

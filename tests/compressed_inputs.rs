@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+#[path = "support/peers.rs"]
+mod peers;
+
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
 
 fn sp960() -> Command {
@@ -33,9 +36,10 @@ fn bzip2(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn xz(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    lzma_rs::xz_compress(&mut Cursor::new(bytes), &mut out).unwrap();
-    out
+    let mut encoder =
+        lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6)).unwrap();
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
 }
 
 /// A zip archive of `entries` (name, bytes), deflated.
@@ -51,8 +55,7 @@ fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
 }
 
 /// `name` in `dir` with every compressed form of `bytes` beside it (a zip holding it as
-/// `name`, and gzip, zstd and bzip2 files of two members): the plain path first. (Two xz
-/// streams one after the other are not read: lzma-rs stops at the data after the first.)
+/// `name`, and gzip, zstd, bzip2 and xz files of two members): the plain path first.
 fn every_form(dir: &Path, name: &str, bytes: &[u8]) -> Vec<PathBuf> {
     let half = bytes.len() / 2;
     let cut = half + bytes[half..].iter().position(|&b| b == b'\n').unwrap() + 1;
@@ -65,6 +68,7 @@ fn every_form(dir: &Path, name: &str, bytes: &[u8]) -> Vec<PathBuf> {
         (format!("{name}.2.gz"), two(gzip)),
         (format!("{name}.2.zst"), two(zstd)),
         (format!("{name}.2.bz2"), two(bzip2)),
+        (format!("{name}.2.xz"), two(xz)),
         (format!("{name}.zst"), zstd(bytes)),
         (format!("{name}.bz2"), bzip2(bytes)),
         (format!("{name}.xz"), xz(bytes)),
@@ -307,7 +311,7 @@ fn book_stats_are_the_same_compressed() {
 }
 
 #[test]
-fn normalize_reads_compressed_input_and_will_not_rewrite_it_in_place() {
+fn normalize_reads_compressed_input() {
     let dir = tempfile::tempdir().unwrap();
     let bytes = fs::read(Path::new(FIXTURES).join("normalize/input.epd")).unwrap();
     let forms = every_form(dir.path(), "input.epd", &bytes);
@@ -322,19 +326,75 @@ fn normalize_reads_compressed_input_and_will_not_rewrite_it_in_place() {
         );
         assert_eq!(output.stdout, plain.stdout, "{}", form.display());
     }
-    let before = fs::read(&forms[1]).unwrap();
+}
+
+/// `normalize --in-place` on a compressed file writes it back in the same compression:
+/// the format's own tool (`gzip`, `zstd`, `bzip2`, `xz`) tests it and unpacks it into what
+/// `normalize` prints for the plain file. An entry of a zip archive is refused, untouched.
+#[test]
+fn normalize_in_place_keeps_the_compression() {
+    let dir = tempfile::tempdir().unwrap();
+    // Valid records, written otherwise than normalize writes them.
+    let text = "rbknrnbq/pppppppp/8/8/8/8/PPPPPPPP/RBKNRNBQ  w  KQkq - 0 1\n\
+                rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca -\n";
+    let plain = dir.path().join("book.epd");
+    fs::write(&plain, text).unwrap();
+    let expected = sp960().arg("normalize").arg(&plain).output().unwrap();
+    assert!(expected.status.success(), "{expected:?}");
+    assert_ne!(expected.stdout, text.as_bytes());
+    type Compress = fn(&[u8]) -> Vec<u8>;
+    let forms: [(&str, Compress, &str); 5] = [
+        ("gz", gzip, "gzip"),
+        ("zst", zstd, "zstd"),
+        ("bz2", bzip2, "bzip2"),
+        ("xz", xz, "xz"),
+        (
+            "2.xz",
+            |bytes| [xz(&bytes[..10]), xz(&bytes[10..])].concat(),
+            "xz",
+        ),
+    ];
+    for (suffix, compress, tool) in forms {
+        if !peers::have(tool) {
+            continue;
+        }
+        let path = dir.path().join(format!("book.epd.{suffix}"));
+        fs::write(&path, compress(text.as_bytes())).unwrap();
+        let output = sp960()
+            .args(["normalize", "--in-place"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{suffix}: {output:?}");
+        let unpacked = std::process::Command::new(tool)
+            .args(["-d", "-c"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(unpacked.status.success(), "{tool} -dc: {unpacked:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&unpacked.stdout),
+            String::from_utf8_lossy(&expected.stdout),
+            "{suffix}"
+        );
+    }
+    let archive = dir.path().join("book.zip");
+    fs::write(&archive, zip(&[("book.epd", text.as_bytes())])).unwrap();
+    let before = fs::read(&archive).unwrap();
     let output = sp960()
         .args(["normalize", "--in-place"])
-        .arg(&forms[1])
+        .arg(&archive)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("--in-place rewrites plain text files, this is a gzip stream"),
+        stderr.contains(
+            "--in-place rewrites files and compressed streams, this is an entry of a zip archive"
+        ),
         "{stderr}"
     );
-    assert_eq!(fs::read(&forms[1]).unwrap(), before);
+    assert_eq!(fs::read(&archive).unwrap(), before);
 }
 
 /// `zstd --long=31` from a pipe declares a 2 GiB window; read from stdin too. Skipped

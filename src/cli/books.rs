@@ -17,6 +17,7 @@ use crate::books::package;
 use crate::books::stats::{self, Diagnostic};
 use crate::exit_code;
 use crate::launch::spec::EngineSpec;
+use crate::records::compression::Stored;
 use crate::records::inputs::Input;
 use crate::records::open::{OpenError, read_one, read_whole};
 use crate::records::record::Syntax;
@@ -332,15 +333,8 @@ fn book_read_error(command: &str, path: &Path, err: &OpenError) -> String {
 
 /// The file name of a book's text: a zip entry's own name (`books.zip!sub/book.epd` is
 /// `book.epd`), a compressed file's name without its suffix (`book.epd.gz` is `book.epd`).
-fn text_file_name(name: &str, format: Option<&str>) -> String {
-    let name = match format {
-        Some("zip entry") => name.rsplit_once('!').map_or(name, |(_, entry)| entry),
-        Some(_) => [".gz", ".zst", ".bz2", ".xz"]
-            .iter()
-            .find_map(|suffix| name.strip_suffix(suffix))
-            .unwrap_or(name),
-        None => name,
-    };
+fn text_file_name(name: &str, stored: Option<Stored>) -> String {
+    let name = stored.map_or(name, |stored| stored.text_name(name));
     Path::new(name)
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
@@ -446,7 +440,7 @@ fn book_package(args: BookPackageArgs) -> Result<(), CommandFailure> {
         };
         CommandFailure::new(code, book_read_error("package", &args.file, &err))
     })?;
-    let file_name = text_file_name(&whole.name, whole.format);
+    let file_name = text_file_name(&whole.name, whole.stored);
     let bytes = whole.bytes;
     let (_, diagnostics) = stats::book_stats(&file_name, &bytes);
     if !diagnostics.is_empty() {

@@ -241,16 +241,12 @@ fn given_book(path: &Path, tool: Tool) -> Result<GivenBook, CommandFailure> {
     })?;
     // The runner opens the book itself, by its path: a compressed book or a zip entry,
     // read here as `validate` reads it, would not be read there.
-    if let Some(format) = text.format {
+    if let Some(stored) = text.stored {
         return Err(CommandFailure::new(
             exit_code::USAGE,
             format!(
                 "tournament: --openings {name}: {tool} reads the book file itself, and this is {}; decompress it first",
-                match format {
-                    "zip entry" => "a zip archive".to_owned(),
-                    "xz" => "an xz stream".to_owned(),
-                    other => format!("a {other} stream"),
-                },
+                stored.a_file(),
                 tool = tool.dialect().name()
             ),
         ));

@@ -11,13 +11,14 @@
 //! game with bounded memory on all cores ([`game_stream`]: `validate` and `sp960 results`),
 //! such files streamed in blocks of lines ([`line_blocks`]), the paths and directories to
 //! read ([`inputs`]), the one place an input is opened, compressed or archived, told by its
-//! first bytes ([`open`]), and the two commands
+//! first bytes ([`open`]; the formats, their names and their encoders: [`compression`]), and the two commands
 //! over whole files: [`validate`] (compiler-style diagnostics; PGN game by game) and [`normalize`]
 //! (rewrite records, byte for byte elsewhere).
 //!
 //! Must not import any room but `starts` (and the shared `exit_code`).
 
 pub mod check;
+pub mod compression;
 pub mod epd_ops;
 pub mod game;
 pub mod game_rewrite;

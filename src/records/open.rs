@@ -4,7 +4,8 @@
 //! xz streams are decompressed; a zip archive is each of its entries in turn, named
 //! `ARCHIVE!ENTRY` (an entry's name is only a name: nothing is ever written). What is not
 //! text after that (a 7z archive, an image, binary data) is refused as a whole with one
-//! [`OpenError::NotText`], before any line is read.
+//! [`OpenError::NotText`], before any line is read. The formats themselves (their first
+//! bytes, decoders and names) are [`compression`](super::compression)'s.
 //!
 //! A stream that breaks while it is read (a truncated download) fails with an
 //! [`io::Error`] naming the format and about where in the compressed bytes it broke; what
@@ -15,15 +16,12 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
 
+use super::compression::{Compression, Stored};
 use super::inputs::Input;
 
 /// How many bytes of a stream are looked at to tell what it is.
 const SNIFF_LEN: usize = 8 * 1024;
-
-/// The largest zstd window read: `zstd --long=31`'s 2 GiB.
-const ZSTD_MAX_WINDOW: u64 = 1 << 31;
 
 /// Why an input (or one entry of an archive) gives no text.
 #[derive(Debug, thiserror::Error)]
@@ -80,8 +78,8 @@ pub struct Text<'a> {
     pub name: String,
     /// The text, decompressed.
     pub reader: &'a mut (dyn BufRead + Send),
-    /// How it was stored (`gzip`, `zip entry`, …), or `None` for plain text.
-    pub format: Option<&'static str>,
+    /// How it was stored, or `None` for plain text.
+    pub stored: Option<Stored>,
 }
 
 /// What [`each_text`] calls with each text stream of an input, or the error in its place.
@@ -137,12 +135,8 @@ pub fn each_text<E>(input: &Input, each: &mut EachText<'_, E>) -> Result<(), E> 
             each_zip_entry(&name, Cursor::new(bytes), each)
         }
         Kind::Compressed(format) => {
-            let decoded = match decoder(format, Box::new(raw)) {
-                Ok(decoded) => decoded,
-                Err(error) => return each(Err(io_error(broken(format, &counted, error)))),
-            };
             let decoded = Broken {
-                inner: decoded,
+                inner: format.decoder(Box::new(raw)),
                 format,
                 count: counted,
             };
@@ -157,7 +151,7 @@ pub fn each_text<E>(input: &Input, each: &mut EachText<'_, E>) -> Result<(), E> 
             each(Ok(Text {
                 name: name.clone(),
                 reader: &mut reader,
-                format: Some(format),
+                stored: Some(Stored::Compressed(format)),
             }))
         }
         Kind::Other => {
@@ -168,7 +162,7 @@ pub fn each_text<E>(input: &Input, each: &mut EachText<'_, E>) -> Result<(), E> 
             each(Ok(Text {
                 name: name.clone(),
                 reader: &mut reader,
-                format: None,
+                stored: None,
             }))
         }
     }
@@ -185,8 +179,8 @@ pub struct WholeText {
     pub bytes: Vec<u8>,
     /// Why it ends before its end (a truncated download).
     pub broken: Option<io::Error>,
-    /// How it was stored (`gzip`, `zip entry`, …), or `None` for plain text.
-    pub format: Option<&'static str>,
+    /// How it was stored, or `None` for plain text.
+    pub stored: Option<Stored>,
 }
 
 /// The one text of `input`, read whole, for the commands that read one file (`match
@@ -221,7 +215,7 @@ pub fn read_whole(input: &Input) -> Vec<Result<WholeText, OpenError>> {
                 name: text.name,
                 bytes,
                 broken,
-                format: text.format,
+                stored: text.stored,
             }
         }));
         Ok(())
@@ -306,9 +300,10 @@ fn each_zip_entry<R: Read + Seek + Send, E>(
         };
         let refused = match Kind::of(&head) {
             Kind::Zip => Some("a zip inside a zip; unpack it first".to_owned()),
-            Kind::Compressed(format) => {
-                Some(format!("{} inside a zip; unpack it first", article(format)))
-            }
+            Kind::Compressed(format) => Some(format!(
+                "{} inside a zip; unpack it first",
+                format.a_stream()
+            )),
             Kind::Other => not_text(&head, None),
         };
         if let Some(what) = refused {
@@ -322,7 +317,7 @@ fn each_zip_entry<R: Read + Seek + Send, E>(
         each(Ok(Text {
             name: entry_name,
             reader: &mut reader,
-            format: Some("zip entry"),
+            stored: Some(Stored::ZipEntry),
         }))?;
     }
     Ok(())
@@ -332,8 +327,7 @@ fn each_zip_entry<R: Read + Seek + Send, E>(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Zip,
-    /// A compressed stream: `gzip`, `zstd`, `bzip2` or `xz`.
-    Compressed(&'static str),
+    Compressed(Compression),
     /// Perhaps text.
     Other,
 }
@@ -342,39 +336,15 @@ impl Kind {
     fn of(head: &[u8]) -> Kind {
         if is_zip(head) {
             Kind::Zip
-        } else if head.starts_with(&[0x1f, 0x8b]) {
-            Kind::Compressed("gzip")
-        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) || is_zstd_skippable(head) {
-            Kind::Compressed("zstd")
-        } else if head.len() >= 10
-            && head.starts_with(b"BZh")
-            && (b'1'..=b'9').contains(&head[3])
-            && (head[4..10] == [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]
-                || head[4..10] == [0x17, 0x72, 0x45, 0x38, 0x50, 0x90])
-        {
-            Kind::Compressed("bzip2")
-        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
-            Kind::Compressed("xz")
         } else {
-            Kind::Other
+            Compression::of(head).map_or(Kind::Other, Kind::Compressed)
         }
-    }
-}
-
-fn is_zstd_skippable(head: &[u8]) -> bool {
-    head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18]
-}
-
-fn article(format: &str) -> String {
-    match format {
-        "xz" => "an xz stream".to_owned(),
-        other => format!("a {other} stream"),
     }
 }
 
 /// What `head` (a stream's first bytes) looks like when it is not text; `None` for text.
 /// `inside` is the compression it came out of.
-fn not_text(head: &[u8], inside: Option<&str>) -> Option<String> {
+fn not_text(head: &[u8], inside: Option<Compression>) -> Option<String> {
     let known: &[(&[u8], usize, &str)] = &[
         (b"7z\xbc\xaf\x27\x1c", 0, "a 7z archive; unpack it first"),
         (b"Rar!\x1a\x07", 0, "a RAR archive; unpack it first"),
@@ -439,141 +409,6 @@ fn peek<R: Read>(mut reader: R) -> io::Result<(Vec<u8>, Peeked<R>)> {
     Ok((head.clone(), Cursor::new(head).chain(reader)))
 }
 
-/// The decompressed bytes of a `format` stream.
-fn decoder(format: &'static str, raw: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
-    let raw = BufReader::with_capacity(1 << 16, raw);
-    Ok(match format {
-        "gzip" => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
-        "bzip2" => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
-        "zstd" => {
-            let mut decoder = ruzstd::decoding::FrameDecoder::new();
-            decoder.set_max_window_size(ZSTD_MAX_WINDOW);
-            Box::new(Zstd {
-                source: raw,
-                decoder,
-                in_frame: false,
-            })
-        }
-        _ => Box::new(xz(raw)),
-    })
-}
-
-/// Every frame of a zstd stream (skippable frames skipped), with ruzstd.
-struct Zstd<R: BufRead> {
-    source: R,
-    decoder: ruzstd::decoding::FrameDecoder,
-    in_frame: bool,
-}
-
-impl<R: BufRead> Read for Zstd<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        use ruzstd::decoding::BlockDecodingStrategy;
-        use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
-        let invalid = |error: FrameDecoderError| io::Error::new(io::ErrorKind::InvalidData, error);
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        loop {
-            if self.in_frame {
-                let decoder = &mut self.decoder;
-                while decoder.can_collect() == 0 && !decoder.is_finished() {
-                    decoder
-                        .decode_blocks(&mut self.source, BlockDecodingStrategy::UptoBlocks(1))
-                        .map_err(invalid)?;
-                }
-                let read = decoder.read(buf)?;
-                if read > 0 {
-                    return Ok(read);
-                }
-                self.in_frame = false;
-            }
-            // The next frame, if any bytes are left.
-            if self.source.fill_buf()?.is_empty() {
-                return Ok(0);
-            }
-            match self.decoder.init(&mut self.source) {
-                Ok(()) => self.in_frame = true,
-                Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
-                    length,
-                    ..
-                })) => {
-                    let skipped = io::copy(
-                        &mut (&mut self.source).take(u64::from(length)),
-                        &mut io::sink(),
-                    )?;
-                    if skipped < u64::from(length) {
-                        return Err(io::Error::new(
-                            io::ErrorKind::UnexpectedEof,
-                            "a skippable frame is cut short",
-                        ));
-                    }
-                }
-                Err(error) => return Err(invalid(error)),
-            }
-        }
-    }
-}
-
-/// An xz stream decoded by lzma-rs on a thread of its own (lzma-rs writes what it
-/// decodes), handed over in chunks; the thread ends when the reader is dropped.
-fn xz(mut raw: BufReader<Box<dyn Read + Send>>) -> impl Read + Send {
-    let (sender, receiver) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
-    std::thread::spawn(move || {
-        let mut writer = ChunkWriter {
-            sender: sender.clone(),
-        };
-        let result = lzma_rs::xz_decompress(&mut raw, &mut writer);
-        if let Err(error) = result {
-            let _ = sender.send(Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                error.to_string(),
-            )));
-        }
-    });
-    ChunkReader {
-        receiver,
-        chunk: Cursor::new(Vec::new()),
-    }
-}
-
-struct ChunkWriter {
-    sender: mpsc::SyncSender<io::Result<Vec<u8>>>,
-}
-
-impl io::Write for ChunkWriter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.sender
-            .send(Ok(buf.to_vec()))
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "reader gone"))?;
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-struct ChunkReader {
-    receiver: mpsc::Receiver<io::Result<Vec<u8>>>,
-    chunk: Cursor<Vec<u8>>,
-}
-
-impl Read for ChunkReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let read = self.chunk.read(buf)?;
-            if read > 0 || buf.is_empty() {
-                return Ok(read);
-            }
-            match self.receiver.recv() {
-                Ok(Ok(chunk)) => self.chunk = Cursor::new(chunk),
-                Ok(Err(error)) => return Err(error),
-                Err(_) => return Ok(0),
-            }
-        }
-    }
-}
-
 /// A reader that counts the bytes read through it.
 struct Counted<R> {
     inner: R,
@@ -591,7 +426,7 @@ impl<R: Read> Read for Counted<R> {
 /// A decoder whose errors say the format and about where the compressed bytes broke.
 struct Broken<R> {
     inner: R,
-    format: &'static str,
+    format: Compression,
     count: Arc<AtomicU64>,
 }
 
@@ -603,7 +438,7 @@ impl<R: Read> Read for Broken<R> {
     }
 }
 
-fn broken(format: &str, count: &AtomicU64, error: io::Error) -> io::Error {
+fn broken(format: Compression, count: &AtomicU64, error: io::Error) -> io::Error {
     let kind = match error.kind() {
         io::ErrorKind::UnexpectedEof => io::ErrorKind::UnexpectedEof,
         _ => io::ErrorKind::InvalidData,
@@ -623,11 +458,10 @@ mod tests {
 
     #[test]
     fn first_bytes_say_what_a_stream_is() {
-        assert_eq!(Kind::of(b"\x1f\x8b\x08\0"), Kind::Compressed("gzip"));
-        assert_eq!(Kind::of(b"\x28\xb5\x2f\xfd\x04"), Kind::Compressed("zstd"));
-        assert_eq!(Kind::of(b"\x50\x2a\x4d\x18\0"), Kind::Compressed("zstd"));
-        assert_eq!(Kind::of(b"BZh91AY&SY\0\0"), Kind::Compressed("bzip2"));
-        assert_eq!(Kind::of(b"\xfd7zXZ\0\0"), Kind::Compressed("xz"));
+        assert_eq!(
+            Kind::of(b"\x1f\x8b\x08\0"),
+            Kind::Compressed(Compression::Gzip)
+        );
         assert_eq!(Kind::of(b"PK\x03\x04"), Kind::Zip);
         // Text that happens to start like a magic number is text.
         assert_eq!(Kind::of(b"BZh9 is no bzip2 header\n"), Kind::Other);
@@ -657,7 +491,7 @@ mod tests {
             Some("a tar archive; unpack it first")
         );
         assert_eq!(
-            not_text(b"%PDF-1.7\n", Some("gzip")).as_deref(),
+            not_text(b"%PDF-1.7\n", Some(Compression::Gzip)).as_deref(),
             Some("a PDF document (inside the gzip stream)")
         );
     }
