@@ -9,9 +9,11 @@
 #   tests      Debian's chess engines (into /usr/games), polyglot, pgn-extract, xboard, Xvfb,
 #              hyperfine, chromium, zstd; what scripts/build-runners.sh builds cutechess-cli and
 #              fastchess with; python-chess 1.11.2 and scipy (pip)
-#   platforms  Debian's rustc-web, cargo-web, rust-web-src, rust-web-clippy (-Zbuild-std for
-#              other targets), mingw-w64 (the Windows linker), wine64
-#   release    qemu-user-static (the aarch64 download run; llvm-lipo comes with rustc-web)
+#   platforms  rustup's standard library for the other targets (`rustup target add`: Windows,
+#              macOS arm64 and x86-64, Linux aarch64 musl), mingw-w64 (the Windows linker),
+#              wine64
+#   release    qemu-user-static (the aarch64 download run), llvm-14 (llvm-lipo: the universal
+#              macOS binary)
 #   --list     print the Debian packages of the groups, install nothing
 #
 # Needs root or sudo for apt-get; pip installs system-wide as root, else into the user's site.
@@ -34,6 +36,10 @@ done
 
 packages=()
 pip_wanted=false
+targets_wanted=false
+# The targets the downloads and the other platforms' lints are built for, with rustup's
+# toolchain (the one that builds the host): prebuilt standard libraries, nothing to compile.
+rust_targets=(x86_64-pc-windows-gnu aarch64-apple-darwin x86_64-apple-darwin aarch64-unknown-linux-musl)
 for group in "${groups[@]}"; do
   case $group in
     tests)
@@ -44,8 +50,11 @@ for group in "${groups[@]}"; do
       packages+=($(scripts/build-runners.sh --packages))
       pip_wanted=true
       ;;
-    platforms) packages+=(rustc-web cargo-web rust-web-src rust-web-clippy mingw-w64 wine64) ;;
-    release) packages+=(qemu-user-static) ;;
+    platforms)
+      packages+=(mingw-w64 wine64)
+      targets_wanted=true
+      ;;
+    release) packages+=(qemu-user-static llvm-14) ;;
   esac
 done
 chess_ok() { python3 -c 'import chess; assert chess.__version__ == "1.11.2"' 2>/dev/null; }
@@ -57,6 +66,23 @@ fi
 if $list; then
   printf '%s\n' "${packages[@]}"
   exit 0
+fi
+
+# rustup's standard library for each target (a download of about 30 MB each, once).
+if $targets_wanted; then
+  installed_targets=$(rustup target list --installed 2>/dev/null || true)
+  wanted=()
+  for target in "${rust_targets[@]}"; do
+    grep -qx "$target" <<<"$installed_targets" || wanted+=("$target")
+  done
+  if [ "${#wanted[@]}" -gt 0 ]; then
+    log "[${SECONDS}s] rustup target add ${wanted[*]}"
+    said=$(rustup target add "${wanted[@]}" 2>&1) || {
+      printf '%s\n' "$said" >&2
+      log "error: rustup target add ${wanted[*]} failed (the other platforms' builds need them)"
+      exit 1
+    }
+  fi
 fi
 
 as_root() {

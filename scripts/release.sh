@@ -22,15 +22,14 @@
 #
 # The Linux binary is built from the source archive's tree, offline, so the source archive is
 # proven to be complete and to be what the binary was built from. Windows is built from the
-# checkout (the same commit): -Zbuild-std fetches the standard library's own crates, which the
-# vendored source does not hold.
+# commit's tree (`git archive`), in the directory scripts/test-platforms.sh's Wine suites share.
 #
 # Deterministic where it can be: file order sorted, owners 0, every mtime SOURCE_DATE_EPOCH
 # (default: the commit's time), gzip without a name or time, zip entries sorted with that time;
 # source paths in the binaries mapped to `sp960-VERSION/` and `crates/`. The builds are cached:
 # Linux in $SP960_RELEASE_TARGET (default ~/.cache/sp960-release-target, rustup's toolchain),
 # Windows in $SP960_CROSS_TARGET (default ~/.cache/sp960-cross-target, shared with
-# scripts/test-platforms.sh; Debian's rustc-web, installed by that script), macOS and Linux
+# scripts/test-platforms.sh; rustup's target, added by scripts/install-peers.sh), macOS and Linux
 # aarch64 in $SP960_ZIG_TARGET (default ~/.cache/sp960-zig-target; their tools, installed here
 # when missing, in ~/.cache: see "macOS and Linux aarch64" below); man pages and
 # completions come from examples/man_and_completions.rs in $CARGO_TARGET_DIR (default target/).
@@ -42,7 +41,8 @@ cd "$(dirname "$0")/.."
 log() { printf 'release: [%ss] %s\n' "$SECONDS" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# Debian's rustc-web and mingw-w64 (Windows, macOS, aarch64), qemu-user-static (the tests).
+# rustup's targets and mingw-w64 (Windows, macOS, aarch64), qemu-user-static (the tests),
+# llvm's llvm-lipo (the universal macOS binary).
 scripts/install-peers.sh platforms release
 
 out=${1:-target/dist}
@@ -143,11 +143,10 @@ readelf -dW "$linux_bin" | grep -q '(NEEDED)' &&
 log "Linux: $(file -b "$linux_bin" | cut -d, -f1-6)"
 
 # --- Windows: the one Windows build (scripts/build-windows.sh), whose tests run under Wine ---
-log "Windows: scripts/build-windows.sh (release, -Zbuild-std, Debian's rustc-web)"
+log "Windows: scripts/build-windows.sh (release)"
 # From the commit's tree in a fixed directory, as Linux: RUSTFLAGS name the source directory
-# (remapped), and cargo rebuilds everything, std included, when they change; built in the
-# checkout, a clone elsewhere would rebuild it all. Not from the vendored tree: -Zbuild-std
-# needs the standard library's own crates, which vendor/ does not hold.
+# (remapped), and cargo rebuilds everything when they change; built in the checkout, a clone
+# elsewhere would rebuild it all.
 windows_exe=$(scripts/build-windows.sh)
 # Only DLLs every Windows has: no mingw runtime (libgcc_s, libwinpthread, libstdc++) to ship.
 dlls=$(x86_64-w64-mingw32-objdump -p "$windows_exe" | sed -n 's/^\s*DLL Name: //p' | sort -uf | tr '\n' ' ')
@@ -158,17 +157,17 @@ log "Windows: imports $dlls"
 
 # --- macOS (universal) and Linux aarch64: zig as the linker, two cargo runs -----------------
 # No Apple SDK and no cross gcc: cargo-zigbuild makes zig (PyPI's ziglang) the linker, which
-# carries its own stubs of macOS's libSystem and its own musl; Debian's rustc-web builds std for
-# the three targets (-Zbuild-std), from the commit's tree as Windows is. Two cargo runs, as
+# carries its own stubs of macOS's libSystem and its own musl; rustup's prebuilt standard
+# libraries for the three targets, from the commit's tree as Windows is. Two cargo runs, as
 # MACOSX_DEPLOYMENT_TARGET is one variable: 11.0 (the first macOS on Apple Silicon) for arm64,
 # 10.12 for x86-64. Unset, arm64 is marked for the tools' newest macOS (15.0, issue 43) and refuses
 # older ones; 10.12 for both gives arm64 an LC_VERSION_MIN_MACOSX of 10.12 (measured), which
-# no arm64 macOS ever had. musl's crt1.o and libc come from zig (-Clink-self-contained=no):
-# Debian's rustc has no self-contained musl objects. rustc warns that it found no xcrun (no
+# no arm64 macOS ever had. musl's crt1.o and libc come from zig (-Clink-self-contained=no),
+# the linker's own, not rustup's copies beside std. rustc warns that it found no xcrun (no
 # Apple SDK): zig's stubs of the system libraries stand in for it.
 # The tools, pinned, installed once into ~/.cache when missing: ziglang and cargo-zigbuild
 # (PyPI wheels, in a venv, reused while its versions file names these versions); llvm-lipo is
-# Debian's llvm-NN (rustc-web's). The ad-hoc signature is written by scripts/macho_sign.py
+# Debian's llvm-NN (package llvm-14). The ad-hoc signature is written by scripts/macho_sign.py
 # (rcodesign's bytes, tested in scripts/test-release.sh; rcodesign itself is 400 crates to build).
 zig_tools="${SP960_ZIG_TOOLS:-$HOME/.cache/sp960-zig}"
 zig_versions="ziglang==0.17.0 cargo-zigbuild==0.24.0"
@@ -181,7 +180,7 @@ if [ "$(cat "$zig_tools/versions" 2>/dev/null)" != "$zig_versions" ] || ! [ -x "
   echo "$zig_versions" >"$zig_tools/versions"
 fi
 lipo=$(find /usr/bin -name 'llvm-lipo*' | sort -V | tail -n 1)
-[ -n "$lipo" ] || die "no llvm-lipo (Debian's llvm-NN, which rustc-web brings)"
+[ -n "$lipo" ] || die "no llvm-lipo (Debian's llvm-14: scripts/install-peers.sh release)"
 zig_target="${SP960_ZIG_TARGET:-$HOME/.cache/sp960-zig-target}"
 zig_src="$zig_target/source/$name"
 rm -rf "$zig_target/source"
@@ -193,24 +192,26 @@ flags="\"--remap-path-prefix=$zig_src=$name\", \"--remap-path-prefix=$cargo_home
 configs=()
 for target in "${macos_targets[@]}"; do configs+=(--config "target.$target.rustflags=[$flags]"); done
 configs+=(--config "target.$arm_target.rustflags=[$flags, \"-Clink-self-contained=no\"]")
+# -Zchecksum-freshness, as in scripts/build-windows.sh: `git archive` dates every file at the
+# commit, which can be before the cached build of another commit; cargo then judges by
+# checksums, not mtimes (by mtimes, a changed file older than the cache is not rebuilt).
 zigbuild() { # zigbuild TARGET_DIR MACOSX_DEPLOYMENT_TARGET TARGET...
   local dir=$1 deployment=$2 targets=()
   shift 2
   for target in "$@"; do targets+=(--target "$target"); done
-  log "cargo zigbuild --release -Zbuild-std $*, MACOSX_DEPLOYMENT_TARGET=$deployment"
+  log "cargo zigbuild --release $*, MACOSX_DEPLOYMENT_TARGET=$deployment"
   (
     cd "$zig_src"
-    PATH="$zig_tools/bin:$PATH" RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc CARGO=/usr/bin/cargo \
+    PATH="$zig_tools/bin:$PATH" RUSTC_BOOTSTRAP=1 \
       CARGO_TARGET_DIR="$dir" MACOSX_DEPLOYMENT_TARGET=$deployment \
-      cargo-zigbuild zigbuild --release --locked -Zbuild-std "${configs[@]}" "${targets[@]}" --bin sp960
+      cargo-zigbuild zigbuild --release --locked -Zchecksum-freshness "${configs[@]}" \
+      "${targets[@]}" --bin sp960
   )
 }
 # The two runs at once, each in its own build directory (one directory is one cargo at a
 # time), so that while one compiles sp960 on one core (rustc's front end) the other can take
 # the second. Their host tools (build scripts, derive macros) are built in each, once per
-# cache. On a fresh machine this was slower (613 s against 505 s one after the other, both
-# runs building std and every dependency); with caches it was not compared
-# (docs/platforms.md).
+# cache.
 x86_macos_target="$zig_target/x86_64-macos"
 zigbuild "$x86_macos_target" 10.12 "${macos_targets[1]}" &
 x86_macos_pid=$!

@@ -8,10 +8,9 @@
 # `.ci/run` runs the clippy half in the background beside the Linux tests, and the Wine half
 # after scripts/release.sh.
 #
-# - Installs what it needs when missing (scripts/install-peers.sh platforms): Debian's
-#   rustc-web/cargo-web 1.96 with the standard library's source (rust-web-src: std is built for
-#   each target with -Zbuild-std, since rustup cannot add targets here), rust-web-clippy,
-#   mingw-w64 (the Windows linker) and wine64.
+# - Installs what it needs when missing (scripts/install-peers.sh platforms): rustup's
+#   standard library for each target (`rustup target add`), mingw-w64 (the Windows linker)
+#   and wine64. Everything is built by rustup's toolchain, the one that builds the host.
 # - clippy -D warnings for x86_64-pc-windows-gnu (library, binaries and tests) and
 #   aarch64-apple-darwin (library and binaries; macOS cannot be linked here, and with
 #   --all-targets a dev-dependency's build script would need an Apple C compiler), in
@@ -41,20 +40,23 @@ done
 
 scripts/install-peers.sh platforms
 
-# Debian's toolchain, not rustup's: its std source is what -Zbuild-std compiles.
-export RUSTC_BOOTSTRAP=1 RUSTC=/usr/bin/rustc
 cross_target="${SP960_CROSS_TARGET:-$HOME/.cache/sp960-cross-target}"
+# Its own build directory: beside the Linux tests' (one cargo at a time in a directory).
 export CARGO_TARGET_DIR="$cross_target/clippy"
-windows=(--target x86_64-pc-windows-gnu -Zbuild-std
+# -Zchecksum-freshness (RUSTC_BOOTSTRAP lets stable cargo take it): a clean clone's files are
+# all new, and by mtimes cargo would check sp960 again each time; by checksums only what
+# changed.
+export RUSTC_BOOTSTRAP=1
+windows=(--target x86_64-pc-windows-gnu -Zchecksum-freshness
   --config 'target.x86_64-pc-windows-gnu.linker="x86_64-w64-mingw32-gcc"')
-macos=(--target aarch64-apple-darwin -Zbuild-std)
-/usr/bin/cargo --version
+macos=(--target aarch64-apple-darwin -Zchecksum-freshness)
+cargo --version
 
 if $clippy; then
   echo "== clippy -D warnings, Windows (x86_64-pc-windows-gnu)"
-  /usr/bin/cargo-clippy clippy --locked "${windows[@]}" --lib --bins --tests -- -D warnings
+  cargo clippy --locked "${windows[@]}" --lib --bins --tests -- -D warnings
   echo "== clippy -D warnings, macOS (aarch64-apple-darwin)"
-  /usr/bin/cargo-clippy clippy --locked "${macos[@]}" --lib --bins -- -D warnings
+  cargo clippy --locked "${macos[@]}" --lib --bins -- -D warnings
 fi
 $wine_half || exit 0
 

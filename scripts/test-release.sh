@@ -35,7 +35,7 @@
 #   Wine 8 lacks Windows 10's bcryptprimitives.dll: the stand-in (scripts/windows/) goes into
 #   the Wine prefix's system32, not into the unpacked archive.
 # Needs what scripts/test.sh and scripts/test-platforms.sh install (Stockfish, python-chess,
-# Debian's rustc-web, mingw-w64, Wine), root or unprivileged user namespaces (unshare), and root
+# rustup's Windows target, mingw-w64, Wine), root or unprivileged user namespaces (unshare), and root
 # (or sudo) for qemu's binfmt_misc entry.
 set -euo pipefail
 cd "$(dirname "$0")/.."

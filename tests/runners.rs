@@ -97,7 +97,9 @@ fn cutechess_uci_engines_with_uci_chess960_play_direct() {
         "cutechess",
         &[
             "/usr/games/stockfish nodes=2000",
-            "/usr/games/ethereal-chess nodes=2000",
+            // A depth, not nodes: Ethereal ignores `nodes` beside a clock and spends it
+            // (0.6 s a move at 10+0.1), which made it the suite's largest CPU cost.
+            "/usr/games/ethereal-chess depth=6",
         ],
     );
 }
@@ -168,7 +170,9 @@ fn fastchess_uci_engines_with_uci_chess960_play_direct() {
         "fastchess",
         &[
             "/usr/games/stockfish nodes=2000",
-            "/usr/games/ethereal-chess nodes=2000",
+            // A depth, not nodes: Ethereal ignores `nodes` beside a clock and spends it
+            // (0.6 s a move at 10+0.1), which made it the suite's largest CPU cost.
+            "/usr/games/ethereal-chess depth=6",
         ],
     );
 }
