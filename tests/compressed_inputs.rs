@@ -378,23 +378,74 @@ fn normalize_in_place_keeps_the_compression() {
             "{suffix}"
         );
     }
-    let archive = dir.path().join("book.zip");
-    fs::write(&archive, zip(&[("book.epd", text.as_bytes())])).unwrap();
-    let before = fs::read(&archive).unwrap();
+    // A zip archive: each text entry normalized, the others copied as they are, in
+    // their order; read back by Python's zipfile (an independent reader).
+    let archive = dir.path().join("books.zip");
+    let notes = b"\x00\x01 not text, copied as stored";
+    fs::write(
+        &archive,
+        zip(&[
+            ("book.epd", text.as_bytes()),
+            ("more/two.epd", text.as_bytes()),
+        ]),
+    )
+    .unwrap();
     let output = sp960()
         .args(["normalize", "--in-place"])
         .arg(&archive)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(
-        stderr.contains(
-            "--in-place rewrites files and compressed streams, this is an entry of a zip archive"
-        ),
-        "{stderr}"
+    assert!(output.status.success(), "{output:?}");
+    let listed = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile\n\
+             for info in zipfile.ZipFile(sys.argv[1]).infolist():\n\
+             \x20   data = zipfile.ZipFile(sys.argv[1]).read(info)\n\
+             \x20   print(info.filename, info.compress_type, repr(data.decode()))",
+        ])
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    let normalized = String::from_utf8(expected.stdout.clone()).unwrap();
+    assert_eq!(
+        String::from_utf8(listed.stdout).unwrap(),
+        format!("book.epd 8 {normalized:?}\nmore/two.epd 8 {normalized:?}\n").replace('"', "'"),
     );
-    assert_eq!(fs::read(&archive).unwrap(), before);
+    // An invalid entry leaves the whole archive as it was (exit 1), and so does an entry
+    // that is not text.
+    for (entries, code) in [
+        (
+            vec![
+                ("book.epd", text.as_bytes()),
+                ("bad.epd", b"not a record\n".as_slice()),
+            ],
+            1,
+        ),
+        (
+            vec![
+                ("book.epd", text.as_bytes()),
+                ("notes.bin", notes.as_slice()),
+            ],
+            1,
+        ),
+    ] {
+        fs::write(&archive, zip(&entries)).unwrap();
+        let before = fs::read(&archive).unwrap();
+        let output = sp960()
+            .args(["normalize", "--in-place"])
+            .arg(&archive)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(code), "{stderr}");
+        assert!(
+            stderr.contains("books.zip: the archive is left unchanged"),
+            "{stderr}"
+        );
+        assert_eq!(fs::read(&archive).unwrap(), before);
+    }
 }
 
 /// `zstd --long=31` from a pipe declares a 2 GiB window; read from stdin too. Skipped

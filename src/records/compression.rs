@@ -35,8 +35,11 @@ pub enum Compression {
 pub enum Stored {
     /// A compressed stream.
     Compressed(Compression),
-    /// An entry of a zip archive.
-    ZipEntry,
+    /// An entry of a zip archive, by its place in the archive's directory.
+    ZipEntry {
+        /// The entry's index (`ZipArchive::by_index`).
+        index: usize,
+    },
 }
 
 impl Compression {
@@ -149,20 +152,11 @@ impl fmt::Display for Compression {
 }
 
 impl Stored {
-    /// What the text is, in a message that names it (`a gzip stream`, `an entry of a
-    /// zip archive`).
-    pub fn a_text(self) -> String {
-        match self {
-            Stored::Compressed(compression) => compression.a_stream(),
-            Stored::ZipEntry => "an entry of a zip archive".to_owned(),
-        }
-    }
-
     /// What the file that held the text is (`a gzip stream`, `a zip archive`).
     pub fn a_file(self) -> String {
         match self {
             Stored::Compressed(compression) => compression.a_stream(),
-            Stored::ZipEntry => "a zip archive".to_owned(),
+            Stored::ZipEntry { .. } => "a zip archive".to_owned(),
         }
     }
 
@@ -171,7 +165,7 @@ impl Stored {
     /// suffix of its format).
     pub fn text_name(self, name: &str) -> &str {
         match self {
-            Stored::ZipEntry => name.rsplit_once('!').map_or(name, |(_, entry)| entry),
+            Stored::ZipEntry { .. } => name.rsplit_once('!').map_or(name, |(_, entry)| entry),
             Stored::Compressed(compression) => {
                 name.strip_suffix(compression.suffix()).unwrap_or(name)
             }
@@ -419,7 +413,10 @@ mod tests {
 
     #[test]
     fn a_text_is_named_without_its_store() {
-        assert_eq!(Stored::ZipEntry.text_name("books.zip!FRC.epd"), "FRC.epd");
+        assert_eq!(
+            Stored::ZipEntry { index: 0 }.text_name("books.zip!FRC.epd"),
+            "FRC.epd"
+        );
         assert_eq!(
             Stored::Compressed(Compression::Zstd).text_name("a.pgn.zst"),
             "a.pgn"
@@ -429,7 +426,6 @@ mod tests {
             "a.download"
         );
         assert_eq!(Stored::Compressed(Compression::Xz).a_file(), "an xz stream");
-        assert_eq!(Stored::ZipEntry.a_file(), "a zip archive");
-        assert_eq!(Stored::ZipEntry.a_text(), "an entry of a zip archive");
+        assert_eq!(Stored::ZipEntry { index: 0 }.a_file(), "a zip archive");
     }
 }

@@ -13,7 +13,7 @@
 //! read ([`inputs`]), the one place an input is opened, compressed or archived, told by its
 //! first bytes ([`open`]; the formats, their names and their encoders: [`compression`]), and the two commands
 //! over whole files: [`validate`] (compiler-style diagnostics; PGN game by game) and [`normalize`]
-//! (rewrite records, byte for byte elsewhere).
+//! (rewrite records, byte for byte elsewhere; a zip archive in place through `zip_rewrite`).
 //!
 //! Must not import any room but `starts` (and the shared `exit_code`).
 
@@ -34,3 +34,4 @@ pub mod pgn;
 pub(crate) mod pgn_tag;
 pub mod record;
 pub mod validate;
+pub(crate) mod zip_rewrite;

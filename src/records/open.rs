@@ -317,7 +317,7 @@ fn each_zip_entry<R: Read + Seek + Send, E>(
         each(Ok(Text {
             name: entry_name,
             reader: &mut reader,
-            stored: Some(Stored::ZipEntry),
+            stored: Some(Stored::ZipEntry { index }),
         }))?;
     }
     Ok(())
