@@ -1,7 +1,7 @@
 //! What every platform runs, with nothing but sp960 itself: the proxy in front of the
 //! built-in engine over pipes, as a GUI drives it (UCI and XBoard, castling in both UCI
 //! dialects, a refused position), a launcher started by its path alone playing a game to
-//! its end, and a match of the built-in engine writing a PGN.
+//! its end, a match of the built-in engine writing a PGN, and one writer per PGN.
 //! CI runs this suite on Linux, on Linux with the `portable-io` feature (the macOS path),
 //! and as a Windows build under Wine (scripts/test-windows.sh).
 
@@ -347,6 +347,98 @@ fn a_match_of_the_builtin_engine_writes_its_games() {
         games.matches("[Termination \"normal\"]").count(),
         2,
         "{games}"
+    );
+}
+
+/// One writer per PGN: while a match runs, a second `sp960 match` on its PGN stops at once
+/// (exit 2) naming the file and, where the system lets its id be read (not Windows), the
+/// process; after the first is killed outright (SIGKILL, TerminateProcess), the next match
+/// takes its lock over with a note naming it, plays, and leaves no lock file behind.
+#[test]
+fn a_second_match_on_a_pgn_is_refused_and_a_killed_ones_lock_taken_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let mut first = Command::new(sp960())
+        .args([
+            "match",
+            "--sp",
+            "0-959",
+            "--depth",
+            "2",
+            "--concurrency",
+            "1",
+        ])
+        .arg("--pgn")
+        .arg(&pgn)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = std::time::Instant::now();
+    while !std::fs::read_to_string(&pgn)
+        .unwrap_or_default()
+        .contains("[Event ")
+    {
+        assert!(began.elapsed() < Duration::from_secs(60), "no game written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = Command::new(sp960())
+        .args(["match", "--sp", SP, "--depth", "2", "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "PGN file '{}' is being written by another sp960 match",
+            pgn.display()
+        )),
+        "{stderr}"
+    );
+    if cfg!(unix) {
+        assert!(
+            stderr.contains(&format!("(process {}, ", first.id())),
+            "{stderr}"
+        );
+    }
+    let resumed = Command::new(sp960())
+        .args([
+            "match", "--sp", "0-959", "--depth", "2", "--resume", "--pgn",
+        ])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(2), "--resume is refused too");
+    let pid = first.id();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let third = Command::new(sp960())
+        .args([
+            "match",
+            "--sp",
+            SP,
+            "--depth",
+            "2",
+            "--concurrency",
+            "1",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&third.stderr);
+    assert!(third.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "note: taking over the lock of {} left by process {pid}",
+            pgn.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("games.pgn.lock").exists(),
+        "a match that ends removes its lock"
     );
 }
 

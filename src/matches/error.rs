@@ -39,6 +39,19 @@ pub enum MatchError {
         /// The error.
         source: io::Error,
     },
+    /// Another `sp960 match` writes this PGN (it holds the PGN's lock file).
+    #[error(
+        "PGN file '{pgn}' is being written by another sp960 match ({}, holding '{lock}'): wait for it to end, or give another --pgn",
+        pid.map_or_else(|| "its process could not be read".to_owned(), |pid| format!("process {pid}"))
+    )]
+    Locked {
+        /// The PGN file.
+        pgn: String,
+        /// Its lock file.
+        lock: String,
+        /// The process that holds it, where the system lets its id be read.
+        pid: Option<u32>,
+    },
     /// A thread could not be started.
     #[error("cannot start a worker thread: {0}")]
     Thread(io::Error),

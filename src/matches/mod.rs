@@ -31,6 +31,7 @@ pub mod config;
 mod error;
 pub mod game;
 mod ledger;
+mod lock;
 mod record;
 pub mod tally;
 mod workers;
@@ -91,6 +92,15 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let stopwatch = Stopwatch::start();
     let _sigint = interrupt::Guard::install();
     validate(config)?;
+    // Before anything is read or written: a second match on this PGN stops here.
+    let lock = lock::PgnLock::take(&config.pgn)?;
+    if let Some(pid) = lock.left_by {
+        eprintln!(
+            "sp960: match: note: taking over the lock of {} left by process {pid}, which ended without releasing it",
+            config.pgn.display()
+        );
+    }
+    let _lock = lock.lock;
     // Read back before the engines start, so a refused resume starts none.
     let resumed = if config.resume {
         resume_point(config)?
