@@ -26,20 +26,36 @@
 //!   notation against shakmaty;
 //! - [`cli`]: the `sp960` command line: clap arguments, help texts, errors to exit codes.
 
+// Every room but the OS layer is safe Rust: `unsafe` is the OS layer's alone (system calls),
+// and the compiler refuses it anywhere else (tests/layers.rs keeps these attributes).
+#[forbid(unsafe_code)]
 pub(crate) mod books;
+#[forbid(unsafe_code)]
 pub(crate) mod check;
+#[forbid(unsafe_code)]
 pub(crate) mod cli;
+#[forbid(unsafe_code)]
 pub(crate) mod clients;
+#[forbid(unsafe_code)]
 pub(crate) mod engine;
+#[forbid(unsafe_code)]
 pub(crate) mod launch;
+#[forbid(unsafe_code)]
 pub(crate) mod matches;
 pub(crate) mod os;
+#[forbid(unsafe_code)]
 pub(crate) mod protocol;
+#[forbid(unsafe_code)]
 pub(crate) mod proxy;
+#[forbid(unsafe_code)]
 pub(crate) mod records;
+#[forbid(unsafe_code)]
 pub(crate) mod results;
+#[forbid(unsafe_code)]
 pub(crate) mod roll;
+#[forbid(unsafe_code)]
 pub(crate) mod starts;
+#[forbid(unsafe_code)]
 pub(crate) mod tournaments;
 
 // The public face: what the `sp960` binary, the integration tests, the fuzzers and the

@@ -174,6 +174,28 @@ fn every_room_of_src_is_in_the_table() {
     }
 }
 
+/// `unsafe` is the OS layer's alone: every other room is declared in lib.rs under
+/// `#[forbid(unsafe_code)]`, so the compiler refuses it there.
+#[test]
+fn every_room_but_the_os_layer_forbids_unsafe_code() {
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let lines: Vec<&str> = lib.lines().collect();
+    for (room, _) in LAYERS {
+        let declared = format!("pub(crate) mod {room};");
+        let at = lines
+            .iter()
+            .position(|line| *line == declared)
+            .unwrap_or_else(|| panic!("src/lib.rs does not declare {declared}"));
+        let forbidden = at > 0 && lines[at - 1] == "#[forbid(unsafe_code)]";
+        assert_eq!(
+            forbidden,
+            *room != "os",
+            "{room}: #[forbid(unsafe_code)] is for every room but os"
+        );
+    }
+}
+
 #[test]
 fn the_reader_sees_groups_and_skips_comments_and_tests() {
     let text = "use crate::starts::start::Start;\nuse crate::{matches::{tally, game}, os::cpu};\n// crate::proxy in a comment\nlet x = crate::launch::spec::parse();\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
