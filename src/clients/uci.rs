@@ -11,7 +11,7 @@
 //! proxy's shield renders them ([`GameLine::for_shared_castling_files`]), and
 //! `setoption name Threads value 1` unless the user set `Threads`.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{ByColor, Chess, Move, Position};
 
 use crate::clients::talk::{ClientEvent, GoRequest, Lines, illegal_move, no_move};
 use crate::protocol::first_token;
@@ -344,11 +344,8 @@ impl UciClient {
             ..Go::default()
         };
         if let Some(clocks) = request.clocks {
-            go.time = [
-                millis(clocks.remaining.white),
-                millis(clocks.remaining.black),
-            ];
-            go.increment = [millis(clocks.increment); 2];
+            go.time = clocks.remaining.map(millis);
+            go.increment = ByColor::new_with(|_| millis(clocks.increment));
             go.moves_to_go = clocks.moves_to_go.map(i64::from);
         }
         out.push(go.to_string().into_bytes());

@@ -160,15 +160,14 @@ impl UciFrontEnd {
         let clock = read.time.map(|t| t.map(millis));
         let increment = read.increment.map(|i| i.map_or(Duration::ZERO, millis));
         let moves_to_go = read.moves_to_go.map(|m| m.max(1) as u32);
-        let side = turn.fold_wb(0, 1);
         // Only the other side's clock given (a confused GUI): budget from it anyway rather
         // than search forever.
-        let own_clock = clock[side].or(clock[1 - side]);
+        let own_clock = clock.get(turn).or(*clock.get(!turn));
         go.limits.time = match (movetime, own_clock) {
             (Some(movetime), _) => Some(TimeBudget::fixed(movetime)),
             (None, Some(remaining)) => Some(TimeBudget::for_clock(
                 remaining,
-                increment[side],
+                *increment.get(turn),
                 moves_to_go,
             )),
             (None, None) => None,

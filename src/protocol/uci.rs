@@ -13,6 +13,7 @@
 //! Readers borrow from the line (`&[u8]` tokens and byte spans): the proxy rewrites only
 //! the bytes it must.
 
+use shakmaty::{ByColor, Color};
 use std::fmt;
 use std::ops::Range;
 
@@ -65,9 +66,9 @@ pub const INFO_KEYWORDS: [&[u8]; 22] = [
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Go {
     /// `wtime`, `btime`.
-    pub time: [Option<i64>; 2],
+    pub time: ByColor<Option<i64>>,
     /// `winc`, `binc`.
-    pub increment: [Option<i64>; 2],
+    pub increment: ByColor<Option<i64>>,
     /// `movestogo`.
     pub moves_to_go: Option<i64>,
     /// `depth`.
@@ -128,10 +129,10 @@ impl Go {
                     })
             };
             match word {
-                b"wtime" => go.time[0] = number()?,
-                b"btime" => go.time[1] = number()?,
-                b"winc" => go.increment[0] = number()?,
-                b"binc" => go.increment[1] = number()?,
+                b"wtime" => go.time.white = number()?,
+                b"btime" => go.time.black = number()?,
+                b"winc" => go.increment.white = number()?,
+                b"binc" => go.increment.black = number()?,
                 b"movestogo" => go.moves_to_go = number()?,
                 b"depth" => go.depth = number()?,
                 b"nodes" => go.nodes = number()?,
@@ -177,10 +178,10 @@ impl Go {
             }
         }
         let clocks = [
-            ("wtime", self.time[0]),
-            ("btime", self.time[1]),
-            ("winc", self.increment[0]),
-            ("binc", self.increment[1]),
+            ("wtime", self.time.white),
+            ("btime", self.time.black),
+            ("winc", self.increment.white),
+            ("binc", self.increment.black),
         ];
         for (name, value) in clocks {
             if let Some(value) = value.filter(|v| *v < 0) {
@@ -199,10 +200,10 @@ impl Go {
     /// The numeric parameters by name, in the order a `go` line writes them.
     fn numbers(&self) -> [(&'static str, Option<i64>); 9] {
         [
-            ("wtime", self.time[0]),
-            ("btime", self.time[1]),
-            ("winc", self.increment[0]),
-            ("binc", self.increment[1]),
+            ("wtime", self.time.white),
+            ("btime", self.time.black),
+            ("winc", self.increment.white),
+            ("binc", self.increment.black),
             ("movestogo", self.moves_to_go),
             ("depth", self.depth),
             ("nodes", self.nodes),
@@ -212,10 +213,10 @@ impl Go {
     }
 
     /// A `go` the engines here may never answer, by name: no limit at all (`go` alone),
-    /// `mate` with no other limit, clocks without the time of the side to move (`white`
+    /// `mate` with no other limit, clocks without the time of the side to move (`turn`
     /// says which), or a value beyond [`MAX_GO_VALUE`]. `infinite` and `ponder` end with
     /// the GUI's `stop` and are not limits the engine must meet.
-    pub fn never_ending(&self, white_to_move: bool) -> Option<String> {
+    pub fn never_ending(&self, turn: Color) -> Option<String> {
         for (name, value) in self.numbers() {
             if let Some(value) = value.filter(|v| *v > MAX_GO_VALUE) {
                 return Some(format!("go: '{name} {value}' is beyond {MAX_GO_VALUE}"));
@@ -228,18 +229,22 @@ impl Go {
         // as any `go`'s (Stockfish 15.1 searched without end after `go wtime 0 binc 0
         // ponder` and `ponderhit`: docs/hostile-gui.md); without a limit at all it is
         // allowed, as `go infinite` is.
-        let clocks = self.time.iter().chain(&self.increment).any(Option::is_some)
+        let clocks = self
+            .time
+            .iter()
+            .chain(self.increment.iter())
+            .any(Option::is_some)
             || self.moves_to_go.is_some();
-        let own = self.time[usize::from(!white_to_move)];
+        let own = *self.time.get(turn);
         if clocks && own.is_none() {
-            let side = if white_to_move { "wtime" } else { "btime" };
+            let side = turn.fold_wb("wtime", "btime");
             return Some(format!(
                 "go: a clock without '{side}', the time of the side to move"
             ));
         }
         let other_limit = self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some();
         if own == Some(0) && !other_limit {
-            let side = if white_to_move { "wtime" } else { "btime" };
+            let side = turn.fold_wb("wtime", "btime");
             return Some(format!(
                 "go: '{side} 0' leaves no time to search (Stockfish 15.1 answered no bestmove)"
             ));

@@ -4,8 +4,20 @@ use super::*;
 fn go_reads_every_parameter_and_names_bad_ones() {
     let line = b"go wtime 1000 btime 900 winc 10 binc 20 movestogo 5 depth 7 nodes 99 mate 2 movetime 50 ponder searchmoves e1h1 c1a1 infinite";
     let go = Go::parse(line).unwrap();
-    assert_eq!(go.time, [Some(1000), Some(900)]);
-    assert_eq!(go.increment, [Some(10), Some(20)]);
+    assert_eq!(
+        go.time,
+        ByColor {
+            white: Some(1000),
+            black: Some(900)
+        }
+    );
+    assert_eq!(
+        go.increment,
+        ByColor {
+            white: Some(10),
+            black: Some(20)
+        }
+    );
     assert_eq!(
         (go.moves_to_go, go.depth, go.nodes, go.mate, go.movetime),
         (Some(5), Some(7), Some(99), Some(2), Some(50))
@@ -57,8 +69,14 @@ fn go_reads_every_parameter_and_names_bad_ones() {
         );
     }
     let written = Go {
-        time: [Some(1000), Some(900)],
-        increment: [Some(10), Some(10)],
+        time: ByColor {
+            white: Some(1000),
+            black: Some(900),
+        },
+        increment: ByColor {
+            white: Some(10),
+            black: Some(10),
+        },
         depth: Some(3),
         ..Go::default()
     };
@@ -222,7 +240,11 @@ fn search_info_reads_depth_score_and_time() {
 
 #[test]
 fn a_ponder_search_has_its_clocks_checked_as_any_go() {
-    let refused = |line: &str| Go::parse(line.as_bytes()).unwrap().never_ending(true);
+    let refused = |line: &str| {
+        Go::parse(line.as_bytes())
+            .unwrap()
+            .never_ending(Color::White)
+    };
     assert!(
         refused("go wtime 0 binc 0 ponder")
             .unwrap()

@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use shakmaty::Color;
+
 use crate::protocol::tokens;
 use crate::protocol::uci::Go;
 
@@ -20,10 +22,10 @@ pub struct SearchClock {
 }
 
 impl SearchClock {
-    /// Reads `go` for the side to move (`white`).
-    pub fn of(go: &Go, white: bool) -> SearchClock {
+    /// Reads `go` for the side to move (`turn`).
+    pub fn of(go: &Go, turn: Color) -> SearchClock {
         let millis = |value: Option<i64>| value.map(|v| Duration::from_millis(v.max(0) as u64));
-        let own = millis(go.time[usize::from(!white)]);
+        let own = millis(*go.time.get(turn));
         let movetime = millis(go.movetime);
         let clock = match (own, movetime) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -49,14 +51,14 @@ impl SearchClock {
 }
 
 /// The words (after the first) whose number is a clock of the side to move.
-fn is_own_clock(word: &[u8], white: bool) -> bool {
-    word == b"movetime" || word == if white { &b"wtime"[..] } else { b"btime" }
+fn is_own_clock(word: &[u8], turn: Color) -> bool {
+    word == b"movetime" || word == turn.fold_wb(&b"wtime"[..], b"btime")
 }
 
 /// `line` (a `go`, or XBoard's `time`) with `spent` taken off the side to move's clock
-/// (`wtime` or `btime` by `white`) and off `movetime`, each at least 1 ms; other words
+/// (`wtime` or `btime` by `turn`) and off `movetime`, each at least 1 ms; other words
 /// copied, joined by single spaces.
-pub fn reduce_clocks(line: &[u8], white: bool, spent: Duration) -> Vec<u8> {
+pub fn reduce_clocks(line: &[u8], turn: Color, spent: Duration) -> Vec<u8> {
     let spent = i64::try_from(spent.as_millis()).unwrap_or(i64::MAX);
     let mut out = Vec::with_capacity(line.len());
     let mut reduce_next = false;
@@ -73,7 +75,7 @@ pub fn reduce_clocks(line: &[u8], white: bool, spent: Duration) -> Vec<u8> {
             }
             _ => out.extend_from_slice(word),
         }
-        reduce_next = is_own_clock(word, white);
+        reduce_next = is_own_clock(word, turn);
     }
     out
 }
@@ -190,30 +192,48 @@ impl Restarts {
 mod tests {
     use super::*;
 
-    fn clock(line: &str, white: bool) -> SearchClock {
-        SearchClock::of(&Go::parse(line.as_bytes()).unwrap(), white)
+    fn clock(line: &str, turn: Color) -> SearchClock {
+        SearchClock::of(&Go::parse(line.as_bytes()).unwrap(), turn)
     }
 
     #[test]
     fn the_clock_is_the_movers_time_or_movetime() {
         let ms = |n| Some(Duration::from_millis(n));
-        assert_eq!(clock("go wtime 1000 btime 2000", true).clock, ms(1000));
-        assert_eq!(clock("go wtime 1000 btime 2000", false).clock, ms(2000));
-        assert_eq!(clock("go wtime 1000 movetime 300", true).clock, ms(300));
-        assert_eq!(clock("go movetime 300", false).clock, ms(300));
-        assert_eq!(clock("go depth 1", true).clock, None);
-        assert!(clock("go infinite", true).unbounded);
-        assert!(clock("go ponder wtime 10 btime 10", true).unbounded);
+        assert_eq!(
+            clock("go wtime 1000 btime 2000", Color::White).clock,
+            ms(1000)
+        );
+        assert_eq!(
+            clock("go wtime 1000 btime 2000", Color::Black).clock,
+            ms(2000)
+        );
+        assert_eq!(
+            clock("go wtime 1000 movetime 300", Color::White).clock,
+            ms(300)
+        );
+        assert_eq!(clock("go movetime 300", Color::Black).clock, ms(300));
+        assert_eq!(clock("go depth 1", Color::White).clock, None);
+        assert!(clock("go infinite", Color::White).unbounded);
+        assert!(clock("go ponder wtime 10 btime 10", Color::White).unbounded);
         let margin = ms(500);
         let search = ms(20_000);
         assert_eq!(
-            clock("go wtime 1000 btime 2000", true).limit(margin, search),
+            clock("go wtime 1000 btime 2000", Color::White).limit(margin, search),
             ms(1500)
         );
-        assert_eq!(clock("go depth 1", true).limit(margin, search), search);
-        assert_eq!(clock("go depth 1", true).limit(margin, None), None);
-        assert_eq!(clock("go movetime 10", true).limit(None, search), None);
-        assert_eq!(clock("go infinite", true).limit(margin, search), None);
+        assert_eq!(
+            clock("go depth 1", Color::White).limit(margin, search),
+            search
+        );
+        assert_eq!(clock("go depth 1", Color::White).limit(margin, None), None);
+        assert_eq!(
+            clock("go movetime 10", Color::White).limit(None, search),
+            None
+        );
+        assert_eq!(
+            clock("go infinite", Color::White).limit(margin, search),
+            None
+        );
     }
 
     #[test]
@@ -221,19 +241,22 @@ mod tests {
         let spent = Duration::from_millis(700);
         let go = b"go wtime 1000 btime 2000 winc 10 binc 10";
         assert_eq!(
-            reduce_clocks(go, true, spent),
+            reduce_clocks(go, Color::White, spent),
             b"go wtime 300 btime 2000 winc 10 binc 10"
         );
         assert_eq!(
-            reduce_clocks(go, false, spent),
+            reduce_clocks(go, Color::Black, spent),
             b"go wtime 1000 btime 1300 winc 10 binc 10"
         );
         assert_eq!(
-            reduce_clocks(b"go movetime 500", true, spent),
+            reduce_clocks(b"go movetime 500", Color::White, spent),
             b"go movetime 1"
         );
-        assert_eq!(reduce_clocks(b"go  depth 5\r", true, spent), b"go depth 5");
-        assert_eq!(reduce_clocks(b"time 500", true, spent), b"time 500");
+        assert_eq!(
+            reduce_clocks(b"go  depth 5\r", Color::White, spent),
+            b"go depth 5"
+        );
+        assert_eq!(reduce_clocks(b"time 500", Color::White, spent), b"time 500");
         assert_eq!(reduce_centiseconds(b"time 500 \r", spent), b"time 430");
         assert_eq!(reduce_centiseconds(b"time 50", spent), b"time 1");
         assert_eq!(reduce_centiseconds(b" time x", spent), b"time x");

@@ -55,7 +55,7 @@ impl UciSession {
         if let Search::Running(run) = &mut self.search {
             let go = &run.go;
             let spent = now.saturating_duration_since(go.at);
-            let line = recovery::reduce_clocks(&go.line, go.white, spent);
+            let line = recovery::reduce_clocks(&go.line, go.turn, spent);
             let spent = if line == go.line.trim_ascii() {
                 String::new()
             } else {

@@ -11,8 +11,8 @@ pub(super) struct PendingGo {
     pub(super) line: Vec<u8>,
     /// When (the shell's clock).
     pub(super) at: Instant,
-    /// White to move in the searched position.
-    pub(super) white: bool,
+    /// The side to move in the searched position.
+    pub(super) turn: shakmaty::Color,
     /// The time the search may take by its clock; `go ponder` is unbounded until its
     /// `ponderhit`.
     pub(super) clock: SearchClock,
@@ -242,11 +242,11 @@ impl UciSession {
         // The shield: a parameter UCI does not define, a known one without its number, or a
         // limit no search can meet never reaches the engine: on each, Stockfish 15.1 searches
         // forever or never answers `bestmove` (`go garbage`, `go perft 2`, `go depth 0`).
-        let white = self
+        let turn = self
             .gui
             .position
             .current()
-            .is_none_or(|p| p.turn() == shakmaty::Color::White);
+            .map_or(shakmaty::Color::White, |p| p.turn());
         let go = match Go::parse(line) {
             Ok(go) => go,
             Err(GoError::Number(reason) | GoError::Unknown(reason)) => {
@@ -255,7 +255,7 @@ impl UciSession {
         };
         if let Some(reason) = go
             .impossible_limit()
-            .or_else(|| go.never_ending(white))
+            .or_else(|| go.never_ending(turn))
             .or_else(|| self.illegal_searchmove(line, &go))
         {
             return self.refuse_go(&reason, out);
@@ -285,8 +285,8 @@ impl UciSession {
         let go = PendingGo {
             line: sent,
             at: self.now(),
-            white,
-            clock: SearchClock::of(&go, white),
+            turn,
+            clock: SearchClock::of(&go, turn),
             ponder: go.ponder,
         };
         self.search = Search::Running(Box::new(Running::new(go, &self.config)));
