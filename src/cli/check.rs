@@ -20,6 +20,7 @@ use crate::exit_code;
 use crate::launch::command::EngineCommand;
 use crate::launch::engine_start::EngineStart;
 use crate::launch::spec::EngineSpec;
+use crate::launch::spec::SpecKey;
 use crate::protocol::perft::PerftDialect;
 use crate::records::inputs::Input;
 use crate::records::open::read_one;
@@ -113,41 +114,56 @@ pub struct CheckArgs {
 }
 
 /// Keys of an engine spec the check has no use for.
-const UNSUPPORTED_KEYS: [(&str, &str); 9] = [
-    ("name", "by check (the engine's own name is reported)"),
-    ("restart", "by check (a crashed engine is always restarted)"),
-    ("tc", "by check (perft and fixed-depth searches)"),
-    ("st", "by check (perft and fixed-depth searches)"),
-    ("depth", "by check (see --depth and --play-depth)"),
-    ("nodes", "by check (perft and fixed-depth searches)"),
-    ("castling", "by check (it finds out what the engine takes)"),
+const UNSUPPORTED_KEYS: [(SpecKey, &str); 9] = [
     (
-        "chess960",
+        SpecKey::Name,
+        "by check (the engine's own name is reported)",
+    ),
+    (
+        SpecKey::Restart,
+        "by check (a crashed engine is always restarted)",
+    ),
+    (SpecKey::Tc, "by check (perft and fixed-depth searches)"),
+    (SpecKey::St, "by check (perft and fixed-depth searches)"),
+    (SpecKey::Depth, "by check (see --depth and --play-depth)"),
+    (SpecKey::Nodes, "by check (perft and fixed-depth searches)"),
+    (
+        SpecKey::Castling,
+        "by check (it finds out what the engine takes)",
+    ),
+    (
+        SpecKey::Chess960,
         "by check (it finds out what the engine declares)",
     ),
     (
-        "proxy",
+        SpecKey::Proxy,
         "by check (it tries sp960 proxy when the engine needs it)",
     ),
 ];
 
 /// Keys of `--perft-script` other than the command, its arguments and its directory.
-const SCRIPT_UNSUPPORTED_KEYS: [(&str, &str); 12] = [
-    ("name", "by a perft script"),
-    ("proto", "by a perft script (it is run as perftree runs it)"),
-    ("option", "by a perft script"),
-    ("initstr", "by a perft script"),
-    ("restart", "by a perft script (it is run once per count)"),
-    ("tc", "by a perft script"),
-    ("st", "by a perft script"),
-    ("depth", "by a perft script (see --depth)"),
-    ("nodes", "by a perft script"),
+const SCRIPT_UNSUPPORTED_KEYS: [(SpecKey, &str); 12] = [
+    (SpecKey::Name, "by a perft script"),
     (
-        "castling",
+        SpecKey::Proto,
+        "by a perft script (it is run as perftree runs it)",
+    ),
+    (SpecKey::Option, "by a perft script"),
+    (SpecKey::Initstr, "by a perft script"),
+    (
+        SpecKey::Restart,
+        "by a perft script (it is run once per count)",
+    ),
+    (SpecKey::Tc, "by a perft script"),
+    (SpecKey::St, "by a perft script"),
+    (SpecKey::Depth, "by a perft script (see --depth)"),
+    (SpecKey::Nodes, "by a perft script"),
+    (
+        SpecKey::Castling,
         "by a perft script (either castling notation is read)",
     ),
-    ("chess960", "by a perft script"),
-    ("proxy", "by a perft script"),
+    (SpecKey::Chess960, "by a perft script"),
+    (SpecKey::Proxy, "by a perft script"),
 ];
 
 /// A `--perft` that names no perft command.

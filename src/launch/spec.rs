@@ -186,7 +186,7 @@ pub struct EngineSpec {
     /// `proxy=`: whether a tournament wraps it in `sp960 proxy`.
     pub proxy: ProxyChoice,
     /// The keys given, in order (each once), for [`EngineSpec::refuse`].
-    given: Vec<&'static str>,
+    given: Vec<SpecKey>,
 }
 
 /// A malformed `--engine`, or a key the command does not support: a usage error.
@@ -222,7 +222,12 @@ enum SettingError {
     #[error(
         "unknown key '{key}' (keys: {}; option.NAME=VALUE; for an engine argument write \
          arg={key}={value})",
-        KEYS.iter().filter(|k| **k != "option").copied().collect::<Vec<_>>().join(", ")
+        SpecKey::ALL
+            .iter()
+            .filter(|k| **k != SpecKey::Option)
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     )]
     Unknown {
         /// The key as given.
@@ -232,11 +237,92 @@ enum SettingError {
     },
 }
 
-/// Every key, as written.
-const KEYS: [&str; 15] = [
-    "cmd", "arg", "dir", "name", "proto", "option", "initstr", "restart", "tc", "st", "depth",
-    "nodes", "castling", "chess960", "proxy",
-];
+/// A key of an engine spec (`KEY=VALUE`; `option` is `option.NAME=VALUE`), each spelled
+/// once, in [`SpecKey::name`]: the reader and every command's list of refused keys use it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecKey {
+    /// `cmd=`
+    Cmd,
+    /// `arg=`
+    Arg,
+    /// `dir=`
+    Dir,
+    /// `name=`
+    Name,
+    /// `proto=`
+    Proto,
+    /// `option.NAME=`
+    Option,
+    /// `initstr=`
+    Initstr,
+    /// `restart=`
+    Restart,
+    /// `tc=`
+    Tc,
+    /// `st=`
+    St,
+    /// `depth=`
+    Depth,
+    /// `nodes=`
+    Nodes,
+    /// `castling=`
+    Castling,
+    /// `chess960=`
+    Chess960,
+    /// `proxy=`
+    Proxy,
+}
+
+impl SpecKey {
+    /// Every key, in the order the error for an unknown key lists them.
+    pub const ALL: [SpecKey; 15] = [
+        SpecKey::Cmd,
+        SpecKey::Arg,
+        SpecKey::Dir,
+        SpecKey::Name,
+        SpecKey::Proto,
+        SpecKey::Option,
+        SpecKey::Initstr,
+        SpecKey::Restart,
+        SpecKey::Tc,
+        SpecKey::St,
+        SpecKey::Depth,
+        SpecKey::Nodes,
+        SpecKey::Castling,
+        SpecKey::Chess960,
+        SpecKey::Proxy,
+    ];
+
+    /// The key as written (`cmd`, `option`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SpecKey::Cmd => "cmd",
+            SpecKey::Arg => "arg",
+            SpecKey::Dir => "dir",
+            SpecKey::Name => "name",
+            SpecKey::Proto => "proto",
+            SpecKey::Option => "option",
+            SpecKey::Initstr => "initstr",
+            SpecKey::Restart => "restart",
+            SpecKey::Tc => "tc",
+            SpecKey::St => "st",
+            SpecKey::Depth => "depth",
+            SpecKey::Nodes => "nodes",
+            SpecKey::Castling => "castling",
+            SpecKey::Chess960 => "chess960",
+            SpecKey::Proxy => "proxy",
+        }
+    }
+}
+
+impl fmt::Display for SpecKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The keys a command does not take, each with the reason (`by sp960 match (...)`).
+pub type KeyRefusals = [(SpecKey, &'static str)];
 
 /// The values of `proto=`, `restart=`, `chess960=` and `proxy=`.
 const PROTOCOLS: [(&str, Protocol); 2] = [("uci", Protocol::Uci), ("xboard", Protocol::Xboard)];
@@ -417,50 +503,50 @@ impl EngineSpec {
         Ok(spec)
     }
 
-    /// Stores one setting; returns its key as listed in [`KEYS`].
-    fn read_key(&mut self, key: &str, value: &str) -> Result<&'static str, SettingError> {
+    /// Stores one setting; returns its key.
+    fn read_key(&mut self, key: &str, value: &str) -> Result<SpecKey, SettingError> {
         let option = key.strip_prefix("option.").filter(|name| !name.is_empty());
-        let known = KEYS
+        let known = SpecKey::ALL
             .into_iter()
-            .find(|known| *known == key && *known != "option")
-            .or(option.map(|_| "option"))
+            .find(|known| known.name() == key && *known != SpecKey::Option)
+            .or(option.map(|_| SpecKey::Option))
             .ok_or_else(|| SettingError::Unknown {
                 key: key.to_owned(),
                 value: value.to_owned(),
             })?;
         let expected = |expected: &'static str| SettingError::Expected {
-            key: known,
+            key: known.name(),
             value: value.to_owned(),
             expected,
         };
         let owned = || Some(value.to_owned());
         match (known, option) {
-            ("cmd", _) if value.is_empty() => return Err(SettingError::EmptyCmd),
-            ("cmd", _) => self.cmd = value.to_owned(),
-            ("arg", _) => self.args.push(value.to_owned()),
-            ("dir", _) => self.dir = owned(),
-            ("name", _) => self.name = owned(),
+            (SpecKey::Cmd, _) if value.is_empty() => return Err(SettingError::EmptyCmd),
+            (SpecKey::Cmd, _) => self.cmd = value.to_owned(),
+            (SpecKey::Arg, _) => self.args.push(value.to_owned()),
+            (SpecKey::Dir, _) => self.dir = owned(),
+            (SpecKey::Name, _) => self.name = owned(),
             // Read by `from_words` once `proto=` is known.
-            ("castling", _) => {}
-            ("option", Some(name)) => self.options.push((name.to_owned(), value.to_owned())),
+            (SpecKey::Castling, _) => {}
+            (SpecKey::Option, Some(name)) => self.options.push((name.to_owned(), value.to_owned())),
             // As cutechess-cli: `\n` in the value separates lines.
-            ("initstr", _) => self
+            (SpecKey::Initstr, _) => self
                 .init_strings
                 .extend(value.split("\\n").map(str::to_owned)),
-            ("proto", _) => {
+            (SpecKey::Proto, _) => {
                 self.protocol = Some(one_of(value, &PROTOCOLS).ok_or(expected("uci or xboard"))?);
             }
-            ("restart", _) => {
+            (SpecKey::Restart, _) => {
                 self.restart = Some(one_of(value, &RESTARTS).ok_or(expected("auto, on or off"))?);
             }
-            ("chess960", _) => {
+            (SpecKey::Chess960, _) => {
                 self.chess960 = Some(one_of(value, &YES_NO).ok_or(expected("yes or no"))?);
             }
-            ("proxy", _) => {
+            (SpecKey::Proxy, _) => {
                 self.proxy = one_of(value, &PROXY_CHOICES).ok_or(expected("auto, yes or no"))?;
             }
-            ("tc", _) => self.limits.tc = Some(value.parse().map_err(SettingError::Tc)?),
-            ("st", _) => {
+            (SpecKey::Tc, _) => self.limits.tc = Some(value.parse().map_err(SettingError::Tc)?),
+            (SpecKey::St, _) => {
                 let seconds = value
                     .parse::<f64>()
                     .ok()
@@ -469,22 +555,22 @@ impl EngineSpec {
                     .ok_or(expected("a positive number of seconds, at most one year"))?;
                 self.limits.st = Some((value.to_owned(), seconds));
             }
-            ("depth", _) => {
+            (SpecKey::Depth, _) => {
                 let depth = value.parse::<u32>().ok().filter(|d| *d > 0);
                 self.limits.depth = Some(depth.ok_or(expected("a positive whole number"))?);
             }
-            ("nodes", _) => {
+            (SpecKey::Nodes, _) => {
                 let nodes = value.parse::<u64>().ok().filter(|n| *n > 0);
                 self.limits.nodes = Some(nodes.ok_or(expected("a positive whole number"))?);
             }
-            _ => unreachable!("every key of KEYS has an arm, and option.NAME a name"),
+            (SpecKey::Option, None) => unreachable!("option is found only with a NAME"),
         }
         Ok(known)
     }
 
     /// Refuses the keys a command does not support: `unsupported` pairs a key with the
     /// reason; the first one given is a usage error naming it.
-    pub fn refuse(&self, unsupported: &[(&str, &str)]) -> Result<(), EngineSpecError> {
+    pub fn refuse(&self, unsupported: &KeyRefusals) -> Result<(), EngineSpecError> {
         for key in &self.given {
             if let Some((_, why)) = unsupported.iter().find(|(k, _)| k == key) {
                 return Err(EngineSpecError {

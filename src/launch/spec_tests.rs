@@ -99,9 +99,12 @@ fn castling_is_read_into_its_type_once_the_protocol_is_known() {
 #[test]
 fn commands_refuse_the_keys_they_do_not_support() {
     let spec = parse("x tc=1+0.1 castling=xfen");
-    assert_eq!(spec.refuse(&[("initstr", "here")]), Ok(()));
+    assert_eq!(spec.refuse(&[(SpecKey::Initstr, "here")]), Ok(()));
     let err = spec
-        .refuse(&[("castling", "by sp960 match (it drives the engine itself)")])
+        .refuse(&[(
+            SpecKey::Castling,
+            "by sp960 match (it drives the engine itself)",
+        )])
         .unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -136,4 +139,27 @@ fn windows_command_lines_keep_paths_and_group_with_double_quotes() {
     assert_eq!(split("\"\""), [""]);
     assert_eq!(split("  "), Vec::<String>::new());
     assert_eq!(split_windows(r#"cmd="C:\x"#), None);
+}
+
+#[test]
+fn every_key_is_spelled_once_and_read_back_as_itself() {
+    let names: std::collections::BTreeSet<&str> = SpecKey::ALL.iter().map(|k| k.name()).collect();
+    assert_eq!(names.len(), SpecKey::ALL.len(), "two keys share a spelling");
+    for key in SpecKey::ALL {
+        let word = match key {
+            SpecKey::Option => "option.Hash=16".to_owned(),
+            SpecKey::Proto => "proto=uci".to_owned(),
+            SpecKey::Restart | SpecKey::Proxy => format!("{key}=auto"),
+            SpecKey::Chess960 => "chess960=yes".to_owned(),
+            SpecKey::Castling => "castling=xfen".to_owned(),
+            SpecKey::Tc => "tc=10+0.1".to_owned(),
+            SpecKey::St | SpecKey::Depth | SpecKey::Nodes => format!("{key}=5"),
+            _ => format!("{key}=x"),
+        };
+        let spec = parse(&format!("cmd=engine {word}"));
+        assert!(
+            spec.refuse(&[(key, "here")]).is_err(),
+            "{word}: read as another key"
+        );
+    }
 }

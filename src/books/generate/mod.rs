@@ -22,6 +22,7 @@ use std::time::Duration;
 use crate::clients::talk::Limits;
 use crate::launch::engine_start::EngineStart;
 use crate::launch::spec::EngineSpec;
+use crate::launch::spec::SpecKey;
 use crate::protocol::Protocol;
 pub use engine::BookEngineSetup;
 pub use run::{GenerateError, GenerateRequest, generate};
@@ -178,26 +179,26 @@ impl GenerateOptions {
 }
 
 /// `--engine` keys the generator does not take, and why.
-const UNSUPPORTED_KEYS: [(&str, &str); 7] = [
-    ("name", "by sp960 book (the book names no engine)"),
+const UNSUPPORTED_KEYS: [(SpecKey, &str); 7] = [
+    (SpecKey::Name, "by sp960 book (the book names no engine)"),
     (
-        "restart",
+        SpecKey::Restart,
         "by sp960 book (a worker's engine is restarted only after a failure)",
     ),
     (
-        "tc",
+        SpecKey::Tc,
         "by sp960 book (searches are limited by --nodes, --depth or --movetime)",
     ),
-    ("st", "by sp960 book (use --movetime)"),
+    (SpecKey::St, "by sp960 book (use --movetime)"),
     (
-        "castling",
+        SpecKey::Castling,
         "by sp960 book (it reads UCI_Chess960 from the engine)",
     ),
     (
-        "chess960",
+        SpecKey::Chess960,
         "by sp960 book (it reads UCI_Chess960 from the engine)",
     ),
-    ("proxy", "by sp960 book (it needs no proxy)"),
+    (SpecKey::Proxy, "by sp960 book (it needs no proxy)"),
 ];
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use crate::clients::talk::Limits;
 use crate::exit_code::Refused;
 use crate::launch::command::EngineCommand;
 use crate::launch::engine_start::EngineStart;
+use crate::launch::spec::SpecKey;
 use crate::launch::spec::{EngineLimits, EngineSpec, Restart};
 use crate::launch::time_control::TimeControl;
 use crate::matches::config::adjudication::{DrawRule, ResignRule};
@@ -37,21 +38,21 @@ pub struct MatchEngine {
 }
 
 /// The `--engine` keys `sp960 match` does not take, and why.
-const UNSUPPORTED_KEYS: [(&str, &str); 4] = [
+const UNSUPPORTED_KEYS: [(SpecKey, &str); 4] = [
     (
-        "tc",
+        SpecKey::Tc,
         "by sp960 match (one clock for both engines: use --tc; st=, depth= and nodes= may differ)",
     ),
     (
-        "castling",
+        SpecKey::Castling,
         "by sp960 match (it writes each engine's castling itself; castling= is for sp960 tournament)",
     ),
     (
-        "chess960",
+        SpecKey::Chess960,
         "by sp960 match (it reads UCI_Chess960 from the engine; chess960= is for sp960 tournament)",
     ),
     (
-        "proxy",
+        SpecKey::Proxy,
         "by sp960 match (it needs no proxy; proxy= is for sp960 tournament)",
     ),
 ];

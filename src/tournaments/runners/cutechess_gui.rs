@@ -7,6 +7,7 @@ use super::cutechess::Cutechess;
 use super::cutechess_like;
 use super::{Dialect, PgnVariantRefusal, Rendered, RunnerCommand};
 use crate::books::book::BookFormat;
+use crate::launch::spec::{KeyRefusals, SpecKey};
 use crate::tournaments::error::TournamentError;
 
 /// The variant the entries are listed under (Cute Chess's name for Chess960).
@@ -30,16 +31,16 @@ impl Dialect for CutechessGui {
         Cutechess.program()
     }
 
-    fn unsupported_keys(&self) -> &'static [(&'static str, &'static str)] {
+    fn unsupported_keys(&self) -> &'static KeyRefusals {
         &[
-            ("tc", TIME_IN_DIALOG),
-            ("st", TIME_IN_DIALOG),
+            (SpecKey::Tc, TIME_IN_DIALOG),
+            (SpecKey::St, TIME_IN_DIALOG),
             (
-                "depth",
+                SpecKey::Depth,
                 "by Cute Chess GUI's engines.json (set Plies in the tournament's time control)",
             ),
             (
-                "nodes",
+                SpecKey::Nodes,
                 "by Cute Chess GUI's engines.json (set Nodes in the tournament's time control)",
             ),
         ]

@@ -9,6 +9,7 @@
 //! divides `--rounds` (refused otherwise).
 
 use crate::books::book::BookFormat;
+use crate::launch::spec::{KeyRefusals, SpecKey};
 use crate::tournaments::error::TournamentError;
 
 use super::cutechess_like::{self, Args, Words};
@@ -36,9 +37,9 @@ impl Dialect for Fastchess {
         "fastchess"
     }
 
-    fn unsupported_keys(&self) -> &'static [(&'static str, &'static str)] {
+    fn unsupported_keys(&self) -> &'static KeyRefusals {
         &[(
-            "initstr",
+            SpecKey::Initstr,
             "by fastchess (it has no initstr; send options with option.NAME=VALUE)",
         )]
     }

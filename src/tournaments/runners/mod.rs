@@ -29,6 +29,7 @@ pub(crate) use command::{
 
 use super::error::TournamentError;
 use crate::books::book::BookFormat;
+use crate::launch::spec::KeyRefusals;
 use crate::starts::notation::CastlingNotation;
 
 /// The match runner to write a command line for.
@@ -67,7 +68,7 @@ pub(crate) trait Dialect: Sync {
     fn program(&self) -> &'static str;
 
     /// The engine keys it cannot be given, with the reason.
-    fn unsupported_keys(&self) -> &'static [(&'static str, &'static str)] {
+    fn unsupported_keys(&self) -> &'static KeyRefusals {
         &[]
     }
 

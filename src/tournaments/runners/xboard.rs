@@ -5,6 +5,7 @@
 //! It sends an XBoard engine castling as `O-O`/`O-O-O` in `fischerandom`.
 
 use crate::books::book::{BookFormat, render};
+use crate::launch::spec::{KeyRefusals, SpecKey};
 use crate::launch::time_control::TimeControl;
 use crate::protocol::Protocol;
 use crate::tournaments::error::TournamentError;
@@ -25,23 +26,26 @@ impl Dialect for Xboard {
         "xboard"
     }
 
-    fn unsupported_keys(&self) -> &'static [(&'static str, &'static str)] {
+    fn unsupported_keys(&self) -> &'static KeyRefusals {
         &[
             (
-                "initstr",
+                SpecKey::Initstr,
                 "by xboard (it has no per-engine initialisation lines)",
             ),
-            ("restart", "by xboard (it restarts engines itself)"),
+            (SpecKey::Restart, "by xboard (it restarts engines itself)"),
             (
-                "tc",
+                SpecKey::Tc,
                 "by xboard (one time control for both engines: use --tc)",
             ),
             (
-                "st",
+                SpecKey::St,
                 "by xboard (one time control for both engines: use --tc)",
             ),
-            ("depth", "by xboard (one limit for both engines)"),
-            ("nodes", "by xboard (it has no per-engine node limit)"),
+            (SpecKey::Depth, "by xboard (one limit for both engines)"),
+            (
+                SpecKey::Nodes,
+                "by xboard (it has no per-engine node limit)",
+            ),
         ]
     }
 
