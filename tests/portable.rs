@@ -306,6 +306,25 @@ fn xboard_gui_through_the_proxy_castles_with_o_o() {
     assert!(gui.wait(Duration::from_secs(20)).success());
 }
 
+/// `sp960 match` of the built-in engine against itself on `starts`, depth 2, one game at a
+/// time, into `pgn`.
+fn builtin_match(starts: &str, pgn: &Path) -> Command {
+    let mut command = Command::new(sp960());
+    command
+        .args([
+            "match",
+            "--sp",
+            starts,
+            "--depth",
+            "2",
+            "--concurrency",
+            "1",
+            "--pgn",
+        ])
+        .arg(pgn);
+    command
+}
+
 /// `sp960 match` of the built-in engine against itself: two games of SP 860, both colours,
 /// each ended by the rules, in a PGN whose games start from SP 860. (python-chess replays
 /// this PGN in tests/match_runner.rs on Linux, and in scripts/test-windows.sh for the
@@ -314,20 +333,7 @@ fn xboard_gui_through_the_proxy_castles_with_o_o() {
 fn a_match_of_the_builtin_engine_writes_its_games() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
-    let output = Command::new(sp960())
-        .args([
-            "match",
-            "--sp",
-            SP,
-            "--depth",
-            "2",
-            "--concurrency",
-            "1",
-            "--pgn",
-        ])
-        .arg(&pgn)
-        .output()
-        .unwrap();
+    let output = builtin_match(SP, &pgn).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -358,18 +364,7 @@ fn a_match_of_the_builtin_engine_writes_its_games() {
 fn a_second_match_on_a_pgn_is_refused_and_a_killed_ones_lock_taken_over() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
-    let mut first = Command::new(sp960())
-        .args([
-            "match",
-            "--sp",
-            "0-959",
-            "--depth",
-            "2",
-            "--concurrency",
-            "1",
-        ])
-        .arg("--pgn")
-        .arg(&pgn)
+    let mut first = builtin_match("0-959", &pgn)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -382,11 +377,7 @@ fn a_second_match_on_a_pgn_is_refused_and_a_killed_ones_lock_taken_over() {
         assert!(began.elapsed() < Duration::from_secs(60), "no game written");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let second = Command::new(sp960())
-        .args(["match", "--sp", SP, "--depth", "2", "--pgn"])
-        .arg(&pgn)
-        .output()
-        .unwrap();
+    let second = builtin_match(SP, &pgn).output().unwrap();
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert_eq!(second.status.code(), Some(2), "{stderr}");
     assert!(
@@ -402,31 +393,15 @@ fn a_second_match_on_a_pgn_is_refused_and_a_killed_ones_lock_taken_over() {
             "{stderr}"
         );
     }
-    let resumed = Command::new(sp960())
-        .args([
-            "match", "--sp", "0-959", "--depth", "2", "--resume", "--pgn",
-        ])
-        .arg(&pgn)
+    let resumed = builtin_match("0-959", &pgn)
+        .arg("--resume")
         .output()
         .unwrap();
     assert_eq!(resumed.status.code(), Some(2), "--resume is refused too");
     let pid = first.id();
     first.kill().unwrap();
     first.wait().unwrap();
-    let third = Command::new(sp960())
-        .args([
-            "match",
-            "--sp",
-            SP,
-            "--depth",
-            "2",
-            "--concurrency",
-            "1",
-            "--pgn",
-        ])
-        .arg(&pgn)
-        .output()
-        .unwrap();
+    let third = builtin_match(SP, &pgn).output().unwrap();
     let stderr = String::from_utf8_lossy(&third.stderr);
     assert!(third.status.success(), "{stderr}");
     assert!(

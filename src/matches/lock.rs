@@ -13,13 +13,12 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use crate::matches::config::resume::beside_pgn;
 use crate::matches::error::MatchError;
 
 /// The lock file of a PGN: `PGN.lock`.
 pub(crate) fn lock_path(pgn: &Path) -> PathBuf {
-    let mut path = pgn.as_os_str().to_owned();
-    path.push(".lock");
-    path.into()
+    beside_pgn(pgn, ".lock")
 }
 
 /// The PGN's lock, held until dropped; then the file is removed while still locked (a

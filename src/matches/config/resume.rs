@@ -30,8 +30,14 @@ pub const STATE_FORMAT: &str = "sp960 match state 1";
 
 /// The state file of a PGN: `PGN.state`.
 pub fn state_path(pgn: &std::path::Path) -> std::path::PathBuf {
+    beside_pgn(pgn, ".state")
+}
+
+/// A file of the match beside its PGN: the PGN's path with `suffix` (`games.pgn.state`,
+/// `games.pgn.lock`).
+pub(crate) fn beside_pgn(pgn: &std::path::Path, suffix: &str) -> std::path::PathBuf {
     let mut path = pgn.as_os_str().to_owned();
-    path.push(".state");
+    path.push(suffix);
     path.into()
 }
 
